@@ -1,0 +1,78 @@
+/**
+ * The host's limits. They are the host's, not the package's: a package cannot
+ * raise them. `docs/limits.md` states the same numbers for authors; change both
+ * together.
+ *
+ * @module
+ */
+
+/** Limits applied to every handler call. Tests pass smaller ones. */
+export interface HandlerLimits {
+  /** Wall-clock time a call may take, awaits included. */
+  timeoutMs: number;
+  /** Memory a call's QuickJS runtime may allocate. */
+  memoryBytes: number;
+  /** Stack a call's QuickJS runtime may use. */
+  stackBytes: number;
+  /** Calls running at once across the host (one worker each). */
+  maxConcurrentCalls: number;
+  /** Calls of one handler in one project within `rateWindowMs`. */
+  rateLimit: number;
+  /** The window `rateLimit` counts over. */
+  rateWindowMs: number;
+  /** Largest payload handed to a handler, or answer taken from it, as JSON bytes. */
+  maxValueBytes: number;
+  /** Largest argument or answer of one host function call, as JSON bytes. */
+  maxHostValueBytes: number;
+  /** Host function calls one handler call may make. */
+  maxHostCalls: number;
+  /** Extra time the host waits past `timeoutMs` before it terminates a silent worker. */
+  workerGraceMs: number;
+  /** Console lines one call may write; the rest are dropped with one notice. */
+  maxConsoleLines: number;
+  /** Time `net.fetch` waits for a response. */
+  fetchTimeoutMs: number;
+  /** Largest `net.fetch` response body. */
+  maxFetchBytes: number;
+}
+
+/** The limits every handler runs under. */
+export const DEFAULT_LIMITS: Readonly<HandlerLimits> = Object.freeze({
+  timeoutMs: 5_000,
+  memoryBytes: 64 * 1024 * 1024,
+  stackBytes: 512 * 1024,
+  maxConcurrentCalls: 4,
+  rateLimit: 60,
+  rateWindowMs: 60_000,
+  maxValueBytes: 1024 * 1024,
+  maxHostValueBytes: 1024 * 1024,
+  maxHostCalls: 1_000,
+  workerGraceMs: 1_000,
+  maxConsoleLines: 100,
+  fetchTimeoutMs: 10_000,
+  maxFetchBytes: 1024 * 1024,
+});
+
+/** Limits on one record in project memory. */
+export const RECORD_LIMITS = Object.freeze({
+  /** Title length in characters. */
+  maxTitleChars: 500,
+  /** `fields` as JSON bytes. */
+  maxFieldsBytes: 32 * 1024,
+  /** `content` as UTF-8 bytes. */
+  maxContentBytes: 512 * 1024,
+  /** Record key length in characters. */
+  maxKeyChars: 300,
+  /** Records one list call may return. */
+  maxListLimit: 500,
+});
+
+/** Limits on a package archive. */
+export const ARCHIVE_LIMITS = Object.freeze({
+  /** Compressed archive size. */
+  maxArchiveBytes: 32 * 1024 * 1024,
+  /** Unpacked size of all entries together. */
+  maxUnpackedBytes: 128 * 1024 * 1024,
+  /** Number of entries (files and folders). */
+  maxEntries: 2_000,
+});
