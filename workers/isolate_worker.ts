@@ -1,0 +1,484 @@
+/**
+ * An isolate worker: a Web Worker started with no Deno permissions that runs
+ * handler calls in QuickJS, one at a time. Each call gets a fresh QuickJS
+ * runtime and context, thrown away when the call ends.
+ *
+ * @module
+ */
+/// <reference lib="deno.worker" />
+import {
+  newQuickJSWASMModuleFromVariant,
+  newVariant,
+  type QuickJSContext,
+  type QuickJSHandle,
+  type QuickJSRuntime,
+  type QuickJSWASMModule,
+} from "quickjs-emscripten-core";
+import variant from "@jitl/quickjs-singlefile-mjs-release-sync";
+import {
+  BINDING_GLOBAL,
+  BOOTSTRAP_SOURCE,
+  SERVICE_MODULE_SOURCE,
+} from "./_service_shim.ts";
+import {
+  type CallMessage,
+  CONSOLE_LEVELS,
+  type CrossedError,
+  type FromWorker,
+  HOST_FUNCTIONS,
+  type HostResultMessage,
+  SERVICE_API_SPECIFIER,
+  type ToWorker,
+} from "./_protocol.ts";
+
+/** Wasm memory past which the QuickJS instance is replaced between calls. */
+const RECYCLE_WASM_BYTES = 512 * 1024 * 1024;
+
+let wasmModule: WebAssembly.Module | undefined;
+let quickjs: QuickJSWASMModule | undefined;
+const waiting = new Map<number, (message: HostResultMessage) => void>();
+
+function send(message: FromWorker): void {
+  self.postMessage(message);
+}
+
+async function loadQuickJS(): Promise<QuickJSWASMModule> {
+  if (!wasmModule) throw new Error("worker was not initialised");
+  return await newQuickJSWASMModuleFromVariant(newVariant(variant, { wasmModule }));
+}
+
+self.onmessage = async (event: MessageEvent<ToWorker>) => {
+  const message = event.data;
+  switch (message.type) {
+    case "init":
+      wasmModule = message.wasmModule;
+      quickjs = await loadQuickJS();
+      send({ type: "ready" });
+      return;
+    case "host-result":
+      waiting.get(message.requestId)?.(message);
+      return;
+    case "call": {
+      const done = await runCall(message);
+      send(done);
+      if (!done.fatal && quickjs && wasmBytes(quickjs) > RECYCLE_WASM_BYTES) {
+        quickjs = await loadQuickJS();
+      }
+      return;
+    }
+  }
+};
+
+function wasmBytes(module: QuickJSWASMModule): number {
+  // deno-lint-ignore no-explicit-any
+  return (module as any).getWasmMemory?.().buffer.byteLength ?? 0;
+}
+
+/** Why a call stopped, told apart so the host can name it. */
+class CallStop extends Error {
+  constructor(readonly crossed: CrossedError) {
+    super(crossed.message);
+  }
+}
+
+async function runCall(call: CallMessage): Promise<FromWorker & { type: "done" }> {
+  const base = { type: "done" as const, callId: call.callId };
+  if (!quickjs) return { ...base, error: crash("worker was not initialised"), fatal: true };
+  const deadline = Date.now() + call.limits.timeoutMs;
+  let runtime: QuickJSRuntime | undefined;
+  let vm: QuickJSContext | undefined;
+  let session: CallSession | undefined;
+  try {
+    runtime = quickjs.newRuntime();
+    runtime.setMemoryLimit(call.limits.memoryBytes);
+    runtime.setMaxStackSize(call.limits.stackBytes);
+    runtime.setInterruptHandler(() => Date.now() > deadline);
+    runtime.setModuleLoader((name) => ({
+      error: new Error(
+        `Cannot import "${name}": a service module may import only "${SERVICE_API_SPECIFIER}"` +
+          ` (bundle everything else into the module)`,
+      ),
+    }));
+    vm = runtime.newContext();
+    session = new CallSession(call, vm, runtime, deadline);
+    const value = await session.run();
+    return { ...base, value };
+  } catch (error) {
+    if (error instanceof CallStop) return { ...base, error: error.crossed };
+    // Anything else came from the Wasm side (an abort, a broken heap): the
+    // whole QuickJS instance is suspect, so the host replaces this worker.
+    return { ...base, error: crash(String(error)), fatal: true };
+  } finally {
+    waiting.clear();
+    try {
+      session?.dispose();
+      vm?.dispose();
+      runtime?.dispose();
+    } catch {
+      // A runtime that cannot be disposed is dropped with its instance below.
+      quickjs = undefined;
+    }
+    if (!quickjs) quickjs = await loadQuickJS().catch(() => undefined);
+  }
+}
+
+function crash(detail: string): CrossedError {
+  return { name: "IsolateCrashError", message: `The isolate crashed: ${detail}` };
+}
+
+/** The state of one call: its QuickJS context, its host requests, its console budget. */
+class CallSession {
+  #call: CallMessage;
+  #vm: QuickJSContext;
+  #runtime: QuickJSRuntime;
+  #deadline: number;
+  #nextRequest = 1;
+  #outstanding = 0;
+  #hostCalls = 0;
+  #consoleLines = 0;
+  #wake: (() => void) | undefined;
+  #answered: { requestId: number; message: HostResultMessage }[] = [];
+  #promises = new Map<number, ReturnType<QuickJSContext["newPromise"]>>();
+  #owned: QuickJSHandle[] = [];
+
+  constructor(call: CallMessage, vm: QuickJSContext, runtime: QuickJSRuntime, deadline: number) {
+    this.#call = call;
+    this.#vm = vm;
+    this.#runtime = runtime;
+    this.#deadline = deadline;
+  }
+
+  /** Disposes every handle the call still holds; QuickJS refuses to free a runtime with live ones. */
+  dispose(): void {
+    for (const deferred of this.#promises.values()) deferred.dispose();
+    this.#promises.clear();
+    for (const handle of this.#owned) if (handle.alive) handle.dispose();
+    this.#owned = [];
+  }
+
+  #own<T extends QuickJSHandle>(handle: T): T {
+    this.#owned.push(handle);
+    return handle;
+  }
+
+  /** Evaluates the module, calls the handler, settles its answer; returns JSON text. */
+  async run(): Promise<string> {
+    const vm = this.#vm;
+    const own = <T extends QuickJSHandle>(handle: T) => this.#own(handle);
+    const binding = own(vm.newFunction("binding", (nameHandle, argsHandle) => {
+      return this.#onBinding(vm.getString(nameHandle), vm.getString(argsHandle));
+    }));
+    vm.setProp(vm.global, BINDING_GLOBAL, binding);
+
+    const internals = this.#unwrap(vm.evalCode(BOOTSTRAP_SOURCE, "sync:bootstrap"), "bootstrap");
+    const encode = own(vm.getProp(internals, "encode"));
+    const decode = own(vm.getProp(internals, "decode"));
+    this.#unwrap(
+      vm.evalCode(SERVICE_MODULE_SOURCE, SERVICE_API_SPECIFIER, { type: "module" }),
+      "service API",
+    );
+
+    const evaluated = this.#unwrap(
+      vm.evalCode(this.#call.source, this.#call.sourceName, { type: "module" }),
+      "load",
+    );
+    const namespace = await this.#settle(evaluated, "load");
+    const register = own(vm.getProp(namespace, "default"));
+    if (vm.typeof(register) !== "function") {
+      throw this.#stop(
+        "HandlerFailedError",
+        `${this.#call.sourceName} has no default export register(): export default function register() { return { … } }`,
+      );
+    }
+    const registered = this.#unwrap(vm.callFunction(register, vm.undefined), "register");
+    const handlers = await this.#settle(registered, "register");
+    const isObject = vm.typeof(handlers) === "object" && !this.#isNull(handlers);
+    const handler = isObject ? own(vm.getProp(handlers, this.#call.handler)) : vm.undefined;
+    if (vm.typeof(handler) !== "function") {
+      const returned = isObject ? this.#keysOf(handlers) : `${vm.typeof(handlers)}`;
+      throw this.#stop(
+        "HandlerFailedError",
+        `register() did not return handler "${this.#call.handler}" (it returned ${returned})`,
+      );
+    }
+
+    const payload = this.#unwrap(
+      vm.callFunction(decode, vm.undefined, own(vm.newString(this.#call.payload))),
+      "payload",
+    );
+    const occasion = this.#unwrap(
+      vm.callFunction(decode, vm.undefined, own(vm.newString(JSON.stringify(this.#call.occasion)))),
+      "occasion",
+    );
+    const returned = this.#unwrap(
+      vm.callFunction(handler, vm.undefined, payload, occasion),
+      "handler",
+    );
+    const answer = await this.#settle(returned, "handler");
+
+    if (vm.typeof(answer) === "undefined") return "null";
+    const label = own(vm.newString(`${this.#call.handler}() result`));
+    const encodedResult = vm.callFunction(encode, vm.undefined, answer, label);
+    if (encodedResult.error) {
+      const crossed = this.#describe(own(encodedResult.error), "result");
+      if (crossed.name === "TypeError") {
+        throw this.#stop("InvalidValueError", crossed.message.replace(/^.*? threw TypeError: /, ""));
+      }
+      throw new CallStop(crossed);
+    }
+    const text = vm.getString(own(encodedResult.value));
+    if (text.length > this.#call.limits.maxValueBytes) {
+      throw this.#stop(
+        "PayloadTooLargeError",
+        `${this.#call.handler}() returned ${text.length} bytes of JSON; the limit is ${this.#call.limits.maxValueBytes}`,
+      );
+    }
+    return text;
+  }
+
+  #isNull(handle: QuickJSHandle): boolean {
+    const isNull = this.#vm.evalCode("(o) => o === null");
+    if (isNull.error) {
+      isNull.error.dispose();
+      return false;
+    }
+    const result = this.#vm.callFunction(isNull.value, this.#vm.undefined, handle);
+    isNull.value.dispose();
+    if (result.error) {
+      result.error.dispose();
+      return false;
+    }
+    const value = this.#vm.dump(result.value) === true;
+    result.value.dispose();
+    return value;
+  }
+
+  #keysOf(handle: QuickJSHandle): string {
+    const keys = this.#vm.evalCode("(o) => Object.keys(o).join(', ')");
+    if (keys.error) {
+      keys.error.dispose();
+      return "an object";
+    }
+    const joined = this.#vm.callFunction(keys.value, this.#vm.undefined, handle);
+    keys.value.dispose();
+    if (joined.error) {
+      joined.error.dispose();
+      return "an object";
+    }
+    const text = this.#vm.getString(joined.value);
+    joined.value.dispose();
+    return text ? `{ ${text} }` : "an empty object";
+  }
+
+  /** Handles one call of the private binding from the shim. */
+  #onBinding(name: string, args: string): QuickJSHandle {
+    const vm = this.#vm;
+    if (name.startsWith("console.")) {
+      const level = name.slice("console.".length) as typeof CONSOLE_LEVELS[number];
+      if (!CONSOLE_LEVELS.includes(level)) return vm.undefined;
+      this.#consoleLines++;
+      if (this.#consoleLines <= this.#call.limits.maxConsoleLines) {
+        send({ type: "log", callId: this.#call.callId, level, text: args.slice(0, 4096) });
+      } else if (this.#consoleLines === this.#call.limits.maxConsoleLines + 1) {
+        send({
+          type: "log",
+          callId: this.#call.callId,
+          level: "warn",
+          text: `console output limit of ${this.#call.limits.maxConsoleLines} lines reached; further lines dropped`,
+        });
+      }
+      return vm.undefined;
+    }
+    const deferred = vm.newPromise();
+    const refuse = (crossed: CrossedError) => {
+      const error = this.#newError(crossed);
+      deferred.reject(error);
+      error.dispose();
+      return deferred.handle;
+    };
+    if (!(HOST_FUNCTIONS as readonly string[]).includes(name)) {
+      return refuse({
+        name: "PermissionDeniedError",
+        message: `${name} is not a function the host offers`,
+      });
+    }
+    if (++this.#hostCalls > this.#call.limits.maxHostCalls) {
+      return refuse({
+        name: "RateLimitedError",
+        message: `one call may make at most ${this.#call.limits.maxHostCalls} host calls`,
+      });
+    }
+    if (args.length > this.#call.limits.maxHostValueBytes) {
+      return refuse({
+        name: "PayloadTooLargeError",
+        message: `${name}() argument is ${args.length} bytes of JSON; the limit is ${this.#call.limits.maxHostValueBytes}`,
+      });
+    }
+    const requestId = this.#nextRequest++;
+    this.#outstanding++;
+    this.#promises.set(requestId, deferred);
+    waiting.set(requestId, (message) => {
+      this.#answered.push({ requestId, message });
+      this.#wake?.();
+    });
+    send({
+      type: "host",
+      callId: this.#call.callId,
+      requestId,
+      fn: name as typeof HOST_FUNCTIONS[number],
+      args,
+    });
+    return deferred.handle;
+  }
+
+  #newError(crossed: CrossedError): QuickJSHandle {
+    const error = this.#vm.newError(crossed.message);
+    this.#vm.setProp(error, "name", this.#vm.newString(crossed.name));
+    return error;
+  }
+
+  /** Resolves the QuickJS promises of host answers that have arrived. */
+  #deliver(): void {
+    const vm = this.#vm;
+    for (const { requestId, message } of this.#answered.splice(0)) {
+      const deferred = this.#promises.get(requestId);
+      this.#promises.delete(requestId);
+      waiting.delete(requestId);
+      this.#outstanding--;
+      if (!deferred) continue;
+      if (message.error) {
+        const error = this.#newError(message.error);
+        deferred.reject(error);
+        error.dispose();
+      } else {
+        const value = vm.newString(message.value ?? "null");
+        deferred.resolve(value);
+        value.dispose();
+      }
+      deferred.dispose();
+    }
+  }
+
+  /**
+   * Runs the job queue until `handle` (a promise or a plain value) settles,
+   * waiting for host answers in between; the deadline covers the awaits.
+   */
+  async #settle(handle: QuickJSHandle, stage: string): Promise<QuickJSHandle> {
+    const vm = this.#vm;
+    for (;;) {
+      this.#deliver();
+      const jobs = this.#runtime.executePendingJobs();
+      if (jobs.error) {
+        const crossed = this.#describe(jobs.error, stage);
+        jobs.error.dispose();
+        throw new CallStop(crossed);
+      }
+      const state = vm.getPromiseState(handle);
+      if (state.type === "fulfilled") {
+        return state.notAPromise ? handle : this.#own(state.value);
+      }
+      if (state.type === "rejected") {
+        throw new CallStop(this.#describe(this.#own(state.error), stage));
+      }
+      if (this.#answered.length > 0) continue;
+      if (this.#outstanding === 0) {
+        // Nothing in the isolate can settle it: there are no timers, and no
+        // host call is out. Waiting would only burn the timeout.
+        throw this.#stop(
+          "HandlerFailedError",
+          `${this.#what(stage)} returned a promise that never settles (it awaits nothing the host is doing)`,
+        );
+      }
+      const left = this.#deadline - Date.now();
+      if (left <= 0) throw this.#timeout(stage);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.#wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.#wake = undefined;
+    }
+  }
+
+  #unwrap(
+    result: ReturnType<QuickJSContext["evalCode"]>,
+    stage: string,
+  ): QuickJSHandle {
+    if (result.error) {
+      throw new CallStop(this.#describe(this.#own(result.error), stage));
+    }
+    return this.#own(result.value);
+  }
+
+  #what(stage: string): string {
+    const { handler, sourceName } = this.#call;
+    switch (stage) {
+      case "load":
+        return `Loading ${sourceName}`;
+      case "register":
+        return `register() in ${sourceName}`;
+      case "handler":
+        return `Handler ${handler}`;
+      case "result":
+        return `The answer of ${handler}`;
+      default:
+        return `The isolate (${stage})`;
+    }
+  }
+
+  #timeout(stage: string): CallStop {
+    return this.#stop(
+      "HandlerTimeoutError",
+      `${this.#what(stage)} ran past the ${this.#call.limits.timeoutMs} ms limit and was stopped`,
+    );
+  }
+
+  #stop(name: string, message: string): CallStop {
+    return new CallStop({ name, message });
+  }
+
+  /** Turns a QuickJS exception into a crossed error, naming limits that were hit. */
+  #describe(errorHandle: QuickJSHandle, stage: string): CrossedError {
+    const vm = this.#vm;
+    let name = "Error";
+    let message = "";
+    try {
+      if (vm.typeof(errorHandle) === "object") {
+        const n = vm.getProp(errorHandle, "name");
+        const m = vm.getProp(errorHandle, "message");
+        name = vm.typeof(n) === "string" ? vm.getString(n) : "Error";
+        message = vm.typeof(m) === "string" ? vm.getString(m) : "";
+        n.dispose();
+        m.dispose();
+      } else {
+        const dumped = vm.dump(errorHandle);
+        name = "Thrown";
+        message = `threw ${JSON.stringify(dumped) ?? String(dumped)}`;
+      }
+    } catch {
+      message = "an error that could not be read";
+    }
+    if (name === "InternalError" && message === "interrupted" || Date.now() > this.#deadline) {
+      return this.#timeout(stage).crossed;
+    }
+    if (/out of memory/i.test(message)) {
+      return {
+        name: "HandlerResourceError",
+        message: `${this.#what(stage)} ran out of memory (limit ${
+          this.#call.limits.memoryBytes / 1024 / 1024
+        } MiB) and was stopped`,
+      };
+    }
+    if (/stack overflow|Maximum call stack/i.test(message)) {
+      return {
+        name: "HandlerResourceError",
+        message: `${this.#what(stage)} overflowed its stack (limit ${
+          this.#call.limits.stackBytes / 1024
+        } KiB) and was stopped`,
+      };
+    }
+    return { name, message: `${this.#what(stage)} threw ${name}: ${message}` };
+  }
+}
