@@ -1,0 +1,229 @@
+/**
+ * The `sync` command line: install, remove and list packages in a project,
+ * call handlers, read records and receipts, and serve the app.
+ *
+ * Run it as `deno task sync <command>`; `SYNC_HOME` chooses the installation.
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { exitCodeOf } from "./runtime/error_status.ts";
+import { InvalidInputError, SyncError } from "./runtime/errors.ts";
+import { Host } from "./runtime/host.ts";
+import { installPackage, removePackage } from "./runtime/install.ts";
+import { readApproval, widenedPermissions } from "./runtime/approval.ts";
+import { loadPackage, readPackageRef } from "./runtime/package_store.ts";
+import { describePermission } from "./runtime/permission_text.ts";
+import { openProject, resolveProjectDir } from "./runtime/project.ts";
+import { listRecords } from "./runtime/project_memory.ts";
+import { listReceipts } from "./runtime/receipts.ts";
+import { openInstallation, syncHome } from "./runtime/sync_home.ts";
+import { serve } from "./runtime/serve.ts";
+
+const USAGE = `Usage: sync <command> [options]
+
+Commands:
+  install <folder|archive> --project <dir> [--approve]
+                         Install a package into a project. Without --approve it
+                         prints the permissions it asks for and refuses.
+  remove <id> --project <dir>
+                         Remove a package from a project (its records stay).
+  list --project <dir>   The packages installed in a project.
+  call <id> <handler> --project <dir> [--payload <json>]
+                         Call a handler; prints its JSON answer.
+  records --project <dir> [--kind <kind>] [--prefix <prefix>]
+                         The project's records, one JSON line each.
+  receipts --project <dir> [--id <id>] [--limit <n>] [--json]
+                         What handler calls left behind, newest first.
+  serve [--port <port>]  Serve the app on 127.0.0.1.
+
+The installation lives in $SYNC_HOME (default: ~/.local/share/sync).`;
+
+interface Io {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+/**
+ * Runs one CLI command and returns its exit code.
+ *
+ * @param args The words after `sync`.
+ * @param io Where output goes; tests capture it.
+ */
+export async function runCli(args: string[], io: Io = defaultIo()): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        project: { type: "string" },
+        approve: { type: "boolean" },
+        payload: { type: "string" },
+        kind: { type: "string" },
+        prefix: { type: "string" },
+        id: { type: "string" },
+        limit: { type: "string" },
+        json: { type: "boolean" },
+        port: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (error) {
+    io.err(`sync: ${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const [command, ...rest] = parsed.positionals;
+  const flags = parsed.values;
+  if (!command || flags.help || command === "help") {
+    io.out(USAGE);
+    return command || flags.help ? 0 : 2;
+  }
+  const home = syncHome();
+  let kv: Deno.Kv | undefined;
+  let host: Host | undefined;
+  try {
+    kv = await openInstallation(home);
+    host = new Host({ kv, home, log: io.err });
+    switch (command) {
+      case "install": {
+        const source = need(rest[0], "install needs a folder or an archive");
+        const result = await installPackage(host, source, needProject(flags.project), {
+          approve: flags.approve,
+        });
+        const { manifest, ref } = result.package;
+        io.out(
+          `Installed ${manifest.id}@${manifest.version} (${ref.source}: ${ref.dir}) into ${result.project}`,
+        );
+        if (result.approved.length) io.out(`Approved: ${result.approved.join(", ")}`);
+        return 0;
+      }
+      case "remove": {
+        const id = need(rest[0], "remove needs a package id");
+        await removePackage(host, id, needProject(flags.project));
+        io.out(`Removed ${id}; its records stay in the project's memory`);
+        return 0;
+      }
+      case "list": {
+        const project = await openProject(kv, needProject(flags.project), { now: host.now });
+        if (project.extensionIds.length === 0) io.out("Nothing is installed in this project.");
+        for (const id of project.extensionIds) io.out(await describeInstalled(host, project.path, id));
+        return 0;
+      }
+      case "call": {
+        const id = need(rest[0], "call needs a package id and a handler");
+        const handler = need(rest[1], "call needs a handler name after the package id");
+        let payload: unknown = null;
+        if (flags.payload !== undefined) {
+          try {
+            payload = JSON.parse(flags.payload);
+          } catch (error) {
+            throw new InvalidInputError(`--payload is not JSON: ${(error as Error).message}`);
+          }
+        }
+        const { value } = await host.callHandler(needProject(flags.project), id, handler, {
+          occasion: { kind: "extension" },
+          source: { kind: "person" },
+          payload,
+        });
+        io.out(JSON.stringify(value));
+        return 0;
+      }
+      case "records": {
+        const project = await resolveProjectDir(needProject(flags.project));
+        const memory = await host.projectMemory(project);
+        let cursor: string | undefined;
+        do {
+          const page = await listRecords(memory, {
+            kind: flags.kind,
+            prefix: flags.prefix,
+            limit: 500,
+            cursor,
+          });
+          for (const record of page.records) io.out(JSON.stringify(record));
+          cursor = page.cursor;
+        } while (cursor);
+        return 0;
+      }
+      case "receipts": {
+        const project = await resolveProjectDir(needProject(flags.project));
+        const limit = flags.limit ? Number(flags.limit) : 50;
+        if (!Number.isInteger(limit) || limit < 1) {
+          throw new InvalidInputError(`--limit must be a positive whole number, not ${flags.limit}`);
+        }
+        const receipts = await listReceipts(kv, project, { packageId: flags.id, limit });
+        for (const r of receipts) {
+          if (flags.json) {
+            io.out(JSON.stringify(r));
+            continue;
+          }
+          const ms = Date.parse(r.endedAt) - Date.parse(r.startedAt);
+          const occasion = r.occasion.moment ? `${r.occasion.kind}:${r.occasion.moment}` : r.occasion.kind;
+          io.out(
+            `${r.startedAt}  ${r.outcome.padEnd(7)} ${r.handler} (${occasion}, ${ms} ms)` +
+              (r.error ? `  ${r.error.name}: ${r.error.message}` : ""),
+          );
+        }
+        if (receipts.length === 0) io.out("No receipts yet.");
+        return 0;
+      }
+      case "serve": {
+        const port = flags.port ? Number(flags.port) : Number(Deno.env.get("SYNC_PORT") ?? 4321);
+        await serve(host, { port, log: io.out });
+        return 0;
+      }
+      default:
+        io.err(`sync: unknown command "${command}"\n\n${USAGE}`);
+        return 2;
+    }
+  } catch (error) {
+    if (error instanceof SyncError) {
+      io.err(`sync ${command}: ${error.name}: ${error.message}`);
+      return exitCodeOf(error);
+    }
+    io.err(`sync ${command}: unexpected failure: ${(error as Error)?.stack ?? error}`);
+    return 1;
+  } finally {
+    await host?.close();
+    kv?.close();
+  }
+}
+
+async function describeInstalled(host: Host, project: string, id: string): Promise<string> {
+  const approval = await readApproval(host.kv, project, id);
+  const ref = await readPackageRef(host.kv, id);
+  if (!ref) return `${id}  not on this machine: install it here to use it`;
+  try {
+    const pkg = await loadPackage(ref);
+    const { version, name, permissions } = pkg.manifest;
+    let state = "approved";
+    if (!approval) state = "not approved here";
+    else {
+      const widened = widenedPermissions(approval.permissions, permissions);
+      if (widened.length) {
+        state = `${version} awaits approval of ${widened.join(", ")}; ${approval.version} serves`;
+      }
+    }
+    const perms = permissions.map((p) => `\n    ${p} — ${describePermission(p)}`).join("");
+    return `${id}@${version}  ${name}  [${ref.source}]  ${state}${perms}`;
+  } catch (error) {
+    return `${id}  cannot load: ${(error as Error).message}`;
+  }
+}
+
+function need(value: string | undefined, message: string): string {
+  if (!value) throw new InvalidInputError(message);
+  return value;
+}
+
+function needProject(project: string | undefined): string {
+  return need(project, "--project <dir> is required");
+}
+
+function defaultIo(): Io {
+  return { out: (line) => console.log(line), err: (line) => console.error(line) };
+}
+
+if (import.meta.main) {
+  Deno.exit(await runCli(Deno.args));
+}

@@ -1,0 +1,45 @@
+/**
+ * The one place that maps domain errors to HTTP statuses and CLI exit codes.
+ *
+ * @module
+ */
+import {
+  ApprovalRequiredError,
+  ConflictError,
+  HandlerBusyError,
+  InvalidInputError,
+  InvalidValueError,
+  ManifestError,
+  ArchiveError,
+  MemoryAccessError,
+  NotFoundError,
+  PayloadTooLargeError,
+  PermissionDeniedError,
+  RateLimitedError,
+  SupersededError,
+} from "./errors.ts";
+
+/** The HTTP status for an error; 500 for anything that is not a domain error. */
+export function httpStatusOf(error: unknown): number {
+  if (error instanceof NotFoundError) return 404;
+  if (error instanceof ApprovalRequiredError) return 403;
+  if (error instanceof PermissionDeniedError || error instanceof MemoryAccessError) return 403;
+  if (error instanceof PayloadTooLargeError) return 413;
+  if (error instanceof RateLimitedError) return 429;
+  if (error instanceof HandlerBusyError) return 409;
+  if (error instanceof ConflictError || error instanceof SupersededError) return 409;
+  if (
+    error instanceof InvalidInputError || error instanceof InvalidValueError ||
+    error instanceof ManifestError || error instanceof ArchiveError
+  ) return 400;
+  if (error instanceof Error && error.name.endsWith("Error") && "name" in error) {
+    // Handler failures (timeouts, throws, limits) are the handler's, not the request's.
+    if (/^Handler/.test(error.name)) return 422;
+  }
+  return 500;
+}
+
+/** The CLI exit code for an error: 1 for a refusal or failure, 2 for bad usage. */
+export function exitCodeOf(error: unknown): number {
+  return error instanceof InvalidInputError ? 2 : 1;
+}

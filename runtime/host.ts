@@ -1,0 +1,393 @@
+/**
+ * The host: resolves which package serves a project, runs its handlers in the
+ * isolate pool as transactions, and leaves a receipt for every attempt.
+ *
+ * @module
+ */
+import { deleteApproval, readApproval, widenedPermissions } from "./approval.ts";
+import {
+  ApprovalRequiredError,
+  HandlerBusyError,
+  InvalidInputError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitedError,
+  SyncError,
+} from "./errors.ts";
+import { readGeneration } from "./generation.ts";
+import { IsolatePool } from "./isolate_pool.ts";
+import { DEFAULT_LIMITS, type HandlerLimits } from "./limits.ts";
+import { declaredHosts } from "./manifest.ts";
+import { MemoryAccess } from "./memory_access.ts";
+import { MemoryTransaction } from "./memory_transaction.ts";
+import { netFetch } from "./net_fetch.ts";
+import {
+  type LoadedPackage,
+  loadPackage,
+  publishedKinds,
+  readPackageRef,
+  readServiceSource,
+} from "./package_store.ts";
+import { readDeclaredIds, resolveProjectDir } from "./project.ts";
+import { openProjectMemory } from "./project_memory.ts";
+import { writeReceipt } from "./receipts.ts";
+import type { RecordInput, RecordQuery } from "./record.ts";
+import type { Occasion, Receipt, Source } from "./types.ts";
+import { parseWorkOrder, readWorkOrder, type WorkOrder, writeWorkOrders } from "./work_order.ts";
+import { newId } from "./_id.ts";
+import type { HostFunctionName } from "../workers/_protocol.ts";
+
+/** Options for {@linkcode Host}. */
+export interface HostOptions {
+  /** The installation's KV. */
+  kv: Deno.Kv;
+  /** The installation folder. */
+  home: string;
+  /** The clock; tests pass a fake one. */
+  now?: () => number;
+  /** Limits for every call; tests pass smaller ones. */
+  limits?: HandlerLimits;
+  /** Where console lines and host notices go. */
+  log?: (line: string) => void;
+  /** Performs `net.fetch`; tests may pass their own. */
+  fetch?: typeof fetch;
+  /** An existing pool to run calls in. */
+  pool?: IsolatePool;
+}
+
+/** Options for {@linkcode Host.callHandler}. */
+export interface CallOptions {
+  occasion: Occasion;
+  /** Who asked; carried into any work the call orders. */
+  source: Source;
+  payload?: unknown;
+}
+
+/** What a call answered, with its receipt. */
+export interface CallResult {
+  value: unknown;
+  receipt: Receipt;
+}
+
+/**
+ * One per process. Holds the installation KV, the isolate pool, and the open
+ * project memories.
+ */
+export class Host {
+  readonly kv: Deno.Kv;
+  readonly home: string;
+  readonly now: () => number;
+  readonly limits: HandlerLimits;
+  readonly pool: IsolatePool;
+  #log: (line: string) => void;
+  #fetch?: typeof fetch;
+  #memories = new Map<string, Promise<Deno.Kv>>();
+  #running = new Set<string>();
+  #calls = new Map<string, number[]>();
+
+  constructor(options: HostOptions) {
+    this.kv = options.kv;
+    this.home = options.home;
+    this.now = options.now ?? Date.now;
+    this.limits = options.limits ?? DEFAULT_LIMITS;
+    this.pool = options.pool ?? new IsolatePool({ size: this.limits.maxConcurrentCalls });
+    this.#log = options.log ?? ((line) => console.error(line));
+    this.#fetch = options.fetch;
+  }
+
+  /** The project's memory KV, opened once per process. */
+  projectMemory(project: string): Promise<Deno.Kv> {
+    let memory = this.#memories.get(project);
+    if (!memory) {
+      memory = openProjectMemory(project);
+      this.#memories.set(project, memory);
+      memory.catch(() => this.#memories.delete(project));
+    }
+    return memory;
+  }
+
+  /**
+   * The package that serves `id` in `project` now: the current artefact when
+   * its permissions are approved, else the previously approved artefact while
+   * the newer one waits for a person.
+   *
+   * @throws {NotFoundError} when the package is not installed in the project or on this machine.
+   * @throws {ApprovalRequiredError} when nothing approved can serve.
+   */
+  async servingPackage(project: string, id: string): Promise<LoadedPackage> {
+    const declared = await readDeclaredIds(project);
+    if (!declared.includes(id)) {
+      throw new NotFoundError(
+        `${id} is not installed in ${project}` +
+          (declared.length ? ` (installed: ${declared.join(", ")})` : " (nothing is installed there)"),
+      );
+    }
+    const approval = await readApproval(this.kv, project, id);
+    if (!approval) {
+      throw new ApprovalRequiredError(
+        `${id} is listed in ${project} but not approved on this machine; ` +
+          `run: sync install <folder|archive> --project ${project} --approve`,
+      );
+    }
+    const ref = await readPackageRef(this.kv, id);
+    if (ref) {
+      const current = await loadPackage(ref);
+      const widened = widenedPermissions(approval.permissions, current.manifest.permissions);
+      if (widened.length === 0) return current;
+      if (approval.ref.dir !== ref.dir) {
+        try {
+          return await loadPackage(approval.ref);
+        } catch { /* the approved artefact is gone; say what needs approving */ }
+      }
+      throw new ApprovalRequiredError(
+        `${id}@${current.manifest.version} asks for ${widened.join(", ")}, which ${project} has not approved; ` +
+          `run sync install with --approve to approve it`,
+      );
+    }
+    return await loadPackage(approval.ref);
+  }
+
+  /**
+   * Calls a handler as a transaction and leaves a receipt, whatever happens.
+   *
+   * @returns The handler's answer (`null` when it returned nothing).
+   * @throws {SyncError} subclasses naming why the call failed; nothing was committed then.
+   */
+  async callHandler(
+    projectDir: string,
+    id: string,
+    handler: string,
+    options: CallOptions,
+  ): Promise<CallResult> {
+    const startedAt = this.now();
+    const project = await resolveProjectDir(projectDir);
+    const running = `${project}\0${id}\0${handler}`;
+    let claimed = false;
+    let transaction: MemoryTransaction | undefined;
+    const receipt: Receipt = {
+      id: newId(startedAt),
+      project,
+      packageId: id,
+      handler,
+      occasion: options.occasion,
+      startedAt: new Date(startedAt).toISOString(),
+      endedAt: "",
+      outcome: "ok",
+    };
+    try {
+      const pkg = await this.servingPackage(project, id);
+      if (!(handler in pkg.manifest.handlers)) {
+        const declared = Object.keys(pkg.manifest.handlers);
+        throw new NotFoundError(
+          `${id} has no handler ${handler}` +
+            (declared.length ? `; it declares ${declared.join(", ")}` : "; it declares none"),
+        );
+      }
+      if (this.#running.has(running)) {
+        throw new HandlerBusyError(
+          `${handler} is already running in ${project}; a handler is not re-entered`,
+        );
+      }
+      this.#running.add(running);
+      claimed = true;
+      this.#countCall(running, handler, startedAt);
+
+      const memory = await this.projectMemory(project);
+      const generation = await readGeneration(memory, id);
+      transaction = new MemoryTransaction(memory, {
+        packageId: id,
+        generation,
+        now: () => new Date(this.now()),
+      });
+      const access = new MemoryAccess(id, await this.#publishedKinds(project));
+      const orders: WorkOrder[] = [];
+      const value = await this.pool.call({
+        source: await readServiceSource(pkg),
+        sourceName: `${id}/${pkg.manifest.service}`,
+        packageId: id,
+        handler,
+        payload: options.payload ?? null,
+        occasion: options.occasion,
+        limits: this.limits,
+      }, {
+        host: (fn, args) =>
+          this.#dispatch(fn, args, { pkg, project, transaction: transaction!, access, orders, options, handler }),
+        log: (level, text) => this.#log(`[${id}] ${level === "log" ? "" : `${level}: `}${text}`),
+      });
+      await transaction.commit();
+      await writeWorkOrders(this.kv, orders);
+      receipt.endedAt = new Date(this.now()).toISOString();
+      return { value, receipt };
+    } catch (error) {
+      transaction?.discard();
+      receipt.outcome = "failed";
+      receipt.error = error instanceof Error
+        ? { name: error.name, message: error.message }
+        : { name: "Error", message: String(error) };
+      receipt.endedAt = new Date(this.now()).toISOString();
+      throw error;
+    } finally {
+      if (claimed) this.#running.delete(running);
+      await writeReceipt(this.kv, receipt);
+    }
+  }
+
+  /** Closes the pool and the project memories (the installation KV is the caller's). */
+  async close(): Promise<void> {
+    this.pool.close();
+    for (const memory of this.#memories.values()) {
+      try {
+        (await memory).close();
+      } catch { /* already closed or never opened */ }
+    }
+    this.#memories.clear();
+  }
+
+  /** Forgets an open memory (after its project folder is removed, say). */
+  async forgetProject(project: string): Promise<void> {
+    const memory = this.#memories.get(project);
+    this.#memories.delete(project);
+    if (memory) (await memory).close();
+  }
+
+  /** Refuses approval state for a removed package. */
+  async forgetApproval(project: string, id: string): Promise<void> {
+    await deleteApproval(this.kv, project, id);
+  }
+
+  /** Counts a call against the per-handler rate limit. */
+  #countCall(running: string, handler: string, now: number): void {
+    const window = this.limits.rateWindowMs;
+    const recent = (this.#calls.get(running) ?? []).filter((at) => now - at < window);
+    if (recent.length >= this.limits.rateLimit) {
+      this.#running.delete(running);
+      throw new RateLimitedError(
+        `${handler} was called ${recent.length} times in the last ${window / 1000} s; ` +
+          `the limit is ${this.limits.rateLimit}. Try again later`,
+      );
+    }
+    recent.push(now);
+    this.#calls.set(running, recent);
+  }
+
+  async #publishedKinds(project: string): Promise<string[]> {
+    const kinds: string[] = [];
+    for (const id of await readDeclaredIds(project)) {
+      try {
+        kinds.push(...await publishedKinds(await this.servingPackage(project, id)));
+      } catch {
+        // A package that cannot serve publishes nothing right now.
+      }
+    }
+    return kinds;
+  }
+
+  async #dispatch(
+    fn: HostFunctionName,
+    args: unknown,
+    call: {
+      pkg: LoadedPackage;
+      project: string;
+      transaction: MemoryTransaction;
+      access: MemoryAccess;
+      orders: WorkOrder[];
+      options: CallOptions;
+      handler: string;
+    },
+  ): Promise<unknown> {
+    const { pkg, transaction, access } = call;
+    const id = pkg.manifest.id;
+    switch (fn) {
+      case "memory.list": {
+        const query = (args ?? {}) as RecordQuery;
+        if (typeof query !== "object" || Array.isArray(query)) {
+          throw new InvalidInputError("memory.list() takes { kind?, prefix?, limit?, cursor? }");
+        }
+        if (query.kind !== undefined) access.assertReadKind(String(query.kind));
+        const page = await transaction.list(query);
+        return { ...page, records: page.records.filter((r) => access.canRead(r.kind)) };
+      }
+      case "memory.record": {
+        const key = keyArg(fn, args);
+        access.assertReadKey(key);
+        return await transaction.record(key);
+      }
+      case "memory.content": {
+        const key = keyArg(fn, args);
+        access.assertReadKey(key);
+        return await transaction.content(key);
+      }
+      case "memory.write": {
+        const input = args as RecordInput;
+        if (!input || typeof input !== "object" || typeof input.key !== "string") {
+          throw new InvalidInputError(
+            "memory.write() takes { key, title?, fields?, content?, revision? }",
+          );
+        }
+        access.assertWriteKey(input.key);
+        return await transaction.write(input);
+      }
+      case "memory.remove": {
+        const key = keyArg(fn, args);
+        access.assertWriteKey(key, "remove");
+        return await transaction.remove(key);
+      }
+      case "work.order": {
+        if (!pkg.manifest.permissions.includes("work.agent")) {
+          throw new PermissionDeniedError(
+            `work.order() needs the work.agent permission, which ${id} does not declare`,
+          );
+        }
+        const input = parseWorkOrder(args);
+        const order: WorkOrder = {
+          ...input,
+          key: `work-${newId(this.now())}`,
+          project: call.project,
+          extensionId: id,
+          source: {
+            kind: "handler",
+            extensionId: id,
+            extensionName: pkg.manifest.name,
+            handler: call.handler,
+          },
+          state: "ordered",
+          orderedAt: new Date(this.now()).toISOString(),
+        };
+        call.orders.push(order);
+        return { key: order.key };
+      }
+      case "work.state": {
+        if (!pkg.manifest.permissions.includes("work.agent")) {
+          throw new PermissionDeniedError(
+            `work.state() needs the work.agent permission, which ${id} does not declare`,
+          );
+        }
+        const key = keyArg(fn, args);
+        const order = call.orders.find((o) => o.key === key) ?? await readWorkOrder(this.kv, key);
+        if (!order || order.extensionId !== id || order.project !== call.project) {
+          throw new NotFoundError(`${id} ordered no work ${key} in this project`);
+        }
+        return { key: order.key, state: order.state, title: order.title, orderedAt: order.orderedAt };
+      }
+      case "net.fetch":
+        return await netFetch(args, {
+          packageId: id,
+          hosts: declaredHosts(pkg.manifest),
+          timeoutMs: Math.min(this.limits.fetchTimeoutMs, this.limits.timeoutMs),
+          maxBytes: this.limits.maxFetchBytes,
+          fetch: this.#fetch,
+        });
+    }
+  }
+}
+
+function keyArg(fn: string, args: unknown): string {
+  const key = typeof args === "string" ? args : (args as { key?: unknown })?.key;
+  if (typeof key !== "string") throw new InvalidInputError(`${fn}() takes a record key like "kind/name"`);
+  return key;
+}
+
+/** True when `error` is one of the host's own refusals. */
+export function isSyncError(error: unknown): error is SyncError {
+  return error instanceof SyncError;
+}

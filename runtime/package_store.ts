@@ -1,0 +1,237 @@
+/**
+ * The package store: where packages live on this machine and which artefact
+ * serves an id now. A folder install is linked (its manifest is re-read on
+ * every use, because it is being written right now); an archive is unpacked
+ * into `<home>/extensions/store/<id>/<version>-<digest>/`.
+ *
+ * @module
+ */
+import { join, resolve } from "node:path";
+import { ArchiveError, InvalidInputError, ManifestError, NotFoundError } from "./errors.ts";
+import { type Manifest, parseManifest } from "./manifest.ts";
+import { readArchive, stripCommonFolder, writeArchiveEntries } from "./archive.ts";
+import { ARCHIVE_LIMITS } from "./limits.ts";
+
+/** Which artefact serves a package id on this machine. */
+export interface PackageRef {
+  id: string;
+  version: string;
+  /** `folder`: linked to a folder being written; `archive`: unpacked into the store. */
+  source: "folder" | "archive";
+  /** Absolute folder the package's files are read from. */
+  dir: string;
+  /** First 16 hex digits of the archive's SHA-256, for archives. */
+  digest?: string;
+  installedAt: string;
+}
+
+/** A package as read from disk now. */
+export interface LoadedPackage {
+  ref: PackageRef;
+  manifest: Manifest;
+  dir: string;
+}
+
+/** Key of the ref that says which artefact serves `id`. */
+export function packageRefKey(id: string): Deno.KvKey {
+  return ["package_ref", id];
+}
+
+/**
+ * Reads and validates `<dir>/manifest.json`.
+ *
+ * @throws {ManifestError} when the manifest is missing or invalid.
+ */
+export async function readManifestAt(dir: string): Promise<Manifest> {
+  const file = join(dir, "manifest.json");
+  let text: string;
+  try {
+    text = await Deno.readTextFile(file);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      throw new ManifestError(file, [{ path: "", message: "manifest.json is missing" }]);
+    }
+    throw error;
+  }
+  return parseManifest(text, file);
+}
+
+/** Reads the ref serving `id`, or null when it is not installed on this machine. */
+export async function readPackageRef(kv: Deno.Kv, id: string): Promise<PackageRef | null> {
+  return (await kv.get<PackageRef>(packageRefKey(id))).value;
+}
+
+/**
+ * Loads the package a ref points at, reading its manifest from disk now.
+ *
+ * @throws {NotFoundError} when the folder is gone.
+ * @throws {ManifestError} when its manifest no longer validates, or names another id.
+ */
+export async function loadPackage(ref: PackageRef): Promise<LoadedPackage> {
+  try {
+    await Deno.stat(ref.dir);
+  } catch {
+    throw new NotFoundError(
+      `Cannot load ${ref.id}: its folder ${ref.dir} is gone; install it again`,
+    );
+  }
+  const manifest = await readManifestAt(ref.dir);
+  if (manifest.id !== ref.id) {
+    throw new ManifestError(join(ref.dir, "manifest.json"), [{
+      path: "id",
+      message: `is "${manifest.id}", but this folder was installed as "${ref.id}"`,
+    }]);
+  }
+  return { ref, manifest, dir: ref.dir };
+}
+
+/** Options for {@linkcode storePackage}. */
+export interface StorePackageOptions {
+  /** The installation folder (the store is under it). */
+  home: string;
+  now: () => number;
+}
+
+/**
+ * Puts a package on this machine from a folder (linked) or an archive
+ * (`.tar.gz`, `.tgz`, `.tar`, `.zip`; unpacked into the store), validates it,
+ * and returns it. The ref is not moved: {@linkcode setPackageRef} does that
+ * once the caller has decided the package may serve.
+ *
+ * @throws {ArchiveError} for hostile or broken archives; nothing is left behind.
+ * @throws {ManifestError} for an invalid manifest.
+ */
+export async function storePackage(
+  source: string,
+  options: StorePackageOptions,
+): Promise<LoadedPackage> {
+  const path = resolve(source);
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.stat(path);
+  } catch {
+    throw new NotFoundError(`Cannot install ${source}: no such folder or archive`);
+  }
+  const installedAt = new Date(options.now()).toISOString();
+  if (info.isDirectory) {
+    const dir = await Deno.realPath(path);
+    const manifest = await readManifestAt(dir);
+    await checkPackageFiles(dir, manifest);
+    const ref: PackageRef = {
+      id: manifest.id,
+      version: manifest.version,
+      source: "folder",
+      dir,
+      installedAt,
+    };
+    return { ref, manifest, dir };
+  }
+  if (info.size > ARCHIVE_LIMITS.maxArchiveBytes) {
+    throw new ArchiveError(
+      `Cannot unpack ${source}: it is ${info.size} bytes; the limit is ${ARCHIVE_LIMITS.maxArchiveBytes}`,
+    );
+  }
+  const bytes = await Deno.readFile(path);
+  const entries = stripCommonFolder(readArchive(bytes, source));
+  const manifestEntry = entries.find((entry) => entry.path === "manifest.json");
+  if (!manifestEntry) {
+    throw new ArchiveError(`Cannot install ${source}: it has no manifest.json at its top level`);
+  }
+  const manifest = parseManifest(
+    new TextDecoder().decode(manifestEntry.data),
+    `${source}!manifest.json`,
+  );
+  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  const digest = Array.from(hash.slice(0, 8), (b) => b.toString(16).padStart(2, "0")).join("");
+  const dir = join(options.home, "extensions", "store", manifest.id, `${manifest.version}-${digest}`);
+  let exists = false;
+  try {
+    await Deno.stat(dir);
+    exists = true;
+  } catch { /* not unpacked yet */ }
+  if (!exists) {
+    await Deno.mkdir(join(options.home, "extensions", "store", manifest.id), { recursive: true });
+    await writeArchiveEntries(entries, dir);
+  }
+  try {
+    await checkPackageFiles(dir, manifest);
+  } catch (error) {
+    if (!exists) await Deno.remove(dir, { recursive: true }).catch(() => {});
+    throw error;
+  }
+  const ref: PackageRef = {
+    id: manifest.id,
+    version: manifest.version,
+    source: "archive",
+    dir,
+    digest,
+    installedAt,
+  };
+  return { ref, manifest, dir };
+}
+
+/**
+ * Checks that the files a manifest names exist and parse.
+ *
+ * @throws {ManifestError} naming the field and the missing or broken file.
+ */
+export async function checkPackageFiles(dir: string, manifest: Manifest): Promise<void> {
+  const issues: { path: string; message: string }[] = [];
+  const files: [string, string | undefined][] = [
+    ["service", manifest.service],
+    ["ui", manifest.ui],
+    ["prompt", manifest.prompt],
+    ...(manifest.types ?? []).map((t, i): [string, string] => [`types[${i}]`, t]),
+  ];
+  for (const [field, file] of files) {
+    if (!file) continue;
+    try {
+      const text = await Deno.readTextFile(join(dir, file));
+      if (field.startsWith("types[")) {
+        const kind = (JSON.parse(text) as { kind?: unknown })?.kind;
+        if (typeof kind !== "string" || !kind.startsWith(`${manifest.id}.`)) {
+          issues.push({
+            path: field,
+            message: `"${file}" must have a "kind" starting with "${manifest.id}." (e.g. "${manifest.id}.item")`,
+          });
+        }
+      }
+    } catch (error) {
+      issues.push({
+        path: field,
+        message: error instanceof Deno.errors.NotFound
+          ? `names "${file}", which does not exist${field === "service" ? " (run deno task build)" : ""}`
+          : `names "${file}", which cannot be read: ${(error as Error).message}`,
+      });
+    }
+  }
+  if (issues.length > 0) throw new ManifestError(join(dir, "manifest.json"), issues);
+}
+
+/** Makes `pkg` the artefact that serves its id on this machine. */
+export async function setPackageRef(kv: Deno.Kv, ref: PackageRef): Promise<void> {
+  await kv.set(packageRefKey(ref.id), ref);
+}
+
+/** Reads the service module's source text. */
+export async function readServiceSource(pkg: LoadedPackage): Promise<string> {
+  if (!pkg.manifest.service) {
+    throw new InvalidInputError(`${pkg.manifest.id} has no service module`);
+  }
+  return await Deno.readTextFile(join(pkg.dir, pkg.manifest.service));
+}
+
+/** The record kinds a package publishes: the `kind` of each of its `types/*.json`. */
+export async function publishedKinds(pkg: LoadedPackage): Promise<string[]> {
+  const kinds: string[] = [];
+  for (const file of pkg.manifest.types ?? []) {
+    try {
+      const kind = (JSON.parse(await Deno.readTextFile(join(pkg.dir, file))) as { kind?: unknown })
+        ?.kind;
+      if (typeof kind === "string" && kind.startsWith(`${pkg.manifest.id}.`)) kinds.push(kind);
+    } catch {
+      // A type file that went missing after install publishes nothing.
+    }
+  }
+  return kinds;
+}

@@ -1,0 +1,24 @@
+/**
+ * What each permission means, in the words the install card uses.
+ *
+ * @module
+ */
+
+/** The install card's sentence for one permission. */
+export function describePermission(permission: string): string {
+  if (permission.startsWith("net:")) {
+    return `may reach ${permission.slice(4)} over the network, through the host`;
+  }
+  switch (permission) {
+    case "background":
+      return "may run handlers when nobody is looking";
+    case "schedule":
+      return "may ask the clock to run its handlers on an interval";
+    case "work.agent":
+      return "may order agent sessions, which spend your agent's tokens, even while you are away";
+    case "host.processes":
+      return "may start the programs it declares on this machine";
+    default:
+      return "unknown permission";
+  }
+}
