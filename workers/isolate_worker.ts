@@ -31,11 +31,18 @@ import {
   type ToWorker,
 } from "./_protocol.ts";
 
-/** Wasm memory past which the QuickJS instance is replaced between calls. */
-const RECYCLE_WASM_BYTES = 512 * 1024 * 1024;
+/**
+ * Heap growth past which the QuickJS instance is replaced between calls, so
+ * that memory a call grew into is given back rather than lent to the next.
+ */
+const RECYCLE_GROWTH_BYTES = 64 * 1024 * 1024;
 
 let wasmModule: WebAssembly.Module | undefined;
 let quickjs: QuickJSWASMModule | undefined;
+/** Wasm memory right after the current QuickJS instance started. */
+let freshBytes = 0;
+/** While a call runs: the heap size it may grow to, and whether it tried to pass it. */
+const growth = { limit: Infinity, refused: false };
 const waiting = new Map<number, (message: HostResultMessage) => void>();
 
 function send(message: FromWorker): void {
@@ -44,7 +51,10 @@ function send(message: FromWorker): void {
 
 async function loadQuickJS(): Promise<QuickJSWASMModule> {
   if (!wasmModule) throw new Error("worker was not initialised");
-  return await newQuickJSWASMModuleFromVariant(newVariant(variant, { wasmModule }));
+  const module = await newQuickJSWASMModuleFromVariant(newVariant(variant, { wasmModule }));
+  capGrowth(module.getWasmMemory());
+  freshBytes = wasmBytes(module);
+  return module;
 }
 
 self.onmessage = async (event: MessageEvent<ToWorker>) => {
@@ -61,13 +71,32 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
     case "call": {
       const done = await runCall(message);
       send(done);
-      if (!done.fatal && quickjs && wasmBytes(quickjs) > RECYCLE_WASM_BYTES) {
+      if (!done.fatal && quickjs && wasmBytes(quickjs) - freshBytes > RECYCLE_GROWTH_BYTES) {
         quickjs = await loadQuickJS();
       }
       return;
     }
   }
 };
+
+/**
+ * QuickJS's own memory limit, in this build, refuses single allocations over
+ * the cap but does not add allocations up. So the cap is enforced where the
+ * heap grows: Emscripten grows it through `memory.grow`, and a refused growth
+ * makes `malloc` fail, which QuickJS reports as "out of memory" in the call.
+ */
+function capGrowth(memory: WebAssembly.Memory): void {
+  const grow = WebAssembly.Memory.prototype.grow;
+  Object.defineProperty(memory, "grow", {
+    value(pages: number): number {
+      if (memory.buffer.byteLength + pages * 65536 > growth.limit) {
+        growth.refused = true;
+        throw new RangeError("the call's memory cap was reached");
+      }
+      return grow.call(memory, pages);
+    },
+  });
+}
 
 function wasmBytes(module: QuickJSWASMModule): number {
   // deno-lint-ignore no-explicit-any
@@ -92,6 +121,8 @@ async function runCall(call: CallMessage): Promise<FromWorker & { type: "done" }
     runtime = quickjs.newRuntime();
     runtime.setMemoryLimit(call.limits.memoryBytes);
     runtime.setMaxStackSize(call.limits.stackBytes);
+    growth.limit = quickjs.getWasmMemory().buffer.byteLength + call.limits.memoryBytes;
+    growth.refused = false;
     runtime.setInterruptHandler(() => Date.now() > deadline);
     runtime.setModuleLoader((name) => ({
       error: new Error(
@@ -100,7 +131,7 @@ async function runCall(call: CallMessage): Promise<FromWorker & { type: "done" }
       ),
     }));
     vm = runtime.newContext();
-    session = new CallSession(call, vm, runtime, deadline);
+    session = new CallSession(call, vm, runtime, deadline, () => growth.refused);
     const value = await session.run();
     return { ...base, value };
   } catch (error) {
@@ -109,6 +140,7 @@ async function runCall(call: CallMessage): Promise<FromWorker & { type: "done" }
     // whole QuickJS instance is suspect, so the host replaces this worker.
     return { ...base, error: crash(String(error)), fatal: true };
   } finally {
+    growth.limit = Infinity;
     waiting.clear();
     try {
       session?.dispose();
@@ -141,7 +173,16 @@ class CallSession {
   #promises = new Map<number, ReturnType<QuickJSContext["newPromise"]>>();
   #owned: QuickJSHandle[] = [];
 
-  constructor(call: CallMessage, vm: QuickJSContext, runtime: QuickJSRuntime, deadline: number) {
+  #overMemory: () => boolean;
+
+  constructor(
+    call: CallMessage,
+    vm: QuickJSContext,
+    runtime: QuickJSRuntime,
+    deadline: number,
+    overMemory: () => boolean,
+  ) {
+    this.#overMemory = overMemory;
     this.#call = call;
     this.#vm = vm;
     this.#runtime = runtime;
@@ -221,7 +262,7 @@ class CallSession {
     const encodedResult = vm.callFunction(encode, vm.undefined, answer, label);
     if (encodedResult.error) {
       const crossed = this.#describe(own(encodedResult.error), "result");
-      if (crossed.name === "TypeError") {
+      if (/ threw TypeError: /.test(crossed.message)) {
         throw this.#stop("InvalidValueError", crossed.message.replace(/^.*? threw TypeError: /, ""));
       }
       throw new CallStop(crossed);
@@ -460,16 +501,16 @@ class CallSession {
     } catch {
       message = "an error that could not be read";
     }
-    if (name === "InternalError" && message === "interrupted" || Date.now() > this.#deadline) {
-      return this.#timeout(stage).crossed;
-    }
-    if (/out of memory/i.test(message)) {
+    if (/out of memory/i.test(message) || this.#overMemory()) {
       return {
         name: "HandlerResourceError",
         message: `${this.#what(stage)} ran out of memory (limit ${
           this.#call.limits.memoryBytes / 1024 / 1024
         } MiB) and was stopped`,
       };
+    }
+    if (name === "InternalError" && message === "interrupted" || Date.now() > this.#deadline) {
+      return this.#timeout(stage).crossed;
     }
     if (/stack overflow|Maximum call stack/i.test(message)) {
       return {
@@ -479,6 +520,6 @@ class CallSession {
         } KiB) and was stopped`,
       };
     }
-    return { name, message: `${this.#what(stage)} threw ${name}: ${message}` };
+    return { name: "HandlerFailedError", message: `${this.#what(stage)} threw ${name}: ${message}` };
   }
 }
