@@ -107,7 +107,9 @@ export async function runCli(args: string[], io: Io = defaultIo()): Promise<numb
       case "list": {
         const project = await openProject(kv, needProject(flags.project), { now: host.now });
         if (project.extensionIds.length === 0) io.out("Nothing is installed in this project.");
-        for (const id of project.extensionIds) io.out(await describeInstalled(host, project.path, id));
+        for (const id of project.extensionIds) {
+          io.out(await describeInstalled(host, project.path, id));
+        }
         return 0;
       }
       case "call": {
@@ -149,7 +151,9 @@ export async function runCli(args: string[], io: Io = defaultIo()): Promise<numb
         const project = await resolveProjectDir(needProject(flags.project));
         const limit = flags.limit ? Number(flags.limit) : 50;
         if (!Number.isInteger(limit) || limit < 1) {
-          throw new InvalidInputError(`--limit must be a positive whole number, not ${flags.limit}`);
+          throw new InvalidInputError(
+            `--limit must be a positive whole number, not ${flags.limit}`,
+          );
         }
         const receipts = await listReceipts(kv, project, { packageId: flags.id, limit });
         for (const r of receipts) {
@@ -158,7 +162,9 @@ export async function runCli(args: string[], io: Io = defaultIo()): Promise<numb
             continue;
           }
           const ms = Date.parse(r.endedAt) - Date.parse(r.startedAt);
-          const occasion = r.occasion.moment ? `${r.occasion.kind}:${r.occasion.moment}` : r.occasion.kind;
+          const occasion = r.occasion.moment
+            ? `${r.occasion.kind}:${r.occasion.moment}`
+            : r.occasion.kind;
           io.out(
             `${r.startedAt}  ${r.outcome.padEnd(7)} ${r.handler} (${occasion}, ${ms} ms)` +
               (r.error ? `  ${r.error.name}: ${r.error.message}` : ""),

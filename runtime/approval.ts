@@ -49,7 +49,10 @@ export async function deleteApproval(kv: Deno.Kv, project: string, id: string): 
  * The permissions `requested` asks for beyond `approved` — what would widen
  * the consent. Empty when nothing new is asked.
  */
-export function widenedPermissions(approved: readonly string[], requested: readonly string[]): string[] {
+export function widenedPermissions(
+  approved: readonly string[],
+  requested: readonly string[],
+): string[] {
   const had = new Set(approved);
   return requested.filter((permission) => !had.has(permission));
 }

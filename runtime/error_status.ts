@@ -5,12 +5,12 @@
  */
 import {
   ApprovalRequiredError,
+  ArchiveError,
   ConflictError,
   HandlerBusyError,
   InvalidInputError,
   InvalidValueError,
   ManifestError,
-  ArchiveError,
   MemoryAccessError,
   NotFoundError,
   PayloadTooLargeError,

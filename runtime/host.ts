@@ -119,7 +119,9 @@ export class Host {
     if (!declared.includes(id)) {
       throw new NotFoundError(
         `${id} is not installed in ${project}` +
-          (declared.length ? ` (installed: ${declared.join(", ")})` : " (nothing is installed there)"),
+          (declared.length
+            ? ` (installed: ${declared.join(", ")})`
+            : " (nothing is installed there)"),
       );
     }
     const approval = await readApproval(this.kv, project, id);
@@ -140,7 +142,9 @@ export class Host {
         } catch { /* the approved artefact is gone; say what needs approving */ }
       }
       throw new ApprovalRequiredError(
-        `${id}@${current.manifest.version} asks for ${widened.join(", ")}, which ${project} has not approved; ` +
+        `${id}@${current.manifest.version} asks for ${
+          widened.join(", ")
+        }, which ${project} has not approved; ` +
           `run sync install with --approve to approve it`,
       );
     }
@@ -211,7 +215,15 @@ export class Host {
         limits: this.limits,
       }, {
         host: (fn, args) =>
-          this.#dispatch(fn, args, { pkg, project, transaction: transaction!, access, orders, options, handler }),
+          this.#dispatch(fn, args, {
+            pkg,
+            project,
+            transaction: transaction!,
+            access,
+            orders,
+            options,
+            handler,
+          }),
         log: (level, text) => this.#log(`[${id}] ${level === "log" ? "" : `${level}: `}${text}`),
       });
       await transaction.commit();
@@ -367,7 +379,12 @@ export class Host {
         if (!order || order.extensionId !== id || order.project !== call.project) {
           throw new NotFoundError(`${id} ordered no work ${key} in this project`);
         }
-        return { key: order.key, state: order.state, title: order.title, orderedAt: order.orderedAt };
+        return {
+          key: order.key,
+          state: order.state,
+          title: order.title,
+          orderedAt: order.orderedAt,
+        };
       }
       case "net.fetch":
         return await netFetch(args, {
@@ -383,7 +400,9 @@ export class Host {
 
 function keyArg(fn: string, args: unknown): string {
   const key = typeof args === "string" ? args : (args as { key?: unknown })?.key;
-  if (typeof key !== "string") throw new InvalidInputError(`${fn}() takes a record key like "kind/name"`);
+  if (typeof key !== "string") {
+    throw new InvalidInputError(`${fn}() takes a record key like "kind/name"`);
+  }
   return key;
 }
 

@@ -52,7 +52,9 @@ export async function netFetch(request: unknown, options: NetFetchOptions): Prom
     throw new InvalidInputError(`net.fetch(): "${req.url}" is not a URL`);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new InvalidInputError(`net.fetch(): only http and https URLs are fetched, not ${url.protocol}`);
+    throw new InvalidInputError(
+      `net.fetch(): only http and https URLs are fetched, not ${url.protocol}`,
+    );
   }
   if (!allowed(url, options.hosts)) {
     throw new PermissionDeniedError(
@@ -60,7 +62,9 @@ export async function netFetch(request: unknown, options: NetFetchOptions): Prom
     );
   }
   const method = (req.method ?? "GET").toUpperCase();
-  if (!METHODS.has(method)) throw new InvalidInputError(`net.fetch(): method ${method} is not supported`);
+  if (!METHODS.has(method)) {
+    throw new InvalidInputError(`net.fetch(): method ${method} is not supported`);
+  }
   const doFetch = options.fetch ?? fetch;
   let response: Response;
   try {

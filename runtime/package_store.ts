@@ -143,7 +143,13 @@ export async function storePackage(
   );
   const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
   const digest = Array.from(hash.slice(0, 8), (b) => b.toString(16).padStart(2, "0")).join("");
-  const dir = join(options.home, "extensions", "store", manifest.id, `${manifest.version}-${digest}`);
+  const dir = join(
+    options.home,
+    "extensions",
+    "store",
+    manifest.id,
+    `${manifest.version}-${digest}`,
+  );
   let exists = false;
   try {
     await Deno.stat(dir);
@@ -192,7 +198,8 @@ export async function checkPackageFiles(dir: string, manifest: Manifest): Promis
         if (typeof kind !== "string" || !kind.startsWith(`${manifest.id}.`)) {
           issues.push({
             path: field,
-            message: `"${file}" must have a "kind" starting with "${manifest.id}." (e.g. "${manifest.id}.item")`,
+            message:
+              `"${file}" must have a "kind" starting with "${manifest.id}." (e.g. "${manifest.id}.item")`,
           });
         }
       }
@@ -200,7 +207,9 @@ export async function checkPackageFiles(dir: string, manifest: Manifest): Promis
       issues.push({
         path: field,
         message: error instanceof Deno.errors.NotFound
-          ? `names "${file}", which does not exist${field === "service" ? " (run deno task build)" : ""}`
+          ? `names "${file}", which does not exist${
+            field === "service" ? " (run deno task build)" : ""
+          }`
           : `names "${file}", which cannot be read: ${(error as Error).message}`,
       });
     }

@@ -25,7 +25,8 @@ export async function serve(host: Host, options: ServeOptions): Promise<void> {
     hostname: "127.0.0.1",
     port: options.port,
     signal: options.signal,
-    onListen: ({ port }) => options.log(`Sync is serving at http://127.0.0.1:${port}/?token=${token}`),
+    onListen: ({ port }) =>
+      options.log(`Sync is serving at http://127.0.0.1:${port}/?token=${token}`),
   }, app.fetch);
   const stop = () => server.shutdown();
   try {

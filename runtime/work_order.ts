@@ -66,7 +66,10 @@ export async function writeWorkOrders(kv: Deno.Kv, orders: WorkOrder[]): Promise
   if (orders.length === 0) return;
   const op = kv.atomic();
   for (const order of orders) {
-    op.check({ key: workOrderKey(order.key), versionstamp: null }).set(workOrderKey(order.key), order);
+    op.check({ key: workOrderKey(order.key), versionstamp: null }).set(
+      workOrderKey(order.key),
+      order,
+    );
     if (order.extensionId) {
       op.set(workOrderIndexKey(order.project, order.extensionId, order.key), order.key);
     }

@@ -26,7 +26,10 @@ export interface PackageSpec {
 
 /** Writes a package folder under `root` and returns its path. */
 export async function writePackage(root: string, spec: PackageSpec): Promise<string> {
-  const dir = join(root, `${spec.id}-${spec.version ?? "1.0.0"}-${crypto.randomUUID().slice(0, 8)}`);
+  const dir = join(
+    root,
+    `${spec.id}-${spec.version ?? "1.0.0"}-${crypto.randomUUID().slice(0, 8)}`,
+  );
   await Deno.mkdir(join(dir, "service"), { recursive: true });
   const types = Object.keys(spec.types ?? {});
   if (types.length) await Deno.mkdir(join(dir, "types"));

@@ -84,10 +84,32 @@ export default function register() {
 }`;
 
 const HANDLERS = [
-  "echo", "asyncEcho", "nothing", "runaway", "allocate", "recurse", "never", "throw",
-  "throwString", "function", "cycle", "bigint", "undefinedInside", "map", "huge", "globals",
-  "escape", "write", "writeThenThrow", "writeAndRead", "read", "list", "order", "fetch",
-  "slowWrite", "awaitHostForever",
+  "echo",
+  "asyncEcho",
+  "nothing",
+  "runaway",
+  "allocate",
+  "recurse",
+  "never",
+  "throw",
+  "throwString",
+  "function",
+  "cycle",
+  "bigint",
+  "undefinedInside",
+  "map",
+  "huge",
+  "globals",
+  "escape",
+  "write",
+  "writeThenThrow",
+  "writeAndRead",
+  "read",
+  "list",
+  "order",
+  "fetch",
+  "slowWrite",
+  "awaitHostForever",
 ].map((h) => `box.${h}`);
 
 const OTHER_SERVICE = `
@@ -115,7 +137,12 @@ async function rejectsWith(
 
 Deno.test("Host.callHandler() runs handlers in the isolate and survives hostile ones", async (t) => {
   const env = await testHost({
-    limits: { timeoutMs: 1_000, memoryBytes: 16 * 1024 * 1024, stackBytes: 256 * 1024, workerGraceMs: 1_000 },
+    limits: {
+      timeoutMs: 1_000,
+      memoryBytes: 16 * 1024 * 1024,
+      stackBytes: 256 * 1024,
+      workerGraceMs: 1_000,
+    },
   });
   await env.install({ id: "box", handlers: HANDLERS, service: SERVICE });
   await env.install({
@@ -191,10 +218,26 @@ Deno.test("Host.callHandler() runs handlers in the isolate and survives hostile 
     });
 
     await t.step("junk answers are refused with the path of the junk", async () => {
-      await rejectsWith(env.call("box", "box.function"), "InvalidValueError", /value\.callback is a function/);
-      await rejectsWith(env.call("box", "box.cycle"), "InvalidValueError", /value\.self refers back to itself/);
-      await rejectsWith(env.call("box", "box.bigint"), "InvalidValueError", /value\.count is a BigInt/);
-      await rejectsWith(env.call("box", "box.undefinedInside"), "InvalidValueError", /value\.list\[1\] is undefined/);
+      await rejectsWith(
+        env.call("box", "box.function"),
+        "InvalidValueError",
+        /value\.callback is a function/,
+      );
+      await rejectsWith(
+        env.call("box", "box.cycle"),
+        "InvalidValueError",
+        /value\.self refers back to itself/,
+      );
+      await rejectsWith(
+        env.call("box", "box.bigint"),
+        "InvalidValueError",
+        /value\.count is a BigInt/,
+      );
+      await rejectsWith(
+        env.call("box", "box.undefinedInside"),
+        "InvalidValueError",
+        /value\.list\[1\] is undefined/,
+      );
       await rejectsWith(env.call("box", "box.map"), "InvalidValueError", /value\.seen is a Map/);
       await stillServes();
     });
@@ -222,16 +265,68 @@ Deno.test("Host.callHandler() runs handlers in the isolate and survives hostile 
       assert.equal(answer.binding, "undefined");
       assert.equal(answer.surface, "undefined");
       assert.deepEqual(answer.names, [
-        "AggregateError", "Array", "ArrayBuffer", "BigInt", "BigInt64Array", "BigUint64Array",
-        "Boolean", "DataView", "Date", "Error", "EvalError", "FinalizationRegistry",
-        "Float16Array", "Float32Array", "Float64Array", "Function", "Infinity", "Int16Array",
-        "Int32Array", "Int8Array", "InternalError", "Iterator", "JSON", "Map", "Math", "NaN",
-        "Number", "Object", "Promise", "Proxy", "RangeError", "ReferenceError", "Reflect",
-        "RegExp", "Set", "SharedArrayBuffer", "String", "Symbol", "SyntaxError", "TypeError",
-        "URIError", "Uint16Array", "Uint32Array", "Uint8Array", "Uint8ClampedArray", "WeakMap",
-        "WeakRef", "WeakSet", "console", "decodeURI", "decodeURIComponent", "encodeURI",
-        "encodeURIComponent", "escape", "eval", "globalThis", "isFinite", "isNaN", "parseFloat",
-        "parseInt", "undefined", "unescape",
+        "AggregateError",
+        "Array",
+        "ArrayBuffer",
+        "BigInt",
+        "BigInt64Array",
+        "BigUint64Array",
+        "Boolean",
+        "DataView",
+        "Date",
+        "Error",
+        "EvalError",
+        "FinalizationRegistry",
+        "Float16Array",
+        "Float32Array",
+        "Float64Array",
+        "Function",
+        "Infinity",
+        "Int16Array",
+        "Int32Array",
+        "Int8Array",
+        "InternalError",
+        "Iterator",
+        "JSON",
+        "Map",
+        "Math",
+        "NaN",
+        "Number",
+        "Object",
+        "Promise",
+        "Proxy",
+        "RangeError",
+        "ReferenceError",
+        "Reflect",
+        "RegExp",
+        "Set",
+        "SharedArrayBuffer",
+        "String",
+        "Symbol",
+        "SyntaxError",
+        "TypeError",
+        "URIError",
+        "Uint16Array",
+        "Uint32Array",
+        "Uint8Array",
+        "Uint8ClampedArray",
+        "WeakMap",
+        "WeakRef",
+        "WeakSet",
+        "console",
+        "decodeURI",
+        "decodeURIComponent",
+        "encodeURI",
+        "encodeURIComponent",
+        "escape",
+        "eval",
+        "globalThis",
+        "isFinite",
+        "isNaN",
+        "parseFloat",
+        "parseInt",
+        "undefined",
+        "unescape",
       ]);
     });
 
@@ -255,7 +350,11 @@ Deno.test("Host.callHandler() runs handlers in the isolate and survives hostile 
     });
 
     await t.step("a failed call commits nothing", async () => {
-      await rejectsWith(env.call("box", "box.writeThenThrow"), "HandlerFailedError", /after writing/);
+      await rejectsWith(
+        env.call("box", "box.writeThenThrow"),
+        "HandlerFailedError",
+        /after writing/,
+      );
       const memory = await env.host.projectMemory(env.project);
       const { records } = await listRecords(memory, { prefix: "box.note/doomed" });
       assert.equal(records.length, 0);
@@ -269,25 +368,28 @@ Deno.test("Host.callHandler() runs handlers in the isolate and survives hostile 
       );
     });
 
-    await t.step("another package's unpublished kind is refused; its published kind is read", async () => {
-      await env.call("other", "other.seed");
-      await rejectsWith(
-        env.call("box", "box.read", "other.secret/1"),
-        "HandlerFailedError",
-        /box cannot read kind other\.secret/,
-      );
-      await rejectsWith(
-        env.call("box", "box.list", { kind: "other.secret" }),
-        "HandlerFailedError",
-        /box cannot read kind other\.secret/,
-      );
-      const published = await env.call("box", "box.read", "other.public/1") as { title: string };
-      assert.equal(published.title, "published");
-      const listed = await env.call("box", "box.list", { prefix: "other." }) as {
-        records: { key: string }[];
-      };
-      assert.deepEqual(listed.records.map((r) => r.key), ["other.public/1"]);
-    });
+    await t.step(
+      "another package's unpublished kind is refused; its published kind is read",
+      async () => {
+        await env.call("other", "other.seed");
+        await rejectsWith(
+          env.call("box", "box.read", "other.secret/1"),
+          "HandlerFailedError",
+          /box cannot read kind other\.secret/,
+        );
+        await rejectsWith(
+          env.call("box", "box.list", { kind: "other.secret" }),
+          "HandlerFailedError",
+          /box cannot read kind other\.secret/,
+        );
+        const published = await env.call("box", "box.read", "other.public/1") as { title: string };
+        assert.equal(published.title, "published");
+        const listed = await env.call("box", "box.list", { prefix: "other." }) as {
+          records: { key: string }[];
+        };
+        assert.deepEqual(listed.records.map((r) => r.key), ["other.public/1"]);
+      },
+    );
 
     await t.step("work.order without work.agent is refused by name when called", async () => {
       await rejectsWith(
@@ -308,7 +410,9 @@ Deno.test("Host.callHandler() runs handlers in the isolate and survives hostile 
     await t.step("every attempt left a receipt", async () => {
       const receipts = await listReceipts(env.kv, env.project, { packageId: "box", limit: 500 });
       const failed = receipts.filter((r) => r.outcome === "failed");
-      assert.ok(failed.some((r) => r.handler === "box.runaway" && r.error?.name === "HandlerTimeoutError"));
+      assert.ok(
+        failed.some((r) => r.handler === "box.runaway" && r.error?.name === "HandlerTimeoutError"),
+      );
       assert.ok(receipts.some((r) => r.handler === "box.echo" && r.outcome === "ok"));
       for (const r of receipts) {
         assert.equal(r.project, env.project);
@@ -340,7 +444,9 @@ Deno.test("net.fetch() reaches only declared hosts, within the call's deadline",
     return new Response(`hello from ${path}`, { headers: { "content-type": "text/plain" } });
   });
   const port = server.addr.port;
-  const env = await testHost({ limits: { timeoutMs: 800, workerGraceMs: 1_000, maxFetchBytes: 1024 } });
+  const env = await testHost({
+    limits: { timeoutMs: 800, workerGraceMs: 1_000, maxFetchBytes: 1024 },
+  });
   try {
     await env.install({
       id: "web",
@@ -374,11 +480,14 @@ Deno.test("net.fetch() reaches only declared hosts, within the call's deadline",
     });
     await t.step("a host that does not answer is cut off at the call's deadline", async () => {
       const started = performance.now();
-      await assert.rejects(env.call("web", "web.get", `http://127.0.0.1:${port}/slow`), (error: Error) => {
-        assert.match(error.name, /HandlerTimeoutError|HandlerFailedError/);
-        assert.match(error.message, /800 ms/);
-        return true;
-      });
+      await assert.rejects(
+        env.call("web", "web.get", `http://127.0.0.1:${port}/slow`),
+        (error: Error) => {
+          assert.match(error.name, /HandlerTimeoutError|HandlerFailedError/);
+          assert.match(error.message, /800 ms/);
+          return true;
+        },
+      );
       assert.ok(performance.now() - started < 2_500);
     });
   } finally {

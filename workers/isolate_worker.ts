@@ -15,11 +15,7 @@ import {
   type QuickJSWASMModule,
 } from "quickjs-emscripten-core";
 import variant from "@jitl/quickjs-singlefile-mjs-release-sync";
-import {
-  BINDING_GLOBAL,
-  BOOTSTRAP_SOURCE,
-  SERVICE_MODULE_SOURCE,
-} from "./_service_shim.ts";
+import { BINDING_GLOBAL, BOOTSTRAP_SOURCE, SERVICE_MODULE_SOURCE } from "./_service_shim.ts";
 import {
   type CallMessage,
   CONSOLE_LEVELS,
@@ -263,7 +259,10 @@ class CallSession {
     if (encodedResult.error) {
       const crossed = this.#describe(own(encodedResult.error), "result");
       if (/ threw TypeError: /.test(crossed.message)) {
-        throw this.#stop("InvalidValueError", crossed.message.replace(/^.*? threw TypeError: /, ""));
+        throw this.#stop(
+          "InvalidValueError",
+          crossed.message.replace(/^.*? threw TypeError: /, ""),
+        );
       }
       throw new CallStop(crossed);
     }
@@ -325,7 +324,8 @@ class CallSession {
           type: "log",
           callId: this.#call.callId,
           level: "warn",
-          text: `console output limit of ${this.#call.limits.maxConsoleLines} lines reached; further lines dropped`,
+          text:
+            `console output limit of ${this.#call.limits.maxConsoleLines} lines reached; further lines dropped`,
         });
       }
       return vm.undefined;
@@ -352,7 +352,8 @@ class CallSession {
     if (args.length > this.#call.limits.maxHostValueBytes) {
       return refuse({
         name: "PayloadTooLargeError",
-        message: `${name}() argument is ${args.length} bytes of JSON; the limit is ${this.#call.limits.maxHostValueBytes}`,
+        message:
+          `${name}() argument is ${args.length} bytes of JSON; the limit is ${this.#call.limits.maxHostValueBytes}`,
       });
     }
     const requestId = this.#nextRequest++;
@@ -427,7 +428,9 @@ class CallSession {
         // host call is out. Waiting would only burn the timeout.
         throw this.#stop(
           "HandlerFailedError",
-          `${this.#what(stage)} returned a promise that never settles (it awaits nothing the host is doing)`,
+          `${
+            this.#what(stage)
+          } returned a promise that never settles (it awaits nothing the host is doing)`,
         );
       }
       const left = this.#deadline - Date.now();
@@ -520,6 +523,9 @@ class CallSession {
         } KiB) and was stopped`,
       };
     }
-    return { name: "HandlerFailedError", message: `${this.#what(stage)} threw ${name}: ${message}` };
+    return {
+      name: "HandlerFailedError",
+      message: `${this.#what(stage)} threw ${name}: ${message}`,
+    };
   }
 }
