@@ -28,7 +28,7 @@ const LOOPBACK = /^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/;
 export function createApp(host: Host, options: AppOptions): Hono {
   const app = new Hono();
   app.use("*", async (c, next) => {
-    const hostHeader = c.req.header("host") ?? "";
+    const hostHeader = c.req.header("host") ?? new URL(c.req.url).host;
     if (!LOOPBACK.test(hostHeader)) {
       return c.json({ error: `Host ${hostHeader} is not this machine's loopback address` }, 403);
     }
