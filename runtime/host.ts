@@ -203,7 +203,7 @@ export class Host {
         generation,
         now: () => new Date(this.now()),
       });
-      const access = new MemoryAccess(id, await this.#publishedKinds(project));
+      const access = new MemoryAccess(id, await this.#publishedKinds(project, pkg));
       const orders: WorkOrder[] = [];
       const value = await this.pool.call({
         source: await readServiceSource(pkg),
@@ -282,11 +282,13 @@ export class Host {
     this.#calls.set(running, recent);
   }
 
-  async #publishedKinds(project: string): Promise<string[]> {
+  /** Kinds the project's packages publish; `calling` is already resolved, so it is not read twice. */
+  async #publishedKinds(project: string, calling: LoadedPackage): Promise<string[]> {
     const kinds: string[] = [];
     for (const id of await readDeclaredIds(project)) {
       try {
-        kinds.push(...await publishedKinds(await this.servingPackage(project, id)));
+        const pkg = id === calling.manifest.id ? calling : await this.servingPackage(project, id);
+        kinds.push(...await publishedKinds(pkg));
       } catch {
         // A package that cannot serve publishes nothing right now.
       }
