@@ -1,0 +1,508 @@
+/**
+ * The clock: calls scheduled handlers on their intervals, for every project on
+ * the scheduled list, whether or not any window is open.
+ *
+ * The rules it keeps (seed 000 §4):
+ * - intervals, never cron; it looks once a minute, the shortest interval;
+ * - one handler at a time for the whole machine, most overdue first, and a
+ *   handler that never ran is the most overdue of all;
+ * - the stamp records the attempt, not the success, so a failing handler
+ *   waits its interval; lateness is not made up for, so a machine asleep for
+ *   six hours runs an hourly handler once, not six times;
+ * - it ticks with the extension ids remembered when each project was last
+ *   opened, never reading a repository to find out what it declares, and
+ *   resolves each manifest at tick time, so an updated package or an edited
+ *   folder install is honoured at the next look;
+ * - a package switched off in a project is skipped; every skip leaves one
+ *   receipt (outcome "skipped") when it starts, not one every minute.
+ *
+ * @module
+ */
+import { isSwitchedOff } from "./clock_switch.ts";
+import {
+  ApprovalRequiredError,
+  HandlerBusyError,
+  NotFoundError,
+  RateLimitedError,
+  SupersededError,
+} from "./errors.ts";
+import { describeEvery, parseEvery } from "./every.ts";
+import type { Host } from "./host.ts";
+import { loadPackage, readPackageRef } from "./package_store.ts";
+import { readDeclaredIds, readProject, resolveProjectDir } from "./project.ts";
+import { writeReceipt } from "./receipts.ts";
+import { listScheduledProjects } from "./scheduled_projects.ts";
+import {
+  beginAttempt,
+  clearSkip,
+  endAttempt,
+  markSkip,
+  needsReview,
+  readSkipMarks,
+  readStamps,
+  type ScheduleStamp,
+  type SkipMark,
+  type StampOutcome,
+} from "./schedule_stamp.ts";
+import { newId } from "./_id.ts";
+
+/** How often the clock looks: once a minute, the shortest interval a manifest can ask for. */
+export const LOOK_EVERY_MS = 60_000;
+
+/** Why the clock passed something over. */
+export type SkipReason =
+  /** A person switched the package's clock off in this project. */
+  | "switched-off"
+  /** Nothing approved can serve the package in this project. */
+  | "not-approved"
+  /** The package is no longer installed in the project, or its artefact is gone. */
+  | "not-installed"
+  /** The project folder is gone; the project stays on the scheduled list. */
+  | "project-gone"
+  /** The project is on the list but this installation never opened it. */
+  | "not-opened"
+  /** Anything else that stopped the package from serving (a broken manifest, say). */
+  | "unavailable";
+
+/** One handler the clock called in a tick. */
+export interface TickRun {
+  project: string;
+  packageId: string;
+  handler: string;
+  outcome: "ok" | "failed";
+  /** `{ name, message }` when it failed. */
+  error?: { name: string; message: string };
+  /** How long past due it was, in ms; null when it had never run. */
+  overdueMs: number | null;
+}
+
+/** Something the clock passed over in a tick, and why. */
+export interface TickSkip {
+  project: string;
+  /** Absent when the whole project was passed over. */
+  packageId?: string;
+  /** Absent when the whole package (or project) was passed over. */
+  handler?: string;
+  reason: SkipReason;
+  message: string;
+}
+
+/** What one look of the clock did. */
+export interface TickReport {
+  /** When the clock looked. */
+  at: string;
+  /** The handlers it called, in the order it called them. */
+  ran: TickRun[];
+  skipped: TickSkip[];
+}
+
+/** Options for {@linkcode Clock}. */
+export interface ClockOptions {
+  /** The clock's time; defaults to the host's. Tests pass a fake one. */
+  now?: () => number;
+  /** Where the clock's own lines go. */
+  log?: (line: string) => void;
+  /** How often {@linkcode Clock.start} looks; defaults to {@linkcode LOOK_EVERY_MS}. */
+  lookEveryMs?: number;
+}
+
+/** Options for {@linkcode Clock.start}. */
+export interface StartOptions {
+  /** Stops the clock when aborted, as {@linkcode Clock.stop} does. */
+  signal?: AbortSignal;
+}
+
+/** A handler found due in a look. */
+interface DueEntry {
+  project: string;
+  id: string;
+  handler: string;
+  /** Ms past due; Infinity for a handler that never ran. */
+  overdue: number;
+  /** Position in which it was found, so ties keep a stable order. */
+  order: number;
+  /** A skip was marked for it, to clear once it runs. */
+  marked: boolean;
+}
+
+/**
+ * The clock. One per process: it is what keeps scheduled calls to one at a
+ * time for the machine.
+ */
+export class Clock {
+  #host: Host;
+  #now: () => number;
+  #log: (line: string) => void;
+  #lookEveryMs: number;
+  /** The last tick asked for; the next one waits for it, so ticks never overlap. */
+  #queue: Promise<unknown> = Promise.resolve();
+  #looking = false;
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #signal: AbortSignal | undefined;
+  #onAbort = () => void this.stop();
+
+  constructor(host: Host, options: ClockOptions = {}) {
+    this.#host = host;
+    this.#now = options.now ?? host.now;
+    this.#log = options.log ?? ((line) => console.error(line));
+    this.#lookEveryMs = options.lookEveryMs ?? LOOK_EVERY_MS;
+  }
+
+  /** True between {@linkcode Clock.start} and {@linkcode Clock.stop}. */
+  get running(): boolean {
+    return this.#timer !== undefined;
+  }
+
+  /**
+   * Looks once: finds what is due across every scheduled project and calls
+   * it, one handler at a time, most overdue first. A tick asked for while
+   * another runs waits for it.
+   */
+  tick(): Promise<TickReport> {
+    const next = this.#queue.then(() => this.#tick());
+    this.#queue = next.catch(() => {});
+    return next;
+  }
+
+  /**
+   * Looks now and then once a minute until stopped. A look that comes round
+   * while the previous one is still running is passed over rather than
+   * queued, so a slow tick never piles up behind itself.
+   */
+  start(options: StartOptions = {}): void {
+    if (this.#timer !== undefined) return;
+    if (options.signal?.aborted) return;
+    this.#signal = options.signal;
+    this.#signal?.addEventListener("abort", this.#onAbort, { once: true });
+    this.#timer = setInterval(() => this.#look(), this.#lookEveryMs);
+    this.#look();
+  }
+
+  /** Stops looking and waits for a tick in progress to end. */
+  async stop(): Promise<void> {
+    if (this.#timer !== undefined) clearInterval(this.#timer);
+    this.#timer = undefined;
+    this.#signal?.removeEventListener("abort", this.#onAbort);
+    this.#signal = undefined;
+    await this.#queue;
+  }
+
+  #look(): void {
+    if (this.#looking) return;
+    this.#looking = true;
+    this.tick()
+      .catch((error) => this.#log(`[clock] a tick failed: ${describeError(error).message}`))
+      .finally(() => this.#looking = false);
+  }
+
+  async #tick(): Promise<TickReport> {
+    const at = this.#now();
+    const report: TickReport = { at: new Date(at).toISOString(), ran: [], skipped: [] };
+    const due: DueEntry[] = [];
+    for (const { path } of await listScheduledProjects(this.#host.kv)) {
+      try {
+        await this.#collect(path, at, due, report);
+      } catch (error) {
+        // One project that cannot be read must not stop the others ticking.
+        const { message } = describeError(error);
+        report.skipped.push({ project: path, reason: "unavailable", message });
+        this.#log(`[clock] ${path}: ${message}`);
+      }
+    }
+    due.sort((a, b) =>
+      a.overdue === b.overdue ? a.order - b.order : b.overdue > a.overdue ? 1 : -1
+    );
+    for (const entry of due) await this.#run(entry, at, report);
+    return report;
+  }
+
+  /** Adds what is due in one project to `due`, and passes over what cannot run. */
+  async #collect(
+    project: string,
+    at: number,
+    due: DueEntry[],
+    report: TickReport,
+  ): Promise<void> {
+    const kv = this.#host.kv;
+    const marks = await readSkipMarks(kv, project);
+    const info = await readProject(kv, project);
+    if (!info) {
+      await this.#skip(report, marks, { project }, "not-opened", {
+        message: `${project} is on the scheduled list but was never opened here; open it to tick`,
+        receipt: false,
+      });
+      return;
+    }
+    if (!await isFolder(project)) {
+      // Receipts are read per project, and nobody reads a gone project's; one
+      // log line per absence says it where a person can see it.
+      await this.#skip(report, marks, { project }, "project-gone", {
+        message: `the project folder ${project} is gone; it stays on the scheduled list ` +
+          `until a person removes it`,
+        receipt: false,
+      });
+      return;
+    }
+    await this.#unmark(marks, { project });
+    const stamps = await readStamps(kv, project);
+    for (const id of info.extensionIds) {
+      let schedule;
+      try {
+        schedule = (await this.#host.servingPackage(project, id)).manifest.schedule;
+      } catch (error) {
+        if (await this.#mayBeScheduled(id)) {
+          await this.#skip(report, marks, { project, id }, skipReasonOf(error), {
+            message: describeError(error).message,
+            receipt: true,
+          });
+        }
+        continue;
+      }
+      await this.#unmark(marks, { project, id });
+      if (schedule.length === 0) continue;
+      const off = await isSwitchedOff(kv, project, id);
+      const seen = new Set<string>();
+      for (const row of schedule) {
+        if (seen.has(row.handler)) continue;
+        seen.add(row.handler);
+        const stamp = stamps.get(`${id}\0${row.handler}`);
+        const overdue = stamp ? at - stamp.at - parseEvery(row.every) : Infinity;
+        if (overdue < 0) continue;
+        const key = { project, id, handler: row.handler };
+        if (off) {
+          await this.#skip(report, marks, key, "switched-off", {
+            message: `the clock of ${id} is switched off in ${project}`,
+            receipt: true,
+          });
+          continue;
+        }
+        const marked = marks.has(`${id}\0${row.handler}`);
+        due.push({ ...key, overdue, order: due.length, marked });
+      }
+    }
+  }
+
+  /** Calls one due handler, stamping the attempt before it starts. */
+  async #run(entry: DueEntry, at: number, report: TickReport): Promise<void> {
+    const kv = this.#host.kv;
+    const { project, id, handler } = entry;
+    // The switch may have been turned off while earlier handlers ran.
+    if (await isSwitchedOff(kv, project, id)) {
+      await this.#skip(report, new Map(), { project, id, handler }, "switched-off", {
+        message: `the clock of ${id} is switched off in ${project}`,
+        receipt: true,
+      });
+      return;
+    }
+    const begun = await beginAttempt(kv, project, id, handler, { at, startedAt: this.#now() });
+    if (entry.marked) await clearSkip(kv, { project, id, handler });
+    const overdueMs = entry.overdue === Infinity ? null : entry.overdue;
+    try {
+      await this.#host.callHandler(project, id, handler, {
+        occasion: { kind: "clock" },
+        source: { kind: "clock" },
+      });
+      await endAttempt(kv, project, id, handler, begun, { outcome: "ok", endedAt: this.#now() });
+      report.ran.push({ project, packageId: id, handler, outcome: "ok", overdueMs });
+    } catch (error) {
+      const shown = describeError(error);
+      await endAttempt(kv, project, id, handler, begun, {
+        outcome: "failed",
+        endedAt: this.#now(),
+        error: shown,
+        counts: !notTheHandlersFault(error),
+      });
+      // Reported once per attempt, and the stamp keeps it quiet until its interval.
+      this.#log(
+        `[${id}] ${handler} failed on the clock in ${project}: ${shown.name}: ${shown.message}`,
+      );
+      report.ran.push({
+        project,
+        packageId: id,
+        handler,
+        outcome: "failed",
+        error: shown,
+        overdueMs,
+      });
+    }
+  }
+
+  /**
+   * Records a skip in the report, and reports it once — a receipt, or a log
+   * line for what no package owns — when it starts or its reason changes.
+   */
+  async #skip(
+    report: TickReport,
+    marks: Map<string, SkipMark>,
+    key: { project: string; id?: string; handler?: string },
+    reason: SkipReason,
+    what: { message: string; receipt: boolean },
+  ): Promise<void> {
+    const { project, id, handler } = key;
+    report.skipped.push({
+      project,
+      ...(id ? { packageId: id } : {}),
+      ...(handler ? { handler } : {}),
+      reason,
+      message: what.message,
+    });
+    const now = this.#now();
+    const known = marks.get(`${id ?? ""}\0${handler ?? ""}`);
+    if (known?.reason === reason) return;
+    if (!await markSkip(this.#host.kv, key, { reason, at: now })) return;
+    this.#log(
+      `[${id ?? "clock"}] skipped ${handler ?? ""}${
+        handler ? " " : ""
+      }(${reason}): ${what.message}`,
+    );
+    if (!what.receipt || !id) return;
+    const stamp = new Date(now).toISOString();
+    await writeReceipt(this.#host.kv, {
+      id: newId(now),
+      project,
+      packageId: id,
+      // Empty when the whole package was passed over before its handlers were known.
+      handler: handler ?? "",
+      occasion: { kind: "clock" },
+      startedAt: stamp,
+      endedAt: stamp,
+      outcome: "skipped",
+      error: { name: reason, message: what.message },
+    });
+  }
+
+  async #unmark(
+    marks: Map<string, SkipMark>,
+    key: { project: string; id?: string; handler?: string },
+  ): Promise<void> {
+    if (marks.has(`${key.id ?? ""}\0${key.handler ?? ""}`)) await clearSkip(this.#host.kv, key);
+  }
+
+  /**
+   * Whether a package that cannot serve would have had anything to run: its
+   * current artefact declares a schedule, or nothing of it can be read any
+   * more. A package without a schedule is not the clock's to report on.
+   */
+  async #mayBeScheduled(id: string): Promise<boolean> {
+    const ref = await readPackageRef(this.#host.kv, id);
+    if (!ref) return true;
+    try {
+      return (await loadPackage(ref)).manifest.schedule.length > 0;
+    } catch {
+      return true;
+    }
+  }
+}
+
+/** One row of `sync schedule`: a scheduled handler of one package in one project. */
+export interface ScheduleView {
+  packageId: string;
+  packageName: string;
+  handler: string;
+  /** What the handler does, as the package wrote it on the schedule row. */
+  description: string;
+  /** The interval as the manifest writes it, like `1h`. */
+  every: string;
+  /** The interval as the host says it, like "every hour". */
+  wording: string;
+  /** False when a person switched the package's clock off in this project. */
+  on: boolean;
+  /** The last attempt, or null when it never ran. */
+  lastAttempt: {
+    at: string;
+    startedAt: string;
+    endedAt?: string;
+    outcome: StampOutcome;
+    error?: { name: string; message: string };
+  } | null;
+  /**
+   * When it is next due: now for a handler that never ran, null while switched
+   * off. A time in the past means at the clock's next look.
+   */
+  nextDue: string | null;
+  /** The package's last three scheduled attempts in this project all failed. */
+  needsReview: boolean;
+}
+
+/**
+ * What the clock does in a project, one row per scheduled handler, read
+ * without running anything. Packages that cannot serve right now have no rows.
+ *
+ * @throws {NotFoundError} when the project folder does not exist.
+ */
+export async function describeSchedule(host: Host, projectDir: string): Promise<ScheduleView[]> {
+  const project = await resolveProjectDir(projectDir);
+  const kv = host.kv;
+  const ids = (await readProject(kv, project))?.extensionIds ?? await readDeclaredIds(project);
+  const stamps = await readStamps(kv, project);
+  const now = host.now();
+  const rows: ScheduleView[] = [];
+  for (const id of ids) {
+    let manifest;
+    try {
+      manifest = (await host.servingPackage(project, id)).manifest;
+    } catch {
+      continue;
+    }
+    if (manifest.schedule.length === 0) continue;
+    const on = !await isSwitchedOff(kv, project, id);
+    const review = await needsReview(kv, project, id);
+    for (const row of manifest.schedule) {
+      const stamp = stamps.get(`${id}\0${row.handler}`) ?? null;
+      const nextDue = !on ? null : stamp ? stamp.at + parseEvery(row.every) : now;
+      rows.push({
+        packageId: id,
+        packageName: manifest.name,
+        handler: row.handler,
+        description: row.description,
+        every: row.every,
+        wording: describeEvery(row.every),
+        on,
+        lastAttempt: stamp ? viewStamp(stamp) : null,
+        nextDue: nextDue === null ? null : new Date(nextDue).toISOString(),
+        needsReview: review,
+      });
+    }
+  }
+  return rows;
+}
+
+function viewStamp(stamp: ScheduleStamp): NonNullable<ScheduleView["lastAttempt"]> {
+  return {
+    at: new Date(stamp.at).toISOString(),
+    startedAt: new Date(stamp.startedAt).toISOString(),
+    ...(stamp.endedAt !== undefined ? { endedAt: new Date(stamp.endedAt).toISOString() } : {}),
+    outcome: stamp.outcome,
+    ...(stamp.error ? { error: stamp.error } : {}),
+  };
+}
+
+function skipReasonOf(error: unknown): SkipReason {
+  if (error instanceof ApprovalRequiredError) return "not-approved";
+  if (error instanceof NotFoundError) return "not-installed";
+  return "unavailable";
+}
+
+/**
+ * Failures that say nothing about the package: a person fenced the call off
+ * (switched the clock off, updated or removed the package), or was running
+ * the same handler, or ran it so often the rate limit refused the clock.
+ */
+function notTheHandlersFault(error: unknown): boolean {
+  return error instanceof SupersededError || error instanceof HandlerBusyError ||
+    error instanceof RateLimitedError;
+}
+
+function describeError(error: unknown): { name: string; message: string } {
+  return error instanceof Error
+    ? { name: error.name, message: error.message }
+    : { name: "Error", message: String(error) };
+}
+
+async function isFolder(path: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(path)).isDirectory;
+  } catch {
+    return false;
+  }
+}
