@@ -231,7 +231,11 @@ export class Host {
       receipt.endedAt = new Date(this.now()).toISOString();
       return { value, receipt };
     } catch (error) {
-      transaction?.discard();
+      try {
+        transaction?.discard();
+      } catch {
+        // A commit that was refused already finished the transaction; its error is the one to tell.
+      }
       receipt.outcome = "failed";
       receipt.error = error instanceof Error
         ? { name: error.name, message: error.message }
