@@ -16,7 +16,12 @@ import {
 import { ApprovalRequiredError, NotFoundError } from "./errors.ts";
 import { bumpGeneration } from "./generation.ts";
 import type { Host } from "./host.ts";
-import { type LoadedPackage, setPackageRef, storePackage } from "./package_store.ts";
+import {
+  type LoadedPackage,
+  readPackageRef,
+  setPackageRef,
+  storePackage,
+} from "./package_store.ts";
 import { describePermission } from "./permission_text.ts";
 import { openProject, readDeclaredIds, resolveProjectDir, writeDeclaredIds } from "./project.ts";
 
@@ -54,6 +59,7 @@ export async function installPackage(
   const project = await resolveProjectDir(projectDir);
   const pkg = await storePackage(source, { home: host.home, now: host.now });
   const { id, version, permissions } = pkg.manifest;
+  const previous = await readPackageRef(host.kv, id);
   const approval = await readApproval(host.kv, project, id);
   const widened = widenedPermissions(approval?.permissions ?? [], permissions);
   const needsApproval = !approval || widened.length > 0;
@@ -88,7 +94,9 @@ export async function installPackage(
       approvedAt: new Date(host.now()).toISOString(),
     };
     await writeApproval(host.kv, project, record);
-    // Re-approving fences off calls started under the previous approval.
+  }
+  // Re-approving or updating fences off calls started under what served before.
+  if (needsApproval || options.approve || previous?.dir !== pkg.ref.dir) {
     await bumpGeneration(await host.projectMemory(project), id);
   }
   const ids = await readDeclaredIds(project);
