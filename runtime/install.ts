@@ -23,7 +23,13 @@ import {
   storePackage,
 } from "./package_store.ts";
 import { describePermission } from "./permission_text.ts";
-import { openProject, readDeclaredIds, resolveProjectDir, writeDeclaredIds } from "./project.ts";
+import {
+  openProject,
+  type ProjectInfo,
+  readDeclaredIds,
+  resolveProjectDir,
+  writeDeclaredIds,
+} from "./project.ts";
 
 /** Options for {@linkcode installPackage}. */
 export interface InstallOptions {
@@ -68,6 +74,7 @@ export async function installPackage(
     if (approval) {
       // Stored and current on this machine; this project keeps what it approved.
       await setPackageRef(host.kv, pkg.ref);
+      if (previous?.dir !== pkg.ref.dir) await fenceOtherProjects(host, id, project);
       throw new ApprovalRequiredError(
         `Cannot update ${id} to ${version} in ${project}: it asks for more than was approved:\n` +
           widened.map((p) => `  ${p} — ${describePermission(p)}`).join("\n") +
@@ -99,6 +106,7 @@ export async function installPackage(
   if (needsApproval || options.approve || previous?.dir !== pkg.ref.dir) {
     await bumpGeneration(await host.projectMemory(project), id);
   }
+  if (previous?.dir !== pkg.ref.dir) await fenceOtherProjects(host, id, project);
   const ids = await readDeclaredIds(project);
   if (!ids.includes(id)) await writeDeclaredIds(project, [...ids, id]);
   await openProject(host.kv, project, { now: host.now });
@@ -122,4 +130,23 @@ export async function removePackage(host: Host, id: string, projectDir: string):
   await writeDeclaredIds(project, ids.filter((other) => other !== id));
   await deleteApproval(host.kv, project, id);
   await openProject(host.kv, project, { now: host.now });
+}
+
+/**
+ * The artefact serving `id` is machine-wide, so an update changes what serves
+ * in every project that lists it: bump the generation in each remembered one
+ * (except `project`, done by the caller) so calls started before commit nothing.
+ * A project whose folder is gone is skipped.
+ */
+async function fenceOtherProjects(host: Host, id: string, project: string): Promise<void> {
+  for await (const entry of host.kv.list<ProjectInfo>({ prefix: ["project"] })) {
+    const other = entry.value;
+    if (other.path === project || !other.extensionIds.includes(id)) continue;
+    try {
+      await Deno.stat(other.path);
+    } catch {
+      continue;
+    }
+    await bumpGeneration(await host.projectMemory(other.path), id);
+  }
 }

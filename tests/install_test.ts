@@ -460,6 +460,23 @@ Deno.test("a call running while its package is removed, re-approved or updated c
       assert.equal(await env.call("gate", "gate.ping"), "pong");
     });
 
+    await t.step("an update made from another project supersedes a call running here", async () => {
+      const projectB = await Deno.realPath(await Deno.makeTempDir({ prefix: "sync-b-" }));
+      try {
+        const v2 = await gate("1.0.1");
+        await installPackage(env.host, v2, projectB, { approve: true });
+        const { call } = await holdCall(env, projectB, "elsewhere");
+        // The artefact serving "gate" is machine-wide: updating it in A changes B too.
+        await installPackage(env.host, await gate("1.0.2"), env.project);
+        await release(env, projectB, "elsewhere");
+        await rejectsWith(call, "SupersededError", /nothing was committed/);
+        assert.ok(!(await noteExists(env, projectB, "elsewhere")));
+      } finally {
+        await env.host.forgetProject(projectB);
+        await Deno.remove(projectB, { recursive: true });
+      }
+    });
+
     await t.step("every attempt left a receipt", async () => {
       await assertReceipts(env, env.project, "gate", [
         { handler: "gate.ping", outcome: "ok" },
