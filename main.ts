@@ -19,6 +19,13 @@ import { listRecords } from "./runtime/project_memory.ts";
 import { listReceipts } from "./runtime/receipts.ts";
 import { openInstallation, syncHome } from "./runtime/sync_home.ts";
 import { serve } from "./runtime/serve.ts";
+import { describeSchedule } from "./runtime/clock.ts";
+import { switchOff, switchOn } from "./runtime/clock_switch.ts";
+import {
+  forgetScheduledProject,
+  listScheduledProjects,
+  rememberIfScheduled,
+} from "./runtime/scheduled_projects.ts";
 
 const USAGE = `Usage: sync <command> [options]
 
@@ -35,7 +42,14 @@ Commands:
                          The project's records, one JSON line each.
   receipts --project <dir> [--id <id>] [--limit <n>] [--json]
                          What handler calls left behind, newest first.
-  serve [--port <port>]  Serve the app on 127.0.0.1.
+  schedule --project <dir>
+                         One row per scheduled handler: what it does, how often,
+                         on/off here, last attempt, next due.
+  switch <id> off|on --project <dir>
+                         Turn a package's clock off or on in a project.
+  projects               The projects the clock ticks.
+  projects forget <dir>  Take a project off the clock's list.
+  serve [--port <port>]  Serve the app on 127.0.0.1 and run the clock.
 
 The installation lives in $SYNC_HOME (default: ~/.local/share/sync).`;
 
@@ -106,6 +120,7 @@ export async function runCli(args: string[], io: Io = defaultIo()): Promise<numb
       }
       case "list": {
         const project = await openProject(kv, needProject(flags.project), { now: host.now });
+        await rememberIfScheduled(host, project.path);
         if (project.extensionIds.length === 0) io.out("Nothing is installed in this project.");
         for (const id of project.extensionIds) {
           io.out(await describeInstalled(host, project.path, id));
@@ -171,6 +186,60 @@ export async function runCli(args: string[], io: Io = defaultIo()): Promise<numb
           );
         }
         if (receipts.length === 0) io.out("No receipts yet.");
+        return 0;
+      }
+      case "schedule": {
+        const project = await resolveProjectDir(needProject(flags.project));
+        const rows = await describeSchedule(host, project);
+        if (rows.length === 0) io.out("Nothing here runs on the clock.");
+        for (const row of rows) {
+          if (flags.json) {
+            io.out(JSON.stringify(row));
+            continue;
+          }
+          const last = row.lastAttempt
+            ? `last ${row.lastAttempt.at} ${row.lastAttempt.outcome}`
+            : "never ran";
+          const next = row.on ? `next ${row.nextDue}` : "Off for this project";
+          io.out(
+            `${row.packageName} (${row.packageId}): ${row.description}, ${row.wording}` +
+              `  [${row.on ? "on" : "off"}]  ${last}  ${next}` +
+              (row.needsReview ? "  NEEDS REVIEW: the last three attempts failed" : ""),
+          );
+        }
+        return 0;
+      }
+      case "switch": {
+        const id = need(rest[0], "switch needs a package id");
+        const state = rest[1];
+        if (state !== "off" && state !== "on") {
+          throw new InvalidInputError(
+            `switch needs "off" or "on" after the id, not ${state ?? "nothing"}`,
+          );
+        }
+        const project = await resolveProjectDir(needProject(flags.project));
+        await host.servingPackage(project, id);
+        if (state === "off") await switchOff(host, project, id);
+        else await switchOn(host, project, id);
+        io.out(`${id}'s clock is ${state} for ${project}`);
+        return 0;
+      }
+      case "projects": {
+        if (rest[0] === "forget") {
+          const dir = need(rest[1], "projects forget needs a project folder");
+          let path = dir;
+          try {
+            path = await resolveProjectDir(dir);
+          } catch { /* a folder that is gone can still be forgotten by the path given */ }
+          const forgotten = await forgetScheduledProject(kv, path);
+          io.out(
+            forgotten ? `The clock no longer ticks ${path}` : `${path} was not on the clock's list`,
+          );
+          return 0;
+        }
+        const projects = await listScheduledProjects(kv);
+        if (projects.length === 0) io.out("No project is on the clock's list.");
+        for (const project of projects) io.out(project.path);
         return 0;
       }
       case "serve": {

@@ -23,6 +23,7 @@ import {
   storePackage,
 } from "./package_store.ts";
 import { describePermission } from "./permission_text.ts";
+import { rememberIfScheduled } from "./scheduled_projects.ts";
 import {
   openProject,
   type ProjectInfo,
@@ -110,6 +111,7 @@ export async function installPackage(
   const ids = await readDeclaredIds(project);
   if (!ids.includes(id)) await writeDeclaredIds(project, [...ids, id]);
   await openProject(host.kv, project, { now: host.now });
+  await rememberIfScheduled(host, project);
   return { package: pkg, project, approved: needsApproval ? widened : [] };
 }
 

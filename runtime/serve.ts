@@ -5,6 +5,7 @@
  * @module
  */
 import { join } from "node:path";
+import { Clock } from "./clock.ts";
 import type { Host } from "./host.ts";
 import { createApp } from "./web_app.ts";
 
@@ -28,11 +29,16 @@ export async function serve(host: Host, options: ServeOptions): Promise<void> {
     onListen: ({ port }) =>
       options.log(`Sync is serving at http://127.0.0.1:${port}/?token=${token}`),
   }, app.fetch);
+  // The clock looks once now, so a package just installed proves itself
+  // within the minute, and then once a minute.
+  const clock = new Clock(host, { log: options.log });
+  clock.start({ signal: options.signal });
   const stop = () => server.shutdown();
   try {
     Deno.addSignalListener("SIGINT", stop);
   } catch { /* no signals here */ }
   await server.finished;
+  await clock.stop();
 }
 
 /** The installation's token, made once and kept in `<home>/token`. */
