@@ -8,6 +8,9 @@ import {
   ArchiveError,
   ConflictError,
   HandlerBusyError,
+  HandlerFailedError,
+  HandlerResourceError,
+  HandlerTimeoutError,
   InvalidInputError,
   InvalidValueError,
   ManifestError,
@@ -32,10 +35,11 @@ export function httpStatusOf(error: unknown): number {
     error instanceof InvalidInputError || error instanceof InvalidValueError ||
     error instanceof ManifestError || error instanceof ArchiveError
   ) return 400;
-  if (error instanceof Error && error.name.endsWith("Error") && "name" in error) {
-    // Handler failures (timeouts, throws, limits) are the handler's, not the request's.
-    if (/^Handler/.test(error.name)) return 422;
-  }
+  // Handler failures (timeouts, throws, limits) are the handler's, not the request's.
+  if (
+    error instanceof HandlerFailedError || error instanceof HandlerTimeoutError ||
+    error instanceof HandlerResourceError
+  ) return 422;
   return 500;
 }
 

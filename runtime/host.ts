@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { deleteApproval, readApproval, widenedPermissions } from "./approval.ts";
+import { readApproval, widenedPermissions } from "./approval.ts";
 import {
   ApprovalRequiredError,
   HandlerBusyError,
@@ -12,7 +12,6 @@ import {
   NotFoundError,
   PermissionDeniedError,
   RateLimitedError,
-  SyncError,
 } from "./errors.ts";
 import { readGeneration } from "./generation.ts";
 import { IsolatePool } from "./isolate_pool.ts";
@@ -155,7 +154,7 @@ export class Host {
    * Calls a handler as a transaction and leaves a receipt, whatever happens.
    *
    * @returns The handler's answer (`null` when it returned nothing).
-   * @throws {SyncError} subclasses naming why the call failed; nothing was committed then.
+   * @throws A domain error from `errors.ts` naming why the call failed; nothing was committed then.
    */
   async callHandler(
     projectDir: string,
@@ -264,11 +263,6 @@ export class Host {
     const memory = this.#memories.get(project);
     this.#memories.delete(project);
     if (memory) (await memory).close();
-  }
-
-  /** Refuses approval state for a removed package. */
-  async forgetApproval(project: string, id: string): Promise<void> {
-    await deleteApproval(this.kv, project, id);
   }
 
   /** Counts a call against the per-handler rate limit. */
@@ -410,9 +404,4 @@ function keyArg(fn: string, args: unknown): string {
     throw new InvalidInputError(`${fn}() takes a record key like "kind/name"`);
   }
   return key;
-}
-
-/** True when `error` is one of the host's own refusals. */
-export function isSyncError(error: unknown): error is SyncError {
-  return error instanceof SyncError;
 }

@@ -16,23 +16,25 @@ export interface CliResult {
   stderr: string;
 }
 
+/** `deno` arguments that run `main.ts` with the permissions `deno task sync` gives it. */
+export const SYNC_RUN_ARGS: readonly string[] = [
+  "run",
+  "--unstable-kv",
+  "--unstable-worker-options",
+  "--allow-read",
+  "--allow-write",
+  "--allow-net",
+  "--allow-env",
+  "main.ts",
+];
+
 /**
  * Runs `main.ts <args>` as a person would, with its own Deno, in the
  * installation `home`.
  */
 export async function runSync(home: string, args: string[]): Promise<CliResult> {
   const command = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--unstable-kv",
-      "--unstable-worker-options",
-      "--allow-read",
-      "--allow-write",
-      "--allow-net",
-      "--allow-env",
-      "main.ts",
-      ...args,
-    ],
+    args: [...SYNC_RUN_ARGS, ...args],
     cwd: REPO_ROOT,
     env: { SYNC_HOME: home, NO_COLOR: "1" },
     stdin: "null",

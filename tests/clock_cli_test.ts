@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { REPO_ROOT, runSync } from "./_cli.ts";
+import { REPO_ROOT, runSync, SYNC_RUN_ARGS } from "./_cli.ts";
 import { writePackage } from "./_packages.ts";
 
 const TICKER = {
@@ -68,14 +68,7 @@ Deno.test("the clock, as a person sees it from the CLI and `sync serve`", async 
     await t.step("`sync serve` runs the due handler within the minute of start", async () => {
       const server = new Deno.Command(Deno.execPath(), {
         args: [
-          "run",
-          "--unstable-kv",
-          "--unstable-worker-options",
-          "--allow-read",
-          "--allow-write",
-          "--allow-net",
-          "--allow-env",
-          "main.ts",
+          ...SYNC_RUN_ARGS,
           "serve",
           "--port",
           "0",

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { type PackageSpec, type TestHost, testHost } from "./_packages.ts";
 import { Clock, describeSchedule, type TickReport } from "../runtime/clock.ts";
 import { clockOffKey, isSwitchedOff, switchOff, switchOn } from "../runtime/clock_switch.ts";
+import { deleteApproval } from "../runtime/approval.ts";
 import { installPackage } from "../runtime/install.ts";
 import { writeDeclaredIds } from "../runtime/project.ts";
 import { listRecords } from "../runtime/project_memory.ts";
@@ -358,7 +359,7 @@ Deno.test("clock: a package not approved or no longer installed is skipped with 
   const s = await setup();
   try {
     await installScheduled(s, scheduled("loose", "1h"));
-    await s.env.host.forgetApproval(s.env.project, "loose");
+    await deleteApproval(s.env.kv, s.env.project, "loose");
     const unapproved = await s.clock.tick();
     assert.deepEqual(unapproved.skipped.map((k) => [k.packageId, k.reason]), [
       ["loose", "not-approved"],
