@@ -7,6 +7,7 @@
  * @module
  */
 import { CONSOLE_LEVELS, HOST_FUNCTIONS } from "./_protocol.ts";
+import { API_VERSION } from "../runtime/extension_api/service.ts";
 
 /** The global the host sets for one moment; the bootstrap deletes it. */
 export const BINDING_GLOBAL = "__syncBinding";
@@ -128,4 +129,5 @@ export const memory = surface.memory;
 export const work = surface.work;
 export const net = surface.net;
 export const console = surface.console;
+export const API_VERSION = ${JSON.stringify(API_VERSION)};
 `;

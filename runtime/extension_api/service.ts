@@ -1,0 +1,411 @@
+/**
+ * `@sync/extension-api/service`: the surface a package's service module
+ * imports. Everything a handler may reach is here, and nothing else is there.
+ *
+ * ```ts
+ * import { type Handlers, memory } from "@sync/extension-api/service";
+ *
+ * export default function register(): Handlers {
+ *   return {
+ *     "issues.count": async () => {
+ *       const { records } = await memory.list({ kind: "issues.issue", limit: 500 });
+ *       return { count: records.length };
+ *     },
+ *   };
+ * }
+ * ```
+ *
+ * This file is the typed declaration authors compile against. Inside Sync the
+ * isolate's module loader serves the real module under the same specifier, and
+ * `deno task build` leaves the import to it, so the functions exported here
+ * never run: called anywhere else they reject and say so.
+ *
+ * Rules that hold for every function:
+ * - Everything returns a promise; host calls cross to the host and back.
+ * - Arguments and answers cross as plain JSON. A function, a cycle, a
+ *   `BigInt`, `undefined`, a `Map` or a class instance inside an argument is
+ *   refused with its path (`TypeError: memory.write() argument: value.fields.at is a Date…`).
+ * - A refusal rejects with an `Error` whose `name` says why
+ *   (`MemoryAccessError`, `PermissionDeniedError`, `InvalidInputError`,
+ *   `PayloadTooLargeError`, `ConflictError`, `NotFoundError`,
+ *   `RateLimitedError`) and whose `message` says what to do. A handler may
+ *   catch it; one that escapes fails the call.
+ * - A call is a transaction: writes and work orders are staged (the call
+ *   reads its own writes) and committed together when the handler returns,
+ *   and not at all when it throws, times out or is superseded.
+ *
+ * The limits every call runs under are in `docs/limits.md`.
+ *
+ * This module type-checks with the ECMAScript library alone (no DOM, no Deno),
+ * the same globals a handler has.
+ *
+ * @module
+ */
+
+/**
+ * The version of this surface, [semver](https://semver.org). A minor version
+ * adds; a major version changes or removes.
+ */
+export const API_VERSION = "1.0.0";
+
+// ---------------------------------------------------------------------------
+// Values that cross.
+
+/** A JSON value: what `fields`, payloads and answers are made of. */
+export type JsonValue =
+  | null
+  | boolean
+  | number
+  | string
+  | JsonValue[]
+  | { [name: string]: JsonValue };
+
+/** A record without its content: what `memory.list` and `memory.record` answer. */
+export interface RecordSummary {
+  /** `kind/name`, unique in the project, such as `issues.issue/142`. */
+  key: string;
+  /** The part of the key before the first `/`, such as `issues.issue`. */
+  kind: string;
+  /** One line shown in lists; `""` when never set. */
+  title: string;
+  /** Structured values; `{}` when never set. */
+  fields: { [name: string]: JsonValue };
+  /** 1 when created; one more with every write. */
+  revision: number;
+  /** ISO 8601 time of the last write. */
+  updatedAt: string;
+  /** Who wrote last: a package id, or `person`. */
+  updatedBy: string;
+}
+
+/**
+ * What `memory.write` takes. Omitted values keep the record's current ones
+ * (for a new record: title `""`, fields `{}`, content `""`). No other field is
+ * accepted: a misspelt `body` is refused rather than dropped.
+ */
+export interface RecordInput {
+  /** `kind/name`; the kind must start with the package's id and a dot (`issues.`). */
+  key: string;
+  /** At most 500 characters. */
+  title?: string;
+  /** A JSON object, at most 32 KiB as JSON. */
+  fields?: { [name: string]: JsonValue };
+  /** The text body, at most 512 KiB of UTF-8. */
+  content?: string;
+  /**
+   * The revision the write is based on: it must equal the record's current
+   * revision, `0` meaning "the record must not exist yet". Omitted: write
+   * whatever is there.
+   */
+  revision?: number;
+}
+
+/** What `memory.list` takes. `kind` and `prefix` narrow together when both are given. */
+export interface RecordQuery {
+  /** Exactly this kind (keys `kind/…`), such as `issues.issue`. */
+  kind?: string;
+  /** Keys starting with this text. */
+  prefix?: string;
+  /** Records per page; default 50, at most 500. */
+  limit?: number;
+  /** The `cursor` of the previous page; this page starts strictly after it. */
+  cursor?: string;
+}
+
+/** One page of a listing, in key order. `cursor` is present when more records follow. */
+export interface RecordPage {
+  records: RecordSummary[];
+  cursor?: string;
+}
+
+/** What `memory.write` answers: the key and the revision the record will have once committed. */
+export interface WriteResult {
+  key: string;
+  revision: number;
+}
+
+/** What `memory.remove` answers. `removed` is false when there was no such record. */
+export interface RemoveResult {
+  key: string;
+  removed: boolean;
+}
+
+/**
+ * An order for work: today one kind, an agent session. The host writes the
+ * order down when the call commits and raises the agent on its own time; the
+ * handler is long gone by then.
+ */
+export interface WorkOrderInput {
+  kind: "agent.session";
+  /** The agent to raise, such as `claude-code` (1–100 characters). */
+  agent: string;
+  /** What Chat shows for the session (1–200 characters). Required, so a row says which. */
+  title: string;
+  prompt: {
+    /** What the agent is asked (1–100,000 characters). */
+    text: string;
+    /** Absolute paths the agent reads itself (at most 32). */
+    attachments?: string[];
+  };
+  /**
+   * What should happen if the session is interrupted: `continue` (the work
+   * should finish without anybody) or `wait` (a person picks it up). Required:
+   * the source decides, nothing guesses.
+   */
+  onInterrupted: "continue" | "wait";
+  /** What the work is about, as a record key where there is one (1–300 characters). */
+  about?: string;
+}
+
+/** What `work.order` answers: the key of the order (not of a conversation; there is none yet). */
+export interface WorkOrdered {
+  key: string;
+}
+
+/** What `work.state` answers. */
+export interface WorkState {
+  key: string;
+  /** `ordered` once written down. */
+  state: "ordered";
+  title: string;
+  /** ISO 8601 time the order was made. */
+  orderedAt: string;
+}
+
+/** What `net.fetch` takes. */
+export interface NetRequest {
+  /** An `http:` or `https:` URL whose host the package declares as `net:<host>`. */
+  url: string;
+  /** `GET` (default), `HEAD`, `POST`, `PUT`, `PATCH` or `DELETE`. */
+  method?: string;
+  headers?: { [name: string]: string };
+  /** The request body as text (send JSON with `JSON.stringify`). */
+  body?: string;
+}
+
+/** What `net.fetch` answers. The body is text: parse JSON with `JSON.parse`. */
+export interface NetResponse {
+  status: number;
+  /** Header names in lowercase. */
+  headers: { [name: string]: string };
+  body: string;
+}
+
+// ---------------------------------------------------------------------------
+// Occasions and handlers.
+
+/** Why a handler was called. */
+export type OccasionKind = "clock" | "extension" | "agent" | "lifecycle";
+
+/** A lifecycle moment: after install, before removal, when the project is opened. */
+export type LifecycleMoment = "installed" | "removed" | "opened";
+
+/**
+ * The occasion a handler is told about, its second argument: `clock` (its
+ * schedule row came due), `extension` (a person or another extension called
+ * it), `agent` (an agent called its tool), `lifecycle` (with `moment`).
+ */
+export interface Occasion {
+  kind: OccasionKind;
+  /** For `lifecycle` only. */
+  moment?: LifecycleMoment;
+}
+
+/**
+ * One handler. Called with the payload (`null` when none was given) and the
+ * occasion; returns a JSON answer, or nothing (answered as `null`), or a
+ * promise of either, which is settled before the answer is taken.
+ *
+ * The payload arrives as parsed JSON; annotate it with the shape you expect
+ * (`async (payload: { name?: string }) => …`) and check it, since any caller
+ * may send anything.
+ */
+export type Handler = {
+  // A method signature, so a handler may annotate its payload with a narrower shape.
+  bivariant(payload: JsonValue, occasion: Occasion): unknown;
+}["bivariant"];
+
+/**
+ * What `register()` returns: every handler, by the name the manifest declares
+ * it under (`issues.poll`). Every key must be declared under `handlers` in
+ * `manifest.json`, and every declared handler must be returned.
+ */
+export type Handlers = { [name: string]: Handler };
+
+// ---------------------------------------------------------------------------
+// The functions.
+
+/** Project memory, as this package may see it. */
+export interface MemoryApi {
+  /**
+   * Lists records in key order, without their content, 50 a page by default.
+   * Records of kinds the package may not read are left out; asking for such a
+   * `kind` by name is refused.
+   *
+   * @throws `MemoryAccessError` when `query.kind` is neither the package's own
+   *   nor published by an installed package.
+   * @throws `InvalidInputError` for a malformed kind, limit or cursor.
+   */
+  list(query?: RecordQuery): Promise<RecordPage>;
+  /**
+   * One record without its content, or `null` when there is none.
+   *
+   * @param key `kind/name`, such as `issues.issue/142`.
+   * @throws `MemoryAccessError` when the kind may not be read.
+   * @throws `InvalidInputError` for a malformed key.
+   */
+  record(key: string): Promise<RecordSummary | null>;
+  /**
+   * A record's text content, or `null` when there is no such record.
+   *
+   * @throws `MemoryAccessError` when the kind may not be read.
+   * @throws `InvalidInputError` for a malformed key.
+   */
+  content(key: string): Promise<string | null>;
+  /**
+   * Writes a record, creating it or changing the values given. Staged until
+   * the handler returns; this call's later reads see it.
+   *
+   * @throws `MemoryAccessError` when the kind is not under the package's own
+   *   prefix (`<id>.`).
+   * @throws `ConflictError` when `revision` is given and is not the current one.
+   * @throws `InvalidInputError` for a malformed key, an unknown field or a wrong type.
+   * @throws `PayloadTooLargeError` past a record's or a call's limits.
+   */
+  write(input: RecordInput): Promise<WriteResult>;
+  /**
+   * Removes a record. Staged like a write.
+   *
+   * @throws `MemoryAccessError` when the kind is not under the package's own prefix.
+   * @throws `InvalidInputError` for a malformed key.
+   */
+  remove(key: string): Promise<RemoveResult>;
+}
+
+/** Work the host performs on the package's behalf, outliving the call. Needs `work.agent`. */
+export interface WorkApi {
+  /**
+   * Orders work and answers its key at once. The order is written down when
+   * the call commits, with this handler as its source; raising the agent is
+   * the host's.
+   *
+   * @throws `PermissionDeniedError` when the package does not declare the
+   *   `work.agent` permission (checked when called).
+   * @throws `InvalidInputError` naming each wrong field of the order.
+   */
+  order(order: WorkOrderInput): Promise<WorkOrdered>;
+  /**
+   * The state of work this package ordered in this project.
+   *
+   * @param key A key `work.order` answered.
+   * @throws `PermissionDeniedError` without `work.agent`.
+   * @throws `NotFoundError` when this package ordered no such work here.
+   */
+  state(key: string): Promise<WorkState>;
+}
+
+/** The network, through the host, to declared hosts only. */
+export interface NetApi {
+  /**
+   * Performs a request from the host and answers its status, headers and
+   * body as text. Redirects are not followed: a redirect comes back as its
+   * 3xx response. Limited in time and size (see `docs/limits.md`).
+   *
+   * @param request `{ url, method?, headers?, body? }`, or a URL string for a GET.
+   * @throws `PermissionDeniedError` when the URL's host (with its port, if not
+   *   the scheme's default) is not declared as `net:<host>`.
+   * @throws `InvalidInputError` for a malformed request, or when the host did
+   *   not answer in time or could not be reached.
+   * @throws `PayloadTooLargeError` when the response body passes the cap.
+   */
+  fetch(request: NetRequest | string): Promise<NetResponse>;
+}
+
+/**
+ * Lines for the host's log, prefixed with the package id. Arguments are
+ * joined with spaces; non-strings are written as JSON. Lines past the
+ * per-call allowance are dropped, with one notice. The isolate's global
+ * `console` is this same object.
+ */
+export interface ConsoleApi {
+  log(...args: unknown[]): void;
+  info(...args: unknown[]): void;
+  warn(...args: unknown[]): void;
+  error(...args: unknown[]): void;
+  debug(...args: unknown[]): void;
+}
+
+function outside(name: string): Promise<never> {
+  return Promise.reject(
+    new Error(
+      `${name}() runs only inside Sync's isolate, where the host serves ` +
+        `@sync/extension-api/service; build the package (deno task build) and call the handler ` +
+        `through Sync (sync call <id> <handler>)`,
+    ),
+  );
+}
+
+/**
+ * Read the project's records — the package's own kinds and the kinds other
+ * installed packages publish — and write under the package's own prefix.
+ *
+ * @example
+ * ```ts
+ * const { records } = await memory.list({ kind: "issues.issue", limit: 3 });
+ * await memory.write({ key: "issues.issue/142", title: "Crash on save", fields: { state: "open" } });
+ * ```
+ */
+export const memory: MemoryApi = Object.freeze({
+  list: () => outside("memory.list"),
+  record: () => outside("memory.record"),
+  content: () => outside("memory.content"),
+  write: () => outside("memory.write"),
+  remove: () => outside("memory.remove"),
+});
+
+/**
+ * Order work (an agent session) and read the state of work this package
+ * ordered. Needs the `work.agent` permission, checked when called.
+ *
+ * @example
+ * ```ts
+ * const { key } = await work.order({
+ *   kind: "agent.session",
+ *   agent: "claude-code",
+ *   title: "Triage issue 142",
+ *   prompt: { text: "Read issue 142 and propose a fix." },
+ *   onInterrupted: "continue",
+ *   about: "issues.issue/142",
+ * });
+ * ```
+ */
+export const work: WorkApi = Object.freeze({
+  order: () => outside("work.order"),
+  state: () => outside("work.state"),
+});
+
+/**
+ * Reach a declared host over HTTP(S), through the host. Needs `net:<host>`
+ * for each host.
+ *
+ * @example
+ * ```ts
+ * const response = await net.fetch("https://tracker.example.com/api/issues");
+ * const issues = JSON.parse(response.body);
+ * ```
+ */
+export const net: NetApi = Object.freeze({
+  fetch: () => outside("net.fetch"),
+});
+
+/**
+ * The host's log, prefixed with the package id (`[issues] polled 3 issues`).
+ * The global `console` in the isolate is the same object.
+ */
+export const console: ConsoleApi = Object.freeze({
+  log: () => {},
+  info: () => {},
+  warn: () => {},
+  error: () => {},
+  debug: () => {},
+});
