@@ -23,8 +23,12 @@ import type {
   FromWorker,
   HostFunctionName,
   LogMessage,
+  ProbeMessage,
+  ProbeReport,
   ToWorker,
 } from "../workers/_protocol.ts";
+
+export type { ProbeReport } from "../workers/_protocol.ts";
 
 /** One handler call for the pool to run. */
 export interface IsolateCall {
@@ -37,6 +41,17 @@ export interface IsolateCall {
   /** Any JSON value. */
   payload: unknown;
   occasion: Occasion;
+  /** Defaults to {@linkcode DEFAULT_LIMITS}. */
+  limits?: HandlerLimits;
+}
+
+/** A service module for the pool to probe: loaded, its `register()` called, no handler run. */
+export interface IsolateProbe {
+  /** The service module's source text. */
+  source: string;
+  /** Name the module is evaluated under, e.g. `issues/service/index.js`. */
+  sourceName: string;
+  packageId: string;
   /** Defaults to {@linkcode DEFAULT_LIMITS}. */
   limits?: HandlerLimits;
 }
@@ -155,6 +170,36 @@ export class IsolatePool {
     }
   }
 
+  /**
+   * Loads a service module and calls its `register()` in a fresh isolate,
+   * exactly as a handler call would, but calls no handler: the answer says
+   * what the default export is and which keys `register()` returned. Host
+   * functions called by the module's top level or by `register()` go to
+   * `hooks`.
+   *
+   * @returns The report; a module that fails to load or whose `register()`
+   *   throws is described in `failed`, not thrown.
+   * @throws {HandlerTimeoutError} when the worker stops answering.
+   */
+  async probe(probe: IsolateProbe, hooks: CallHooks): Promise<ProbeReport> {
+    if (this.#closed) throw new HandlerBusyError("The isolate pool is closed");
+    const slot = await this.#acquire();
+    try {
+      await slot.ready;
+      const json = await this.#run(slot, {
+        type: "probe",
+        callId: this.#nextCallId++,
+        source: probe.source,
+        sourceName: probe.sourceName,
+        packageId: probe.packageId,
+        limits: probe.limits ?? DEFAULT_LIMITS,
+      }, hooks);
+      return JSON.parse(json) as ProbeReport;
+    } finally {
+      this.#release(slot);
+    }
+  }
+
   /** Terminates every worker. Calls still running fail. */
   close(): void {
     this.#closed = true;
@@ -227,15 +272,18 @@ export class IsolatePool {
     if (!this.#closed) this.#startWorker(slot);
   }
 
-  #run(slot: Slot, message: CallMessage, hooks: CallHooks): Promise<string> {
+  #run(slot: Slot, message: CallMessage | ProbeMessage, hooks: CallHooks): Promise<string> {
     return new Promise<string>((resolve, reject) => {
       const limits = message.limits;
       const timer = setTimeout(() => {
         // The worker did not answer within its own deadline plus grace: it is
         // stuck where the interrupt handler cannot reach. Replace it.
+        const what = message.type === "call"
+          ? `Handler ${message.handler}`
+          : `register() in ${message.sourceName}`;
         active.reject(
           new HandlerTimeoutError(
-            `Handler ${message.handler} did not finish within ${limits.timeoutMs} ms; its isolate was terminated`,
+            `${what} did not finish within ${limits.timeoutMs} ms; its isolate was terminated`,
           ),
         );
         this.#replace(slot);

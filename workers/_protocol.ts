@@ -56,6 +56,35 @@ export interface CallMessage {
   limits: HandlerLimits;
 }
 
+/**
+ * Host → worker: load a service module and call its `register()`, calling no
+ * handler; the worker answers a {@linkcode ProbeReport} as JSON text. This is
+ * how `deno task check` compares what a module returns with what its manifest
+ * declares, in the same isolate that runs handlers.
+ */
+export interface ProbeMessage {
+  type: "probe";
+  callId: number;
+  /** The service module's source text. */
+  source: string;
+  /** Name the module is evaluated under (for stack traces). */
+  sourceName: string;
+  packageId: string;
+  limits: HandlerLimits;
+}
+
+/** What a probe found out about a service module. */
+export interface ProbeReport {
+  /** `typeof` the module's default export, or `"missing"` when it has none. */
+  register: string;
+  /** What `register()` returned: `"object"`, `"null"`, `"array"` or its `typeof`; absent when it was not called or threw. */
+  returned?: string;
+  /** When `register()` returned an object: its keys, each with `typeof` its value. */
+  handlers?: { name: string; type: string }[];
+  /** Why loading the module or calling `register()` failed. */
+  failed?: { stage: "load" | "register"; error: CrossedError };
+}
+
 /** Host → worker: the answer to one host function call. */
 export interface HostResultMessage {
   type: "host-result";
@@ -67,7 +96,7 @@ export interface HostResultMessage {
 }
 
 /** Everything the host sends. */
-export type ToWorker = InitMessage | CallMessage | HostResultMessage;
+export type ToWorker = InitMessage | CallMessage | ProbeMessage | HostResultMessage;
 
 /** Worker → host: ready to take calls. */
 export interface ReadyMessage {
@@ -96,7 +125,7 @@ export interface LogMessage {
 export interface DoneMessage {
   type: "done";
   callId: number;
-  /** JSON text of the handler's answer, when it succeeded. */
+  /** JSON text of the handler's answer (or of the {@linkcode ProbeReport}), when it succeeded. */
   value?: string;
   error?: CrossedError;
   /** The worker's QuickJS instance is unusable (Wasm abort): replace the worker. */

@@ -23,9 +23,14 @@ import {
   type FromWorker,
   HOST_FUNCTIONS,
   type HostResultMessage,
+  type ProbeMessage,
+  type ProbeReport,
   SERVICE_API_SPECIFIER,
   type ToWorker,
 } from "./_protocol.ts";
+
+/** Work a worker runs in a fresh QuickJS context: a handler call, or a probe of `register()`. */
+type Job = CallMessage | ProbeMessage;
 
 /**
  * Heap growth past which the QuickJS instance is replaced between calls, so
@@ -64,7 +69,8 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
     case "host-result":
       waiting.get(message.requestId)?.(message);
       return;
-    case "call": {
+    case "call":
+    case "probe": {
       const done = await runCall(message);
       send(done);
       if (!done.fatal && quickjs && wasmBytes(quickjs) - freshBytes > RECYCLE_GROWTH_BYTES) {
@@ -106,7 +112,7 @@ class CallStop extends Error {
   }
 }
 
-async function runCall(call: CallMessage): Promise<FromWorker & { type: "done" }> {
+async function runCall(call: Job): Promise<FromWorker & { type: "done" }> {
   const base = { type: "done" as const, callId: call.callId };
   if (!quickjs) return { ...base, error: crash("worker was not initialised"), fatal: true };
   const deadline = Date.now() + call.limits.timeoutMs;
@@ -128,7 +134,7 @@ async function runCall(call: CallMessage): Promise<FromWorker & { type: "done" }
     }));
     vm = runtime.newContext();
     session = new CallSession(call, vm, runtime, deadline, () => growth.refused);
-    const value = await session.run();
+    const value = call.type === "probe" ? await session.probe() : await session.run();
     return { ...base, value };
   } catch (error) {
     if (error instanceof CallStop) return { ...base, error: error.crossed };
@@ -156,7 +162,9 @@ function crash(detail: string): CrossedError {
 
 /** The state of one call: its QuickJS context, its host requests, its console budget. */
 class CallSession {
-  #call: CallMessage;
+  #call: Job;
+  /** The handler a call runs; empty for a probe. */
+  #handler: string;
   #vm: QuickJSContext;
   #runtime: QuickJSRuntime;
   #deadline: number;
@@ -170,9 +178,11 @@ class CallSession {
   #owned: QuickJSHandle[] = [];
 
   #overMemory: () => boolean;
+  #encode: QuickJSHandle | undefined;
+  #decode: QuickJSHandle | undefined;
 
   constructor(
-    call: CallMessage,
+    call: Job,
     vm: QuickJSContext,
     runtime: QuickJSRuntime,
     deadline: number,
@@ -180,6 +190,7 @@ class CallSession {
   ) {
     this.#overMemory = overMemory;
     this.#call = call;
+    this.#handler = call.type === "call" ? call.handler : "";
     this.#vm = vm;
     this.#runtime = runtime;
     this.#deadline = deadline;
@@ -198,8 +209,8 @@ class CallSession {
     return handle;
   }
 
-  /** Evaluates the module, calls the handler, settles its answer; returns JSON text. */
-  async run(): Promise<string> {
+  /** Sets up the surface and evaluates the module; returns its default export. */
+  async #load(): Promise<QuickJSHandle> {
     const vm = this.#vm;
     const own = <T extends QuickJSHandle>(handle: T) => this.#own(handle);
     const binding = own(vm.newFunction("binding", (nameHandle, argsHandle) => {
@@ -208,8 +219,8 @@ class CallSession {
     vm.setProp(vm.global, BINDING_GLOBAL, binding);
 
     const internals = this.#unwrap(vm.evalCode(BOOTSTRAP_SOURCE, "sync:bootstrap"), "bootstrap");
-    const encode = own(vm.getProp(internals, "encode"));
-    const decode = own(vm.getProp(internals, "decode"));
+    this.#encode = own(vm.getProp(internals, "encode"));
+    this.#decode = own(vm.getProp(internals, "decode"));
     this.#unwrap(
       vm.evalCode(SERVICE_MODULE_SOURCE, SERVICE_API_SPECIFIER, { type: "module" }),
       "service API",
@@ -220,31 +231,80 @@ class CallSession {
       "load",
     );
     const namespace = await this.#settle(evaluated, "load");
-    const register = own(vm.getProp(namespace, "default"));
+    return own(vm.getProp(namespace, "default"));
+  }
+
+  /** Calls `register()` and settles what it returned. */
+  async #register(register: QuickJSHandle): Promise<QuickJSHandle> {
+    const registered = this.#unwrap(
+      this.#vm.callFunction(register, this.#vm.undefined),
+      "register",
+    );
+    return await this.#settle(registered, "register");
+  }
+
+  /**
+   * Loads the module and calls `register()` without calling any handler;
+   * returns a {@linkcode ProbeReport} as JSON text. Failures of the module's
+   * own code are part of the report, not errors of the probe.
+   */
+  async probe(): Promise<string> {
+    const vm = this.#vm;
+    const report: ProbeReport = { register: "missing" };
+    let stage: "load" | "register" = "load";
+    try {
+      const register = await this.#load();
+      const type = vm.typeof(register);
+      report.register = type === "undefined" ? "missing" : type;
+      if (type !== "function") return JSON.stringify(report);
+      stage = "register";
+      const handlers = await this.#register(register);
+      const returnedType = vm.typeof(handlers);
+      if (returnedType !== "object") {
+        report.returned = returnedType;
+        return JSON.stringify(report);
+      }
+      const entries = this.#entriesOf(handlers);
+      report.returned = entries.kind;
+      if (entries.kind === "object") report.handlers = entries.handlers;
+    } catch (error) {
+      if (!(error instanceof CallStop)) throw error;
+      report.failed = { stage, error: error.crossed };
+    }
+    return JSON.stringify(report);
+  }
+
+  /** Evaluates the module, calls the handler, settles its answer; returns JSON text. */
+  async run(): Promise<string> {
+    const vm = this.#vm;
+    const own = <T extends QuickJSHandle>(handle: T) => this.#own(handle);
+    const call = this.#call as CallMessage;
+    const register = await this.#load();
+    const encode = this.#encode!;
+    const decode = this.#decode!;
     if (vm.typeof(register) !== "function") {
       throw this.#stop(
         "HandlerFailedError",
         `${this.#call.sourceName} has no default export register(): export default function register() { return { … } }`,
       );
     }
-    const registered = this.#unwrap(vm.callFunction(register, vm.undefined), "register");
-    const handlers = await this.#settle(registered, "register");
+    const handlers = await this.#register(register);
     const isObject = vm.typeof(handlers) === "object" && !this.#isNull(handlers);
-    const handler = isObject ? own(vm.getProp(handlers, this.#call.handler)) : vm.undefined;
+    const handler = isObject ? own(vm.getProp(handlers, call.handler)) : vm.undefined;
     if (vm.typeof(handler) !== "function") {
       const returned = isObject ? this.#keysOf(handlers) : `${vm.typeof(handlers)}`;
       throw this.#stop(
         "HandlerFailedError",
-        `register() did not return handler "${this.#call.handler}" (it returned ${returned})`,
+        `register() did not return handler "${call.handler}" (it returned ${returned})`,
       );
     }
 
     const payload = this.#unwrap(
-      vm.callFunction(decode, vm.undefined, own(vm.newString(this.#call.payload))),
+      vm.callFunction(decode, vm.undefined, own(vm.newString(call.payload))),
       "payload",
     );
     const occasion = this.#unwrap(
-      vm.callFunction(decode, vm.undefined, own(vm.newString(JSON.stringify(this.#call.occasion)))),
+      vm.callFunction(decode, vm.undefined, own(vm.newString(JSON.stringify(call.occasion)))),
       "occasion",
     );
     const returned = this.#unwrap(
@@ -254,7 +314,7 @@ class CallSession {
     const answer = await this.#settle(returned, "handler");
 
     if (vm.typeof(answer) === "undefined") return "null";
-    const label = own(vm.newString(`${this.#call.handler}() result`));
+    const label = own(vm.newString(`${call.handler}() result`));
     const encodedResult = vm.callFunction(encode, vm.undefined, answer, label);
     if (encodedResult.error) {
       const crossed = this.#describe(own(encodedResult.error), "result");
@@ -270,10 +330,27 @@ class CallSession {
     if (text.length > this.#call.limits.maxValueBytes) {
       throw this.#stop(
         "PayloadTooLargeError",
-        `${this.#call.handler}() returned ${text.length} bytes of JSON; the limit is ${this.#call.limits.maxValueBytes}`,
+        `${call.handler}() returned ${text.length} bytes of JSON; the limit is ${call.limits.maxValueBytes}`,
       );
     }
     return text;
+  }
+
+  /** What `register()` returned, told apart, with each key's `typeof` for an object. */
+  #entriesOf(handle: QuickJSHandle): {
+    kind: string;
+    handlers?: { name: string; type: string }[];
+  } {
+    const vm = this.#vm;
+    const describe = this.#unwrap(
+      vm.evalCode(
+        `(o) => o === null ? '{"kind":"null"}' : Array.isArray(o) ? '{"kind":"array"}' : ` +
+          `JSON.stringify({ kind: "object", handlers: Object.keys(o).map((name) => ({ name, type: typeof o[name] })) })`,
+      ),
+      "register",
+    );
+    const described = this.#unwrap(vm.callFunction(describe, vm.undefined, handle), "register");
+    return JSON.parse(vm.getString(described));
   }
 
   #isNull(handle: QuickJSHandle): boolean {
@@ -457,7 +534,8 @@ class CallSession {
   }
 
   #what(stage: string): string {
-    const { handler, sourceName } = this.#call;
+    const { sourceName } = this.#call;
+    const handler = this.#handler;
     switch (stage) {
       case "load":
         return `Loading ${sourceName}`;
