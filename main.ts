@@ -14,7 +14,8 @@ import { installPackage, removePackage } from "./runtime/install.ts";
 import { readApproval, widenedPermissions } from "./runtime/approval.ts";
 import { loadPackage, readPackageRef } from "./runtime/package_store.ts";
 import { describePermission } from "./runtime/permission_text.ts";
-import { openProject, resolveProjectDir } from "./runtime/project.ts";
+import { rememberProject, resolveProjectDir } from "./runtime/project.ts";
+import { openProject } from "./runtime/open_project.ts";
 import { listRecords } from "./runtime/project_memory.ts";
 import { listReceipts } from "./runtime/receipts.ts";
 import { openInstallation, syncHome } from "./runtime/sync_home.ts";
@@ -33,8 +34,12 @@ Commands:
   install <folder|archive> --project <dir> [--approve]
                          Install a package into a project. Without --approve it
                          prints the permissions it asks for and refuses.
-  remove <id> --project <dir>
-                         Remove a package from a project (its records stay).
+  remove <id> --project <dir> [--force]
+                         Remove a package from a project (its records stay). Its
+                         removed handler runs first; if it fails the removal is
+                         refused unless --force.
+  open --project <dir>   Open a project: remember what it declares, put it on the
+                         clock's list if it has a schedule, run opened handlers.
   list --project <dir>   The packages installed in a project.
   call <id> <handler> --project <dir> [--payload <json>]
                          Call a handler; prints its JSON answer.
@@ -73,6 +78,7 @@ export async function runCli(args: string[], io: Io = defaultIo()): Promise<numb
       options: {
         project: { type: "string" },
         approve: { type: "boolean" },
+        force: { type: "boolean" },
         payload: { type: "string" },
         kind: { type: "string" },
         prefix: { type: "string" },
@@ -110,16 +116,46 @@ export async function runCli(args: string[], io: Io = defaultIo()): Promise<numb
           `Installed ${manifest.id}@${manifest.version} (${ref.source}: ${ref.dir}) into ${result.project}`,
         );
         if (result.approved.length) io.out(`Approved: ${result.approved.join(", ")}`);
+        if (result.installed) io.out(`Ran its installed handler ${result.installed.handler}: ok`);
         return 0;
       }
       case "remove": {
         const id = need(rest[0], "remove needs a package id");
-        await removePackage(host, id, needProject(flags.project));
+        const result = await removePackage(host, id, needProject(flags.project), {
+          force: flags.force,
+        });
+        const { removed } = result;
+        if (removed?.outcome === "failed") {
+          io.err(
+            `Its removed handler ${removed.handler} failed: ${removed.error!.name}: ` +
+              `${removed.error!.message}; removed anyway (--force)`,
+          );
+        } else if (removed) io.out(`Ran its removed handler ${removed.handler}: ok`);
+        if (result.notice) io.err(result.notice);
         io.out(`Removed ${id}; its records stay in the project's memory`);
         return 0;
       }
+      case "open": {
+        const result = await openProject(host, needProject(flags.project));
+        const ids = result.project.extensionIds;
+        io.out(
+          `Opened ${result.project.path}: ${
+            ids.length ? `${ids.length} installed (${ids.join(", ")})` : "nothing installed"
+          }${result.scheduled ? "; on the clock's scheduled list" : ""}`,
+        );
+        for (const run of result.opened) {
+          if (run.outcome === "ok") io.out(`  ${run.handler} (opened): ok`);
+          else {io.err(
+              `  ${run.handler} (opened) failed: ${run.error!.name}: ${run.error!.message}`,
+            );}
+        }
+        for (const { packageId, message } of result.unavailable) {
+          io.err(`  ${packageId} cannot serve here: ${message}`);
+        }
+        return 0;
+      }
       case "list": {
-        const project = await openProject(kv, needProject(flags.project), { now: host.now });
+        const project = await rememberProject(kv, needProject(flags.project), { now: host.now });
         await rememberIfScheduled(host, project.path);
         if (project.extensionIds.length === 0) io.out("Nothing is installed in this project.");
         for (const id of project.extensionIds) {

@@ -27,6 +27,7 @@ import {
   SupersededError,
 } from "./errors.ts";
 import { describeEvery, parseEvery } from "./every.ts";
+import { readGeneration } from "./generation.ts";
 import type { Host } from "./host.ts";
 import { loadPackage, readPackageRef } from "./package_store.ts";
 import { readDeclaredIds, readProject, resolveProjectDir } from "./project.ts";
@@ -123,6 +124,8 @@ interface DueEntry {
   order: number;
   /** A skip was marked for it, to clear once it runs. */
   marked: boolean;
+  /** The ids remembered when the project was last opened. */
+  declaredIds: readonly string[];
 }
 
 /**
@@ -248,7 +251,9 @@ export class Clock {
     for (const id of info.extensionIds) {
       let schedule;
       try {
-        schedule = (await this.#host.servingPackage(project, id)).manifest.schedule;
+        schedule = (await this.#host.servingPackage(project, id, {
+          declaredIds: info.extensionIds,
+        })).manifest.schedule;
       } catch (error) {
         if (await this.#mayBeScheduled(id)) {
           await this.#skip(report, marks, { project, id }, skipReasonOf(error), {
@@ -277,7 +282,13 @@ export class Clock {
           continue;
         }
         const marked = marks.has(`${id}\0${row.handler}`);
-        due.push({ ...key, overdue, order: due.length, marked });
+        due.push({
+          ...key,
+          overdue,
+          order: due.length,
+          marked,
+          declaredIds: info.extensionIds,
+        });
       }
     }
   }
@@ -286,6 +297,10 @@ export class Clock {
   async #run(entry: DueEntry, at: number, report: TickReport): Promise<void> {
     const kv = this.#host.kv;
     const { project, id, handler } = entry;
+    // The generation is read before the switch: switching off writes the
+    // exception and then bumps the generation, so a switch turned off after
+    // this look fences the call off at commit.
+    const generation = await readGeneration(await this.#host.projectMemory(project), id);
     // The switch may have been turned off while earlier handlers ran.
     if (await isSwitchedOff(kv, project, id)) {
       await this.#skip(report, new Map(), { project, id, handler }, "switched-off", {
@@ -301,6 +316,8 @@ export class Clock {
       await this.#host.callHandler(project, id, handler, {
         occasion: { kind: "clock" },
         source: { kind: "clock" },
+        generation,
+        declaredIds: entry.declaredIds,
       });
       await endAttempt(kv, project, id, handler, begun, { outcome: "ok", endedAt: this.#now() });
       report.ran.push({ project, packageId: id, handler, outcome: "ok", overdueMs });
@@ -440,7 +457,7 @@ export async function describeSchedule(host: Host, projectDir: string): Promise<
   for (const id of ids) {
     let manifest;
     try {
-      manifest = (await host.servingPackage(project, id)).manifest;
+      manifest = (await host.servingPackage(project, id, { declaredIds: ids })).manifest;
     } catch {
       continue;
     }

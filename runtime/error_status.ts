@@ -13,6 +13,7 @@ import {
   HandlerTimeoutError,
   InvalidInputError,
   InvalidValueError,
+  LifecycleFailedError,
   ManifestError,
   MemoryAccessError,
   NotFoundError,
@@ -38,7 +39,7 @@ export function httpStatusOf(error: unknown): number {
   // Handler failures (timeouts, throws, limits) are the handler's, not the request's.
   if (
     error instanceof HandlerFailedError || error instanceof HandlerTimeoutError ||
-    error instanceof HandlerResourceError
+    error instanceof HandlerResourceError || error instanceof LifecycleFailedError
   ) return 422;
   return 500;
 }

@@ -106,3 +106,33 @@ export class SupersededError extends SyncError {
 export class ConflictError extends SyncError {
   override name = "ConflictError";
 }
+
+/**
+ * A lifecycle handler (`installed`, `removed`) failed, so what it guards was
+ * refused: the install left nothing installed, the removal removed nothing.
+ */
+export class LifecycleFailedError extends SyncError {
+  override name = "LifecycleFailedError";
+}
+
+/** Where a build problem is, relative to the package folder. */
+export interface BuildErrorPlace {
+  /** Such as `src/service.ts` or `manifest.json`. */
+  file: string;
+  line?: number;
+  column?: number;
+}
+
+/** A package's sources could not be built; `file`, `line` and `column` say where. */
+export class BuildError extends SyncError {
+  override name = "BuildError";
+  readonly file: string;
+  readonly line?: number;
+  readonly column?: number;
+  constructor(message: string, place: BuildErrorPlace) {
+    super(message);
+    this.file = place.file;
+    this.line = place.line;
+    this.column = place.column;
+  }
+}

@@ -13,7 +13,7 @@ import {
   PermissionDeniedError,
   RateLimitedError,
 } from "./errors.ts";
-import { readGeneration } from "./generation.ts";
+import { type Generation, readGeneration } from "./generation.ts";
 import { IsolatePool } from "./isolate_pool.ts";
 import { DEFAULT_LIMITS, type HandlerLimits } from "./limits.ts";
 import { declaredHosts } from "./manifest.ts";
@@ -60,6 +60,31 @@ export interface CallOptions {
   /** Who asked; carried into any work the call orders. */
   source: Source;
   payload?: unknown;
+  /**
+   * The generation the caller saw before it decided to call. The call
+   * commits only if the package's generation is still this one, so a person
+   * who switched the clock off between the decision and the call wins. When
+   * absent, the generation is read as the call starts.
+   */
+  generation?: Generation;
+  /**
+   * The ids to take as the project's installed ones instead of reading
+   * `.sync/extensions.json`: the clock passes the ids remembered when the
+   * project was last opened, since it never reads a repository.
+   */
+  declaredIds?: readonly string[];
+  /**
+   * The artefact to call instead of the one serving the project now: an
+   * install runs the `installed` handler of what it is about to install,
+   * before anything of it is committed.
+   */
+  package?: LoadedPackage;
+}
+
+/** Options for {@linkcode Host.servingPackage}. */
+export interface ServingOptions {
+  /** The project's installed ids, when the caller already has them. */
+  declaredIds?: readonly string[];
 }
 
 /** What a call answered, with its receipt. */
@@ -113,8 +138,12 @@ export class Host {
    * @throws {NotFoundError} when the package is not installed in the project or on this machine.
    * @throws {ApprovalRequiredError} when nothing approved can serve.
    */
-  async servingPackage(project: string, id: string): Promise<LoadedPackage> {
-    const declared = await readDeclaredIds(project);
+  async servingPackage(
+    project: string,
+    id: string,
+    options: ServingOptions = {},
+  ): Promise<LoadedPackage> {
+    const declared = options.declaredIds ?? await readDeclaredIds(project);
     if (!declared.includes(id)) {
       throw new NotFoundError(
         `${id} is not installed in ${project}` +
@@ -178,7 +207,8 @@ export class Host {
       outcome: "ok",
     };
     try {
-      const pkg = await this.servingPackage(project, id);
+      const declaredIds = options.declaredIds ?? await readDeclaredIds(project);
+      const pkg = options.package ?? await this.servingPackage(project, id, { declaredIds });
       if (!(handler in pkg.manifest.handlers)) {
         const declared = Object.keys(pkg.manifest.handlers);
         throw new NotFoundError(
@@ -196,13 +226,13 @@ export class Host {
       this.#countCall(running, handler, startedAt);
 
       const memory = await this.projectMemory(project);
-      const generation = await readGeneration(memory, id);
+      const generation = options.generation ?? await readGeneration(memory, id);
       transaction = new MemoryTransaction(memory, {
         packageId: id,
         generation,
         now: () => new Date(this.now()),
       });
-      const access = new MemoryAccess(id, await this.#publishedKinds(project, pkg));
+      const access = new MemoryAccess(id, await this.#publishedKinds(project, pkg, declaredIds));
       const orders: WorkOrder[] = [];
       const value = await this.pool.call({
         source: await readServiceSource(pkg),
@@ -280,12 +310,20 @@ export class Host {
     this.#calls.set(running, recent);
   }
 
-  /** Kinds the project's packages publish; `calling` is already resolved, so it is not read twice. */
-  async #publishedKinds(project: string, calling: LoadedPackage): Promise<string[]> {
-    const kinds: string[] = [];
-    for (const id of await readDeclaredIds(project)) {
+  /**
+   * Kinds the project's packages publish, and the calling package's own (it
+   * may not be among `declaredIds` yet while its install runs `installed`).
+   */
+  async #publishedKinds(
+    project: string,
+    calling: LoadedPackage,
+    declaredIds: readonly string[],
+  ): Promise<string[]> {
+    const kinds: string[] = await publishedKinds(calling);
+    for (const id of declaredIds) {
+      if (id === calling.manifest.id) continue;
       try {
-        const pkg = id === calling.manifest.id ? calling : await this.servingPackage(project, id);
+        const pkg = await this.servingPackage(project, id, { declaredIds });
         kinds.push(...await publishedKinds(pkg));
       } catch {
         // A package that cannot serve publishes nothing right now.

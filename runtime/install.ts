@@ -13,7 +13,8 @@ import {
   widenedPermissions,
   writeApproval,
 } from "./approval.ts";
-import { ApprovalRequiredError, NotFoundError } from "./errors.ts";
+import { join } from "node:path";
+import { ApprovalRequiredError, LifecycleFailedError, NotFoundError } from "./errors.ts";
 import { bumpGeneration } from "./generation.ts";
 import type { Host } from "./host.ts";
 import {
@@ -22,12 +23,13 @@ import {
   setPackageRef,
   storePackage,
 } from "./package_store.ts";
+import { type LifecycleRun, runLifecycle } from "./lifecycle.ts";
 import { describePermission } from "./permission_text.ts";
 import { rememberIfScheduled } from "./scheduled_projects.ts";
 import {
-  openProject,
   type ProjectInfo,
   readDeclaredIds,
+  rememberProject,
   resolveProjectDir,
   writeDeclaredIds,
 } from "./project.ts";
@@ -44,6 +46,8 @@ export interface InstallResult {
   project: string;
   /** Permissions newly approved by this install (empty when nothing new was asked). */
   approved: string[];
+  /** The `installed` handler, when the package names one (it succeeded, or the install was refused). */
+  installed: LifecycleRun | null;
 }
 
 /**
@@ -64,74 +68,154 @@ export async function installPackage(
   options: InstallOptions = {},
 ): Promise<InstallResult> {
   const project = await resolveProjectDir(projectDir);
+  const syncFolder = join(project, ".sync");
+  const hadSyncFolder = await exists(syncFolder);
   const pkg = await storePackage(source, { home: host.home, now: host.now });
   const { id, version, permissions } = pkg.manifest;
-  const previous = await readPackageRef(host.kv, id);
-  const approval = await readApproval(host.kv, project, id);
-  const widened = widenedPermissions(approval?.permissions ?? [], permissions);
-  const needsApproval = !approval || widened.length > 0;
+  let refMoved = false;
+  try {
+    const previous = await readPackageRef(host.kv, id);
+    const approval = await readApproval(host.kv, project, id);
+    const widened = widenedPermissions(approval?.permissions ?? [], permissions);
+    const needsApproval = !approval || widened.length > 0;
 
-  if (needsApproval && !options.approve) {
-    if (approval) {
-      // Stored and current on this machine; this project keeps what it approved.
-      await setPackageRef(host.kv, pkg.ref);
-      if (previous?.dir !== pkg.ref.dir) await fenceOtherProjects(host, id, project);
+    if (needsApproval && !options.approve) {
+      if (approval) {
+        // Stored and current on this machine; this project keeps what it approved.
+        await setPackageRef(host.kv, pkg.ref);
+        refMoved = true;
+        if (previous?.dir !== pkg.ref.dir) await fenceOtherProjects(host, id, project);
+        throw new ApprovalRequiredError(
+          `Cannot update ${id} to ${version} in ${project}: it asks for more than was approved:\n` +
+            widened.map((p) => `  ${p} — ${describePermission(p)}`).join("\n") +
+            `\n${id}@${approval.version} keeps serving this project until a person approves; ` +
+            `run again with --approve`,
+        );
+      }
       throw new ApprovalRequiredError(
-        `Cannot update ${id} to ${version} in ${project}: it asks for more than was approved:\n` +
-          widened.map((p) => `  ${p} — ${describePermission(p)}`).join("\n") +
-          `\n${id}@${approval.version} keeps serving this project until a person approves; ` +
-          `run again with --approve`,
+        `Cannot install ${id}@${version} into ${project} without approval. It asks for:\n` +
+          (permissions.length
+            ? permissions.map((p) => `  ${p} — ${describePermission(p)}`).join("\n")
+            : "  nothing (no permissions)") +
+          `\nRun again with --approve to approve these for this project.`,
       );
     }
-    throw new ApprovalRequiredError(
-      `Cannot install ${id}@${version} into ${project} without approval. It asks for:\n` +
-        (permissions.length
-          ? permissions.map((p) => `  ${p} — ${describePermission(p)}`).join("\n")
-          : "  nothing (no permissions)") +
-        `\nRun again with --approve to approve these for this project.`,
-    );
-  }
 
-  await setPackageRef(host.kv, pkg.ref);
-  if (needsApproval || options.approve) {
-    const record: Approval = {
-      id,
-      version,
-      ref: pkg.ref,
-      permissions: [...permissions],
-      approvedAt: new Date(host.now()).toISOString(),
-    };
-    await writeApproval(host.kv, project, record);
+    // `installed` runs before anything of the install is committed, so a
+    // failure leaves the project as it was.
+    const ids = await readDeclaredIds(project);
+    const installed = await runLifecycle(host, project, pkg, "installed", {
+      declaredIds: ids,
+      payload: { version, previousVersion: ids.includes(id) ? approval?.version ?? null : null },
+    });
+    if (installed?.outcome === "failed") {
+      throw new LifecycleFailedError(
+        `Cannot install ${id}@${version} into ${project}: its installed handler ` +
+          `${installed.handler} failed: ${installed.error!.name}: ${installed.error!.message}\n` +
+          `Nothing was installed; fix the handler and install again`,
+        { cause: installed.failure },
+      );
+    }
+
+    await setPackageRef(host.kv, pkg.ref);
+    refMoved = true;
+    if (needsApproval || options.approve) {
+      const record: Approval = {
+        id,
+        version,
+        ref: pkg.ref,
+        permissions: [...permissions],
+        approvedAt: new Date(host.now()).toISOString(),
+      };
+      await writeApproval(host.kv, project, record);
+    }
+    // Re-approving or updating fences off calls started under what served before.
+    if (needsApproval || options.approve || previous?.dir !== pkg.ref.dir) {
+      await bumpGeneration(await host.projectMemory(project), id);
+    }
+    if (previous?.dir !== pkg.ref.dir) await fenceOtherProjects(host, id, project);
+    if (!ids.includes(id)) await writeDeclaredIds(project, [...ids, id]);
+    await rememberProject(host.kv, project, { now: host.now });
+    await rememberIfScheduled(host, project);
+    return { package: pkg, project, approved: needsApproval ? widened : [], installed };
+  } catch (error) {
+    // Leave nothing behind that this install brought: an archive it unpacked
+    // and nothing now points at, and a project memory it created.
+    if (pkg.unpacked && !refMoved) await Deno.remove(pkg.dir, { recursive: true }).catch(() => {});
+    if (!hadSyncFolder) {
+      await host.forgetProject(project).catch(() => {});
+      await Deno.remove(syncFolder, { recursive: true }).catch(() => {});
+    }
+    throw error;
   }
-  // Re-approving or updating fences off calls started under what served before.
-  if (needsApproval || options.approve || previous?.dir !== pkg.ref.dir) {
-    await bumpGeneration(await host.projectMemory(project), id);
-  }
-  if (previous?.dir !== pkg.ref.dir) await fenceOtherProjects(host, id, project);
-  const ids = await readDeclaredIds(project);
-  if (!ids.includes(id)) await writeDeclaredIds(project, [...ids, id]);
-  await openProject(host.kv, project, { now: host.now });
-  await rememberIfScheduled(host, project);
-  return { package: pkg, project, approved: needsApproval ? widened : [] };
+}
+
+/** Options for {@linkcode removePackage}. */
+export interface RemoveOptions {
+  /** Remove even when the `removed` handler fails. */
+  force?: boolean;
+}
+
+/** What a removal did. */
+export interface RemoveResult {
+  project: string;
+  /** The `removed` handler, when the package names one and it could run. */
+  removed: LifecycleRun | null;
+  /** Why the `removed` handler could not run, when the package could not serve. */
+  notice?: string;
 }
 
 /**
- * Removes a package from a project: its id leaves `.sync/extensions.json`, the
- * project's approval is deleted and its generation bumped so that a call
- * still running commits nothing. The project's records stay.
+ * Removes a package from a project. Its `removed` handler runs first; if it
+ * fails the removal is refused (unless `force`) and nothing changes. Then the
+ * id leaves `.sync/extensions.json`, the project's approval is deleted and its
+ * generation bumped so that a call still running commits nothing. The
+ * project's records stay.
  *
  * @throws {NotFoundError} when the package is not installed in the project.
+ * @throws {LifecycleFailedError} when the `removed` handler failed and `force` is not set.
  */
-export async function removePackage(host: Host, id: string, projectDir: string): Promise<void> {
+export async function removePackage(
+  host: Host,
+  id: string,
+  projectDir: string,
+  options: RemoveOptions = {},
+): Promise<RemoveResult> {
   const project = await resolveProjectDir(projectDir);
   const ids = await readDeclaredIds(project);
   if (!ids.includes(id)) {
     throw new NotFoundError(`${id} is not installed in ${project}`);
   }
+  const result: RemoveResult = { project, removed: null };
+  let pkg;
+  try {
+    pkg = await host.servingPackage(project, id, { declaredIds: ids });
+  } catch (error) {
+    // Nothing of it can run, so nothing can clean up; removing it is still the person's call.
+    result.notice = `${id} could not serve here, so no removed handler ran: ${
+      (error as Error).message
+    }`;
+  }
+  if (pkg) {
+    result.removed = await runLifecycle(host, project, pkg, "removed", {
+      declaredIds: ids,
+      payload: { version: pkg.manifest.version },
+    });
+    const failed = result.removed?.outcome === "failed" ? result.removed : null;
+    if (failed && !options.force) {
+      throw new LifecycleFailedError(
+        `Cannot remove ${id} from ${project}: its removed handler ${failed.handler} failed: ` +
+          `${failed.error!.name}: ${failed.error!.message}\n` +
+          `${id} stays installed. Fix the handler, or run again with --force to remove it anyway`,
+        { cause: failed.failure },
+      );
+    }
+  }
   await bumpGeneration(await host.projectMemory(project), id);
   await writeDeclaredIds(project, ids.filter((other) => other !== id));
   await deleteApproval(host.kv, project, id);
-  await openProject(host.kv, project, { now: host.now });
+  await rememberProject(host.kv, project, { now: host.now });
+  return result;
 }
 
 /**
@@ -150,5 +234,14 @@ async function fenceOtherProjects(host: Host, id: string, project: string): Prom
       continue;
     }
     await bumpGeneration(await host.projectMemory(other.path), id);
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
   }
 }

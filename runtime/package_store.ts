@@ -85,6 +85,12 @@ export async function loadPackage(ref: PackageRef): Promise<LoadedPackage> {
   return { ref, manifest, dir: ref.dir };
 }
 
+/** A package {@linkcode storePackage} put on this machine. */
+export interface StoredPackage extends LoadedPackage {
+  /** This call unpacked the archive into the store (it was not there before). */
+  unpacked: boolean;
+}
+
 /** Options for {@linkcode storePackage}. */
 export interface StorePackageOptions {
   /** The installation folder (the store is under it). */
@@ -104,7 +110,7 @@ export interface StorePackageOptions {
 export async function storePackage(
   source: string,
   options: StorePackageOptions,
-): Promise<LoadedPackage> {
+): Promise<StoredPackage> {
   const path = resolve(source);
   let info: Deno.FileInfo;
   try {
@@ -124,7 +130,7 @@ export async function storePackage(
       dir,
       installedAt,
     };
-    return { ref, manifest, dir };
+    return { ref, manifest, dir, unpacked: false };
   }
   if (info.size > ARCHIVE_LIMITS.maxArchiveBytes) {
     throw new ArchiveError(
@@ -173,7 +179,7 @@ export async function storePackage(
     digest,
     installedAt,
   };
-  return { ref, manifest, dir };
+  return { ref, manifest, dir, unpacked: !exists };
 }
 
 /**

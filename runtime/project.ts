@@ -84,13 +84,15 @@ export async function writeDeclaredIds(project: string, ids: string[]): Promise<
 }
 
 /**
- * Opens a project: reads what it declares and remembers it in the installation.
+ * Remembers a project: reads what it declares now and keeps it in the
+ * installation, for the clock to tick with. {@linkcode openProject} in
+ * `open_project.ts` does this and runs the `opened` handlers.
  *
  * @param kv The installation's KV.
  * @param dir The project folder.
  * @throws {NotFoundError} when the folder does not exist.
  */
-export async function openProject(
+export async function rememberProject(
   kv: Deno.Kv,
   dir: string,
   options: { now: () => number },

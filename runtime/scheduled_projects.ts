@@ -98,7 +98,8 @@ export async function rememberIfScheduled(host: Host, project: string): Promise<
   for (const id of ids) {
     let scheduled = false;
     try {
-      scheduled = (await host.servingPackage(path, id)).manifest.schedule.length > 0;
+      scheduled = (await host.servingPackage(path, id, { declaredIds: ids })).manifest.schedule
+        .length > 0;
     } catch {
       // Not approved, or gone: it cannot tick now, and re-opening will ask again.
       continue;

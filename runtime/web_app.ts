@@ -9,6 +9,8 @@
 import { Hono } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import { httpStatusOf } from "./error_status.ts";
+import { InvalidInputError } from "./errors.ts";
+import { openProject } from "./open_project.ts";
 import type { Host } from "./host.ts";
 import { listReceipts } from "./receipts.ts";
 import { resolveProjectDir } from "./project.ts";
@@ -60,6 +62,24 @@ export function createApp(host: Host, options: AppOptions): Hono {
       projects.push(entry.value);
     }
     return c.json({ projects });
+  });
+  app.post("/api/projects/open", async (c) => {
+    let body: unknown;
+    try {
+      body = await c.req.json();
+    } catch {
+      throw new InvalidInputError(
+        'POST /api/projects/open takes JSON: { "path": "<project folder>" }',
+      );
+    }
+    const path = (body as { path?: unknown })?.path;
+    if (typeof path !== "string" || path === "") {
+      throw new InvalidInputError('POST /api/projects/open needs "path", the project folder');
+    }
+    const result = await openProject(host, path);
+    // The thrown errors stay here; their name and message are on each run.
+    const opened = result.opened.map(({ failure: _, ...run }) => run);
+    return c.json({ ...result, opened });
   });
   app.get("/api/receipts", async (c) => {
     const project = await resolveProjectDir(c.req.query("project") ?? "");

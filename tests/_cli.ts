@@ -56,6 +56,8 @@ export interface ArchiveSpec {
   service: string;
   /** More entries, e.g. hostile ones. */
   extra?: TarSpec[];
+  /** More manifest fields, merged over the rest. */
+  manifest?: Record<string, unknown>;
 }
 
 /** A `.tgz` of a package: `manifest.json` and `service/index.js` under `package/`. */
@@ -68,6 +70,7 @@ export function packageArchive(spec: ArchiveSpec): Uint8Array {
     permissions: spec.permissions,
     service: "service/index.js",
     handlers: Object.fromEntries(spec.handlers.map((h) => [h, { description: `Does ${h}` }])),
+    ...spec.manifest,
   };
   return tarGz([
     { name: "package/", type: "5" },

@@ -5,7 +5,7 @@ import { Clock, describeSchedule, type TickReport } from "../runtime/clock.ts";
 import { clockOffKey, isSwitchedOff, switchOff, switchOn } from "../runtime/clock_switch.ts";
 import { deleteApproval } from "../runtime/approval.ts";
 import { installPackage } from "../runtime/install.ts";
-import { writeDeclaredIds } from "../runtime/project.ts";
+import { rememberProject, writeDeclaredIds } from "../runtime/project.ts";
 import { listRecords } from "../runtime/project_memory.ts";
 import { listReceipts } from "../runtime/receipts.ts";
 import { needsReview, readStamp } from "../runtime/schedule_stamp.ts";
@@ -358,22 +358,41 @@ Deno.test("clock: a removed project folder is skipped and stays on the list", as
 Deno.test("clock: a package not approved or no longer installed is skipped with a receipt", async () => {
   const s = await setup();
   try {
-    await installScheduled(s, scheduled("loose", "1h"));
+    const dir = await installScheduled(s, scheduled("loose", "1h"));
     await deleteApproval(s.env.kv, s.env.project, "loose");
     const unapproved = await s.clock.tick();
     assert.deepEqual(unapproved.skipped.map((k) => [k.packageId, k.reason]), [
       ["loose", "not-approved"],
     ]);
-    // The repository's file no longer lists it; the remembered ids still do.
-    await writeDeclaredIds(s.env.project, []);
-    const removed = await s.clock.tick();
-    assert.deepEqual(removed.skipped.map((k) => [k.packageId, k.reason]), [
+    // Approved again, then its linked folder goes away.
+    await installPackage(s.env.host, dir, s.env.project, { approve: true });
+    await s.clock.tick();
+    await Deno.remove(dir, { recursive: true });
+    const gone = await s.clock.tick();
+    assert.deepEqual(gone.skipped.map((k) => [k.packageId, k.reason]), [
       ["loose", "not-installed"],
     ]);
     const skips = (await listReceipts(s.env.kv, s.env.project, { packageId: "loose" }))
       .filter((r) => r.outcome === "skipped");
     assert.deepEqual(skips.map((r) => r.error?.name).sort(), ["not-approved", "not-installed"]);
-    assert.equal(await s.runs("loose"), 0);
+    assert.equal(await s.runs("loose"), 1);
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("clock: ticks with the ids remembered at open, not the repository's file", async () => {
+  const s = await setup();
+  try {
+    await installScheduled(s, scheduled("kept", "1h"));
+    // The file changes behind the installation's back (a pull, say): the clock
+    // does not read it, so the package still ticks until the project is opened.
+    await writeDeclaredIds(s.env.project, []);
+    assert.deepEqual(ranIds(await s.clock.tick()), ["kept"]);
+    await rememberProject(s.env.kv, s.env.project, { now: s.now });
+    s.advance(2 * HOUR);
+    const after = await s.clock.tick();
+    assert.deepEqual([after.ran, after.skipped], [[], []]);
   } finally {
     await s.close();
   }
