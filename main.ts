@@ -7,6 +7,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
+import { AUTHOR_COMMANDS, runAuthorCli } from "./runtime/author_cli.ts";
 import { exitCodeOf } from "./runtime/error_status.ts";
 import { InvalidInputError, SyncError } from "./runtime/errors.ts";
 import { Host } from "./runtime/host.ts";
@@ -31,6 +32,8 @@ import {
 const USAGE = `Usage: sync <command> [options]
 
 Commands:
+  build [dir]            Compile a package's src/service.ts and src/index.tsx.
+  new <id> [dir]         Create a package folder that passes check.
   install <folder|archive> --project <dir> [--approve]
                          Install a package into a project. Without --approve it
                          prints the permissions it asks for and refuses.
@@ -70,6 +73,7 @@ interface Io {
  * @param io Where output goes; tests capture it.
  */
 export async function runCli(args: string[], io: Io = defaultIo()): Promise<number> {
+  if (AUTHOR_COMMANDS.includes(args[0])) return await runAuthorCli(args, { io });
   let parsed;
   try {
     parsed = parseArgs({

@@ -221,8 +221,9 @@ export interface Occasion {
  * may send anything.
  */
 export type Handler = {
-  // A method signature, so a handler may annotate its payload with a narrower shape.
-  bivariant(payload: JsonValue, occasion: Occasion): unknown;
+  // A method signature (checked bivariantly), so a handler may annotate its
+  // payload with the shape it expects; unannotated, the payload is `unknown`.
+  bivariant(payload: unknown, occasion: Occasion): unknown;
 }["bivariant"];
 
 /**
