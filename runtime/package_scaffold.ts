@@ -70,7 +70,10 @@ export async function scaffoldPackage(
     validateManifest(manifest, "new");
   } catch (error) {
     if (!(error instanceof ManifestError)) throw error;
-    const problems = error.issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ");
+    // A bad id makes the handler name bad too; the id is the one thing to fix.
+    const idIssues = error.issues.filter((issue) => issue.path === "id");
+    const problems = (idIssues.length ? idIssues : error.issues)
+      .map((issue) => `${issue.path}: ${issue.message}`).join("; ");
     throw new InvalidInputError(`Cannot create package ${JSON.stringify(id)}: ${problems}`);
   }
   await assertEmptyFolder(id, dir);
