@@ -8,6 +8,7 @@
  */
 import { parseArgs } from "node:util";
 import { AUTHOR_COMMANDS, runAuthorCli } from "./runtime/author_cli.ts";
+import { runCheckCli } from "./runtime/check_cli.ts";
 import { exitCodeOf } from "./runtime/error_status.ts";
 import { InvalidInputError, SyncError } from "./runtime/errors.ts";
 import { Host } from "./runtime/host.ts";
@@ -34,6 +35,7 @@ const USAGE = `Usage: sync <command> [options]
 Commands:
   build [dir]            Compile a package's src/service.ts and src/index.tsx.
   new <id> [dir]         Create a package folder that passes check.
+  check [dir] [--json]   Build a package, then check it; exits 0 only when clean.
   install <folder|archive> --project <dir> [--approve]
                          Install a package into a project. Without --approve it
                          prints the permissions it asks for and refuses.
@@ -73,6 +75,7 @@ interface Io {
  * @param io Where output goes; tests capture it.
  */
 export async function runCli(args: string[], io: Io = defaultIo()): Promise<number> {
+  if (args[0] === "check") return await runCheckCli(args.slice(1), { io });
   if (AUTHOR_COMMANDS.includes(args[0])) return await runAuthorCli(args, { io });
   let parsed;
   try {

@@ -85,7 +85,14 @@ const PRESENT = new Set(ISOLATE_GLOBALS);
  * against the ES library alone accepts them, so the check looks for them
  * separately.
  */
-export const ES_GLOBALS_NOT_IN_ISOLATE: readonly string[] = Object.freeze(["Atomics", "Intl"]);
+export const ES_GLOBALS_NOT_IN_ISOLATE: readonly string[] = Object.freeze([
+  "AsyncDisposableStack",
+  "Atomics",
+  "DisposableStack",
+  "Intl",
+  "SuppressedError",
+  "Temporal",
+]);
 
 /**
  * Whether handler code can use `name` as a global.
@@ -131,6 +138,11 @@ const HINTS: Record<string, string> = {
     "there is no WebAssembly: a handler cannot load a .wasm payload; write the logic in " +
     "TypeScript or leave it to the package's screen",
   Atomics: "there is no Atomics: a handler runs on one thread and has no shared memory",
+  Temporal: "there is no Temporal: work with Date, toISOString() and Date.parse()",
+  DisposableStack: "there is no DisposableStack; release what a handler holds in try/finally",
+  AsyncDisposableStack:
+    "there is no AsyncDisposableStack; release what a handler holds in try/finally",
+  SuppressedError: "there is no SuppressedError; throw an Error that says what went wrong",
   structuredClone:
     "there is no structuredClone; copy plain data with JSON.parse(JSON.stringify(x))",
   crypto:

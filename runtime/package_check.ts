@@ -18,6 +18,7 @@
  * @module
  */
 import { join } from "node:path";
+import { BuildError } from "./errors.ts";
 import { IsolatePool } from "./isolate_pool.ts";
 import { isIsolateGlobal, missingGlobalHint } from "./isolate_globals.ts";
 import type { HandlerLimits } from "./limits.ts";
@@ -26,6 +27,8 @@ import { SERVICE_API_SPECIFIER } from "../workers/_protocol.ts";
 import { checkFiles, checkManifest } from "./_check_manifest.ts";
 import { type ModuleScan, scanModule } from "./_check_scan.ts";
 import { standInProblems } from "./_check_stand_in.ts";
+import { SERVICE_SOURCE, typeCheckService } from "./_check_types.ts";
+import { buildPackage, type BuildResult } from "./package_build.ts";
 
 /** One problem check found. Paths are relative to the package folder. */
 export interface CheckProblem {
@@ -49,6 +52,95 @@ export interface CheckOptions {
   pool?: IsolatePool;
   /** Limits for the stand-in host's run; the host's own by default. */
   limits?: HandlerLimits;
+  /** The `deno` executable that builds and type-checks; defaults to the running one. */
+  deno?: string;
+}
+
+/** What `checkPackage` found, and what its build wrote. */
+export interface CheckReport {
+  /** True when there are no problems. */
+  ok: boolean;
+  problems: CheckProblem[];
+  build: BuildResult;
+}
+
+/**
+ * Builds a package and checks everything: the manifest and what it names, the
+ * service source type-checked against the isolate's globals, and the built
+ * module (see {@linkcode checkBuiltPackage}).
+ *
+ * @param dir The package folder (holding `manifest.json`).
+ * @returns Every problem found and what the build wrote; `ok` only when clean.
+ * @example
+ * ```ts
+ * const report = await checkPackage("extensions/issues");
+ * if (!report.ok) for (const p of report.problems) console.log(formatProblem(p));
+ * ```
+ */
+export async function checkPackage(dir: string, options: CheckOptions = {}): Promise<CheckReport> {
+  let build: BuildResult = { outputs: [] };
+  try {
+    build = await buildPackage(dir, { deno: options.deno });
+  } catch (error) {
+    if (!(error instanceof BuildError)) throw error;
+    const read = await checkManifest(dir);
+    const problems: CheckProblem[] = [...read.problems];
+    if (!(error.file === "manifest.json" && read.problems.length > 0)) {
+      problems.push({
+        rule: "build",
+        file: error.file,
+        ...(error.line !== undefined ? { line: error.line, column: error.column ?? 1 } : {}),
+        message: error.message,
+        hint: "the build bundles src/service.ts into the manifest's service file; fix what " +
+          "the bundler reports and run check again",
+      });
+    }
+    return { ok: false, problems, build };
+  }
+  const typeProblems = await typeCheckService(dir, { deno: options.deno });
+  const built = await checkBuiltPackage(dir, options);
+  const fromSource = build.outputs.find((o) => o.source === SERVICE_SOURCE);
+  let sourceText: string | undefined;
+  if (fromSource) sourceText = await Deno.readTextFile(join(dir, SERVICE_SOURCE));
+  const reported = new Set(
+    typeProblems.map((p) => /^(\S+) is not a global in the isolate/.exec(p.message)?.[1]),
+  );
+  const problems: CheckProblem[] = [];
+  for (const problem of built) {
+    // Problems found in the built module are shown at the author's line when it can be found.
+    const name = /^(free-global|work-permission|net-permission)$/.test(problem.rule)
+      ? /^uses ([\w$]+)/.exec(problem.message)?.[1]
+      : undefined;
+    if (name === undefined || !fromSource || problem.file !== fromSource.output) {
+      problems.push(problem);
+      continue;
+    }
+    // The type-check already named it in the source, at the author's own line.
+    if (problem.rule === "free-global" && reported.has(name)) continue;
+    const place = sourceText === undefined ? undefined : locateName(sourceText, name);
+    problems.push(place ? { ...problem, file: SERVICE_SOURCE, ...place } : problem);
+  }
+  const rank = (p: CheckProblem) =>
+    p.file === "manifest.json" || p.rule.endsWith("-file") ? 0 : p.rule === "type-error" ? 1 : 2;
+  const all = [...problems, ...typeProblems]
+    .map((problem, i) => ({ problem, i }))
+    .sort((a, b) => rank(a.problem) - rank(b.problem) || a.i - b.i)
+    .map(({ problem }) => problem);
+  return { ok: all.length === 0, problems: all, build };
+}
+
+/** The first place `name` is used as a name (not a property) in a source, skipping comments. */
+function locateName(text: string, name: string): { line: number; column: number } | undefined {
+  const pattern = new RegExp(`(?<![.\\w$])${name.replace(/[$]/g, "\\$")}(?![\\w$])`);
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (/^\s*(\/\/|\*|\/\*|import\b)/.test(line)) continue;
+    const code = line.replace(/\/\/.*$/, "");
+    const match = pattern.exec(code);
+    if (match) return { line: i + 1, column: match.index + 1 };
+  }
+  return undefined;
 }
 
 /**
