@@ -24,7 +24,9 @@
  * - Everything returns a promise; host calls cross to the host and back.
  * - Arguments and answers cross as plain JSON. A function, a cycle, a
  *   `BigInt`, `undefined`, a `Map` or a class instance inside an argument is
- *   refused with its path (`TypeError: memory.write() argument: value.fields.at is a Date…`).
+ *   refused with its path (`TypeError: memory.list() argument: value.cursor
+ *   is undefined, which JSON cannot carry`). Leave an optional property out
+ *   rather than setting it to `undefined`: `{ kind, ...(cursor ? { cursor } : {}) }`.
  * - A refusal rejects with an `Error` whose `name` says why
  *   (`MemoryAccessError`, `PermissionDeniedError`, `InvalidInputError`,
  *   `PayloadTooLargeError`, `ConflictError`, `NotFoundError`,

@@ -1,19 +1,38 @@
-// The Hello extension's service module: plain JavaScript, as the isolate runs it.
-import { memory } from "@sync/extension-api/service";
-
-export default function register() {
+// src/service.ts
+import { console, memory } from "@sync/extension-api/service";
+function register() {
   return {
     "hello.greet": async (payload, occasion) => {
       const name = typeof payload?.name === "string" ? payload.name : "world";
-      const { records } = await memory.list({ kind: "hello.greeting", limit: 500 });
+      const { records } = await memory.list({
+        kind: "hello.greeting",
+        limit: 500
+      });
       const key = `hello.greeting/${records.length + 1}`;
-      await memory.write({ key, title: `Hello, ${name}!`, fields: { name } });
+      await memory.write({
+        key,
+        title: `Hello, ${name}!`,
+        fields: {
+          name
+        }
+      });
       console.log(`greeted ${name} (${occasion.kind})`);
-      return { key, greeting: `Hello, ${name}!` };
+      return {
+        key,
+        greeting: `Hello, ${name}!`
+      };
     },
     "hello.count": async () => {
-      const { records } = await memory.list({ kind: "hello.greeting", limit: 500 });
-      return { count: records.length };
-    },
+      const { records } = await memory.list({
+        kind: "hello.greeting",
+        limit: 500
+      });
+      return {
+        count: records.length
+      };
+    }
   };
 }
+export {
+  register as default
+};
