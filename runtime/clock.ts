@@ -18,7 +18,8 @@
  *
  * @module
  */
-import { isSwitchedOff } from "./clock_switch.ts";
+import { type Approval, approvalKey } from "./approval.ts";
+import { clockOffKey, isSwitchedOff } from "./clock_switch.ts";
 import {
   ApprovalRequiredError,
   HandlerBusyError,
@@ -29,7 +30,12 @@ import {
 import { describeEvery, parseEvery } from "./every.ts";
 import { readGeneration } from "./generation.ts";
 import type { Host } from "./host.ts";
-import { loadPackage, readPackageRef } from "./package_store.ts";
+import {
+  type LoadedPackage,
+  loadPackage,
+  type PackageRef,
+  readPackageRef,
+} from "./package_store.ts";
 import { readDeclaredIds, readProject, resolveProjectDir } from "./project.ts";
 import { writeReceipt } from "./receipts.ts";
 import { listScheduledProjects } from "./scheduled_projects.ts";
@@ -111,6 +117,12 @@ export interface ClockOptions {
 export interface StartOptions {
   /** Stops the clock when aborted, as {@linkcode Clock.stop} does. */
   signal?: AbortSignal;
+}
+
+/** Reads one tick shares across projects: each artefact and each ref is read once. */
+interface TickReads {
+  load: (ref: PackageRef) => Promise<LoadedPackage>;
+  ref: (id: string) => Promise<PackageRef | null>;
 }
 
 /** A handler found due in a look. */
@@ -202,9 +214,14 @@ export class Clock {
     const at = this.#now();
     const report: TickReport = { at: new Date(at).toISOString(), ran: [], skipped: [] };
     const due: DueEntry[] = [];
+    // Each artefact is read once per tick, at tick time, however many projects it serves.
+    const reads: TickReads = {
+      load: memoize((ref: PackageRef) => `${ref.dir}\0${ref.id}`, loadPackage),
+      ref: memoize((id: string) => id, (id) => readPackageRef(this.#host.kv, id)),
+    };
     for (const { path } of await listScheduledProjects(this.#host.kv)) {
       try {
-        await this.#collect(path, at, due, report);
+        await this.#collect(path, at, due, report, reads);
       } catch (error) {
         // One project that cannot be read must not stop the others ticking.
         const { message } = describeError(error);
@@ -225,6 +242,7 @@ export class Clock {
     at: number,
     due: DueEntry[],
     report: TickReport,
+    reads: TickReads,
   ): Promise<void> {
     const kv = this.#host.kv;
     const marks = await readSkipMarks(kv, project);
@@ -248,11 +266,18 @@ export class Clock {
     }
     await this.#unmark(marks, { project });
     const stamps = await readStamps(kv, project);
-    for (const id of info.extensionIds) {
+    const ids = info.extensionIds;
+    // Ten keys a round trip, rather than two reads per package.
+    const approvals = await getMany<Approval>(kv, ids.map((id) => approvalKey(project, id)));
+    const offs = await getMany<unknown>(kv, ids.map((id) => clockOffKey(project, id)));
+    for (const [i, id] of ids.entries()) {
       let schedule;
       try {
         schedule = (await this.#host.servingPackage(project, id, {
-          declaredIds: info.extensionIds,
+          declaredIds: ids,
+          load: reads.load,
+          approval: approvals[i],
+          ref: await reads.ref(id),
         })).manifest.schedule;
       } catch (error) {
         if (await this.#mayBeScheduled(id)) {
@@ -265,7 +290,7 @@ export class Clock {
       }
       await this.#unmark(marks, { project, id });
       if (schedule.length === 0) continue;
-      const off = await isSwitchedOff(kv, project, id);
+      const off = offs[i] !== null;
       const seen = new Set<string>();
       for (const row of schedule) {
         if (seen.has(row.handler)) continue;
@@ -514,6 +539,33 @@ function describeError(error: unknown): { name: string; message: string } {
   return error instanceof Error
     ? { name: error.name, message: error.message }
     : { name: "Error", message: String(error) };
+}
+
+/** `f`, called once per key; later calls with the same key share the first promise. */
+function memoize<A, R>(
+  keyOf: (arg: A) => string,
+  f: (arg: A) => Promise<R>,
+): (arg: A) => Promise<R> {
+  const seen = new Map<string, Promise<R>>();
+  return (arg) => {
+    const key = keyOf(arg);
+    let result = seen.get(key);
+    if (!result) {
+      result = f(arg);
+      seen.set(key, result);
+    }
+    return result;
+  };
+}
+
+/** Values at `keys` (null where absent), ten keys a round trip, the most KV reads at once. */
+async function getMany<T>(kv: Deno.Kv, keys: Deno.KvKey[]): Promise<(T | null)[]> {
+  const values: (T | null)[] = [];
+  for (let i = 0; i < keys.length; i += 10) {
+    const entries = await kv.getMany<T[]>(keys.slice(i, i + 10));
+    for (const entry of entries) values.push(entry.value);
+  }
+  return values;
 }
 
 async function isFolder(path: string): Promise<boolean> {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { readApproval, widenedPermissions } from "./approval.ts";
+import { type Approval, readApproval, widenedPermissions } from "./approval.ts";
 import {
   ApprovalRequiredError,
   HandlerBusyError,
@@ -23,6 +23,7 @@ import { netFetch } from "./net_fetch.ts";
 import {
   type LoadedPackage,
   loadPackage,
+  type PackageRef,
   publishedKinds,
   readPackageRef,
   readServiceSource,
@@ -85,6 +86,15 @@ export interface CallOptions {
 export interface ServingOptions {
   /** The project's installed ids, when the caller already has them. */
   declaredIds?: readonly string[];
+  /**
+   * Reads an artefact; defaults to {@linkcode loadPackage}. The clock passes
+   * one that reads each artefact once per tick, however many projects it serves.
+   */
+  load?: (ref: PackageRef) => Promise<LoadedPackage>;
+  /** The project's approval of the package, when the caller already read it. */
+  approval?: Approval | null;
+  /** The ref serving the id on this machine, when the caller already read it. */
+  ref?: PackageRef | null;
 }
 
 /** What a call answered, with its receipt. */
@@ -152,21 +162,24 @@ export class Host {
             : " (nothing is installed there)"),
       );
     }
-    const approval = await readApproval(this.kv, project, id);
+    const approval = options.approval !== undefined
+      ? options.approval
+      : await readApproval(this.kv, project, id);
     if (!approval) {
       throw new ApprovalRequiredError(
         `${id} is listed in ${project} but not approved on this machine; ` +
           `run: sync install <folder|archive> --project ${project} --approve`,
       );
     }
-    const ref = await readPackageRef(this.kv, id);
+    const load = options.load ?? loadPackage;
+    const ref = options.ref !== undefined ? options.ref : await readPackageRef(this.kv, id);
     if (ref) {
-      const current = await loadPackage(ref);
+      const current = await load(ref);
       const widened = widenedPermissions(approval.permissions, current.manifest.permissions);
       if (widened.length === 0) return current;
       if (approval.ref.dir !== ref.dir) {
         try {
-          return await loadPackage(approval.ref);
+          return await load(approval.ref);
         } catch { /* the approved artefact is gone; say what needs approving */ }
       }
       throw new ApprovalRequiredError(
@@ -176,7 +189,7 @@ export class Host {
           `run sync install with --approve to approve it`,
       );
     }
-    return await loadPackage(approval.ref);
+    return await load(approval.ref);
   }
 
   /**

@@ -1,0 +1,191 @@
+/**
+ * The cost of one look of the clock over many scheduled projects: 1,000
+ * projects with 5 scheduled packages each, with nothing due and with 10
+ * handlers due, and the same at 100 projects so growth can be seen. After the
+ * benches it prints each tick's cost per project. See `docs/benchmarks.md`.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { type Approval, writeApproval } from "../../runtime/approval.ts";
+import { Clock } from "../../runtime/clock.ts";
+import { Host } from "../../runtime/host.ts";
+import { DEFAULT_LIMITS } from "../../runtime/limits.ts";
+import { installPackage } from "../../runtime/install.ts";
+import { readPackageRef } from "../../runtime/package_store.ts";
+import { rememberProject, writeDeclaredIds } from "../../runtime/project.ts";
+import { beginAttempt, endAttempt } from "../../runtime/schedule_stamp.ts";
+import { addScheduledProject } from "../../runtime/scheduled_projects.ts";
+
+const PACKAGES = ["alpha", "bravo", "charlie", "delta", "echo"];
+const HOUR = 3_600_000;
+const START = Date.UTC(2030, 0, 1, 9, 0, 0);
+
+function service(id: string): string {
+  return `import { memory } from "@sync/extension-api/service";
+export default function register() {
+  return {
+    "${id}.poll": async () => {
+      await memory.write({ key: "${id}.seen/last", title: "polled" });
+    },
+  };
+}
+`;
+}
+
+/** Writes one scheduled package folder per id under `root`. */
+async function writePackages(root: string): Promise<string[]> {
+  const dirs: string[] = [];
+  for (const id of PACKAGES) {
+    const dir = join(root, "packages", id);
+    await Deno.mkdir(join(dir, "service"), { recursive: true });
+    await Deno.writeTextFile(
+      join(dir, "manifest.json"),
+      JSON.stringify({
+        id,
+        name: id,
+        version: "1.0.0",
+        description: `The ${id} bench package`,
+        permissions: ["background", "schedule"],
+        service: "service/index.js",
+        handlers: { [`${id}.poll`]: { description: "Polls" } },
+        schedule: [{ handler: `${id}.poll`, description: "Polls the tracker", every: "1h" }],
+      }),
+    );
+    await Deno.writeTextFile(join(dir, "service", "index.js"), service(id));
+    dirs.push(dir);
+  }
+  return dirs;
+}
+
+interface Fixture {
+  host: Host;
+  clock: Clock;
+  projects: string[];
+  /** Makes the first `count` projects' `alpha.poll` due again. */
+  makeDue(count: number): Promise<void>;
+}
+
+/**
+ * An installation with `count` scheduled projects, each with every bench
+ * package installed and approved and every handler attempted an hour ago
+ * less a minute, so nothing is due.
+ */
+async function fixture(root: string, count: number): Promise<Fixture> {
+  const kv = await Deno.openKv(":memory:");
+  let t = START;
+  const now = () => t;
+  const host = new Host({
+    kv,
+    home: join(root, "home"),
+    now,
+    limits: { ...DEFAULT_LIMITS, rateLimit: 1_000_000 },
+    log: () => {},
+  });
+  const first = join(root, "projects", "p0000");
+  await Deno.mkdir(first, { recursive: true });
+  for (const dir of await writePackages(root)) {
+    await installPackage(host, dir, first, { approve: true });
+  }
+  const approvals: Approval[] = [];
+  for (const id of PACKAGES) {
+    const ref = (await readPackageRef(kv, id))!;
+    approvals.push({
+      id,
+      version: ref.version,
+      ref,
+      permissions: ["background", "schedule"],
+      approvedAt: new Date(START).toISOString(),
+    });
+  }
+  const projects: string[] = [await Deno.realPath(first)];
+  for (let i = 1; i < count; i++) {
+    const dir = join(root, "projects", `p${String(i).padStart(4, "0")}`);
+    await Deno.mkdir(dir, { recursive: true });
+    const path = await Deno.realPath(dir);
+    await writeDeclaredIds(path, PACKAGES);
+    for (const approval of approvals) await writeApproval(kv, path, approval);
+    await rememberProject(kv, path, { now });
+    await addScheduledProject(kv, path, { now });
+    projects.push(path);
+  }
+  const attempted = START - HOUR + 60_000;
+  for (const project of projects) {
+    for (const id of PACKAGES) {
+      const begun = await beginAttempt(kv, project, id, `${id}.poll`, {
+        at: attempted,
+        startedAt: attempted,
+      });
+      await endAttempt(kv, project, id, `${id}.poll`, begun, {
+        outcome: "ok",
+        endedAt: attempted,
+      });
+    }
+  }
+  t = START;
+  const clock = new Clock(host, { now, log: () => {} });
+  return {
+    host,
+    clock,
+    projects,
+    async makeDue(due) {
+      for (const project of projects.slice(0, due)) {
+        const begun = await beginAttempt(kv, project, "alpha", "alpha.poll", {
+          at: START - 2 * HOUR,
+          startedAt: START - 2 * HOUR,
+        });
+        await endAttempt(kv, project, "alpha", "alpha.poll", begun, {
+          outcome: "ok",
+          endedAt: START - 2 * HOUR,
+        });
+      }
+    },
+  };
+}
+
+const root = await Deno.makeTempDir({ prefix: "sync-tick-bench-" });
+const small = await fixture(join(root, "small"), 100);
+const large = await fixture(join(root, "large"), 1000);
+// One call warms the pool, so the benches time ticks rather than worker start.
+await large.makeDue(1);
+await large.clock.tick();
+
+/** Ticks timed in each bench, for the per-project summary. */
+const timings = new Map<string, { projects: number; ms: number[] }>();
+
+function timed(name: string, f: Fixture, due: number): void {
+  Deno.bench({ name, group: "clock tick", n: 10, warmup: 1 }, async (b) => {
+    if (due) await f.makeDue(due);
+    b.start();
+    const started = performance.now();
+    const report = await f.clock.tick();
+    const ms = performance.now() - started;
+    b.end();
+    if (report.ran.length !== due) {
+      throw new Error(`expected ${due} handlers to run, ${report.ran.length} did`);
+    }
+    const entry = timings.get(name) ?? { projects: f.projects.length, ms: [] };
+    entry.ms.push(ms);
+    timings.set(name, entry);
+  });
+}
+
+timed("100 projects × 5 packages, nothing due", small, 0);
+timed("1,000 projects × 5 packages, nothing due", large, 0);
+timed("1,000 projects × 5 packages, 10 due", large, 10);
+
+globalThis.addEventListener("unload", () => {
+  console.log("\nclock tick: cost per project (mean over the timed ticks)");
+  for (const [name, { projects, ms }] of timings) {
+    const mean = ms.reduce((a, b) => a + b, 0) / ms.length;
+    console.log(
+      `  ${name.padEnd(42)} ${mean.toFixed(1).padStart(8)} ms per tick  ` +
+        `${(mean * 1000 / projects).toFixed(0).padStart(6)} µs per project`,
+    );
+  }
+  for (const f of [small, large]) {
+    f.host.close();
+    f.host.kv.close();
+  }
+  Deno.removeSync(root, { recursive: true });
+});
