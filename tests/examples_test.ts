@@ -4,6 +4,7 @@ import { Host } from "../runtime/host.ts";
 import { installPackage } from "../runtime/install.ts";
 import { DEFAULT_LIMITS } from "../runtime/limits.ts";
 import { buildPackage } from "../runtime/package_build.ts";
+import { checkPackage } from "../runtime/package_check.ts";
 import { listRecords, writeRecord } from "../runtime/project_memory.ts";
 import { listReceipts } from "../runtime/receipts.ts";
 import { readWorkOrder } from "../runtime/work_order.ts";
@@ -112,6 +113,31 @@ Deno.test("the examples' committed service modules are what building src/ produc
     });
   }
 });
+
+Deno.test("the examples pass `checkPackage()`", async (t) => {
+  for (const id of [...BUILT, "decisions"]) {
+    await t.step(`extensions/${id}`, async () => {
+      // A copy, so checking (which builds) never writes into the checkout.
+      const copy = await Deno.makeTempDir({ prefix: `sync-example-${id}-` });
+      try {
+        await copyFolder(join(EXTENSIONS, id), copy);
+        const report = await checkPackage(copy);
+        assert.deepEqual(report.problems, []);
+        assert.equal(report.ok, true);
+      } finally {
+        await Deno.remove(copy, { recursive: true });
+      }
+    });
+  }
+});
+
+async function copyFolder(from: string, to: string): Promise<void> {
+  await Deno.mkdir(to, { recursive: true });
+  for await (const entry of Deno.readDir(from)) {
+    if (entry.isDirectory) await copyFolder(join(from, entry.name), join(to, entry.name));
+    else await Deno.copyFile(join(from, entry.name), join(to, entry.name));
+  }
+}
 
 Deno.test("extensions/hello greets, writes hello.greeting records and counts them", async () => {
   const env = await exampleHost();

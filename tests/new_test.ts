@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { InvalidInputError } from "../runtime/errors.ts";
 import { parseManifest } from "../runtime/manifest.ts";
 import { buildPackage } from "../runtime/package_build.ts";
+import { checkPackage } from "../runtime/package_check.ts";
 import { API_MODULE_URL, scaffoldPackage } from "../runtime/package_scaffold.ts";
 import { listRecords } from "../runtime/project_memory.ts";
 import { installFolder, runAuthor } from "./_author.ts";
@@ -54,6 +55,12 @@ Deno.test("`scaffoldPackage()` creates a package that builds, installs and runs"
         stderr: "piped",
       }).output();
       assert.equal(code, 0, new TextDecoder().decode(stderr));
+    });
+
+    await t.step("it passes check as created", async () => {
+      const report = await checkPackage(dir);
+      assert.deepEqual(report.problems, []);
+      assert.equal(report.ok, true);
     });
 
     await t.step("it builds, installs and its handler writes its record", async () => {
