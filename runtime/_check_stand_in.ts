@@ -52,7 +52,7 @@ export async function standInProblems(
   let report;
   try {
     report = await options.pool.probe(
-      { source, sourceName: `${id}/${service}`, packageId: id, limits: options.limits },
+      { source, sourceName: service, packageId: id, limits: options.limits },
       {
         host: (fn, args) => standInHost(fn, args, { manifest, transaction, access }),
         log: () => {},
@@ -104,7 +104,9 @@ export async function standInProblems(
       file: service,
       ...atExport,
       message: `register() returned ${
-        report.returned === "null" ? "null" : article(report.returned ?? "undefined")
+        report.returned === "null" || report.returned === "undefined" || !report.returned
+          ? report.returned ?? "undefined"
+          : article(report.returned)
       }, not an object of handlers`,
       hint: `return an object whose keys are the handler names the manifest declares: ${example}`,
     });
