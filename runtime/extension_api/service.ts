@@ -36,7 +36,8 @@
  *   reads its own writes) and committed together when the handler returns,
  *   and not at all when it throws, times out or is superseded.
  *
- * The limits every call runs under are in `docs/limits.md`.
+ * The limits every call runs under, and the sizes every value may have, are
+ * in `docs/limits.md`.
  *
  * This module type-checks with the ECMAScript library alone (no DOM, no Deno),
  * the same globals a handler has.
@@ -88,11 +89,11 @@ export interface RecordSummary {
 export interface RecordInput {
   /** `kind/name`; the kind must start with the package's id and a dot (`issues.`). */
   key: string;
-  /** At most 500 characters. */
+  /** One line shown in lists. */
   title?: string;
-  /** A JSON object, at most 32 KiB as JSON. */
+  /** A JSON object. */
   fields?: { [name: string]: JsonValue };
-  /** The text body, at most 512 KiB of UTF-8. */
+  /** The text body. */
   content?: string;
   /**
    * The revision the write is based on: it must equal the record's current
@@ -108,7 +109,7 @@ export interface RecordQuery {
   kind?: string;
   /** Keys starting with this text. */
   prefix?: string;
-  /** Records per page; default 50, at most 500. */
+  /** Records per page; default 50 (the most a page holds is in `docs/limits.md`). */
   limit?: number;
   /** The `cursor` of the previous page; this page starts strictly after it. */
   cursor?: string;
@@ -139,14 +140,14 @@ export interface RemoveResult {
  */
 export interface WorkOrderInput {
   kind: "agent.session";
-  /** The agent to raise, such as `claude-code` (1–100 characters). */
+  /** The agent to raise, such as `demo` or `claude-code`. */
   agent: string;
-  /** What Chat shows for the session (1–200 characters). Required, so a row says which. */
+  /** What Chat shows for the session. Required, so a row says which. */
   title: string;
   prompt: {
-    /** What the agent is asked (1–100,000 characters). */
+    /** What the agent is asked. */
     text: string;
-    /** Absolute paths the agent reads itself (at most 32). */
+    /** Absolute paths the agent reads itself. */
     attachments?: string[];
   };
   /**
@@ -155,7 +156,7 @@ export interface WorkOrderInput {
    * the source decides, nothing guesses.
    */
   onInterrupted: "continue" | "wait";
-  /** What the work is about, as a record key where there is one (1–300 characters). */
+  /** What the work is about, as a record key where there is one. */
   about?: string;
 }
 
