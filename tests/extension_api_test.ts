@@ -7,6 +7,8 @@ Deno.test("`@sync/extension-api/service` exports the values the isolate serves",
   try {
     await env.install({
       id: "probe",
+      // It touches work and net, so it declares what a package using them must.
+      permissions: ["background", "work.agent", "net:example.com"],
       handlers: ["probe.exports"],
       service: `import * as api from "@sync/extension-api/service";
 export default function register() {
