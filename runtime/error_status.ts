@@ -17,6 +17,7 @@ import {
   ManifestError,
   MemoryAccessError,
   NotFoundError,
+  PackageCheckError,
   PayloadTooLargeError,
   PermissionDeniedError,
   RateLimitedError,
@@ -34,7 +35,8 @@ export function httpStatusOf(error: unknown): number {
   if (error instanceof ConflictError || error instanceof SupersededError) return 409;
   if (
     error instanceof InvalidInputError || error instanceof InvalidValueError ||
-    error instanceof ManifestError || error instanceof ArchiveError
+    error instanceof ManifestError || error instanceof ArchiveError ||
+    error instanceof PackageCheckError
   ) return 400;
   // Handler failures (timeouts, throws, limits) are the handler's, not the request's.
   if (

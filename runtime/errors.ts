@@ -136,3 +136,16 @@ export class BuildError extends SyncError {
     this.column = place.column;
   }
 }
+
+/** A package breaks a rule of `deno task check`; `problems` lists each, with its place. */
+export class PackageCheckError extends SyncError {
+  override name = "PackageCheckError";
+  readonly problems: readonly { rule: string; file: string; line?: number; message: string }[];
+  constructor(
+    message: string,
+    problems: readonly { rule: string; file: string; line?: number; message: string }[],
+  ) {
+    super(message);
+    this.problems = problems;
+  }
+}

@@ -14,7 +14,13 @@ import {
   writeApproval,
 } from "./approval.ts";
 import { join } from "node:path";
-import { ApprovalRequiredError, LifecycleFailedError, NotFoundError } from "./errors.ts";
+import {
+  ApprovalRequiredError,
+  LifecycleFailedError,
+  NotFoundError,
+  PackageCheckError,
+} from "./errors.ts";
+import { checkBuiltPackage, formatProblem } from "./package_check.ts";
 import { bumpGeneration } from "./generation.ts";
 import type { Host } from "./host.ts";
 import {
@@ -74,6 +80,19 @@ export async function installPackage(
   const { id, version, permissions } = pkg.manifest;
   let refMoved = false;
   try {
+    // What `deno task check` refuses in a built package, install refuses in the same words.
+    const problems = await checkBuiltPackage(pkg.dir, { pool: host.pool, limits: host.limits });
+    if (problems.length > 0) {
+      throw new PackageCheckError(
+        `Cannot install ${id}@${version}: ${pkg.dir} does not pass check:\n` +
+          problems.map(formatProblem).join("\n") +
+          `\nFix these (deno task check ${
+            pkg.ref.source === "folder" ? pkg.dir : "<source folder>"
+          } ` +
+          `shows them) and install again`,
+        problems,
+      );
+    }
     const previous = await readPackageRef(host.kv, id);
     const approval = await readApproval(host.kv, project, id);
     const widened = widenedPermissions(approval?.permissions ?? [], permissions);

@@ -63,6 +63,12 @@ export interface TestHost {
   logs: string[];
   /** Writes and installs (approved) a package; returns its folder. */
   install(spec: PackageSpec): Promise<string>;
+  /**
+   * Installs a package whose service module is clean, then puts `spec.service`
+   * in its linked folder, as an author editing it after install would. For
+   * testing what the runtime does with code that install (and check) refuse.
+   */
+  installThenEdit(spec: PackageSpec): Promise<string>;
   /** Calls a handler as a person would from the CLI. */
   call(id: string, handler: string, payload?: unknown): Promise<unknown>;
   close(): Promise<void>;
@@ -95,6 +101,16 @@ export async function testHost(options: TestHostOptions = {}): Promise<TestHost>
     async install(spec) {
       const dir = await writePackage(join(root, "packages"), spec);
       await installPackage(host, dir, realProject, { approve: true });
+      return dir;
+    },
+    async installThenEdit(spec) {
+      const clean = spec.handlers.map((h) => `    ${JSON.stringify(h)}: () => null,`).join("\n");
+      const dir = await writePackage(join(root, "packages"), {
+        ...spec,
+        service: `export default function register() {\n  return {\n${clean}\n  };\n}\n`,
+      });
+      await installPackage(host, dir, realProject, { approve: true });
+      await Deno.writeTextFile(join(dir, "service", "index.js"), spec.service);
       return dir;
     },
     async call(id, handler, payload) {

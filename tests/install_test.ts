@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { readApproval } from "../runtime/approval.ts";
 import { installPackage, removePackage } from "../runtime/install.ts";
+import { checkBuiltPackage, formatProblem } from "../runtime/package_check.ts";
 import { readPackageRef } from "../runtime/package_store.ts";
 import { readDeclaredIds } from "../runtime/project.ts";
 import { getRecord, writeRecord } from "../runtime/project_memory.ts";
@@ -103,7 +104,9 @@ export default function register() {
     "gate.hold": async (payload) => {
       await memory.write({ key: "gate.note/" + payload.note, title: payload.note });
       console.log("holding " + payload.note);
-      for (let i = 0; i < 950; i++) {
+      // Polls until shortly before the host's timeout, however slow the machine is.
+      const until = Date.now() + 2500;
+      while (Date.now() < until) {
         if (await memory.record("gate.flag/" + payload.note)) return { note: payload.note };
       }
       throw new Error("the flag never came");
@@ -664,6 +667,61 @@ Deno.test("a worker that stops answering is terminated and replaced", async (t) 
         { handler: "stuck.indexOf", outcome: "HandlerTimeoutError" },
         { handler: "stuck.ok", outcome: "ok" },
       ]);
+    });
+  } finally {
+    await env.close();
+  }
+});
+
+Deno.test("installPackage() refuses what check refuses, in the same words", async (t) => {
+  const env = await testHost();
+  try {
+    const spec = {
+      id: "eager",
+      version: "1.0.0",
+      permissions: ["background"],
+      handlers: ["eager.order", "eager.extra"],
+      service: `import { work } from "@sync/extension-api/service";
+export default function register() {
+  return {
+    "eager.order": () => work.order({ kind: "agent.session" }),
+  };
+}
+`,
+    };
+
+    await t.step("a folder: every problem, at its place, as check words it", async () => {
+      const dir = await writePackage(join(dirname(env.home), "packages"), spec);
+      const expected = (await checkBuiltPackage(dir)).map(formatProblem);
+      assert.deepEqual(expected.map((line) => line.split("  ")[0]), [
+        "service/index.js:4:26",
+        "manifest.json:14:5",
+      ]);
+      const error = await rejectsWith(
+        installPackage(env.host, dir, env.project, { approve: true }),
+        "PackageCheckError",
+        /^Cannot install eager@1\.0\.0: .* does not pass check:\n/,
+      );
+      for (const line of expected) assert.ok(error.message.includes(line), line);
+      assert.match(error.message, /\nFix these \(deno task check .*\) and install again$/);
+      assert.deepEqual(await readDeclaredIds(env.project), []);
+      assert.equal(await readPackageRef(env.kv, "eager"), null);
+    });
+
+    await t.step("an archive: refused, and nothing is left in the store", async () => {
+      const file = join(dirname(env.home), "eager.tgz");
+      await Deno.writeFile(file, packageArchive(spec));
+      await rejectsWith(
+        installPackage(env.host, file, env.project, { approve: true }),
+        "PackageCheckError",
+        /work\.agent/,
+      );
+      const store = join(env.home, "extensions", "store", "eager");
+      const left: string[] = [];
+      if (await exists(store)) {
+        for await (const entry of Deno.readDir(store)) left.push(entry.name);
+      }
+      assert.deepEqual(left, []);
     });
   } finally {
     await env.close();

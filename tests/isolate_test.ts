@@ -144,7 +144,8 @@ Deno.test("Host.callHandler() runs handlers in the isolate and survives hostile 
       workerGraceMs: 1_000,
     },
   });
-  await env.install({ id: "box", handlers: HANDLERS, service: SERVICE });
+  // Its hostile handlers are what check refuses, so it arrives as an edit after install.
+  await env.installThenEdit({ id: "box", handlers: HANDLERS, service: SERVICE });
   await env.install({
     id: "other",
     handlers: ["other.seed"],
