@@ -343,5 +343,9 @@ function defaultIo(): Io {
 }
 
 if (import.meta.main) {
+  // `deno task` runs in the repository; paths a person typed are relative to
+  // where they typed them, which it passes as INIT_CWD.
+  const from = Deno.env.get("INIT_CWD");
+  if (from) Deno.chdir(from);
   Deno.exit(await runCli(Deno.args));
 }
