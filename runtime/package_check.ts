@@ -111,8 +111,17 @@ export async function checkPackage(dir: string, options: CheckOptions = {}): Pro
     const name = /^(free-global|work-permission|net-permission)$/.test(problem.rule)
       ? /^uses ([\w$]+)/.exec(problem.message)?.[1]
       : undefined;
-    if (name === undefined || !fromSource || problem.file !== fromSource.output) {
+    if (!fromSource || problem.file !== fromSource.output) {
       problems.push(problem);
+      continue;
+    }
+    if (name === undefined) {
+      // register() problems belong at the author's `export default`.
+      const atExport = problem.line !== undefined && sourceText !== undefined &&
+          /^(register|handler-not-declared|handler-not-function)$/.test(problem.rule)
+        ? locateDefaultExport(sourceText)
+        : undefined;
+      problems.push(atExport ? { ...problem, file: SERVICE_SOURCE, ...atExport } : problem);
       continue;
     }
     // The type-check already named it in the source, at the author's own line.
@@ -127,6 +136,16 @@ export async function checkPackage(dir: string, options: CheckOptions = {}): Pro
     .sort((a, b) => rank(a.problem) - rank(b.problem) || a.i - b.i)
     .map(({ problem }) => problem);
   return { ok: all.length === 0, problems: all, build };
+}
+
+/** Where a source writes `export default`. */
+function locateDefaultExport(text: string): { line: number; column: number } | undefined {
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const match = /^(\s*)export\s+default\b/.exec(lines[i]);
+    if (match) return { line: i + 1, column: match[1].length + 1 };
+  }
+  return undefined;
 }
 
 /** The first place `name` is used as a name (not a property) in a source, skipping comments. */

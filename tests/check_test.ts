@@ -240,6 +240,13 @@ const BROKEN: Record<string, Expected[]> = {
     column: 1,
     message: `register() returns "broken.extra", which manifest.json does not declare`,
   }],
+  "source-handler-not-declared": [{
+    rule: "handler-not-declared",
+    file: "src/service.ts",
+    line: 4,
+    column: 1,
+    message: `register() returns "broken.extra", which manifest.json does not declare`,
+  }],
   "handler-not-function": [{
     rule: "handler-not-function",
     file: "service/index.js",
@@ -482,12 +489,17 @@ Deno.test("checkPackage() passes a clean package and says what it built", async 
       },
     );
 
-    await t.step("the hello example, built by hand, passes what install runs", async () => {
-      assert.deepEqual(
-        await checkBuiltPackage(new URL("extensions/hello/", REPO_ROOT).pathname, { pool }),
-        [],
-      );
-    });
+    await t.step(
+      "every example in extensions/, as committed, passes what install runs",
+      async () => {
+        const examples = new URL("extensions/", REPO_ROOT);
+        for await (const entry of Deno.readDir(examples)) {
+          if (!entry.isDirectory) continue;
+          const dir = new URL(`${entry.name}/`, examples).pathname;
+          assert.deepEqual(await checkBuiltPackage(dir, { pool }), [], entry.name);
+        }
+      },
+    );
   } finally {
     pool.close();
   }
