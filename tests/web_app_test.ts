@@ -58,6 +58,37 @@ Deno.test("createApp() guards every request and serves receipts", async (t) => {
       });
       assert.equal(missing.status, 404);
     });
+    await t.step("POST /api/projects/open opens a project and runs opened handlers", async () => {
+      await env.install({
+        id: "door",
+        handlers: ["door.opened"],
+        service: `import { memory } from "@sync/extension-api/service";
+export default function register() {
+  return { "door.opened": () => memory.write({ key: "door.visit/1", title: "opened" }) };
+}`,
+        manifest: { lifecycle: { opened: "door.opened" } },
+      });
+      const open = (body: string, origin = "http://127.0.0.1:4321") =>
+        app.request(url("/api/projects/open"), {
+          method: "POST",
+          headers: { cookie: `sync_token=${token}`, origin, "content-type": "application/json" },
+          body,
+        });
+      const response = await open(JSON.stringify({ path: env.project }));
+      assert.equal(response.status, 200);
+      const result = await response.json();
+      assert.deepEqual(result.project.extensionIds, ["door", "ping"]);
+      assert.deepEqual(result.opened, [
+        { packageId: "door", handler: "door.opened", moment: "opened", outcome: "ok" },
+      ]);
+      const bad = await open("{not json");
+      assert.equal(bad.status, 400);
+      assert.match((await bad.json()).error, /takes JSON: \{ "path"/);
+      const missing = await open(JSON.stringify({ path: "/no/such/folder" }));
+      assert.equal(missing.status, 404);
+      const foreign = await open(JSON.stringify({ path: env.project }), "https://evil.example");
+      assert.equal(foreign.status, 403);
+    });
   } finally {
     await env.close();
   }
