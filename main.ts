@@ -16,7 +16,7 @@ import { installPackage, removePackage } from "./runtime/install.ts";
 import { readApproval, widenedPermissions } from "./runtime/approval.ts";
 import { loadPackage, readPackageRef } from "./runtime/package_store.ts";
 import { describePermission } from "./runtime/permission_text.ts";
-import { rememberProject, resolveProjectDir } from "./runtime/project.ts";
+import { readDeclaredIds, resolveProjectDir } from "./runtime/project.ts";
 import { openProject } from "./runtime/open_project.ts";
 import { listRecords } from "./runtime/project_memory.ts";
 import { listReceipts } from "./runtime/receipts.ts";
@@ -24,11 +24,7 @@ import { openInstallation, syncHome } from "./runtime/sync_home.ts";
 import { serve } from "./runtime/serve.ts";
 import { describeSchedule } from "./runtime/clock.ts";
 import { switchOff, switchOn } from "./runtime/clock_switch.ts";
-import {
-  forgetScheduledProject,
-  listScheduledProjects,
-  rememberIfScheduled,
-} from "./runtime/scheduled_projects.ts";
+import { forgetScheduledProject, listScheduledProjects } from "./runtime/scheduled_projects.ts";
 
 const USAGE = `Usage: sync <command> [options]
 
@@ -162,12 +158,11 @@ export async function runCli(args: string[], io: Io = defaultIo()): Promise<numb
         return 0;
       }
       case "list": {
-        const project = await rememberProject(kv, needProject(flags.project), { now: host.now });
-        await rememberIfScheduled(host, project.path);
-        if (project.extensionIds.length === 0) io.out("Nothing is installed in this project.");
-        for (const id of project.extensionIds) {
-          io.out(await describeInstalled(host, project.path, id));
-        }
+        // A read: it does not open the project (that is `sync open`).
+        const project = await resolveProjectDir(needProject(flags.project));
+        const ids = await readDeclaredIds(project);
+        if (ids.length === 0) io.out("Nothing is installed in this project.");
+        for (const id of ids) io.out(await describeInstalled(host, project, id));
         return 0;
       }
       case "call": {
