@@ -65,7 +65,8 @@ export interface InstallResult {
  * keeps the version it approved until a person approves the new one.
  *
  * @throws {ApprovalRequiredError} when approval is needed and not given.
- * @throws {ManifestError | ArchiveError | NotFoundError} for a bad package or path.
+ * @throws {PackageCheckError} for a package `deno task check` refuses, in its words.
+ * @throws {ArchiveError | NotFoundError} for a hostile archive or a bad path.
  */
 export async function installPackage(
   host: Host,
@@ -76,23 +77,16 @@ export async function installPackage(
   const project = await resolveProjectDir(projectDir);
   const syncFolder = join(project, ".sync");
   const hadSyncFolder = await exists(syncFolder);
-  const pkg = await storePackage(source, { home: host.home, now: host.now });
+  const pkg = await storePackage(source, {
+    home: host.home,
+    now: host.now,
+    // What `deno task check` refuses in a built package, install refuses in the same words,
+    // before anything is stored: a folder as it is, an archive in its staging folder.
+    admit: (dir) => admitChecked(host, source, dir),
+  });
   const { id, version, permissions } = pkg.manifest;
   let refMoved = false;
   try {
-    // What `deno task check` refuses in a built package, install refuses in the same words.
-    const problems = await checkBuiltPackage(pkg.dir, { pool: host.pool, limits: host.limits });
-    if (problems.length > 0) {
-      throw new PackageCheckError(
-        `Cannot install ${id}@${version}: ${pkg.dir} does not pass check:\n` +
-          problems.map(formatProblem).join("\n") +
-          `\nFix these (deno task check ${
-            pkg.ref.source === "folder" ? pkg.dir : "<source folder>"
-          } ` +
-          `shows them) and install again`,
-        problems,
-      );
-    }
     const previous = await readPackageRef(host.kv, id);
     const approval = await readApproval(host.kv, project, id);
     const widened = widenedPermissions(approval?.permissions ?? [], permissions);
@@ -167,6 +161,37 @@ export async function installPackage(
     }
     throw error;
   }
+}
+
+/**
+ * Runs what `deno task check` runs on a built package over `dir` and refuses
+ * it with every problem as check prints it.
+ *
+ * @throws {PackageCheckError} when check finds problems.
+ */
+async function admitChecked(host: Host, source: string, dir: string): Promise<void> {
+  const problems = await checkBuiltPackage(dir, { pool: host.pool, limits: host.limits });
+  if (problems.length === 0) return;
+  const shown = await manifestLabel(dir) ?? source;
+  const isFolder = (await Deno.stat(source).catch(() => null))?.isDirectory ?? false;
+  throw new PackageCheckError(
+    `Cannot install ${shown}: ${isFolder ? dir : source} does not pass check:\n` +
+      problems.map(formatProblem).join("\n") +
+      `\nFix these (deno task check ${isFolder ? dir : "<source folder>"} shows them) ` +
+      `and install again`,
+    problems,
+  );
+}
+
+/** `id@version` from a manifest that may not validate, when both can be read. */
+async function manifestLabel(dir: string): Promise<string | undefined> {
+  try {
+    const raw = JSON.parse(await Deno.readTextFile(join(dir, "manifest.json")));
+    if (typeof raw?.id === "string" && typeof raw?.version === "string") {
+      return `${raw.id}@${raw.version}`;
+    }
+  } catch { /* the problems say what is wrong with it */ }
+  return undefined;
 }
 
 /** Options for {@linkcode removePackage}. */

@@ -96,16 +96,24 @@ export interface StorePackageOptions {
   /** The installation folder (the store is under it). */
   home: string;
   now: () => number;
+  /**
+   * Decides whether a package may be stored: called with the folder (linked,
+   * or an archive unpacked into a staging folder) before its manifest is
+   * read or anything is renamed into the store; throws to refuse it.
+   */
+  admit: (dir: string) => Promise<void>;
 }
 
 /**
  * Puts a package on this machine from a folder (linked) or an archive
- * (`.tar.gz`, `.tgz`, `.tar`, `.zip`; unpacked into the store), validates it,
- * and returns it. The ref is not moved: {@linkcode setPackageRef} does that
- * once the caller has decided the package may serve.
+ * (`.tar.gz`, `.tgz`, `.tar`, `.zip`; unpacked into the store) once
+ * `options.admit` accepts it, and returns it. An archive is unpacked into a
+ * staging folder under the store and renamed into place only after it is
+ * admitted. The ref is not moved: {@linkcode setPackageRef} does that once the
+ * caller has decided the package may serve.
  *
  * @throws {ArchiveError} for hostile or broken archives; nothing is left behind.
- * @throws {ManifestError} for an invalid manifest.
+ * @throws whatever `options.admit` throws; nothing is left behind.
  */
 export async function storePackage(
   source: string,
@@ -121,8 +129,8 @@ export async function storePackage(
   const installedAt = new Date(options.now()).toISOString();
   if (info.isDirectory) {
     const dir = await Deno.realPath(path);
+    await options.admit(dir);
     const manifest = await readManifestAt(dir);
-    await checkPackageFiles(dir, manifest);
     const ref: PackageRef = {
       id: manifest.id,
       version: manifest.version,
@@ -139,88 +147,39 @@ export async function storePackage(
   }
   const bytes = await Deno.readFile(path);
   const entries = stripCommonFolder(readArchive(bytes, source));
-  const manifestEntry = entries.find((entry) => entry.path === "manifest.json");
-  if (!manifestEntry) {
-    throw new ArchiveError(`Cannot install ${source}: it has no manifest.json at its top level`);
-  }
-  const manifest = parseManifest(
-    new TextDecoder().decode(manifestEntry.data),
-    `${source}!manifest.json`,
-  );
   const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
   const digest = Array.from(hash.slice(0, 8), (b) => b.toString(16).padStart(2, "0")).join("");
-  const dir = join(
-    options.home,
-    "extensions",
-    "store",
-    manifest.id,
-    `${manifest.version}-${digest}`,
-  );
-  let exists = false;
+  const store = join(options.home, "extensions", "store");
+  const staging = join(store, ".staging", `${digest}-${crypto.randomUUID().slice(0, 8)}`);
+  await writeArchiveEntries(entries, staging);
+  let stagingLeft = true;
   try {
-    await Deno.stat(dir);
-    exists = true;
-  } catch { /* not unpacked yet */ }
-  if (!exists) {
-    await Deno.mkdir(join(options.home, "extensions", "store", manifest.id), { recursive: true });
-    await writeArchiveEntries(entries, dir);
-  }
-  try {
-    await checkPackageFiles(dir, manifest);
-  } catch (error) {
-    if (!exists) await Deno.remove(dir, { recursive: true }).catch(() => {});
-    throw error;
-  }
-  const ref: PackageRef = {
-    id: manifest.id,
-    version: manifest.version,
-    source: "archive",
-    dir,
-    digest,
-    installedAt,
-  };
-  return { ref, manifest, dir, unpacked: !exists };
-}
-
-/**
- * Checks that the files a manifest names exist and parse.
- *
- * @throws {ManifestError} naming the field and the missing or broken file.
- */
-export async function checkPackageFiles(dir: string, manifest: Manifest): Promise<void> {
-  const issues: { path: string; message: string }[] = [];
-  const files: [string, string | undefined][] = [
-    ["service", manifest.service],
-    ["ui", manifest.ui],
-    ["prompt", manifest.prompt],
-    ...(manifest.types ?? []).map((t, i): [string, string] => [`types[${i}]`, t]),
-  ];
-  for (const [field, file] of files) {
-    if (!file) continue;
+    await options.admit(staging);
+    const manifest = await readManifestAt(staging);
+    const dir = join(store, manifest.id, `${manifest.version}-${digest}`);
+    let exists = false;
     try {
-      const text = await Deno.readTextFile(join(dir, file));
-      if (field.startsWith("types[")) {
-        const kind = (JSON.parse(text) as { kind?: unknown })?.kind;
-        if (typeof kind !== "string" || !kind.startsWith(`${manifest.id}.`)) {
-          issues.push({
-            path: field,
-            message:
-              `"${file}" must have a "kind" starting with "${manifest.id}." (e.g. "${manifest.id}.item")`,
-          });
-        }
-      }
-    } catch (error) {
-      issues.push({
-        path: field,
-        message: error instanceof Deno.errors.NotFound
-          ? `names "${file}", which does not exist${
-            field === "service" ? " (run deno task build)" : ""
-          }`
-          : `names "${file}", which cannot be read: ${(error as Error).message}`,
-      });
+      await Deno.stat(dir);
+      exists = true;
+    } catch { /* not unpacked yet */ }
+    if (!exists) {
+      await Deno.mkdir(join(store, manifest.id), { recursive: true });
+      await Deno.rename(staging, dir);
+      stagingLeft = false;
     }
+    const ref: PackageRef = {
+      id: manifest.id,
+      version: manifest.version,
+      source: "archive",
+      dir,
+      digest,
+      installedAt,
+    };
+    return { ref, manifest, dir, unpacked: !exists };
+  } finally {
+    if (stagingLeft) await Deno.remove(staging, { recursive: true }).catch(() => {});
+    await Deno.remove(join(store, ".staging")).catch(() => {/* another install stages there */});
   }
-  if (issues.length > 0) throw new ManifestError(join(dir, "manifest.json"), issues);
 }
 
 /** Makes `pkg` the artefact that serves its id on this machine. */

@@ -10,6 +10,7 @@ import { listReceipts } from "../runtime/receipts.ts";
 import type { Receipt } from "../runtime/types.ts";
 import { type TestHost, testHost, writePackage } from "./_packages.ts";
 import { exists, packageArchive } from "./_cli.ts";
+import { tarGz, type TarSpec } from "./_archive_fixtures.ts";
 
 async function rejectsWith(
   promise: Promise<unknown>,
@@ -80,6 +81,36 @@ async function writeArchive(
   const file = join(dirname(env.home), `${spec.id}-${spec.version}.tgz`);
   await Deno.writeFile(file, packageArchive(spec));
   return file;
+}
+
+/** A `.tgz` of every file in a package folder, under `package/` as npm packs it. */
+async function archiveOf(dir: string): Promise<Uint8Array> {
+  const entries: TarSpec[] = [{ name: "package/", type: "5" }];
+  const walk = async (folder: string, prefix: string) => {
+    for await (const entry of Deno.readDir(folder)) {
+      const name = `${prefix}${entry.name}`;
+      if (entry.isDirectory) {
+        entries.push({ name: `package/${name}/`, type: "5" });
+        await walk(join(folder, entry.name), `${name}/`);
+      } else {
+        entries.push({
+          name: `package/${name}`,
+          data: await Deno.readFile(join(folder, entry.name)),
+        });
+      }
+    }
+  };
+  await walk(dir, "");
+  return tarGz(entries);
+}
+
+/** What the package store holds at its top level: package ids, and any staging folder left. */
+async function storeEntries(env: TestHost): Promise<string[]> {
+  const store = join(env.home, "extensions", "store");
+  const names: string[] = [];
+  if (!(await exists(store))) return names;
+  for await (const entry of Deno.readDir(store)) names.push(entry.name);
+  return names.sort();
 }
 
 /** Waits until a handler's console line shows up in the host's log. */
@@ -186,8 +217,21 @@ Deno.test("installing a folder links it; a broken package is refused and leaves 
       assert.ok(!(await exists(join(env.home, "extensions", "store", id))), "nothing stored");
     };
 
+    /** Asserts `install` is refused with PackageCheckError, each problem as check prints it. */
+    const refusedAsCheck = async (dir: string, install: Promise<unknown>, message: RegExp) => {
+      const problems = await checkBuiltPackage(dir);
+      assert.ok(problems.length > 0, "check refuses it");
+      const error = await rejectsWith(install, "PackageCheckError", message) as Error & {
+        problems: unknown[];
+      };
+      for (const problem of problems) {
+        assert.ok(error.message.includes(formatProblem(problem)), formatProblem(problem));
+      }
+      assert.deepEqual(error.problems, problems);
+    };
+
     await t.step(
-      "a malformed manifest is refused with ManifestError naming the field",
+      "a malformed manifest is refused with PackageCheckError at the field's line",
       async () => {
         const dir = await writePackage(join(root, "packages"), {
           id: "broken",
@@ -195,20 +239,17 @@ Deno.test("installing a folder links it; a broken package is refused and leaves 
           service: `export default function register() { return { "broken.run": () => 1 }; }`,
           manifest: { version: "v1.0.0", permissions: ["background", "telepathy"] },
         });
-        const error = await rejectsWith(
+        await refusedAsCheck(
+          dir,
           installPackage(env.host, dir, env.project, { approve: true }),
-          "ManifestError",
-          /version: expected a semver version like "1\.2\.0", got "v1\.0\.0"/,
-        ) as Error & { issues: { path: string }[] };
-        const paths = error.issues.map((issue) => issue.path);
-        assert.ok(paths.includes("version"), paths.join(", "));
-        assert.ok(paths.some((path) => path.startsWith("permissions")), paths.join(", "));
+          /\nmanifest\.json:4:3 {2}version: expected a semver version like "1\.2\.0", got "v1\.0\.0"/,
+        );
         await assertNothingRecorded("broken");
       },
     );
 
     await t.step(
-      "a manifest naming a missing service file is refused, naming service",
+      "a manifest naming a missing service file is refused, at the service field",
       async () => {
         const dir = await writePackage(join(root, "packages"), {
           id: "hollow",
@@ -216,32 +257,33 @@ Deno.test("installing a folder links it; a broken package is refused and leaves 
           service: `export default function register() { return { "hollow.run": () => 1 }; }`,
         });
         await Deno.remove(join(dir, "service", "index.js"));
-        const error = await rejectsWith(
+        await refusedAsCheck(
+          dir,
           installPackage(env.host, dir, env.project, { approve: true }),
-          "ManifestError",
-          /service: names "service\/index\.js", which does not exist/,
-        ) as Error & { issues: { path: string }[] };
-        assert.deepEqual(error.issues.map((issue) => issue.path), ["service"]);
+          /manifest\.json:\d+:3 {2}service names "service\/index\.js", which does not exist/,
+        );
         await assertNothingRecorded("hollow");
       },
     );
 
     await t.step(
-      "an archive with a malformed manifest is refused before it is unpacked",
+      "an archive with a malformed manifest is refused in check's words, leaving nothing",
       async () => {
-        const file = await writeArchive(env, {
+        const unpacked = await writePackage(join(root, "packages"), {
           id: "badpack",
           version: "1.0",
-          permissions: ["background"],
           handlers: ["badpack.run"],
           service: `export default function register() { return { "badpack.run": () => 1 }; }`,
         });
-        await rejectsWith(
+        const file = join(root, "badpack-1.0.tgz");
+        await Deno.writeFile(file, await archiveOf(unpacked));
+        await refusedAsCheck(
+          unpacked,
           installPackage(env.host, file, env.project, { approve: true }),
-          "ManifestError",
-          /version: expected a semver version/,
+          /^Cannot install badpack@1\.0: .*badpack-1\.0\.tgz does not pass check:\n.*version: expected a semver version/,
         );
         await assertNothingRecorded("badpack");
+        assert.deepEqual(await storeEntries(env), [], "no staging folder is left");
       },
     );
 
@@ -723,6 +765,38 @@ export default function register() {
       }
       assert.deepEqual(left, []);
     });
+  } finally {
+    await env.close();
+  }
+});
+
+Deno.test("installPackage() refuses every broken fixture check refuses, with check's lines", async (t) => {
+  const env = await testHost();
+  const fixtures = new URL("./fixtures/broken/", import.meta.url);
+  try {
+    for await (const entry of Deno.readDir(fixtures)) {
+      const dir = new URL(`${entry.name}/`, fixtures).pathname;
+      // A fixture with sources shows what check finds while building; install takes built packages.
+      if (!entry.isDirectory || await exists(join(dir, "src"))) continue;
+      await t.step(entry.name, async () => {
+        const lines = (await checkBuiltPackage(dir, { pool: env.host.pool })).map(formatProblem);
+        assert.ok(lines.length > 0, "check refuses it");
+        const archive = join(dirname(env.home), `${entry.name}.tgz`);
+        await Deno.writeFile(archive, await archiveOf(dir));
+        for (const source of [dir, archive]) {
+          const error = await rejectsWith(
+            installPackage(env.host, source, env.project, { approve: true }),
+            "PackageCheckError",
+            /does not pass check:\n/,
+          ) as Error & { problems: unknown[] };
+          const shown = error.message.split("\n").slice(1, -1).join("\n");
+          assert.equal(shown, lines.join("\n"), source);
+          assert.equal(error.problems.length, lines.length);
+        }
+        assert.deepEqual(await readDeclaredIds(env.project), []);
+        assert.deepEqual(await storeEntries(env), [], "nothing is stored, no staging is left");
+      });
+    }
   } finally {
     await env.close();
   }
