@@ -9,7 +9,8 @@
  * @module
  */
 import { isAbsolute, join, relative, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
+import { readAuthorConfig } from "./_author_config.ts";
 import { isIsolateGlobal, missingGlobalHint } from "./isolate_globals.ts";
 import type { CheckProblem } from "./package_check.ts";
 import { SERVICE_API_SPECIFIER } from "../workers/_protocol.ts";
@@ -72,7 +73,7 @@ export async function typeCheckService(
       config,
       JSON.stringify({
         compilerOptions: { strict: true, lib: ["esnext"], types: [ambient] },
-        imports: { ...await authorImports(root), [SERVICE_API_SPECIFIER]: API_MODULE },
+        imports: { ...(await readAuthorConfig(root)).imports, [SERVICE_API_SPECIFIER]: API_MODULE },
       }),
     );
     const result = await new Deno.Command(options.deno ?? Deno.execPath(), {
@@ -99,34 +100,6 @@ export async function typeCheckService(
   } finally {
     await Deno.remove(scratch, { recursive: true });
   }
-}
-
-/**
- * The author's own import map from the package's `deno.json`, with relative
- * targets made absolute so they resolve from the generated configuration.
- */
-async function authorImports(root: string): Promise<Record<string, string>> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(join(root, "deno.json"));
-  } catch {
-    return {};
-  }
-  let imports: unknown;
-  try {
-    imports = (JSON.parse(text) as { imports?: unknown }).imports;
-  } catch {
-    return {};
-  }
-  if (!imports || typeof imports !== "object") return {};
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(imports)) {
-    if (typeof value !== "string") continue;
-    out[key] = value.startsWith("./") || value.startsWith("../")
-      ? pathToFileURL(resolve(root, value)).href + (value.endsWith("/") ? "/" : "")
-      : value;
-  }
-  return out;
 }
 
 /** Turns `deno check` output into problems, paths relative to the package. */

@@ -115,7 +115,7 @@ export async function runAuthorCli(
     if (error instanceof BuildError) {
       const place = [error.file, error.line, error.column].filter((p) => p !== undefined)
         .join(":");
-      io.err(`${place}  ${error.message}`);
+      io.err(place === "." ? `sync ${command}: ${error.message}` : `${place}  ${error.message}`);
       return 1;
     }
     if (error instanceof SyncError) {

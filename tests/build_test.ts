@@ -147,7 +147,8 @@ Deno.test("`buildPackage()` refuses with file:line of the problem", async (t) =>
       assert.equal(error.file, "src/service.ts");
       assert.equal(error.line, 3);
       assert.equal(error.column, 32);
-      assert.match(error.message, /^Cannot build src\/service\.ts: src\/service\.ts:3:32: .+/);
+      assert.match(error.message, /^Cannot build src\/service\.ts: \S.+/);
+      assert.doesNotMatch(error.message, /:3:32/, "the place is said once, in file/line/column");
       assert.equal(await exists(join(dir, "service/index.js")), false);
     });
 
@@ -169,7 +170,7 @@ export function helper() {
       const error = await errorOf(buildPackage(dir));
       assert.equal(error.file, "src/helper.ts");
       assert.equal(error.line, 2);
-      assert.match(error.message, /src\/helper\.ts:2:\d+: Module not found .*nowhere\.ts/);
+      assert.match(error.message, /^Cannot build src\/service\.ts: Module not found .*nowhere\.ts/);
     });
 
     await t.step("a manifest that names no service file", async () => {
@@ -191,6 +192,11 @@ export function helper() {
       );
     });
 
+    await t.step("a folder that does not exist", async () => {
+      const error = await errorOf(buildPackage(join(root, "nowhere")));
+      assert.match(error.message, /^Cannot build .*nowhere: no such folder; name a package folder/);
+    });
+
     await t.step("a folder with no manifest", async () => {
       const dir = await writeFiles(root, "bare", {
         "src/service.ts": "export default function register() { return {}; }\n",
@@ -198,6 +204,122 @@ export function helper() {
       const error = await errorOf(buildPackage(dir));
       assert.equal(error.file, "manifest.json");
       assert.match(error.message, /manifest\.json cannot be read \(it is missing\)/);
+    });
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("`buildPackage()` bundles only the package's own files", async (t) => {
+  const root = await Deno.makeTempDir({ prefix: "sync-build-" });
+  const secret = join(root, "secret");
+  await Deno.mkdir(secret);
+  await Deno.writeTextFile(join(secret, "hosts.json"), `{ "token": "s3cret-json" }\n`);
+  await Deno.writeTextFile(join(secret, "token.txt"), "s3cret-text\n");
+  const register = `export default function register() {
+  return { "leaky.go": () => value };
+}
+`;
+  /** Builds a package whose service starts with `head`; answers the refusal. */
+  const refused = async (name: string, head: string, more: Record<string, string> = {}) => {
+    const dir = await writeFiles(root, name, {
+      "manifest.json": serviceManifest("leaky", ["leaky.go"]),
+      "src/service.ts": `${head}\n${register}`,
+      ...more,
+    });
+    const error = await errorOf(buildPackage(dir));
+    assert.equal(await exists(join(dir, "service/index.js")), false, "nothing is written");
+    return error;
+  };
+  try {
+    await t.step(
+      "a JSON file outside the folder, by absolute path, is refused at the import",
+      async () => {
+        const error = await refused(
+          "absolute",
+          `import value from "${join(secret, "hosts.json")}" with { type: "json" };`,
+        );
+        assert.deepEqual([error.file, error.line, error.column], ["src/service.ts", 1, 19]);
+        assert.match(
+          error.message,
+          /^Cannot build src\/service\.ts: src\/service\.ts imports ".*hosts\.json", which is outside the package folder/,
+        );
+      },
+    );
+
+    await t.step("a text import the package's own deno.json enables is refused too", async () => {
+      const error = await refused(
+        "text",
+        `import value from "../../secret/token.txt" with { type: "text" };`,
+        { "deno.json": JSON.stringify({ unstable: ["raw-imports"] }) },
+      );
+      assert.deepEqual([error.file, error.line], ["src/service.ts", 1]);
+      assert.match(error.message, /imports "\.\.\/\.\.\/secret\/token\.txt", which is outside/);
+    });
+
+    await t.step(
+      "an outside file reached through the package's import map is refused",
+      async () => {
+        const error = await refused(
+          "mapped",
+          `import value from "config" with { type: "json" };`,
+          { "deno.json": JSON.stringify({ imports: { config: `${join(secret, "hosts.json")}` } }) },
+        );
+        assert.match(error.message, /imports "config", which is outside the package folder/);
+      },
+    );
+
+    await t.step(
+      "a module that is not a file of the package (data:, remote, npm:) is refused",
+      async () => {
+        const error = await refused(
+          "data",
+          `import value from "data:application/json,{}" with { type: "json" };`,
+        );
+        assert.match(error.message, /which is not a file in the package folder; .*copy the code/);
+      },
+    );
+
+    await t.step(
+      "the typed API module imported by its path is refused with the import to use",
+      async () => {
+        const api = new URL("../runtime/extension_api/service.ts", import.meta.url).pathname;
+        const error = await refused(
+          "by-path",
+          `import { memory as value } from "${api}";`,
+        );
+        assert.deepEqual([error.file, error.line], ["src/service.ts", 1]);
+        assert.match(
+          error.message,
+          /the typed API module by its path; import it as "@sync\/extension-api\/service"/,
+        );
+      },
+    );
+
+    await t.step("a copy of the typed API module inside the package is refused", async () => {
+      const api = await Deno.readTextFile(
+        new URL("../runtime/extension_api/service.ts", import.meta.url),
+      );
+      const error = await refused(
+        "copied",
+        `import { memory as value } from "./api.ts";`,
+        { "src/api.ts": api },
+      );
+      assert.match(
+        error.message,
+        /holds a copy of the typed API module.*"@sync\/extension-api\/service"/,
+      );
+    });
+
+    await t.step("files inside the package are bundled", async () => {
+      const dir = await writeFiles(root, "inside", {
+        "manifest.json": serviceManifest("leaky", ["leaky.go"]),
+        "src/service.ts":
+          `import value from "./data/hosts.json" with { type: "json" };\n${register}`,
+        "src/data/hosts.json": `{ "host": "api.example.com" }`,
+      });
+      await buildPackage(dir);
+      assert.match(await Deno.readTextFile(join(dir, "service/index.js")), /api\.example\.com/);
     });
   } finally {
     await Deno.remove(root, { recursive: true });
@@ -225,6 +347,13 @@ Deno.test("`sync build` prints what it wrote, from the author's folder", async (
       );
     });
 
+    await t.step("a folder that does not exist is refused with exit 1", async () => {
+      const run = await runAuthor(["build", "nowhere"], root);
+      assert.equal(run.code, 1);
+      assert.equal(run.stdout, "");
+      assert.match(run.stderr, /^sync build: Cannot build .*nowhere: no such folder/);
+    });
+
     await t.step("a bundler error prints file:line:col and exits 1", async () => {
       await Deno.writeTextFile(
         join(dir, "src/shout.ts"),
@@ -234,7 +363,7 @@ Deno.test("`sync build` prints what it wrote, from the author's folder", async (
       assert.equal(run.code, 1);
       assert.match(
         run.stderr,
-        /^src\/shout\.ts:2:10 {2}Cannot build src\/service\.ts: src\/shout\.ts:2:10: \S/,
+        /^src\/shout\.ts:2:10 {2}Cannot build src\/service\.ts: \S/,
       );
     });
   } finally {
