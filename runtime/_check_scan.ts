@@ -33,11 +33,19 @@ export interface ModuleScan {
   imports: ScannedImport[];
   /** Free references in order of first use, one per name; `typeof x` guards excluded. */
   free: FreeReference[];
-  /** First use of each API member (`work`, `net`, …) imported from `apiSpecifier`. */
+  /**
+   * First use of each API member (`work`, `net`, …) imported from
+   * `apiSpecifier`. The key `*` is a use of the whole module — a dynamic
+   * import of it, its namespace used as a value, a computed member of it, or
+   * `export *` from it — which may reach any member.
+   */
   apiUses: Map<string, ScanPlace>;
   /** Where the default export is written, when there is one. */
   defaultExport?: ScanPlace;
 }
+
+/** The {@linkcode ModuleScan.apiUses} key of a use that may reach every API member. */
+export const WHOLE_API = "*";
 
 /** A module that does not parse. */
 export interface ScanSyntaxError extends ScanPlace {
@@ -100,6 +108,8 @@ export function scanModule(
   const imports: ScannedImport[] = [];
   const references: Reference[] = [];
   const namespaces = new Set<string>();
+  /** API uses that are not references to a binding: re-exports and dynamic imports. */
+  const directUses: ({ member: string } & ScanPlace)[] = [];
   const moduleScope = new Scope(undefined, true);
   let defaultExport: ScanPlace | undefined;
 
@@ -290,10 +300,19 @@ export function scanModule(
         return;
       case "ExportAllDeclaration":
         visitSource(node.source, false);
+        if (node.source.value === apiSpecifier) {
+          directUses.push({ member: WHOLE_API, ...place(node) });
+        }
         return;
       case "ExportNamedDeclaration":
         if (node.source) {
           visitSource(node.source, false);
+          if (node.source.value === apiSpecifier) {
+            for (const specifier of node.specifiers ?? []) {
+              const member = specifier.local.name ?? specifier.local.value;
+              directUses.push({ member, ...place(specifier) });
+            }
+          }
           return;
         }
         if (node.declaration) visit(node.declaration, scope);
@@ -309,6 +328,9 @@ export function scanModule(
         return;
       case "ImportExpression":
         visitSource(node.source, true);
+        if (node.source.type === "Literal" && node.source.value === apiSpecifier) {
+          directUses.push({ member: WHOLE_API, ...place(node) });
+        }
         if (!(node.source.type === "Literal")) visit(node.source, scope);
         return;
       case "VariableDeclaration":
@@ -353,8 +375,9 @@ export function scanModule(
         return;
       case "MemberExpression":
         if (node.object.type === "Identifier" && namespaces.has(node.object.name)) {
+          // `api[k]` may be any member.
           const member = node.computed
-            ? (node.property.type === "Literal" ? String(node.property.value) : undefined)
+            ? (node.property.type === "Literal" ? String(node.property.value) : WHOLE_API)
             : node.property.name;
           references.push({ node: node.object, scope, member, underTypeof });
         } else visit(node.object, scope);
@@ -476,8 +499,18 @@ export function scanModule(
       continue;
     }
     if (owner !== moduleScope) continue;
-    const member = namespaces.has(name) ? reference.member : owner.names.get(name);
-    if (member !== undefined && !apiUses.has(member)) apiUses.set(member, place(reference.node));
+    // A namespace used as a value (`const { work } = api`, `f(api)`) may reach every member.
+    const member = namespaces.has(name) ? reference.member ?? WHOLE_API : owner.names.get(name);
+    if (member !== undefined) useApi(apiUses, member, place(reference.node));
   }
+  for (const { member, line, column } of directUses) useApi(apiUses, member, { line, column });
   return { imports, free: [...free.values()], apiUses, defaultExport };
+}
+
+/** Keeps the first place, in the text, of each API member's use. */
+function useApi(uses: Map<string, ScanPlace>, member: string, at: ScanPlace): void {
+  const seen = uses.get(member);
+  if (!seen || at.line < seen.line || (at.line === seen.line && at.column < seen.column)) {
+    uses.set(member, at);
+  }
 }

@@ -25,7 +25,7 @@ import type { HandlerLimits } from "./limits.ts";
 import type { Manifest } from "./manifest.ts";
 import { SERVICE_API_SPECIFIER } from "../workers/_protocol.ts";
 import { checkFiles, checkManifest } from "./_check_manifest.ts";
-import { type ModuleScan, scanModule } from "./_check_scan.ts";
+import { type ModuleScan, scanModule, WHOLE_API } from "./_check_scan.ts";
 import { standInProblems } from "./_check_stand_in.ts";
 import { SERVICE_SOURCE, typeCheckService } from "./_check_types.ts";
 import { buildPackage, type BuildResult } from "./package_build.ts";
@@ -251,30 +251,42 @@ function scanProblems(manifest: Manifest, scan: ModuleScan): CheckProblem[] {
       hint: missingGlobalHint(free.name),
     });
   }
+  const whole = scan.apiUses.get(WHOLE_API);
+  const wholeWhy = (member: string) =>
+    `may use ${member}: it uses the whole "${SERVICE_API_SPECIFIER}" module (a dynamic ` +
+    `import of it, its namespace as a value, a computed member or export *)`;
   const work = scan.apiUses.get("work");
-  if (work && !manifest.permissions.includes("work.agent")) {
+  if ((work || whole) && !manifest.permissions.includes("work.agent")) {
     problems.push({
       rule: "work-permission",
       file: service,
-      line: work.line,
-      column: work.column,
-      message: `uses work from "${SERVICE_API_SPECIFIER}" but the manifest does not declare ` +
-        `the work.agent permission`,
+      ...(work ?? whole)!,
+      message: work
+        ? `uses work from "${SERVICE_API_SPECIFIER}" but the manifest does not declare ` +
+          `the work.agent permission`
+        : `${wholeWhy("work")}, but the manifest does not declare the work.agent permission`,
       hint: `add "work.agent" to "permissions" (the install card will say the package may ` +
-        `start agent sessions that spend the person's tokens), or stop using work`,
+        `start agent sessions that spend the person's tokens), or stop using work` +
+        (work
+          ? ""
+          : `; import only what it uses: import { memory } from "${SERVICE_API_SPECIFIER}"`),
     });
   }
   const net = scan.apiUses.get("net");
-  if (net && !manifest.permissions.some((p) => p.startsWith("net:"))) {
+  if ((net || whole) && !manifest.permissions.some((p) => p.startsWith("net:"))) {
     problems.push({
       rule: "net-permission",
       file: service,
-      line: net.line,
-      column: net.column,
-      message: `uses net from "${SERVICE_API_SPECIFIER}" but the manifest declares no ` +
-        `net:<host> permission`,
+      ...(net ?? whole)!,
+      message: net
+        ? `uses net from "${SERVICE_API_SPECIFIER}" but the manifest declares no ` +
+          `net:<host> permission`
+        : `${wholeWhy("net")}, but the manifest declares no net:<host> permission`,
       hint: `add "net:<host>" to "permissions" for each host it fetches from, like ` +
-        `"net:api.example.com" (the install card names each host), or stop using net`,
+        `"net:api.example.com" (the install card names each host), or stop using net` +
+        (net
+          ? ""
+          : `; import only what it uses: import { memory } from "${SERVICE_API_SPECIFIER}"`),
     });
   }
   return problems;

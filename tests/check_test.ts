@@ -261,6 +261,24 @@ const BROKEN: Record<string, Expected[]> = {
     column: 13,
     message: `uses work from "${API}" but the manifest does not declare the work.agent permission`,
   }],
+  "work-dynamic-import": [{
+    rule: "work-permission",
+    file: "service/index.js",
+    line: 4,
+    column: 25,
+    message: `may use work: it uses the whole "${API}" module (a dynamic import of it, its ` +
+      `namespace as a value, a computed member or export *), but the manifest does not declare ` +
+      `the work.agent permission`,
+  }],
+  "net-namespace-value": [{
+    rule: "net-permission",
+    file: "service/index.js",
+    line: 3,
+    column: 24,
+    message: `may use net: it uses the whole "${API}" module (a dynamic import of it, its ` +
+      `namespace as a value, a computed member or export *), but the manifest declares no ` +
+      `net:<host> permission`,
+  }],
   "net-without-permission": [{
     rule: "net-permission",
     file: "service/index.js",
@@ -390,6 +408,30 @@ Deno.test("scanModule() resolves scopes before calling a name free", async (t) =
     assert.deepEqual([...unused.apiUses.keys()], []);
     const shadowed = scan(`import { net } from "${API}"; function f(net) { return net.fetch; }`);
     assert.deepEqual([...shadowed.apiUses.keys()], []);
+  });
+
+  await t.step("a use of the whole API module counts as a use of every member", () => {
+    const whole = (source: string) => scan(source).apiUses.get("*");
+    assert.deepEqual(whole(`const m = await import("${API}"); m.work.order({});`), {
+      line: 1,
+      column: 17,
+    });
+    assert.ok(whole(`import * as api from "${API}"; const { work } = api; work.order({});`));
+    assert.ok(whole(`import * as api from "${API}"; const k = "wo" + "rk"; api[k].order({});`));
+    assert.ok(whole(`import * as api from "${API}"; function f(x) { return x; } f(api);`));
+    assert.ok(whole(`export * from "${API}";`));
+    assert.ok(whole(`export * as api from "${API}";`));
+    assert.deepEqual(
+      [...scan(`export { work, net as n } from "${API}";`).apiUses.keys()],
+      ["work", "net"],
+    );
+    assert.deepEqual([
+      ...scan(`import * as api from "${API}"; api["net"].fetch({});`).apiUses.keys(),
+    ], [
+      "net",
+    ]);
+    assert.equal(whole(`import * as api from "${API}"; api.memory.list({});`), undefined);
+    assert.equal(whole(`const m = await import("./other.js");`), undefined);
   });
 
   await t.step("static, re-exported and dynamic imports are all listed", () => {
