@@ -42,6 +42,13 @@ export interface ModuleScan {
   apiUses: Map<string, ScanPlace>;
   /** Where the default export is written, when there is one. */
   defaultExport?: ScanPlace;
+  /** Code made from strings, which a scan cannot see into: `eval`, `Function(…)`. */
+  dynamicCode: DynamicCode[];
+}
+
+/** A use of `eval`, or a call of the `Function` constructor. */
+export interface DynamicCode extends ScanPlace {
+  what: "eval" | "Function";
 }
 
 /** The {@linkcode ModuleScan.apiUses} key of a use that may reach every API member. */
@@ -108,6 +115,18 @@ export function scanModule(
   const imports: ScannedImport[] = [];
   const references: Reference[] = [];
   const namespaces = new Set<string>();
+  /** Reads of a member off an object that may be `globalThis` (`globalThis.fetch`, `g["fetch"]`). */
+  const globalReads: {
+    object: Node;
+    scope: Scope;
+    member: string;
+    at: Node;
+    underTypeof: boolean;
+  }[] = [];
+  /** Bindings initialised with `globalThis` itself: `const g = globalThis`. */
+  const aliases: { name: string; owner: Scope | undefined; scope: Scope }[] = [];
+  /** Calls of a name `Function`, which is the constructor when nothing declares it. */
+  const constructed: { node: Node; scope: Scope }[] = [];
   /** API uses that are not references to a binding: re-exports and dynamic imports. */
   const directUses: ({ member: string } & ScanPlace)[] = [];
   const moduleScope = new Scope(undefined, true);
@@ -337,6 +356,26 @@ export function scanModule(
         for (const declarator of node.declarations) {
           visitPattern(declarator.id, scope);
           visit(declarator.init, scope);
+          if (isGlobalThisName(declarator.init)) {
+            if (declarator.id.type === "Identifier") {
+              const name = declarator.id.name;
+              aliases.push({ name, owner: scope.resolve(name), scope });
+            } else if (declarator.id.type === "ObjectPattern") {
+              // `const { fetch } = globalThis` reads fetch off the global object.
+              for (const property of declarator.id.properties) {
+                const member = property.type === "Property" ? keyName(property) : undefined;
+                if (member !== undefined) {
+                  globalReads.push({
+                    object: declarator.init,
+                    scope,
+                    member,
+                    at: property.key,
+                    underTypeof: false,
+                  });
+                }
+              }
+            }
+          }
         }
         return;
       case "FunctionDeclaration":
@@ -374,15 +413,14 @@ export function scanModule(
         visit(node.value, scope);
         return;
       case "MemberExpression":
-        if (node.object.type === "Identifier" && namespaces.has(node.object.name)) {
-          // `api[k]` may be any member.
-          const member = node.computed
-            ? (node.property.type === "Literal" ? String(node.property.value) : WHOLE_API)
-            : node.property.name;
-          references.push({ node: node.object, scope, member, underTypeof });
-        } else visit(node.object, scope);
-        if (node.computed) visit(node.property, scope);
+        visitMember(node, scope, underTypeof, false);
         return;
+      case "CallExpression":
+      case "NewExpression":
+        if (node.callee.type === "Identifier" && node.callee.name === "Function") {
+          constructed.push({ node: node.callee, scope });
+        }
+        break;
       case "UnaryExpression":
         visit(node.argument, scope, node.operator === "typeof");
         return;
@@ -442,6 +480,8 @@ export function scanModule(
       case "AssignmentExpression":
         if (node.left.type === "ObjectPattern" || node.left.type === "ArrayPattern") {
           visitAssignmentTarget(node.left, scope);
+        } else if (node.operator === "=" && node.left.type === "MemberExpression") {
+          visitMember(node.left, scope, false, true);
         } else visit(node.left, scope);
         visit(node.right, scope);
         return;
@@ -453,6 +493,33 @@ export function scanModule(
         for (const item of child) if (item && typeof item.type === "string") visit(item, scope);
       } else if (child && typeof child.type === "string") visit(child, scope);
     }
+  }
+
+  /**
+   * A member expression: a member of an API namespace is a use of that
+   * member; a member read off what may be `globalThis` is a use of that
+   * global (a write to it is not).
+   */
+  function visitMember(node: Node, scope: Scope, underTypeof: boolean, write: boolean): void {
+    const literal = !node.computed
+      ? node.property.name
+      : node.property.type === "Literal"
+      ? String(node.property.value)
+      : undefined;
+    if (node.object.type === "Identifier" && namespaces.has(node.object.name)) {
+      // `api[k]` may be any member.
+      references.push({ node: node.object, scope, member: literal ?? WHOLE_API, underTypeof });
+    } else visit(node.object, scope);
+    if (!write && literal !== undefined && node.object.type === "Identifier") {
+      globalReads.push({
+        object: node.object,
+        scope,
+        member: literal,
+        at: node.property,
+        underTypeof,
+      });
+    }
+    if (node.computed) visit(node.property, scope);
   }
 
   /** A destructuring assignment's targets are references, its keys are not. */
@@ -488,14 +555,41 @@ export function scanModule(
 
   const free = new Map<string, FreeReference>();
   const apiUses = new Map<string, ScanPlace>();
+  const dynamicCode: DynamicCode[] = [];
+  const useFree = (name: string, at: Node) => {
+    const seen = free.get(name);
+    if (seen) seen.count++;
+    else free.set(name, { name, count: 1, ...place(at) });
+  };
+  // `g` is the global object when it is `globalThis` itself (and nothing declares that name),
+  // or a binding initialised with it.
+  const globalAliases = aliases.filter((a) => a.scope.resolve("globalThis") === undefined);
+  const isGlobalObject = (object: Node, scope: Scope): boolean => {
+    const owner = scope.resolve(object.name);
+    if (owner === undefined) return object.name === "globalThis";
+    return globalAliases.some((a) => a.owner === owner && a.name === object.name);
+  };
+  const globalUses: { name: string; at: Node; underTypeof: boolean }[] = [];
+  for (const read of globalReads) {
+    if (isGlobalObject(read.object, read.scope)) {
+      globalUses.push({ name: read.member, at: read.at, underTypeof: read.underTypeof });
+    }
+  }
+  for (const { node, scope } of constructed) {
+    if (scope.resolve("Function") === undefined) {
+      dynamicCode.push({ what: "Function", ...place(node) });
+    }
+  }
+  for (const use of globalUses) {
+    if (use.name === "eval") dynamicCode.push({ what: "eval", ...place(use.at) });
+  }
   for (const reference of references) {
     const name: string = reference.node.name;
     const owner = reference.scope.resolve(name);
     if (owner === undefined) {
       if (reference.underTypeof) continue;
-      const seen = free.get(name);
-      if (seen) seen.count++;
-      else free.set(name, { name, count: 1, ...place(reference.node) });
+      if (name === "eval") dynamicCode.push({ what: "eval", ...place(reference.node) });
+      useFree(name, reference.node);
       continue;
     }
     if (owner !== moduleScope) continue;
@@ -504,7 +598,28 @@ export function scanModule(
     if (member !== undefined) useApi(apiUses, member, place(reference.node));
   }
   for (const { member, line, column } of directUses) useApi(apiUses, member, { line, column });
-  return { imports, free: [...free.values()], apiUses, defaultExport };
+  for (const use of globalUses) if (!use.underTypeof) useFree(use.name, use.at);
+  const inOrder = (a: ScanPlace, b: ScanPlace) => a.line - b.line || a.column - b.column;
+  return {
+    imports,
+    free: [...free.values()].sort(inOrder),
+    apiUses,
+    defaultExport,
+    dynamicCode: dynamicCode.sort(inOrder),
+  };
+}
+
+/** Whether `node` is the bare name `globalThis` (resolved later: it may be shadowed). */
+function isGlobalThisName(node: Node): boolean {
+  return node?.type === "Identifier" && node.name === "globalThis";
+}
+
+/** The name a non-computed object pattern property reads. */
+function keyName(property: Node): string | undefined {
+  if (property.computed) return undefined;
+  if (property.key.type === "Identifier") return property.key.name;
+  if (property.key.type === "Literal") return String(property.key.value);
+  return undefined;
 }
 
 /** Keeps the first place, in the text, of each API member's use. */

@@ -251,6 +251,20 @@ function scanProblems(manifest: Manifest, scan: ModuleScan): CheckProblem[] {
       hint: missingGlobalHint(free.name),
     });
   }
+  for (const code of scan.dynamicCode) {
+    problems.push({
+      rule: "dynamic-code",
+      file: service,
+      line: code.line,
+      column: code.column,
+      message: code.what === "eval"
+        ? "uses eval, which runs code from a string that check cannot see into"
+        : "calls the Function constructor, which makes code from a string that check cannot " +
+          "see into",
+      hint: "write the code in the module itself: check scans it for globals the isolate does " +
+        "not have and for use of work and net, and code made from strings escapes both",
+    });
+  }
   const whole = scan.apiUses.get(WHOLE_API);
   const wholeWhy = (member: string) =>
     `may use ${member}: it uses the whole "${SERVICE_API_SPECIFIER}" module (a dynamic ` +

@@ -181,6 +181,39 @@ const BROKEN: Record<string, Expected[]> = {
     column: 7,
     message: "uses setTimeout, which the isolate does not have (2 places; the first is here)",
   }],
+  "globalthis-read": [{
+    rule: "free-global",
+    file: "service/index.js",
+    line: 6,
+    column: 15,
+    message: "uses TextEncoder, which the isolate does not have",
+  }, {
+    rule: "free-global",
+    file: "service/index.js",
+    line: 7,
+    column: 17,
+    message: "uses fetch, which the isolate does not have",
+  }, {
+    rule: "free-global",
+    file: "service/index.js",
+    line: 7,
+    column: 35,
+    message: "uses setTimeout, which the isolate does not have",
+  }],
+  "dynamic-code": [{
+    rule: "dynamic-code",
+    file: "service/index.js",
+    line: 3,
+    column: 26,
+    message: "uses eval, which runs code from a string that check cannot see into",
+  }, {
+    rule: "dynamic-code",
+    file: "service/index.js",
+    line: 3,
+    column: 52,
+    message:
+      "calls the Function constructor, which makes code from a string that check cannot see into",
+  }],
   "foreign-import": [{
     rule: "foreign-import",
     file: "service/index.js",
@@ -390,6 +423,39 @@ Deno.test("scanModule() resolves scopes before calling a name free", async (t) =
     assert.deepEqual(
       free(
         `const has = typeof setTimeout === "function"; const o = { fetch: 1 }; o.fetch; o.Deno = 2;`,
+      ),
+      [],
+    );
+  });
+
+  await t.step("a global read through globalThis or an alias of it is a use of that global", () => {
+    assert.deepEqual(
+      free(`const g = globalThis; g.fetch; globalThis.setTimeout(); globalThis["Deno"];
+        const { TextDecoder: T } = globalThis; (0, globalThis).x;`),
+      ["globalThis", "fetch", "setTimeout", "Deno", "TextDecoder"],
+    );
+    assert.deepEqual(
+      free(`globalThis.answer = 42; typeof globalThis.fetch; const o = { fetch: 1 }; o.fetch;
+        function f(globalThis) { return globalThis.fetch; } let g = 1; g.fetch;`),
+      ["globalThis"],
+      "a write, a typeof guard, a local object and a shadowed globalThis are not uses",
+    );
+  });
+
+  await t.step("eval and the Function constructor are code the scan cannot see into", () => {
+    const dynamic = (source: string) => scan(source).dynamicCode.map((d) => d.what);
+    assert.deepEqual(dynamic(`eval("1"); const e = eval; globalThis.eval("2");`), [
+      "eval",
+      "eval",
+      "eval",
+    ]);
+    assert.deepEqual(dynamic(`new Function("return 1"); Function("x", "return x");`), [
+      "Function",
+      "Function",
+    ]);
+    assert.deepEqual(
+      dynamic(
+        `function Function() {} new Function(); const f = (Function) => new Function(); x instanceof Function;`,
       ),
       [],
     );
