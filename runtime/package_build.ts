@@ -17,11 +17,18 @@ import { fileURLToPath } from "node:url";
 import { BuildError } from "./errors.ts";
 import { SERVICE_API_SPECIFIER } from "../workers/_protocol.ts";
 import { readAuthorConfig } from "./_author_config.ts";
+import type { SourceMap } from "./_source_map.ts";
 
 /** Options for {@linkcode buildPackage}. */
 export interface BuildOptions {
   /** The `deno` executable that bundles; defaults to the running one. */
   deno?: string;
+  /**
+   * Called with the source map of each file written, its `sources` relative
+   * to the package folder, so a place in the built module can be shown at
+   * the author's line. The map is not written into the package.
+   */
+  onSourceMap?: (output: string, map: SourceMap) => void;
 }
 
 /** One file a build wrote. Paths are relative to the package folder. */
@@ -115,7 +122,8 @@ export async function buildPackage(dir: string, options: BuildOptions = {}): Pro
         );
       }
       await assertBundlesOnlyPackageFiles(run, entry.source);
-      const code = await bundle(run, entry.source);
+      const { code, map } = await bundle(run, entry.source);
+      if (map) options.onSourceMap?.(target, map);
       const output = join(root, target);
       await Deno.mkdir(dirname(output), { recursive: true });
       await Deno.writeTextFile(output, code);
@@ -236,9 +244,13 @@ async function assertBundlesOnlyPackageFiles(run: BuildRun, source: string): Pro
  * a file rather than to stdout: writing to stdout, the bundler reports a
  * failure as success with no output.
  */
-async function bundle(run: BuildRun, source: string): Promise<string> {
+async function bundle(
+  run: BuildRun,
+  source: string,
+): Promise<{ code: string; map: SourceMap | undefined }> {
   const out = join(run.scratch, "bundle.js");
   await Deno.remove(out).catch(() => {});
+  await Deno.remove(`${out}.map`).catch(() => {});
   const result = await runDeno(run, source, [
     "bundle",
     "--no-lock",
@@ -250,6 +262,8 @@ async function bundle(run: BuildRun, source: string): Promise<string> {
     "browser",
     "--external",
     SERVICE_API_SPECIFIER,
+    "--sourcemap",
+    "external",
     "--output",
     out,
     source,
@@ -273,7 +287,28 @@ async function bundle(run: BuildRun, source: string): Promise<string> {
       { file: source },
     );
   }
-  return code.endsWith("\n") ? code : `${code}\n`;
+  return {
+    code: code.endsWith("\n") ? code : `${code}\n`,
+    map: await readSourceMap(`${out}.map`, run.root),
+  };
+}
+
+/** The bundler's map beside `out`, its sources made relative to the package folder. */
+async function readSourceMap(file: string, root: string): Promise<SourceMap | undefined> {
+  let raw: { sources?: unknown; mappings?: unknown };
+  try {
+    raw = JSON.parse(await Deno.readTextFile(file));
+  } catch {
+    return undefined; // Without a map, problems stay at their place in the built module.
+  }
+  if (!Array.isArray(raw.sources) || typeof raw.mappings !== "string") return undefined;
+  const realRoot = await Deno.realPath(root).catch(() => root);
+  const sources = raw.sources.map((source) => {
+    const path = resolve(dirname(file), String(source));
+    const inside = relativeTo(root, path);
+    return isAbsolute(inside) ? relativeTo(realRoot, path) : inside;
+  });
+  return { sources, mappings: raw.mappings };
 }
 
 /** Words only the typed API module's stand-in functions say. */

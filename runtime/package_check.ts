@@ -17,7 +17,8 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
+import { originalPlace, type SourceMap } from "./_source_map.ts";
 import { BuildError } from "./errors.ts";
 import { IsolatePool } from "./isolate_pool.ts";
 import { isIsolateGlobal, missingGlobalHint } from "./isolate_globals.ts";
@@ -79,8 +80,12 @@ export interface CheckReport {
  */
 export async function checkPackage(dir: string, options: CheckOptions = {}): Promise<CheckReport> {
   let build: BuildResult = { outputs: [] };
+  const maps = new Map<string, SourceMap>();
   try {
-    build = await buildPackage(dir, { deno: options.deno });
+    build = await buildPackage(dir, {
+      deno: options.deno,
+      onSourceMap: (output, map) => maps.set(output, map),
+    });
   } catch (error) {
     if (!(error instanceof BuildError)) throw error;
     const read = await checkManifest(dir);
@@ -102,32 +107,34 @@ export async function checkPackage(dir: string, options: CheckOptions = {}): Pro
   const fromSource = build.outputs.find((o) => o.source === SERVICE_SOURCE);
   let sourceText: string | undefined;
   if (fromSource) sourceText = await Deno.readTextFile(join(dir, SERVICE_SOURCE));
+  const map = fromSource ? maps.get(fromSource.output) : undefined;
   const reported = new Set(
     typeProblems.map((p) => /^(\S+) is not a global in the isolate/.exec(p.message)?.[1]),
   );
   const problems: CheckProblem[] = [];
   for (const problem of built) {
-    // Problems found in the built module are shown at the author's line when it can be found.
-    const name = /^(free-global|work-permission|net-permission)$/.test(problem.rule)
-      ? /^uses ([\w$]+)/.exec(problem.message)?.[1]
-      : undefined;
     if (!fromSource || problem.file !== fromSource.output) {
       problems.push(problem);
       continue;
     }
-    if (name === undefined) {
-      // register() problems belong at the author's `export default`.
-      const atExport = problem.line !== undefined && sourceText !== undefined &&
-          /^(register|handler-not-declared|handler-not-function)$/.test(problem.rule)
+    // The type-check already named it in the source, at the author's own line.
+    const name = problem.rule === "free-global"
+      ? /^uses ([\w$]+)/.exec(problem.message)?.[1]
+      : undefined;
+    if (name !== undefined && reported.has(name)) continue;
+    // register() problems belong at the author's `export default`.
+    if (/^(register|handler-not-declared|handler-not-function)$/.test(problem.rule)) {
+      const atExport = problem.line !== undefined && sourceText !== undefined
         ? locateDefaultExport(sourceText)
         : undefined;
       problems.push(atExport ? { ...problem, file: SERVICE_SOURCE, ...atExport } : problem);
       continue;
     }
-    // The type-check already named it in the source, at the author's own line.
-    if (problem.rule === "free-global" && reported.has(name)) continue;
-    const place = sourceText === undefined ? undefined : locateName(sourceText, name);
-    problems.push(place ? { ...problem, file: SERVICE_SOURCE, ...place } : problem);
+    // Anything else at a place in the built module is shown where its source map says it came from.
+    const place = map && problem.line !== undefined
+      ? originalPlace(map, problem.line, problem.column ?? 1)
+      : undefined;
+    problems.push(place && !isAbsolute(place.file) ? { ...problem, ...place } : problem);
   }
   const rank = (p: CheckProblem) =>
     p.file === "manifest.json" || p.rule.endsWith("-file") ? 0 : p.rule === "type-error" ? 1 : 2;
@@ -144,20 +151,6 @@ function locateDefaultExport(text: string): { line: number; column: number } | u
   for (let i = 0; i < lines.length; i++) {
     const match = /^(\s*)export\s+default\b/.exec(lines[i]);
     if (match) return { line: i + 1, column: match[1].length + 1 };
-  }
-  return undefined;
-}
-
-/** The first place `name` is used as a name (not a property) in a source, skipping comments. */
-function locateName(text: string, name: string): { line: number; column: number } | undefined {
-  const pattern = new RegExp(`(?<![.\\w$])${name.replace(/[$]/g, "\\$")}(?![\\w$])`);
-  const lines = text.split("\n");
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
-    if (/^\s*(\/\/|\*|\/\*|import\b)/.test(line)) continue;
-    const code = line.replace(/\/\/.*$/, "");
-    const match = pattern.exec(code);
-    if (match) return { line: i + 1, column: match.index + 1 };
   }
   return undefined;
 }
