@@ -10,21 +10,26 @@ import { parseArgs } from "node:util";
 import { AUTHOR_COMMANDS, runAuthorCli } from "./runtime/author_cli.ts";
 import { runCheckCli } from "./runtime/check_cli.ts";
 import { exitCodeOf } from "./runtime/error_status.ts";
-import { InvalidInputError, SyncError } from "./runtime/errors.ts";
+import { resolve } from "node:path";
+import { InvalidInputError, NotFoundError, SyncError } from "./runtime/errors.ts";
 import { Host } from "./runtime/host.ts";
 import { installPackage, removePackage } from "./runtime/install.ts";
 import { readApproval, widenedPermissions } from "./runtime/approval.ts";
 import { loadPackage, readPackageRef } from "./runtime/package_store.ts";
 import { describePermission } from "./runtime/permission_text.ts";
-import { readDeclaredIds, resolveProjectDir } from "./runtime/project.ts";
+import { readDeclaredIds, readProject, resolveProjectDir } from "./runtime/project.ts";
 import { openProject } from "./runtime/open_project.ts";
 import { listRecords } from "./runtime/project_memory.ts";
 import { listReceipts } from "./runtime/receipts.ts";
 import { openInstallation, syncHome } from "./runtime/sync_home.ts";
 import { serve } from "./runtime/serve.ts";
-import { describeSchedule } from "./runtime/clock.ts";
+import { describeSchedule } from "./runtime/schedule_view.ts";
 import { switchOff, switchOn } from "./runtime/clock_switch.ts";
-import { forgetScheduledProject, listScheduledProjects } from "./runtime/scheduled_projects.ts";
+import {
+  forgetScheduledProject,
+  isScheduledProject,
+  listScheduledProjects,
+} from "./runtime/scheduled_projects.ts";
 
 const USAGE = `Usage: sync <command> [options]
 
@@ -48,7 +53,7 @@ Commands:
                          The project's records, one JSON line each.
   receipts --project <dir> [--id <id>] [--limit <n>] [--json]
                          What handler calls left behind, newest first.
-  schedule --project <dir>
+  schedule --project <dir> [--json]
                          One row per scheduled handler: what it does, how often,
                          on/off here, last attempt, next due.
   switch <id> off|on --project <dir>
@@ -201,7 +206,7 @@ export async function runCli(args: string[], io: Io = defaultIo()): Promise<numb
         return 0;
       }
       case "receipts": {
-        const project = await resolveProjectDir(needProject(flags.project));
+        const project = await knownProjectPath(kv, needProject(flags.project));
         const limit = flags.limit ? Number(flags.limit) : 50;
         if (!Number.isInteger(limit) || limit < 1) {
           throw new InvalidInputError(
@@ -235,10 +240,16 @@ export async function runCli(args: string[], io: Io = defaultIo()): Promise<numb
             io.out(JSON.stringify(row));
             continue;
           }
-          const last = row.lastAttempt
-            ? `last ${row.lastAttempt.at} ${row.lastAttempt.outcome}`
+          const attempt = row.lastAttempt;
+          const last = attempt
+            ? `last ${shortTime(attempt.startedAt)} ${attempt.outcome}` +
+              (attempt.error ? ` (${attempt.error.name}: ${attempt.error.message})` : "")
             : "never ran";
-          const next = row.on ? `next ${row.nextDue}` : "Off for this project";
+          const next = !row.on
+            ? "Off for this project"
+            : row.blocked
+            ? `passed over (${row.blocked.reason}): ${row.blocked.message}`
+            : `next ${shortTime(row.nextDue!)}`;
           io.out(
             `${row.packageName} (${row.packageId}): ${row.description}, ${row.wording}` +
               `  [${row.on ? "on" : "off"}]  ${last}  ${next}` +
@@ -256,7 +267,7 @@ export async function runCli(args: string[], io: Io = defaultIo()): Promise<numb
           );
         }
         const project = await resolveProjectDir(needProject(flags.project));
-        await host.servingPackage(project, id);
+        await assertSwitchable(host, project, id);
         if (state === "off") await switchOff(host, project, id);
         else await switchOn(host, project, id);
         io.out(`${id}'s clock is ${state} for ${project}`);
@@ -277,7 +288,15 @@ export async function runCli(args: string[], io: Io = defaultIo()): Promise<numb
         }
         const projects = await listScheduledProjects(kv);
         if (projects.length === 0) io.out("No project is on the clock's list.");
-        for (const project of projects) io.out(project.path);
+        for (const project of projects) {
+          let gone = false;
+          try {
+            gone = !(await Deno.stat(project.path)).isDirectory;
+          } catch {
+            gone = true;
+          }
+          io.out(gone ? `${project.path}  (the folder is gone)` : project.path);
+        }
         return 0;
       }
       case "serve": {
@@ -314,7 +333,11 @@ async function describeInstalled(host: Host, project: string, id: string): Promi
     else {
       const widened = widenedPermissions(approval.permissions, permissions);
       if (widened.length) {
-        state = `${version} awaits approval of ${widened.join(", ")}; ${approval.version} serves`;
+        // A folder edited in place has no approved artefact left to fall back on.
+        const fallback = approval.ref.dir !== ref.dir
+          ? `${approval.version} serves`
+          : "nothing serves";
+        state = `${version} awaits approval of ${widened.join(", ")}; ${fallback}`;
       }
     }
     const perms = permissions.map((p) => `\n    ${p} — ${describePermission(p)}`).join("");
@@ -322,6 +345,45 @@ async function describeInstalled(host: Host, project: string, id: string): Promi
   } catch (error) {
     return `${id}  cannot load: ${(error as Error).message}`;
   }
+}
+
+/**
+ * The project a person named: its real path, or for a folder that is gone,
+ * the path as given when the installation still remembers it (its receipts
+ * stay readable).
+ */
+async function knownProjectPath(kv: Deno.Kv, dir: string): Promise<string> {
+  try {
+    return await resolveProjectDir(dir);
+  } catch (error) {
+    const path = resolve(dir);
+    if (await readProject(kv, path) || await isScheduledProject(kv, path)) return path;
+    throw error;
+  }
+}
+
+/**
+ * A package's clock can be switched in a project it is installed in, when it
+ * has a schedule (or its manifest cannot be read now, so nobody can tell).
+ */
+async function assertSwitchable(host: Host, project: string, id: string): Promise<void> {
+  const ids = (await readProject(host.kv, project))?.extensionIds ?? [];
+  if (!ids.includes(id) && !(await readDeclaredIds(project)).includes(id)) {
+    throw new NotFoundError(`${id} is not installed in ${project}`);
+  }
+  const ref = await readPackageRef(host.kv, id);
+  let scheduled = true;
+  try {
+    if (ref) scheduled = (await loadPackage(ref)).manifest.schedule.length > 0;
+  } catch { /* unreadable: let the person switch it */ }
+  if (!scheduled) {
+    throw new InvalidInputError(`${id} has no schedule, so there is no clock to switch`);
+  }
+}
+
+/** `2030-01-01T09:00:00.000Z` → `2030-01-01 09:00:00Z`. */
+function shortTime(iso: string): string {
+  return iso.replace("T", " ").replace(/\.\d{3}Z$/, "Z");
 }
 
 function need(value: string | undefined, message: string): string {

@@ -19,6 +19,7 @@
  * @module
  */
 import { type Approval, approvalKey } from "./approval.ts";
+import { holdClockLease, readClockLease, releaseClockLease } from "./clock_lease.ts";
 import { clockOffKey, isSwitchedOff } from "./clock_switch.ts";
 import {
   ApprovalRequiredError,
@@ -27,7 +28,7 @@ import {
   RateLimitedError,
   SupersededError,
 } from "./errors.ts";
-import { describeEvery, parseEvery } from "./every.ts";
+import { parseEvery } from "./every.ts";
 import { readGeneration } from "./generation.ts";
 import type { Host } from "./host.ts";
 import {
@@ -36,7 +37,7 @@ import {
   type PackageRef,
   readPackageRef,
 } from "./package_store.ts";
-import { readDeclaredIds, readProject, resolveProjectDir } from "./project.ts";
+import { readProject } from "./project.ts";
 import { writeReceipt } from "./receipts.ts";
 import { listScheduledProjects } from "./scheduled_projects.ts";
 import {
@@ -44,17 +45,25 @@ import {
   clearSkip,
   endAttempt,
   markSkip,
-  needsReview,
   readSkipMarks,
   readStamps,
   type ScheduleStamp,
   type SkipMark,
-  type StampOutcome,
+  takeBackAttempt,
 } from "./schedule_stamp.ts";
+import { describeError } from "./_describe_error.ts";
 import { newId } from "./_id.ts";
 
 /** How often the clock looks: once a minute, the shortest interval a manifest can ask for. */
 export const LOOK_EVERY_MS = 60_000;
+
+/**
+ * How early a handler may be found due, as a share of the look interval.
+ * Looks come round a little late or early; without this, a `1m` handler
+ * stamped at one look and found a millisecond short at the next would run
+ * every two minutes.
+ */
+const DUE_TOLERANCE = 0.5;
 
 /** Why the clock passed something over. */
 export type SkipReason =
@@ -101,6 +110,11 @@ export interface TickReport {
   /** The handlers it called, in the order it called them. */
   ran: TickRun[];
   skipped: TickSkip[];
+  /**
+   * Set when another process holds the installation's clock, so this one
+   * looked at nothing: "one handler at a time for the machine" needs one clock.
+   */
+  elsewhere?: string;
 }
 
 /** Options for {@linkcode Clock}. */
@@ -123,6 +137,8 @@ export interface StartOptions {
 interface TickReads {
   load: (ref: PackageRef) => Promise<LoadedPackage>;
   ref: (id: string) => Promise<PackageRef | null>;
+  /** Whether a package that cannot serve would have had anything to run. */
+  mayBeScheduled: (id: string) => Promise<boolean>;
 }
 
 /** A handler found due in a look. */
@@ -138,6 +154,8 @@ interface DueEntry {
   marked: boolean;
   /** The ids remembered when the project was last opened. */
   declaredIds: readonly string[];
+  /** The stamp seen when the clock looked; null when it never ran. */
+  previous: ScheduleStamp | null;
 }
 
 /**
@@ -155,6 +173,10 @@ export class Clock {
   #timer: ReturnType<typeof setInterval> | undefined;
   #signal: AbortSignal | undefined;
   #onAbort = () => void this.stop();
+  /** This clock's name for itself in the installation's clock lease. */
+  #holder = crypto.randomUUID();
+  /** Another process held the clock at the last look (said once in the log). */
+  #elsewhere = false;
 
   constructor(host: Host, options: ClockOptions = {}) {
     this.#host = host;
@@ -200,6 +222,15 @@ export class Clock {
     this.#signal?.removeEventListener("abort", this.#onAbort);
     this.#signal = undefined;
     await this.#queue;
+    await releaseClockLease(this.#host.kv, this.#holder);
+  }
+
+  /** Takes or renews the installation's clock lease for three looks. */
+  #holdLease(): Promise<boolean> {
+    return holdClockLease(this.#host.kv, this.#holder, {
+      now: this.#now(),
+      forMs: 3 * this.#lookEveryMs,
+    });
   }
 
   #look(): void {
@@ -213,11 +244,22 @@ export class Clock {
   async #tick(): Promise<TickReport> {
     const at = this.#now();
     const report: TickReport = { at: new Date(at).toISOString(), ran: [], skipped: [] };
+    if (!await this.#holdLease()) {
+      const lease = await readClockLease(this.#host.kv);
+      report.elsewhere = `another Sync process runs the clock for this installation` +
+        (lease ? ` (until ${new Date(lease.until).toISOString()} unless it renews)` : "");
+      if (!this.#elsewhere) this.#log(`[clock] ${report.elsewhere}; this one waits`);
+      this.#elsewhere = true;
+      return report;
+    }
+    if (this.#elsewhere) this.#log(`[clock] this process runs the clock now`);
+    this.#elsewhere = false;
     const due: DueEntry[] = [];
     // Each artefact is read once per tick, at tick time, however many projects it serves.
     const reads: TickReads = {
       load: memoize((ref: PackageRef) => `${ref.dir}\0${ref.id}`, loadPackage),
       ref: memoize((id: string) => id, (id) => readPackageRef(this.#host.kv, id)),
+      mayBeScheduled: memoize((id: string) => id, (id) => this.#mayBeScheduled(id, reads)),
     };
     for (const { path } of await listScheduledProjects(this.#host.kv)) {
       try {
@@ -232,7 +274,11 @@ export class Clock {
     due.sort((a, b) =>
       a.overdue === b.overdue ? a.order - b.order : b.overdue > a.overdue ? 1 : -1
     );
-    for (const entry of due) await this.#run(entry, at, report);
+    for (const entry of due) {
+      // A tick longer than the lease must not run on once another process took the clock.
+      if (!await this.#holdLease()) break;
+      await this.#run(entry, at, report);
+    }
     return report;
   }
 
@@ -255,12 +301,13 @@ export class Clock {
       return;
     }
     if (!await isFolder(project)) {
-      // Receipts are read per project, and nobody reads a gone project's; one
-      // log line per absence says it where a person can see it.
+      const scheduled = [];
+      for (const id of info.extensionIds) if (await reads.mayBeScheduled(id)) scheduled.push(id);
       await this.#skip(report, marks, { project }, "project-gone", {
         message: `the project folder ${project} is gone; it stays on the scheduled list ` +
-          `until a person removes it`,
-        receipt: false,
+          `until a person removes it (sync projects forget ${project})`,
+        receipt: true,
+        receiptIds: scheduled,
       });
       return;
     }
@@ -280,7 +327,7 @@ export class Clock {
           ref: await reads.ref(id),
         })).manifest.schedule;
       } catch (error) {
-        if (await this.#mayBeScheduled(id)) {
+        if (await reads.mayBeScheduled(id)) {
           await this.#skip(report, marks, { project, id }, skipReasonOf(error), {
             message: describeError(error).message,
             receipt: true,
@@ -295,9 +342,9 @@ export class Clock {
       for (const row of schedule) {
         if (seen.has(row.handler)) continue;
         seen.add(row.handler);
-        const stamp = stamps.get(`${id}\0${row.handler}`);
+        const stamp = stamps.get(`${id}\0${row.handler}`) ?? null;
         const overdue = stamp ? at - stamp.at - parseEvery(row.every) : Infinity;
-        if (overdue < 0) continue;
+        if (overdue < -this.#lookEveryMs * DUE_TOLERANCE) continue;
         const key = { project, id, handler: row.handler };
         if (off) {
           await this.#skip(report, marks, key, "switched-off", {
@@ -313,6 +360,7 @@ export class Clock {
           order: due.length,
           marked,
           declaredIds: info.extensionIds,
+          previous: stamp,
         });
       }
     }
@@ -334,9 +382,19 @@ export class Clock {
       });
       return;
     }
-    const begun = await beginAttempt(kv, project, id, handler, { at, startedAt: this.#now() });
+    const begun = await beginAttempt(kv, project, id, handler, {
+      at,
+      startedAt: this.#now(),
+      previousAt: entry.previous?.at ?? null,
+    });
+    if (!begun) {
+      this.#log(
+        `[${id}] ${handler} in ${project} was already attempted by another clock; passed over`,
+      );
+      return;
+    }
     if (entry.marked) await clearSkip(kv, { project, id, handler });
-    const overdueMs = entry.overdue === Infinity ? null : entry.overdue;
+    const overdueMs = entry.overdue === Infinity ? null : Math.max(0, entry.overdue);
     try {
       await this.#host.callHandler(project, id, handler, {
         occasion: { kind: "clock" },
@@ -348,6 +406,21 @@ export class Clock {
       report.ran.push({ project, packageId: id, handler, outcome: "ok", overdueMs });
     } catch (error) {
       const shown = describeError(error);
+      if (error instanceof HandlerBusyError) {
+        // A person's call of the same handler is running: this attempt never
+        // started, so it must not make the handler wait a whole interval.
+        await takeBackAttempt(kv, project, id, handler, begun, entry.previous);
+        this.#log(`[${id}] ${handler} in ${project} is running already; the clock tries next look`);
+        report.ran.push({
+          project,
+          packageId: id,
+          handler,
+          outcome: "failed",
+          error: shown,
+          overdueMs,
+        });
+        return;
+      }
       await endAttempt(kv, project, id, handler, begun, {
         outcome: "failed",
         endedAt: this.#now(),
@@ -378,7 +451,7 @@ export class Clock {
     marks: Map<string, SkipMark>,
     key: { project: string; id?: string; handler?: string },
     reason: SkipReason,
-    what: { message: string; receipt: boolean },
+    what: { message: string; receipt: boolean; receiptIds?: readonly string[] },
   ): Promise<void> {
     const { project, id, handler } = key;
     report.skipped.push({
@@ -397,20 +470,22 @@ export class Clock {
         handler ? " " : ""
       }(${reason}): ${what.message}`,
     );
-    if (!what.receipt || !id) return;
+    if (!what.receipt) return;
     const stamp = new Date(now).toISOString();
-    await writeReceipt(this.#host.kv, {
-      id: newId(now),
-      project,
-      packageId: id,
-      // Empty when the whole package was passed over before its handlers were known.
-      handler: handler ?? "",
-      occasion: { kind: "clock" },
-      startedAt: stamp,
-      endedAt: stamp,
-      outcome: "skipped",
-      error: { name: reason, message: what.message },
-    });
+    for (const packageId of id ? [id] : what.receiptIds ?? []) {
+      await writeReceipt(this.#host.kv, {
+        id: newId(now),
+        project,
+        packageId,
+        // Empty when the whole package was passed over before its handlers were known.
+        handler: handler ?? "",
+        occasion: { kind: "clock" },
+        startedAt: stamp,
+        endedAt: stamp,
+        outcome: "skipped",
+        error: { name: reason, message: what.message },
+      });
+    }
   }
 
   async #unmark(
@@ -425,101 +500,19 @@ export class Clock {
    * current artefact declares a schedule, or nothing of it can be read any
    * more. A package without a schedule is not the clock's to report on.
    */
-  async #mayBeScheduled(id: string): Promise<boolean> {
-    const ref = await readPackageRef(this.#host.kv, id);
+  async #mayBeScheduled(id: string, reads: TickReads): Promise<boolean> {
+    const ref = await reads.ref(id);
     if (!ref) return true;
     try {
-      return (await loadPackage(ref)).manifest.schedule.length > 0;
+      return (await reads.load(ref)).manifest.schedule.length > 0;
     } catch {
       return true;
     }
   }
 }
 
-/** One row of `sync schedule`: a scheduled handler of one package in one project. */
-export interface ScheduleView {
-  packageId: string;
-  packageName: string;
-  handler: string;
-  /** What the handler does, as the package wrote it on the schedule row. */
-  description: string;
-  /** The interval as the manifest writes it, like `1h`. */
-  every: string;
-  /** The interval as the host says it, like "every hour". */
-  wording: string;
-  /** False when a person switched the package's clock off in this project. */
-  on: boolean;
-  /** The last attempt, or null when it never ran. */
-  lastAttempt: {
-    at: string;
-    startedAt: string;
-    endedAt?: string;
-    outcome: StampOutcome;
-    error?: { name: string; message: string };
-  } | null;
-  /**
-   * When it is next due: now for a handler that never ran, null while switched
-   * off. A time in the past means at the clock's next look.
-   */
-  nextDue: string | null;
-  /** The package's last three scheduled attempts in this project all failed. */
-  needsReview: boolean;
-}
-
-/**
- * What the clock does in a project, one row per scheduled handler, read
- * without running anything. Packages that cannot serve right now have no rows.
- *
- * @throws {NotFoundError} when the project folder does not exist.
- */
-export async function describeSchedule(host: Host, projectDir: string): Promise<ScheduleView[]> {
-  const project = await resolveProjectDir(projectDir);
-  const kv = host.kv;
-  const ids = (await readProject(kv, project))?.extensionIds ?? await readDeclaredIds(project);
-  const stamps = await readStamps(kv, project);
-  const now = host.now();
-  const rows: ScheduleView[] = [];
-  for (const id of ids) {
-    let manifest;
-    try {
-      manifest = (await host.servingPackage(project, id, { declaredIds: ids })).manifest;
-    } catch {
-      continue;
-    }
-    if (manifest.schedule.length === 0) continue;
-    const on = !await isSwitchedOff(kv, project, id);
-    const review = await needsReview(kv, project, id);
-    for (const row of manifest.schedule) {
-      const stamp = stamps.get(`${id}\0${row.handler}`) ?? null;
-      const nextDue = !on ? null : stamp ? stamp.at + parseEvery(row.every) : now;
-      rows.push({
-        packageId: id,
-        packageName: manifest.name,
-        handler: row.handler,
-        description: row.description,
-        every: row.every,
-        wording: describeEvery(row.every),
-        on,
-        lastAttempt: stamp ? viewStamp(stamp) : null,
-        nextDue: nextDue === null ? null : new Date(nextDue).toISOString(),
-        needsReview: review,
-      });
-    }
-  }
-  return rows;
-}
-
-function viewStamp(stamp: ScheduleStamp): NonNullable<ScheduleView["lastAttempt"]> {
-  return {
-    at: new Date(stamp.at).toISOString(),
-    startedAt: new Date(stamp.startedAt).toISOString(),
-    ...(stamp.endedAt !== undefined ? { endedAt: new Date(stamp.endedAt).toISOString() } : {}),
-    outcome: stamp.outcome,
-    ...(stamp.error ? { error: stamp.error } : {}),
-  };
-}
-
-function skipReasonOf(error: unknown): SkipReason {
+/** The skip reason for an error from resolving which package serves. */
+export function skipReasonOf(error: unknown): SkipReason {
   if (error instanceof ApprovalRequiredError) return "not-approved";
   if (error instanceof NotFoundError) return "not-installed";
   return "unavailable";
@@ -527,18 +520,14 @@ function skipReasonOf(error: unknown): SkipReason {
 
 /**
  * Failures that say nothing about the package: a person fenced the call off
- * (switched the clock off, updated or removed the package), or was running
- * the same handler, or ran it so often the rate limit refused the clock.
+ * (switched the clock off, updated or removed the package, took back its
+ * approval) between the look and the call, or was running the same handler,
+ * or ran it so often the rate limit refused the clock.
  */
 function notTheHandlersFault(error: unknown): boolean {
   return error instanceof SupersededError || error instanceof HandlerBusyError ||
-    error instanceof RateLimitedError;
-}
-
-function describeError(error: unknown): { name: string; message: string } {
-  return error instanceof Error
-    ? { name: error.name, message: error.message }
-    : { name: "Error", message: String(error) };
+    error instanceof RateLimitedError || error instanceof ApprovalRequiredError ||
+    error instanceof NotFoundError;
 }
 
 /** `f`, called once per key; later calls with the same key share the first promise. */

@@ -34,7 +34,9 @@ import { writeReceipt } from "./receipts.ts";
 import type { RecordInput, RecordQuery } from "./record.ts";
 import type { Occasion, Receipt, Source } from "./types.ts";
 import { parseWorkOrder, readWorkOrder, type WorkOrder, writeWorkOrders } from "./work_order.ts";
+import { describeError } from "./_describe_error.ts";
 import { newId } from "./_id.ts";
+import { claimHandler, releaseHandler, runningClaimKey } from "./running_claim.ts";
 import type { HostFunctionName } from "../workers/_protocol.ts";
 
 /** Options for {@linkcode Host}. */
@@ -116,7 +118,6 @@ export class Host {
   #log: (line: string) => void;
   #fetch?: typeof fetch;
   #memories = new Map<string, Promise<Deno.Kv>>();
-  #running = new Set<string>();
   #calls = new Map<string, number[]>();
 
   constructor(options: HostOptions) {
@@ -207,7 +208,8 @@ export class Host {
     const startedAt = this.now();
     const project = await resolveProjectDir(projectDir);
     const running = `${project}\0${id}\0${handler}`;
-    let claimed = false;
+    const claimKey = runningClaimKey(project, id, handler);
+    let claim: string | null = null;
     let transaction: MemoryTransaction | undefined;
     const receipt: Receipt = {
       id: newId(startedAt),
@@ -229,13 +231,16 @@ export class Host {
             (declared.length ? `; it declares ${declared.join(", ")}` : "; it declares none"),
         );
       }
-      if (this.#running.has(running)) {
+      claim = await claimHandler(this.kv, claimKey, {
+        now: startedAt,
+        // The pool gives up on a call after its timeout and grace; a margin on top.
+        forMs: this.limits.timeoutMs + this.limits.workerGraceMs + 5_000,
+      });
+      if (claim === null) {
         throw new HandlerBusyError(
           `${handler} is already running in ${project}; a handler is not re-entered`,
         );
       }
-      this.#running.add(running);
-      claimed = true;
       this.#countCall(running, handler, startedAt);
 
       const memory = await this.projectMemory(project);
@@ -279,13 +284,11 @@ export class Host {
         // A commit that was refused already finished the transaction; its error is the one to tell.
       }
       receipt.outcome = "failed";
-      receipt.error = error instanceof Error
-        ? { name: error.name, message: error.message }
-        : { name: "Error", message: String(error) };
+      receipt.error = describeError(error);
       receipt.endedAt = new Date(this.now()).toISOString();
       throw error;
     } finally {
-      if (claimed) this.#running.delete(running);
+      if (claim !== null) await releaseHandler(this.kv, claimKey, claim);
       await writeReceipt(this.kv, receipt);
     }
   }
@@ -313,7 +316,6 @@ export class Host {
     const window = this.limits.rateWindowMs;
     const recent = (this.#calls.get(running) ?? []).filter((at) => now - at < window);
     if (recent.length >= this.limits.rateLimit) {
-      this.#running.delete(running);
       throw new RateLimitedError(
         `${handler} was called ${recent.length} times in the last ${window / 1000} s; ` +
           `the limit is ${this.limits.rateLimit}. Try again later`,

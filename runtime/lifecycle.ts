@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { describeError } from "./_describe_error.ts";
 import type { Host } from "./host.ts";
 import type { LifecycleMoment } from "./manifest.ts";
 import type { LoadedPackage } from "./package_store.ts";
@@ -64,9 +65,7 @@ export async function runLifecycle(
       handler,
       moment,
       outcome: "failed",
-      error: error instanceof Error
-        ? { name: error.name, message: error.message }
-        : { name: "Error", message: String(error) },
+      error: describeError(error),
       failure: error,
     };
   }

@@ -78,21 +78,49 @@ export async function readStamps(
 }
 
 /**
- * Stamps an attempt as it starts, before the handler runs.
+ * Stamps an attempt as it starts, before the handler runs, if nobody else
+ * has since the clock looked: another process's clock on the same
+ * installation may have found the same handler due.
  *
- * @param at When the clock looked and found the handler due.
- * @param startedAt When the call is starting.
+ * @param times.at When the clock looked and found the handler due.
+ * @param times.startedAt When the call is starting.
+ * @param times.previousAt The `at` of the stamp the clock saw when it looked; null when it never ran.
+ * @returns The stamp written, or null when another attempt took it first.
  */
 export async function beginAttempt(
   kv: Deno.Kv,
   project: string,
   id: string,
   handler: string,
-  times: { at: number; startedAt: number },
-): Promise<ScheduleStamp> {
+  times: { at: number; startedAt: number; previousAt: number | null },
+): Promise<ScheduleStamp | null> {
+  const key = scheduleStampKey(project, id, handler);
+  const current = await kv.get<ScheduleStamp>(key);
+  if ((current.value?.at ?? null) !== times.previousAt) return null;
   const stamp: ScheduleStamp = { at: times.at, startedAt: times.startedAt, outcome: "running" };
-  await kv.set(scheduleStampKey(project, id, handler), stamp);
-  return stamp;
+  const result = await kv.atomic().check(current).set(key, stamp).commit();
+  return result.ok ? stamp : null;
+}
+
+/**
+ * Takes an attempt back, as if it never started: the stamp the clock saw
+ * before is put back (or removed, when it never ran). For an attempt that
+ * could not start because the handler was already running, so that it does
+ * not wait a whole interval for somebody else's call.
+ */
+export async function takeBackAttempt(
+  kv: Deno.Kv,
+  project: string,
+  id: string,
+  handler: string,
+  begun: ScheduleStamp,
+  previous: ScheduleStamp | null,
+): Promise<void> {
+  const key = scheduleStampKey(project, id, handler);
+  const current = await kv.get<ScheduleStamp>(key);
+  if (current.value?.startedAt !== begun.startedAt) return;
+  const op = kv.atomic().check(current);
+  await (previous ? op.set(key, previous) : op.delete(key)).commit();
 }
 
 /** How an attempt ended, for {@linkcode endAttempt}. */
@@ -196,6 +224,23 @@ export async function markSkip(
   const result = await kv.atomic().check(current).set(kvKey, mark).commit();
   // Whoever won the race reports it.
   return result.ok;
+}
+
+/**
+ * Forgets what the clock remembers about a package in a project — stamps,
+ * recent outcomes and skip marks — as when it is removed, so that installing
+ * it again starts afresh: never run, so due at once, and not needing review.
+ */
+export async function forgetSchedule(kv: Deno.Kv, project: string, id: string): Promise<void> {
+  const keys: Deno.KvKey[] = [scheduleOutcomesKey(project, id)];
+  for (const prefix of [["schedule_stamp", project, id], ["schedule_skip", project, id]]) {
+    for await (const entry of kv.list({ prefix })) keys.push(entry.key);
+  }
+  for (let i = 0; i < keys.length; i += 100) {
+    const op = kv.atomic();
+    for (const key of keys.slice(i, i + 100)) op.delete(key);
+    await op.commit();
+  }
 }
 
 /** Clears a skip mark, so that the next skip is reported again. */

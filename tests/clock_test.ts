@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type PackageSpec, type TestHost, testHost } from "./_packages.ts";
-import { Clock, describeSchedule, type TickReport } from "../runtime/clock.ts";
+import { Clock, type TickReport } from "../runtime/clock.ts";
+import { describeSchedule } from "../runtime/schedule_view.ts";
 import { clockOffKey, isSwitchedOff, switchOff, switchOn } from "../runtime/clock_switch.ts";
 import { deleteApproval } from "../runtime/approval.ts";
 import { installPackage } from "../runtime/install.ts";
@@ -240,9 +241,7 @@ Deno.test("clock: switching off skips with a receipt and fences a running call; 
   try {
     await installScheduled(s, scheduled("slow", "1h", "slow"));
     const ticking = s.clock.tick();
-    while (!s.env.logs.some((l) => l.startsWith("[slow] started"))) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await waitFor(() => s.env.logs.some((l) => l.startsWith("[slow] started")), "slow to start");
     await switchOff(s.env.host, s.env.project, "slow");
     const fenced = await ticking;
     assert.equal(fenced.ran[0].outcome, "failed");
@@ -335,6 +334,10 @@ Deno.test("clock: a removed project folder is skipped and stays on the list", as
     const report = await s.clock.tick();
     assert.deepEqual(report.ran.map((r) => r.project), [s.env.project]);
     assert.deepEqual(report.skipped.map((k) => [k.project, k.reason]), [[other, "project-gone"]]);
+    const receipts = await listReceipts(s.env.kv, other, { packageId: "gone" });
+    assert.deepEqual(receipts.map((r) => [r.outcome, r.error?.name]), [
+      ["skipped", "project-gone"],
+    ]);
     s.advance(HOUR);
     const again = await s.clock.tick();
     assert.deepEqual(again.skipped.map((k) => k.reason), ["project-gone"]);
@@ -444,7 +447,7 @@ Deno.test("clock: start looks at once and stop (or an abort) ends it", async () 
     const controller = new AbortController();
     s.clock.start({ signal: controller.signal });
     assert.equal(s.clock.running, true);
-    while (await s.runs("started") === 0) await new Promise((r) => setTimeout(r, 10));
+    await waitFor(async () => await s.runs("started") > 0, "the first look to run it");
     controller.abort();
     assert.equal(s.clock.running, false);
     await s.clock.stop();
@@ -463,7 +466,137 @@ async function editManifest(
   await Deno.writeTextFile(file, JSON.stringify(manifest, null, 2));
 }
 
+/** Waits until `ready()` holds, failing after ten seconds rather than hanging. */
+async function waitFor(ready: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  const until = Date.now() + 10_000;
+  while (!await ready()) {
+    if (Date.now() > until) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 async function mkdir(path: string): Promise<string> {
   await Deno.mkdir(path, { recursive: true });
   return path;
 }
+
+Deno.test("clock: the stamp is written when the attempt starts, so a timed-out handler waits", async () => {
+  const s = await setup();
+  try {
+    await installScheduled(s, scheduled("slow", "1h", "slow"));
+    const ticking = s.clock.tick();
+    await waitFor(() => s.env.logs.some((l) => l.startsWith("[slow] started")), "slow to start");
+    const during = await readStamp(s.env.kv, s.env.project, "slow", "slow.slow");
+    assert.equal(during?.outcome, "running", "stamped before the handler finished");
+    assert.equal(during?.at, START);
+    await ticking;
+
+    await installScheduled(s, {
+      ...scheduled("spin", "1h"),
+      service: `export default function register() {
+  return { "spin.run": () => { while (true) {} }, "spin.other": () => 1, "spin.fail": () => 1, "spin.slow": () => 1 };
+}`,
+    });
+    const first = await s.clock.tick();
+    assert.deepEqual(first.ran.map((r) => [r.packageId, r.error?.name]), [
+      ["spin", "HandlerTimeoutError"],
+    ]);
+    s.advance(MINUTE);
+    assert.deepEqual(ranIds(await s.clock.tick()), [], "not retried the next minute");
+    s.advance(HOUR);
+    assert.deepEqual(ranIds(await s.clock.tick()), ["slow", "spin"]);
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("clock: a 1m handler runs at every look, even one that comes a little early", async () => {
+  const s = await setup();
+  try {
+    await installScheduled(s, scheduled("minute", "1m"));
+    assert.deepEqual(ranIds(await s.clock.tick()), ["minute"]);
+    s.advance(MINUTE - 1);
+    assert.deepEqual(ranIds(await s.clock.tick()), ["minute"]);
+    s.advance(MINUTE / 4);
+    assert.deepEqual(ranIds(await s.clock.tick()), [], "not twice within half a look");
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("clock: a handler a person is running is tried again at the next look", async () => {
+  const s = await setup();
+  try {
+    await installScheduled(s, scheduled("held", "1d", "slow"));
+    const person = s.env.call("held", "held.slow");
+    await waitFor(() => s.env.logs.some((l) => l.startsWith("[held] started")), "the call");
+    const busy = await s.clock.tick();
+    assert.deepEqual(busy.ran.map((r) => r.error?.name), ["HandlerBusyError"]);
+    assert.equal(
+      await readStamp(s.env.kv, s.env.project, "held", "held.slow"),
+      null,
+      "the attempt was taken back",
+    );
+    await person;
+    s.advance(MINUTE);
+    const next = await s.clock.tick();
+    assert.deepEqual(next.ran.map((r) => [r.packageId, r.outcome]), [["held", "ok"]]);
+    assert.equal(await needsReview(s.env.kv, s.env.project, "held"), false);
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("clock: two clocks on one installation — only the lease holder ticks", async () => {
+  const s = await setup();
+  const other = new Clock(s.env.host, { now: s.now, log: (line) => s.lines.push(line) });
+  try {
+    await installScheduled(s, scheduled("once", "1m"));
+    assert.deepEqual(ranIds(await s.clock.tick()), ["once"]);
+    s.advance(2 * MINUTE);
+    const second = await other.tick();
+    assert.match(second.elsewhere ?? "", /another Sync process runs the clock/);
+    assert.deepEqual(ranIds(second), []);
+    assert.equal(s.lines.filter((l) => l.includes("another Sync process")).length, 1);
+    // The holder stops and lets go; the other takes over at its next look.
+    await s.clock.stop();
+    assert.deepEqual(ranIds(await other.tick()), ["once"]);
+  } finally {
+    await other.stop();
+    await s.close();
+  }
+});
+
+Deno.test("clock: a lease not renewed runs out, and another clock takes over", async () => {
+  const s = await setup();
+  const other = new Clock(s.env.host, { now: s.now, log: () => {} });
+  try {
+    await installScheduled(s, scheduled("later", "1h"));
+    await s.clock.tick();
+    s.advance(2 * MINUTE);
+    assert.ok((await other.tick()).elsewhere, "still held two minutes on");
+    s.advance(2 * MINUTE);
+    const report = await other.tick();
+    assert.equal(report.elsewhere, undefined, "taken over once three looks passed");
+  } finally {
+    await other.stop();
+    await s.close();
+  }
+});
+
+Deno.test("describeSchedule() shows a package that cannot serve, and why", async () => {
+  const s = await setup();
+  try {
+    const dir = await installScheduled(s, scheduled("wide", "1h"));
+    await editManifest(dir, (manifest) => {
+      (manifest as unknown as { permissions: string[] }).permissions.push("net:example.com");
+    });
+    const [row] = await describeSchedule(s.env.host, s.env.project);
+    assert.equal(row.packageId, "wide");
+    assert.equal(row.blocked?.reason, "not-approved");
+    assert.match(row.blocked?.message ?? "", /asks for net:example\.com/);
+    assert.equal(row.nextDue, null);
+  } finally {
+    await s.close();
+  }
+});

@@ -14,7 +14,7 @@ import { DEFAULT_LIMITS } from "../../runtime/limits.ts";
 import { installPackage } from "../../runtime/install.ts";
 import { readPackageRef } from "../../runtime/package_store.ts";
 import { rememberProject, writeDeclaredIds } from "../../runtime/project.ts";
-import { beginAttempt, endAttempt } from "../../runtime/schedule_stamp.ts";
+import { type ScheduleStamp, scheduleStampKey } from "../../runtime/schedule_stamp.ts";
 import { addScheduledProject } from "../../runtime/scheduled_projects.ts";
 
 const PACKAGES = ["alpha", "bravo", "charlie", "delta", "echo"];
@@ -56,6 +56,11 @@ async function writePackages(root: string): Promise<string[]> {
     dirs.push(dir);
   }
   return dirs;
+}
+
+/** A successful attempt at `at`. */
+function stampAt(at: number): ScheduleStamp {
+  return { at, startedAt: at, endedAt: at, outcome: "ok" };
 }
 
 interface Fixture {
@@ -112,14 +117,7 @@ async function fixture(root: string, count: number): Promise<Fixture> {
   const attempted = START - HOUR + 60_000;
   for (const project of projects) {
     for (const id of PACKAGES) {
-      const begun = await beginAttempt(kv, project, id, `${id}.poll`, {
-        at: attempted,
-        startedAt: attempted,
-      });
-      await endAttempt(kv, project, id, `${id}.poll`, begun, {
-        outcome: "ok",
-        endedAt: attempted,
-      });
+      await kv.set(scheduleStampKey(project, id, `${id}.poll`), stampAt(attempted));
     }
   }
   t = START;
@@ -130,14 +128,7 @@ async function fixture(root: string, count: number): Promise<Fixture> {
     projects,
     async makeDue(due) {
       for (const project of projects.slice(0, due)) {
-        const begun = await beginAttempt(kv, project, "alpha", "alpha.poll", {
-          at: START - 2 * HOUR,
-          startedAt: START - 2 * HOUR,
-        });
-        await endAttempt(kv, project, "alpha", "alpha.poll", begun, {
-          outcome: "ok",
-          endedAt: START - 2 * HOUR,
-        });
+        await kv.set(scheduleStampKey(project, "alpha", "alpha.poll"), stampAt(START - 2 * HOUR));
       }
     },
   };
