@@ -37,8 +37,13 @@ function checkId(id: unknown): string {
  */
 export async function switchOff(host: Host, project: string, id: string): Promise<void> {
   const path = await resolveProjectDir(project);
-  const value: ClockOff = { switchedOffAt: new Date(host.now()).toISOString() };
-  await host.kv.set(clockOffKey(path, checkId(id)), value);
+  const key = clockOffKey(path, checkId(id));
+  const current = await host.kv.get<ClockOff>(key);
+  // Already off: keep when it was first switched off.
+  if (current.value === null) {
+    const value: ClockOff = { switchedOffAt: new Date(host.now()).toISOString() };
+    await host.kv.atomic().check(current).set(key, value).commit();
+  }
   await bumpGeneration(await host.projectMemory(path), id);
 }
 

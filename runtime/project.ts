@@ -103,8 +103,12 @@ export async function rememberProject(
     extensionIds: await readDeclaredIds(path),
     openedAt: new Date(options.now()).toISOString(),
   };
-  await kv.set(projectKey(path), info);
-  return info;
+  // The newest opening wins; the check keeps a slower, older one from overwriting it.
+  while (true) {
+    const current = await kv.get<ProjectInfo>(projectKey(path));
+    if (current.value && current.value.openedAt > info.openedAt) return current.value;
+    if ((await kv.atomic().check(current).set(projectKey(path), info).commit()).ok) return info;
+  }
 }
 
 /** Reads what the installation remembers about a project, or null. */
