@@ -42,6 +42,8 @@ export interface ModuleScan {
   apiUses: Map<string, ScanPlace>;
   /** Where the default export is written, when there is one. */
   defaultExport?: ScanPlace;
+  /** Where each named export (not re-exports) is written. */
+  namedExports: Map<string, ScanPlace>;
   /** Code made from strings, which a scan cannot see into: `eval`, `Function(…)`. */
   dynamicCode: DynamicCode[];
 }
@@ -131,6 +133,7 @@ export function scanModule(
   const directUses: ({ member: string } & ScanPlace)[] = [];
   const moduleScope = new Scope(undefined, true);
   let defaultExport: ScanPlace | undefined;
+  const namedExports = new Map<string, ScanPlace>();
 
   const place = (node: Node): ScanPlace => ({
     line: node.loc.start.line,
@@ -334,11 +337,21 @@ export function scanModule(
           }
           return;
         }
-        if (node.declaration) visit(node.declaration, scope);
+        if (node.declaration) {
+          visit(node.declaration, scope);
+          const declaration = node.declaration;
+          if (declaration.id) namedExports.set(declaration.id.name, place(node));
+          for (const declarator of declaration.declarations ?? []) {
+            for (const name of patternNames(declarator.id)) {
+              namedExports.set(name, place(declarator));
+            }
+          }
+        }
         for (const specifier of node.specifiers ?? []) {
           if (specifier.local.type === "Identifier") visit(specifier.local, scope);
           const exported = specifier.exported.name ?? specifier.exported.value;
           if (exported === "default") defaultExport = place(specifier);
+          else namedExports.set(exported, place(specifier));
         }
         return;
       case "ExportDefaultDeclaration":
@@ -605,6 +618,7 @@ export function scanModule(
     free: [...free.values()].sort(inOrder),
     apiUses,
     defaultExport,
+    namedExports,
     dynamicCode: dynamicCode.sort(inOrder),
   };
 }

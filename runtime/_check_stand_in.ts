@@ -26,6 +26,8 @@ export interface StandInOptions {
   manifestText: string;
   /** Where the module's default export is written, when the scan found it. */
   defaultExport?: ScanPlace;
+  /** Where the module exports a function named `register`, when it does. */
+  namedRegister?: ScanPlace;
 }
 
 /**
@@ -66,9 +68,12 @@ export async function standInProblems(
   const example = `export default function register() { return { "${id}.name": ` +
     `async (payload, occasion) => { … } }; }`;
   if (report.failed?.stage === "load") {
+    const { line, column } = report.failed;
     problems.push({
       rule: "module-load",
       file: service,
+      // Where the error's stack says it was thrown; the top of the module when it does not.
+      ...(line !== undefined ? { line, column: column ?? 1 } : { line: 1, column: 1 }),
       message: report.failed.error.message,
       hint: "the module's top level runs every time a handler is called and must not fail; " +
         "keep work inside handlers",
@@ -76,13 +81,20 @@ export async function standInProblems(
     return problems;
   }
   if (report.register !== "function") {
+    const named = report.register === "missing" ? options.namedRegister : undefined;
     problems.push({
       rule: "register",
       file: service,
-      ...atExport,
-      message: report.register === "missing"
-        ? "has no default export register()"
-        : `its default export is ${article(report.register)}, not a function register()`,
+      // A module with no default export is placed at its named register, or at its top.
+      ...(report.register === "missing"
+        ? { line: named?.line ?? 1, column: named?.column ?? 1 }
+        : atExport),
+      message: report.register !== "missing"
+        ? `its default export is ${article(report.register)}, not a function register()`
+        : named
+        ? "has no default export register(); it exports register by name, and the host calls " +
+          "the default export"
+        : "has no default export register()",
       hint: `export the function the host calls to find the handlers: ${example}`,
     });
     return problems;

@@ -127,8 +127,10 @@ export async function checkPackage(dir: string, options: CheckOptions = {}): Pro
       const atExport = problem.line !== undefined && sourceText !== undefined
         ? locateDefaultExport(sourceText)
         : undefined;
-      problems.push(atExport ? { ...problem, file: SERVICE_SOURCE, ...atExport } : problem);
-      continue;
+      if (atExport) {
+        problems.push({ ...problem, file: SERVICE_SOURCE, ...atExport });
+        continue;
+      }
     }
     // Anything else at a place in the built module is shown where its source map says it came from.
     const place = map && problem.line !== undefined
@@ -205,6 +207,7 @@ export async function checkBuiltPackage(
         limits: options.limits,
         manifestText: read.text,
         defaultExport: scan.defaultExport,
+        namedRegister: scan.namedExports.get("register"),
       }),
     );
   } finally {

@@ -238,12 +238,17 @@ const BROKEN: Record<string, Expected[]> = {
   "module-throws": [{
     rule: "module-load",
     file: "service/index.js",
+    line: 2,
+    column: 28,
     message: "Loading service/index.js threw SyntaxError: unexpected token: 'not'",
   }],
   "register-missing": [{
     rule: "register",
     file: "service/index.js",
-    message: "has no default export register()",
+    line: 2,
+    column: 1,
+    message: "has no default export register(); it exports register by name, and the host " +
+      "calls the default export",
   }],
   "register-not-function": [{
     rule: "register",

@@ -81,8 +81,11 @@ export interface ProbeReport {
   returned?: string;
   /** When `register()` returned an object: its keys, each with `typeof` its value. */
   handlers?: { name: string; type: string }[];
-  /** Why loading the module or calling `register()` failed. */
-  failed?: { stage: "load" | "register"; error: CrossedError };
+  /**
+   * Why loading the module or calling `register()` failed, and where in the
+   * module (from 1) when the error's stack says.
+   */
+  failed?: { stage: "load" | "register"; error: CrossedError; line?: number; column?: number };
 }
 
 /** Host → worker: the answer to one host function call. */

@@ -107,9 +107,18 @@ function wasmBytes(module: QuickJSWASMModule): number {
 
 /** Why a call stopped, told apart so the host can name it. */
 class CallStop extends Error {
-  constructor(readonly crossed: CrossedError) {
+  /** Where in the module the error was thrown, when its stack says. */
+  readonly place?: SourcePlace;
+  constructor(readonly crossed: CrossedError, place?: SourcePlace) {
     super(crossed.message);
+    this.place = place;
   }
+}
+
+/** A line and column (from 1) in the service module. */
+interface SourcePlace {
+  line: number;
+  column: number;
 }
 
 async function runCall(call: Job): Promise<FromWorker & { type: "done" }> {
@@ -269,7 +278,7 @@ class CallSession {
       if (entries.kind === "object") report.handlers = entries.handlers;
     } catch (error) {
       if (!(error instanceof CallStop)) throw error;
-      report.failed = { stage, error: error.crossed };
+      report.failed = { stage, error: error.crossed, ...error.place };
     }
     return JSON.stringify(report);
   }
@@ -489,15 +498,17 @@ class CallSession {
       const jobs = this.#runtime.executePendingJobs();
       if (jobs.error) {
         const crossed = this.#describe(jobs.error, stage);
+        const place = this.#placeOf(jobs.error);
         jobs.error.dispose();
-        throw new CallStop(crossed);
+        throw new CallStop(crossed, place);
       }
       const state = vm.getPromiseState(handle);
       if (state.type === "fulfilled") {
         return state.notAPromise ? handle : this.#own(state.value);
       }
       if (state.type === "rejected") {
-        throw new CallStop(this.#describe(this.#own(state.error), stage));
+        const error = this.#own(state.error);
+        throw new CallStop(this.#describe(error, stage), this.#placeOf(error));
       }
       if (this.#answered.length > 0) continue;
       if (this.#outstanding === 0) {
@@ -528,7 +539,8 @@ class CallSession {
     stage: string,
   ): QuickJSHandle {
     if (result.error) {
-      throw new CallStop(this.#describe(this.#own(result.error), stage));
+      const error = this.#own(result.error);
+      throw new CallStop(this.#describe(error, stage), this.#placeOf(error));
     }
     return this.#own(result.value);
   }
@@ -559,6 +571,26 @@ class CallSession {
 
   #stop(name: string, message: string): CallStop {
     return new CallStop({ name, message });
+  }
+
+  /**
+   * The first place in the service module an exception's stack names
+   * (`at register (service/index.js:4:11)`); a syntax error names it in its
+   * own frame the same way.
+   */
+  #placeOf(errorHandle: QuickJSHandle): SourcePlace | undefined {
+    const vm = this.#vm;
+    try {
+      if (vm.typeof(errorHandle) !== "object") return undefined;
+      const stack = vm.getProp(errorHandle, "stack");
+      const text = vm.typeof(stack) === "string" ? vm.getString(stack) : "";
+      stack.dispose();
+      const name = this.#call.sourceName.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      const at = new RegExp(`${name}:(\\d+)(?::(\\d+))?`).exec(text);
+      return at ? { line: Number(at[1]), column: Number(at[2] ?? 1) } : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /** Turns a QuickJS exception into a crossed error, naming limits that were hit. */
