@@ -33,12 +33,21 @@ export async function serve(host: Host, options: ServeOptions): Promise<void> {
   // within the minute, and then once a minute.
   const clock = new Clock(host, { log: options.log });
   clock.start({ signal: options.signal });
+  // Stopping lets go of the clock lease, so a serve started next takes the clock at once.
   const stop = () => server.shutdown();
-  try {
-    Deno.addSignalListener("SIGINT", stop);
-  } catch { /* no signals here */ }
+  const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
+  for (const signal of signals) {
+    try {
+      Deno.addSignalListener(signal, stop);
+    } catch { /* no such signal here */ }
+  }
   await server.finished;
   await clock.stop();
+  for (const signal of signals) {
+    try {
+      Deno.removeSignalListener(signal, stop);
+    } catch { /* was never added */ }
+  }
 }
 
 /** The installation's token, made once and kept in `<home>/token`. */

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { REPO_ROOT, runSync, SYNC_RUN_ARGS } from "./_cli.ts";
 import { writePackage } from "./_packages.ts";
+import { readClockLease } from "../runtime/clock_lease.ts";
 
 const TICKER = {
   id: "ticker",
@@ -95,6 +96,13 @@ Deno.test("the clock, as a person sees it from the CLI and `sync serve`", async 
       } finally {
         server.kill("SIGTERM");
         await server.status;
+      }
+      // Stopped, it let go of the clock, so a serve started next ticks at once.
+      const kv = await Deno.openKv(join(home, "sync.kv"));
+      try {
+        assert.equal(await readClockLease(kv), null);
+      } finally {
+        kv.close();
       }
     });
 
