@@ -65,23 +65,39 @@ export interface ScanSyntaxError extends ScanPlace {
 type Node = any;
 
 class Scope {
-  readonly names = new Map<string, string | undefined>();
-  constructor(readonly parent: Scope | undefined, readonly isFunction: boolean) {}
+  readonly #names = new Map<string, string | undefined>();
+  readonly #parent: Scope | undefined;
+  readonly #isFunction: boolean;
+
+  constructor(parent: Scope | undefined, isFunction: boolean) {
+    this.#parent = parent;
+    this.#isFunction = isFunction;
+  }
+
+  /** The enclosing scope; undefined for the module's own. */
+  get parent(): Scope | undefined {
+    return this.#parent;
+  }
 
   /** Declares `name`; `apiMember` marks a binding imported from the API. */
   declare(name: string, apiMember?: string): void {
-    if (!this.names.has(name) || apiMember !== undefined) this.names.set(name, apiMember);
+    if (!this.#names.has(name) || apiMember !== undefined) this.#names.set(name, apiMember);
+  }
+
+  /** The API member a name declared here was imported as, if any. */
+  apiMember(name: string): string | undefined {
+    return this.#names.get(name);
   }
 
   functionScope(): Scope {
-    if (this.isFunction || !this.parent) return this;
-    return this.parent.functionScope();
+    if (this.#isFunction || !this.#parent) return this;
+    return this.#parent.functionScope();
   }
 
   /** The scope that declares `name`, or undefined when it is free. */
   resolve(name: string): Scope | undefined {
-    if (this.names.has(name)) return this;
-    return this.parent?.resolve(name);
+    if (this.#names.has(name)) return this;
+    return this.#parent?.resolve(name);
   }
 }
 
@@ -607,7 +623,7 @@ export function scanModule(
     }
     if (owner !== moduleScope) continue;
     // A namespace used as a value (`const { work } = api`, `f(api)`) may reach every member.
-    const member = namespaces.has(name) ? reference.member ?? WHOLE_API : owner.names.get(name);
+    const member = namespaces.has(name) ? reference.member ?? WHOLE_API : owner.apiMember(name);
     if (member !== undefined) useApi(apiUses, member, place(reference.node));
   }
   for (const { member, line, column } of directUses) useApi(apiUses, member, { line, column });

@@ -11,12 +11,10 @@ import { parseArgs } from "node:util";
 import { resolve } from "node:path";
 import { checkPackage, formatProblem } from "./package_check.ts";
 import { SyncError } from "./errors.ts";
+import { type AuthorIo, formatBytes } from "./author_cli.ts";
 
-/** Where the check command writes. */
-export interface CheckIo {
-  out: (line: string) => void;
-  err: (line: string) => void;
-}
+/** Where the check command writes: the same as the other author commands. */
+export type CheckIo = AuthorIo;
 
 /** Options for {@linkcode runCheckCli}. */
 export interface CheckCliOptions {
@@ -109,10 +107,6 @@ export async function runCheckCli(args: string[], options: CheckCliOptions = {})
       } and run check again`,
   );
   return count === 0 ? 0 : 1;
-}
-
-function formatBytes(bytes: number): string {
-  return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KiB`;
 }
 
 function startFolder(): string {
