@@ -8,6 +8,7 @@
  */
 import { parseArgs } from "node:util";
 import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { BuildError, SyncError } from "./errors.ts";
 import { exitCodeOf } from "./error_status.ts";
 import { buildPackage } from "./package_build.ts";
@@ -31,6 +32,9 @@ const USAGE = `Usage:
                      src/index.tsx into its ui file (dir defaults to the current folder).
   new <id> [dir]     Create a package folder (default ./<id>) with a manifest, a typed
                      handler, a record type, agent instructions and a deno.json.`;
+
+/** This Sync checkout, whose `deno.json` holds the tasks. */
+const CHECKOUT = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
 
 /** The commands this module answers, for `main.ts` to dispatch. */
 export const AUTHOR_COMMANDS: readonly string[] = ["build", "new"];
@@ -96,14 +100,16 @@ export async function runAuthorCli(
         io.out(`Created ${created.id} in ${created.dir}:`);
         for (const file of created.files) io.out(`  ${file}`);
         io.out("");
+        // The tasks are this checkout's; --cwd runs them from wherever the author is.
+        const task = `deno task --cwd ${CHECKOUT}`;
         io.out("Next:");
         io.out(`  1. Edit ${created.dir}/src/service.ts (and manifest.json for new handlers).`);
-        io.out(`  2. Check it:    deno task check ${created.dir}`);
+        io.out(`  2. Check it:    ${task} check ${created.dir}`);
         io.out(
-          `  3. Install it:  deno task sync install ${created.dir} --project <project folder> --approve`,
+          `  3. Install it:  ${task} sync install ${created.dir} --project <project folder> --approve`,
         );
         io.out(
-          `  4. Call it:     deno task sync call ${created.id} ${created.handler} --project <project folder>`,
+          `  4. Call it:     ${task} sync call ${created.id} ${created.handler} --project <project folder>`,
         );
         return 0;
       }

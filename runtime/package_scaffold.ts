@@ -7,6 +7,7 @@
  * @module
  */
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { InvalidInputError, ManifestError } from "./errors.ts";
 import { validateManifest } from "./manifest.ts";
 
@@ -181,18 +182,23 @@ export default function register(): Handlers {
 }
 
 function readme(id: string, name: string, handler: string, dir: string): string {
+  const task = `deno task --cwd ${
+    fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "")
+  }`;
   return `# ${name}
 
 A Sync package. \`src/service.ts\` holds its handlers; \`manifest.json\` declares them.
 
 \`\`\`sh
-deno task build ${dir}      # src/service.ts → service/index.js
-deno task check ${dir}      # builds, then checks the manifest, types, globals and handlers
-deno task sync install ${dir} --project <project folder> --approve
-deno task sync call ${id} ${handler} --project <project folder> --payload '{"name":"Ada"}'
-deno task sync records --project <project folder> --kind ${id}.note
+${task} build ${dir}      # src/service.ts → service/index.js
+${task} check ${dir}      # builds, then checks the manifest, types, globals and handlers
+${task} sync install ${dir} --project <project folder> --approve
+${task} sync call ${id} ${handler} --project <project folder> --payload '{"name":"Ada"}'
+${task} sync records --project <project folder> --kind ${id}.note
 \`\`\`
 
-Run these from the Sync checkout. The author docs are its \`docs/authors.md\`.
+These are tasks of the Sync checkout; \`--cwd\` runs them from wherever you are. The author docs
+are its \`docs/authors.md\`. The absolute path in \`deno.json\` is for your editor and the build
+only: installing and running the package never reads it.
 `;
 }

@@ -132,6 +132,12 @@ Deno.test("`scaffoldPackage()` refuses a bad id and a folder in use", async (t) 
   }
 });
 
+/** The output of a run that must have succeeded. */
+function run0(run: { code: number; stdout: string; stderr: string }): string {
+  assert.equal(run.code, 0, run.stderr);
+  return run.stdout;
+}
+
 Deno.test("`sync new` creates <INIT_CWD>/<id> and says what to do next", async (t) => {
   const root = await Deno.makeTempDir({ prefix: "sync-new-cli-" });
   try {
@@ -141,14 +147,32 @@ Deno.test("`sync new` creates <INIT_CWD>/<id> and says what to do next", async (
       const dir = join(root, "greeter");
       assert.ok(await exists(join(dir, "src/service.ts")));
       assert.match(run.stdout, new RegExp(`^Created greeter in ${dir}:\n  manifest.json\n`));
-      assert.match(run.stdout, new RegExp(`deno task check ${dir}\n`));
-      assert.match(
-        run.stdout,
-        new RegExp(
-          `deno task sync install ${dir} --project <project folder> --approve\n`,
+      const checkout = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
+      const task = `deno task --cwd ${checkout}`;
+      assert.ok(run.stdout.includes(`  2. Check it:    ${task} check ${dir}\n`), run.stdout);
+      assert.ok(
+        run.stdout.includes(
+          `${task} sync install ${dir} --project <project folder> --approve\n`,
         ),
+        run.stdout,
       );
-      assert.match(run.stdout, /deno task sync call greeter greeter\.hello --project/);
+      assert.ok(run.stdout.includes(`${task} sync call greeter greeter.hello --project`));
+    });
+
+    await t.step("the check it prints runs as printed, from the author's folder", async () => {
+      const line = run0(await runAuthor(["new", "printed"], root));
+      const command = /2\. Check it: +deno task (.*)$/m.exec(line)![1].split(" ");
+      const check = await new Deno.Command(Deno.execPath(), {
+        args: ["task", ...command],
+        cwd: root,
+        env: { NO_COLOR: "1" },
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const out = new TextDecoder().decode(check.stdout);
+      assert.equal(check.code, 0, new TextDecoder().decode(check.stderr));
+      assert.match(out, /: no problems\n$/);
     });
 
     await t.step("the same id again is refused, exit 2, nothing changed", async () => {
