@@ -13,7 +13,7 @@ import {
   widenedPermissions,
   writeApproval,
 } from "./approval.ts";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import {
   ApprovalRequiredError,
   LifecycleFailedError,
@@ -29,7 +29,10 @@ import {
   setPackageRef,
   storePackage,
 } from "./package_store.ts";
+import { switchOn } from "./clock_switch.ts";
 import { type LifecycleRun, runLifecycle } from "./lifecycle.ts";
+import { projectMemoryPath } from "./project_memory.ts";
+import { forgetSchedule } from "./schedule_stamp.ts";
 import { describePermission } from "./permission_text.ts";
 import { rememberIfScheduled } from "./scheduled_projects.ts";
 import {
@@ -77,6 +80,8 @@ export async function installPackage(
   const project = await resolveProjectDir(projectDir);
   const syncFolder = join(project, ".sync");
   const hadSyncFolder = await exists(syncFolder);
+  const memoryFile = projectMemoryPath(project);
+  const hadMemory = await exists(memoryFile);
   const pkg = await storePackage(source, {
     home: host.home,
     now: host.now,
@@ -154,11 +159,19 @@ export async function installPackage(
   } catch (error) {
     // Leave nothing behind that this install brought: an archive it unpacked
     // and nothing now points at, and a project memory it created.
-    if (pkg.unpacked && !refMoved) await Deno.remove(pkg.dir, { recursive: true }).catch(() => {});
-    if (!hadSyncFolder) {
-      await host.forgetProject(project).catch(() => {});
-      await Deno.remove(syncFolder, { recursive: true }).catch(() => {});
+    if (pkg.unpacked && !refMoved) {
+      await Deno.remove(pkg.dir, { recursive: true }).catch(() => {});
+      // The id's folder in the store, when this was its only artefact.
+      await Deno.remove(dirname(pkg.dir)).catch(() => {});
     }
+    if (!hadMemory) {
+      await host.forgetProject(project).catch(() => {});
+      // The database and the files SQLite keeps beside it.
+      for (const suffix of ["", "-wal", "-shm", "-journal"]) {
+        await Deno.remove(memoryFile + suffix).catch(() => {});
+      }
+    }
+    if (!hadSyncFolder) await Deno.remove(syncFolder, { recursive: true }).catch(() => {});
     throw error;
   }
 }
@@ -258,6 +271,9 @@ export async function removePackage(
   await bumpGeneration(await host.projectMemory(project), id);
   await writeDeclaredIds(project, ids.filter((other) => other !== id));
   await deleteApproval(host.kv, project, id);
+  // Installed again, it starts afresh: on, never run, not needing review.
+  await forgetSchedule(host.kv, project, id);
+  await switchOn(host, project, id);
   await rememberProject(host.kv, project, { now: host.now });
   return result;
 }

@@ -12,6 +12,10 @@ import { readDeclaredIds, readProject } from "../runtime/project.ts";
 import { listRecords } from "../runtime/project_memory.ts";
 import { listReceipts } from "../runtime/receipts.ts";
 import { forgetScheduledProject, isScheduledProject } from "../runtime/scheduled_projects.ts";
+import { Clock } from "../runtime/clock.ts";
+import { isSwitchedOff, switchOff } from "../runtime/clock_switch.ts";
+import { readStamp } from "../runtime/schedule_stamp.ts";
+import { describeSchedule } from "../runtime/schedule_view.ts";
 
 /**
  * A package whose lifecycle handlers write a `<id>.seen/<moment>-<n>` record
@@ -144,11 +148,28 @@ Deno.test("installPackage() fails when installed throws and nothing remains", as
         installPackage(env.host, archive, env.project, { approve: true }),
         LifecycleFailedError,
       );
-      const store = join(env.home, "extensions", "store", "packed");
+      const store = join(env.home, "extensions", "store");
       const left: string[] = [];
       for await (const entry of Deno.readDir(store)) left.push(entry.name);
-      assert.deepEqual(left, []);
+      assert.deepEqual(left, [], "not even an empty folder for the id");
       assert.equal(await readPackageRef(env.kv, "packed"), null);
+    });
+
+    await t.step("a clone's project keeps its .sync folder and gains no memory", async () => {
+      const clone = join(env.home, "..", "clone");
+      await Deno.mkdir(join(clone, ".sync"), { recursive: true });
+      await Deno.writeTextFile(
+        join(clone, ".sync", "extensions.json"),
+        JSON.stringify({ extensions: [] }),
+      );
+      const dir = await writePackage(packages, lifecycleSpec("again", { fail: ["installed"] }));
+      await assert.rejects(
+        installPackage(env.host, dir, clone, { approve: true }),
+        LifecycleFailedError,
+      );
+      const left: string[] = [];
+      for await (const entry of Deno.readDir(join(clone, ".sync"))) left.push(entry.name);
+      assert.deepEqual(left, ["extensions.json"]);
     });
 
     await t.step("an update that fails keeps the version that served", async () => {
@@ -358,6 +379,33 @@ export default function register() {
       SupersededError,
     );
     assert.deepEqual((await listRecords(memory, { kind: "fenced.note" })).records, []);
+  } finally {
+    await env.close();
+  }
+});
+
+Deno.test("removePackage() forgets the clock's state, so a reinstall starts afresh", async () => {
+  const env = await testHost();
+  try {
+    const spec: PackageSpec = {
+      id: "ticker",
+      permissions: ["background", "schedule"],
+      handlers: ["ticker.run"],
+      service: `export default function register() { return { "ticker.run": () => 1 }; }`,
+      manifest: { schedule: [{ handler: "ticker.run", description: "Ticks", every: "1h" }] },
+    };
+    const dir = await env.install(spec);
+    await new Clock(env.host, { log: () => {} }).tick();
+    await switchOff(env.host, env.project, "ticker");
+    assert.ok(await readStamp(env.kv, env.project, "ticker", "ticker.run"));
+
+    await removePackage(env.host, "ticker", env.project);
+    assert.equal(await isSwitchedOff(env.kv, env.project, "ticker"), false);
+    assert.equal(await readStamp(env.kv, env.project, "ticker", "ticker.run"), null);
+
+    await installPackage(env.host, dir, env.project, { approve: true });
+    const [row] = await describeSchedule(env.host, env.project);
+    assert.deepEqual([row.on, row.lastAttempt, row.needsReview], [true, null, false]);
   } finally {
     await env.close();
   }
