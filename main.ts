@@ -224,7 +224,8 @@ export async function runCli(args: string[], io: Io = defaultIo()): Promise<numb
             ? `${r.occasion.kind}:${r.occasion.moment}`
             : r.occasion.kind;
           io.out(
-            `${r.startedAt}  ${r.outcome.padEnd(7)} ${r.handler} (${occasion}, ${ms} ms)` +
+            `${r.startedAt}  ${r.outcome.padEnd(7)} ${r.handler || "(every handler)"} ` +
+              `(${occasion}, ${ms} ms)` +
               (r.error ? `  ${r.error.name}: ${r.error.message}` : ""),
           );
         }
@@ -232,7 +233,7 @@ export async function runCli(args: string[], io: Io = defaultIo()): Promise<numb
         return 0;
       }
       case "schedule": {
-        const project = await resolveProjectDir(needProject(flags.project));
+        const project = await projectOrWhereItWent(kv, needProject(flags.project));
         const rows = await describeSchedule(host, project);
         if (rows.length === 0) io.out("Nothing here runs on the clock.");
         for (const row of rows) {
@@ -359,6 +360,24 @@ async function knownProjectPath(kv: Deno.Kv, dir: string): Promise<string> {
     const path = resolve(dir);
     if (await readProject(kv, path) || await isScheduledProject(kv, path)) return path;
     throw error;
+  }
+}
+
+/**
+ * The project a person named, or, when its folder is gone but the clock still
+ * has it, an error that says what to do about it.
+ */
+async function projectOrWhereItWent(kv: Deno.Kv, dir: string): Promise<string> {
+  try {
+    return await resolveProjectDir(dir);
+  } catch (error) {
+    const path = resolve(dir);
+    if (!await isScheduledProject(kv, path)) throw error;
+    throw new NotFoundError(
+      `The folder ${path} is gone; the clock still has it on its list and passes it over. ` +
+        `Open the project where it is now (sync open --project <dir>), and take the old ` +
+        `place off the list: sync projects forget ${path}`,
+    );
   }
 }
 

@@ -67,7 +67,10 @@ export async function runCheckCli(args: string[], options: CheckCliOptions = {})
   try {
     await Deno.stat(resolve(dir, "manifest.json"));
   } catch {
-    const message = `${dir} has no manifest.json; run check in a package folder, or name one`;
+    const folder = await Deno.stat(dir).then((info) => info.isDirectory, () => false);
+    const message = folder
+      ? `${dir} has no manifest.json; run check in a package folder, or name one`
+      : `Cannot check ${dir}: no such folder; name a package folder`;
     if (parsed.values.json) {
       io.out(JSON.stringify({
         ok: false,

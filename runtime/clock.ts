@@ -37,7 +37,7 @@ import {
   type PackageRef,
   readPackageRef,
 } from "./package_store.ts";
-import { readProject } from "./project.ts";
+import { type ProjectInfo, projectKey, readProject } from "./project.ts";
 import { writeReceipt } from "./receipts.ts";
 import { listScheduledProjects } from "./scheduled_projects.ts";
 import {
@@ -78,7 +78,9 @@ export type SkipReason =
   /** The project is on the list but this installation never opened it. */
   | "not-opened"
   /** Anything else that stopped the package from serving (a broken manifest, say). */
-  | "unavailable";
+  | "unavailable"
+  /** The handler was already running (a person's call, say); tried again at the next look. */
+  | "busy";
 
 /** One handler the clock called in a tick. */
 export interface TickRun {
@@ -177,6 +179,8 @@ export class Clock {
   #holder = crypto.randomUUID();
   /** Another process held the clock at the last look (said once in the log). */
   #elsewhere = false;
+  /** Set while stopping: the tick in progress calls nothing more. */
+  #stopping = false;
 
   constructor(host: Host, options: ClockOptions = {}) {
     this.#host = host;
@@ -215,13 +219,21 @@ export class Clock {
     this.#look();
   }
 
-  /** Stops looking and waits for a tick in progress to end. */
+  /**
+   * Stops looking. A tick in progress finishes the handler it is running and
+   * calls nothing more; this waits for that, then lets go of the clock lease.
+   */
   async stop(): Promise<void> {
     if (this.#timer !== undefined) clearInterval(this.#timer);
     this.#timer = undefined;
     this.#signal?.removeEventListener("abort", this.#onAbort);
     this.#signal = undefined;
-    await this.#queue;
+    this.#stopping = true;
+    try {
+      await this.#queue;
+    } finally {
+      this.#stopping = false;
+    }
     await releaseClockLease(this.#host.kv, this.#holder);
   }
 
@@ -275,6 +287,7 @@ export class Clock {
       a.overdue === b.overdue ? a.order - b.order : b.overdue > a.overdue ? 1 : -1
     );
     for (const entry of due) {
+      if (this.#stopping) break;
       // A tick longer than the lease must not run on once another process took the clock.
       if (!await this.#holdLease()) break;
       await this.#run(entry, at, report);
@@ -382,10 +395,14 @@ export class Clock {
       });
       return;
     }
+    // Removed from the project since the look: nothing to run.
+    const remembered = await kv.get<ProjectInfo>(projectKey(project));
+    if (!remembered.value?.extensionIds.includes(id)) return;
     const begun = await beginAttempt(kv, project, id, handler, {
       at,
       startedAt: this.#now(),
       previousAt: entry.previous?.at ?? null,
+      guard: remembered,
     });
     if (!begun) {
       this.#log(
@@ -401,6 +418,7 @@ export class Clock {
         source: { kind: "clock" },
         generation,
         declaredIds: entry.declaredIds,
+        noReceiptWhenBusy: true,
       });
       await endAttempt(kv, project, id, handler, begun, { outcome: "ok", endedAt: this.#now() });
       report.ran.push({ project, packageId: id, handler, outcome: "ok", overdueMs });
@@ -410,15 +428,11 @@ export class Clock {
         // A person's call of the same handler is running: this attempt never
         // started, so it must not make the handler wait a whole interval.
         await takeBackAttempt(kv, project, id, handler, begun, entry.previous);
-        this.#log(`[${id}] ${handler} in ${project} is running already; the clock tries next look`);
-        report.ran.push({
-          project,
-          packageId: id,
-          handler,
-          outcome: "failed",
-          error: shown,
-          overdueMs,
-        });
+        const message = `${handler} is running already (called by a person or another ` +
+          `package); the clock tries again at its next look`;
+        this.#log(`[${id}] ${message} (${project})`);
+        await this.#skipReceipt(project, id, handler, "busy", message);
+        report.skipped.push({ project, packageId: id, handler, reason: "busy", message });
         return;
       }
       await endAttempt(kv, project, id, handler, begun, {
@@ -471,21 +485,33 @@ export class Clock {
       }(${reason}): ${what.message}`,
     );
     if (!what.receipt) return;
-    const stamp = new Date(now).toISOString();
     for (const packageId of id ? [id] : what.receiptIds ?? []) {
-      await writeReceipt(this.#host.kv, {
-        id: newId(now),
-        project,
-        packageId,
-        // Empty when the whole package was passed over before its handlers were known.
-        handler: handler ?? "",
-        occasion: { kind: "clock" },
-        startedAt: stamp,
-        endedAt: stamp,
-        outcome: "skipped",
-        error: { name: reason, message: what.message },
-      });
+      await this.#skipReceipt(project, packageId, handler, reason, what.message);
     }
+  }
+
+  /** A receipt for an attempt the clock passed over. */
+  async #skipReceipt(
+    project: string,
+    packageId: string,
+    handler: string | undefined,
+    reason: SkipReason,
+    message: string,
+  ): Promise<void> {
+    const now = this.#now();
+    const stamp = new Date(now).toISOString();
+    await writeReceipt(this.#host.kv, {
+      id: newId(now),
+      project,
+      packageId,
+      // Empty when the whole package was passed over before its handlers were known.
+      handler: handler ?? "",
+      occasion: { kind: "clock" },
+      startedAt: stamp,
+      endedAt: stamp,
+      outcome: "skipped",
+      error: { name: reason, message },
+    });
   }
 
   async #unmark(

@@ -54,6 +54,15 @@ export async function releaseClockLease(kv: Deno.Kv, holder: string): Promise<vo
   await kv.atomic().check(current).delete(clockLeaseKey()).commit();
 }
 
+/**
+ * Clears the lease whoever holds it. For a process that knows the holder is
+ * gone: `sync serve` holds an OS lock on `<home>/clock.lock` while it runs,
+ * and getting that lock means every earlier serve has stopped or died.
+ */
+export async function clearClockLease(kv: Deno.Kv): Promise<void> {
+  await kv.delete(clockLeaseKey());
+}
+
 /** Who holds the lease, or null when nobody does. */
 export async function readClockLease(kv: Deno.Kv): Promise<ClockLease | null> {
   return (await kv.get<ClockLease>(clockLeaseKey())).value;

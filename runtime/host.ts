@@ -36,7 +36,7 @@ import type { Occasion, Receipt, Source } from "./types.ts";
 import { parseWorkOrder, readWorkOrder, type WorkOrder, writeWorkOrders } from "./work_order.ts";
 import { describeError } from "./_describe_error.ts";
 import { newId } from "./_id.ts";
-import { claimHandler, releaseHandler, runningClaimKey } from "./running_claim.ts";
+import { type HandlerHold, holdHandler, runningClaimKey } from "./running_claim.ts";
 import type { HostFunctionName } from "../workers/_protocol.ts";
 
 /** Options for {@linkcode Host}. */
@@ -82,6 +82,11 @@ export interface CallOptions {
    * before anything of it is committed.
    */
   package?: LoadedPackage;
+  /**
+   * Leave no receipt when the handler is already running, so the call never
+   * started: the clock takes such an attempt back and says so itself.
+   */
+  noReceiptWhenBusy?: boolean;
 }
 
 /** Options for {@linkcode Host.servingPackage}. */
@@ -209,7 +214,7 @@ export class Host {
     const project = await resolveProjectDir(projectDir);
     const running = `${project}\0${id}\0${handler}`;
     const claimKey = runningClaimKey(project, id, handler);
-    let claim: string | null = null;
+    let hold: HandlerHold | null = null;
     let transaction: MemoryTransaction | undefined;
     const receipt: Receipt = {
       id: newId(startedAt),
@@ -231,14 +236,13 @@ export class Host {
             (declared.length ? `; it declares ${declared.join(", ")}` : "; it declares none"),
         );
       }
-      claim = await claimHandler(this.kv, claimKey, {
-        now: startedAt,
-        // The pool gives up on a call after its timeout and grace; a margin on top.
-        forMs: this.limits.timeoutMs + this.limits.workerGraceMs + 5_000,
-      });
-      if (claim === null) {
+      const forMs = this.limits.timeoutMs + this.limits.workerGraceMs + 5_000;
+      hold = await holdHandler(this.kv, claimKey, { now: this.now, forMs });
+      if (hold === null) {
         throw new HandlerBusyError(
-          `${handler} is already running in ${project}; a handler is not re-entered`,
+          `${handler} is already running in ${project}; a handler is not re-entered. ` +
+            `Try again when it ends (a call whose process stopped lets go within ` +
+            `${Math.ceil(forMs / 1000)} s)`,
         );
       }
       this.#countCall(running, handler, startedAt);
@@ -288,8 +292,9 @@ export class Host {
       receipt.endedAt = new Date(this.now()).toISOString();
       throw error;
     } finally {
-      if (claim !== null) await releaseHandler(this.kv, claimKey, claim);
-      await writeReceipt(this.kv, receipt);
+      await hold?.release();
+      const busy = receipt.error?.name === "HandlerBusyError" && hold === null;
+      if (!(busy && options.noReceiptWhenBusy)) await writeReceipt(this.kv, receipt);
     }
   }
 

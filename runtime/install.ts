@@ -271,10 +271,11 @@ export async function removePackage(
   await bumpGeneration(await host.projectMemory(project), id);
   await writeDeclaredIds(project, ids.filter((other) => other !== id));
   await deleteApproval(host.kv, project, id);
-  // Installed again, it starts afresh: on, never run, not needing review.
+  // Remembered without it first, so a clock that looked before cannot start it any more;
+  // then, installed again, it starts afresh: on, never run, not needing review.
+  await rememberProject(host.kv, project, { now: host.now });
   await forgetSchedule(host.kv, project, id);
   await switchOn(host, project, id);
-  await rememberProject(host.kv, project, { now: host.now });
   return result;
 }
 

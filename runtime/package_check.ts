@@ -138,13 +138,22 @@ export async function checkPackage(dir: string, options: CheckOptions = {}): Pro
       : undefined;
     problems.push(place && !isAbsolute(place.file) ? { ...problem, ...place } : problem);
   }
+  const all = inCheckOrder([...problems, ...typeProblems]);
+  return { ok: all.length === 0, problems: all, build };
+}
+
+/**
+ * Problems in the order check shows them (and install, in the same words):
+ * the manifest and the files it names, then type errors, then the rest, each
+ * group in the order found.
+ */
+function inCheckOrder(problems: CheckProblem[]): CheckProblem[] {
   const rank = (p: CheckProblem) =>
     p.file === "manifest.json" || p.rule.endsWith("-file") ? 0 : p.rule === "type-error" ? 1 : 2;
-  const all = [...problems, ...typeProblems]
+  return problems
     .map((problem, i) => ({ problem, i }))
     .sort((a, b) => rank(a.problem) - rank(b.problem) || a.i - b.i)
     .map(({ problem }) => problem);
-  return { ok: all.length === 0, problems: all, build };
 }
 
 /** Where a source writes `export default`. */
@@ -171,6 +180,13 @@ function locateDefaultExport(text: string): { line: number; column: number } | u
  * ```
  */
 export async function checkBuiltPackage(
+  dir: string,
+  options: CheckOptions = {},
+): Promise<CheckProblem[]> {
+  return inCheckOrder(await builtProblems(dir, options));
+}
+
+async function builtProblems(
   dir: string,
   options: CheckOptions = {},
 ): Promise<CheckProblem[]> {

@@ -146,7 +146,7 @@ async function assertEmptyFolder(id: string, dir: string): Promise<void> {
   for await (const _ of Deno.readDir(dir)) {
     throw new InvalidInputError(
       `Cannot create package ${id} in ${dir}: the folder is not empty; ` +
-        `choose a new folder (deno task new ${id} <dir>) or empty this one`,
+        `choose a new folder (deno task --cwd <sync checkout> new ${id} <dir>) or empty this one`,
     );
   }
 }

@@ -85,6 +85,8 @@ export async function readStamps(
  * @param times.at When the clock looked and found the handler due.
  * @param times.startedAt When the call is starting.
  * @param times.previousAt The `at` of the stamp the clock saw when it looked; null when it never ran.
+ * @param times.guard An entry that must be unchanged for the attempt to start (the
+ *   project as remembered, so a removal in between wins).
  * @returns The stamp written, or null when another attempt took it first.
  */
 export async function beginAttempt(
@@ -92,13 +94,20 @@ export async function beginAttempt(
   project: string,
   id: string,
   handler: string,
-  times: { at: number; startedAt: number; previousAt: number | null },
+  times: {
+    at: number;
+    startedAt: number;
+    previousAt: number | null;
+    guard?: Deno.AtomicCheck;
+  },
 ): Promise<ScheduleStamp | null> {
   const key = scheduleStampKey(project, id, handler);
   const current = await kv.get<ScheduleStamp>(key);
   if ((current.value?.at ?? null) !== times.previousAt) return null;
   const stamp: ScheduleStamp = { at: times.at, startedAt: times.startedAt, outcome: "running" };
-  const result = await kv.atomic().check(current).set(key, stamp).commit();
+  const op = kv.atomic().check(current);
+  if (times.guard) op.check(times.guard);
+  const result = await op.set(key, stamp).commit();
   return result.ok ? stamp : null;
 }
 
@@ -164,8 +173,11 @@ export async function endAttempt(
       stampKey,
       outcomesKey,
     ]);
+    // A stamp that is no longer this attempt's was forgotten (the package was
+    // removed) or taken by a newer attempt: this outcome is not recorded.
+    if (current.value?.startedAt !== begun.startedAt) return;
     const op = kv.atomic().check(current, outcomes);
-    if (current.value?.startedAt === begun.startedAt) op.set(stampKey, stamp);
+    op.set(stampKey, stamp);
     if (end.counts !== false) {
       const recent = [...(outcomes.value ?? []), end.outcome].slice(-REVIEW_AFTER_FAILURES);
       op.set(outcomesKey, recent);

@@ -6,6 +6,8 @@
  */
 import { join } from "node:path";
 import { Clock } from "./clock.ts";
+import { clearClockLease } from "./clock_lease.ts";
+import { ConflictError } from "./errors.ts";
 import type { Host } from "./host.ts";
 import { createApp } from "./web_app.ts";
 
@@ -22,19 +24,41 @@ export async function serve(host: Host, options: ServeOptions): Promise<void> {
   const token = await installationToken(host.home);
   const app = createApp(host, { token, port: options.port });
   await host.pool.warm();
-  const server = Deno.serve({
-    hostname: "127.0.0.1",
-    port: options.port,
-    signal: options.signal,
-    onListen: ({ port }) =>
-      options.log(`Sync is serving at http://127.0.0.1:${port}/?token=${token}`),
-  }, app.fetch);
-  // The clock looks once now, so a package just installed proves itself
-  // within the minute, and then once a minute.
+  let server: Deno.HttpServer;
+  try {
+    server = Deno.serve({
+      hostname: "127.0.0.1",
+      port: options.port,
+      signal: options.signal,
+      onListen: ({ port }) =>
+        options.log(`Sync is serving at http://127.0.0.1:${port}/?token=${token}`),
+    }, app.fetch);
+  } catch (error) {
+    if (error instanceof Deno.errors.AddrInUse) {
+      throw new ConflictError(
+        `Cannot serve on 127.0.0.1:${options.port}: the port is taken (another sync serve?). ` +
+          `Stop it, or pass --port <port> or set SYNC_PORT`,
+      );
+    }
+    throw error;
+  }
   const clock = new Clock(host, { log: options.log });
-  clock.start({ signal: options.signal });
-  // Stopping lets go of the clock lease, so a serve started next takes the clock at once.
-  const stop = () => server.shutdown();
+  const lock = await takeClock(host, options.log);
+  lock.taken.then(() => {
+    // The clock looks once now, so a package just installed proves itself
+    // within the minute, and then once a minute.
+    if (!options.signal?.aborted) clock.start({ signal: options.signal });
+  });
+  let signalled = 0;
+  const stop = () => {
+    if (++signalled > 1) Deno.exit(130);
+    options.log(
+      clock.running
+        ? "Stopping: the handler running now finishes first (press Ctrl-C again to stop at once)"
+        : "Stopping",
+    );
+    server.shutdown();
+  };
   const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
   for (const signal of signals) {
     try {
@@ -43,11 +67,54 @@ export async function serve(host: Host, options: ServeOptions): Promise<void> {
   }
   await server.finished;
   await clock.stop();
+  lock.release();
   for (const signal of signals) {
     try {
       Deno.removeSignalListener(signal, stop);
     } catch { /* was never added */ }
   }
+}
+
+/**
+ * Waits for the installation's clock: an OS lock on `<home>/clock.lock`,
+ * held while this process runs and let go by the OS however it ends, so a
+ * serve started after another crashed takes the clock at once. While another
+ * serve holds it, this one serves the app and says so once.
+ */
+async function takeClock(
+  host: Host,
+  log: (line: string) => void,
+): Promise<{ taken: Promise<void>; release: () => void }> {
+  const file = await Deno.open(join(host.home, "clock.lock"), {
+    read: true,
+    write: true,
+    create: true,
+  });
+  let waiting = true;
+  const taken = file.lock(true).then(async () => {
+    // Every earlier serve has stopped or died: a lease one of them left is stale.
+    await clearClockLease(host.kv);
+    if (!waiting) log("This process runs the clock now");
+    waiting = false;
+  });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([taken, new Promise((resolve) => timer = setTimeout(resolve, 200))]);
+  clearTimeout(timer);
+  if (waiting) {
+    waiting = false;
+    log(
+      "Another sync serve runs the clock for this installation; this one serves the app " +
+        "and takes the clock when that one stops",
+    );
+  }
+  return {
+    taken: taken.catch(() => {/* closed while waiting: this process is stopping */}),
+    release: () => {
+      try {
+        file.close();
+      } catch { /* already closed */ }
+    },
+  };
 }
 
 /** The installation's token, made once and kept in `<home>/token`. */

@@ -5,7 +5,7 @@ import { Clock, type TickReport } from "../runtime/clock.ts";
 import { describeSchedule } from "../runtime/schedule_view.ts";
 import { clockOffKey, isSwitchedOff, switchOff, switchOn } from "../runtime/clock_switch.ts";
 import { deleteApproval } from "../runtime/approval.ts";
-import { installPackage } from "../runtime/install.ts";
+import { installPackage, removePackage } from "../runtime/install.ts";
 import { rememberProject, writeDeclaredIds } from "../runtime/project.ts";
 import { listRecords } from "../runtime/project_memory.ts";
 import { listReceipts } from "../runtime/receipts.ts";
@@ -531,7 +531,10 @@ Deno.test("clock: a handler a person is running is tried again at the next look"
     const person = s.env.call("held", "held.slow");
     await waitFor(() => s.env.logs.some((l) => l.startsWith("[held] started")), "the call");
     const busy = await s.clock.tick();
-    assert.deepEqual(busy.ran.map((r) => r.error?.name), ["HandlerBusyError"]);
+    assert.deepEqual(busy.ran, []);
+    assert.deepEqual(busy.skipped.map((k) => [k.handler, k.reason]), [["held.slow", "busy"]]);
+    const [receipt] = await listReceipts(s.env.kv, s.env.project, { packageId: "held" });
+    assert.deepEqual([receipt.outcome, receipt.error?.name], ["skipped", "busy"]);
     assert.equal(
       await readStamp(s.env.kv, s.env.project, "held", "held.slow"),
       null,
@@ -596,6 +599,23 @@ Deno.test("describeSchedule() shows a package that cannot serve, and why", async
     assert.equal(row.blocked?.reason, "not-approved");
     assert.match(row.blocked?.message ?? "", /asks for net:example\.com/);
     assert.equal(row.nextDue, null);
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("clock: a package removed while the tick runs is not started, and leaves no stamp", async () => {
+  const s = await setup();
+  try {
+    await installScheduled(s, scheduled("first", "1h", "slow"));
+    await installScheduled(s, scheduled("second", "1h"));
+    const ticking = s.clock.tick();
+    await waitFor(() => s.env.logs.some((l) => l.startsWith("[first] started")), "first to start");
+    await removePackage(s.env.host, "second", s.env.project);
+    const report = await ticking;
+    assert.deepEqual(ranIds(report), ["first"]);
+    assert.equal(await readStamp(s.env.kv, s.env.project, "second", "second.run"), null);
+    assert.equal(await s.runs("second"), 0);
   } finally {
     await s.close();
   }

@@ -736,8 +736,8 @@ export default function register() {
       const dir = await writePackage(join(dirname(env.home), "packages"), spec);
       const expected = (await checkBuiltPackage(dir)).map(formatProblem);
       assert.deepEqual(expected.map((line) => line.split("  ")[0]), [
-        "service/index.js:4:26",
         "manifest.json:14:5",
+        "service/index.js:4:26",
       ]);
       const error = await rejectsWith(
         installPackage(env.host, dir, env.project, { approve: true }),

@@ -116,7 +116,7 @@ Deno.test("`scaffoldPackage()` refuses a bad id and a folder in use", async (t) 
           error instanceof InvalidInputError &&
           error.message ===
             `Cannot create package taken in ${dir}: the folder is not empty; ` +
-              `choose a new folder (deno task new taken <dir>) or empty this one`,
+              `choose a new folder (deno task --cwd <sync checkout> new taken <dir>) or empty this one`,
       );
       assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["notes.txt"]);
     });

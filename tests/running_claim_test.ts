@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
 import { Host } from "../runtime/host.ts";
 import { HandlerBusyError } from "../runtime/errors.ts";
-import { claimHandler, releaseHandler, runningClaimKey } from "../runtime/running_claim.ts";
+import {
+  claimHandler,
+  holdHandler,
+  releaseHandler,
+  runningClaimKey,
+} from "../runtime/running_claim.ts";
 import { testHost } from "./_packages.ts";
 
 Deno.test("Host.callHandler() is not re-entered from another process on the same installation", async (t) => {
@@ -63,6 +68,23 @@ Deno.test("claimHandler() refuses a held claim until it runs out, and releaseHan
     assert.equal(await claimHandler(kv, key, { now: 1_700, forMs: 500 }), null, "a stale release");
     await releaseHandler(kv, key, after!);
     assert.ok(await claimHandler(kv, key, { now: 1_700, forMs: 500 }));
+  } finally {
+    kv.close();
+  }
+});
+
+Deno.test("holdHandler() keeps its claim alive past one stretch until released", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const key = runningClaimKey("/p", "x", "x.queued");
+    const hold = await holdHandler(kv, key, { now: Date.now, forMs: 150, renewEveryMs: 40 });
+    assert.ok(hold);
+    // Three stretches on, as a call still waiting for an isolate would be.
+    await new Promise((resolve) => setTimeout(resolve, 450));
+    assert.equal(await claimHandler(kv, key, { now: Date.now(), forMs: 150 }), null);
+    assert.equal(await holdHandler(kv, key, { now: Date.now, forMs: 150 }), null);
+    await hold.release();
+    assert.ok(await claimHandler(kv, key, { now: Date.now(), forMs: 150 }));
   } finally {
     kv.close();
   }
