@@ -54,7 +54,7 @@ export async function serve(host: Host, options: ServeOptions): Promise<void> {
     if (++signalled > 1) Deno.exit(130);
     options.log(
       clock.running
-        ? "Stopping: the handler running now finishes first (press Ctrl-C again to stop at once)"
+        ? "Stopping (a handler running now finishes first; press Ctrl-C again to stop at once)"
         : "Stopping",
     );
     server.shutdown();
