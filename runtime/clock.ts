@@ -37,7 +37,7 @@ import {
   type PackageRef,
   readPackageRef,
 } from "./package_store.ts";
-import { type ProjectInfo, projectKey, readProject } from "./project.ts";
+import { type ProjectInfo, projectKey } from "./project.ts";
 import { writeReceipt } from "./receipts.ts";
 import { listScheduledProjects } from "./scheduled_projects.ts";
 import {
@@ -45,9 +45,9 @@ import {
   clearSkip,
   endAttempt,
   markSkip,
-  readSkipMarks,
-  readStamps,
+  scheduleSkipKey,
   type ScheduleStamp,
+  scheduleStampKey,
   type SkipMark,
   takeBackAttempt,
 } from "./schedule_stamp.ts";
@@ -139,6 +139,17 @@ export interface StartOptions {
 interface TickReads {
   load: (ref: PackageRef) => Promise<LoadedPackage>;
   ref: (id: string) => Promise<PackageRef | null>;
+  /**
+   * What the installation holds per project, read at the start of the tick
+   * with one listing each rather than several reads per project.
+   */
+  byProject: {
+    projects: Map<string, ProjectInfo>;
+    marks: Map<string, Map<string, SkipMark>>;
+    stamps: Map<string, Map<string, ScheduleStamp>>;
+    approvals: Map<string, Map<string, Approval>>;
+    offs: Map<string, Map<string, unknown>>;
+  };
   /** Whether a package that cannot serve would have had anything to run. */
   mayBeScheduled: (id: string) => Promise<boolean>;
 }
@@ -268,7 +279,18 @@ export class Clock {
     this.#elsewhere = false;
     const due: DueEntry[] = [];
     // Each artefact is read once per tick, at tick time, however many projects it serves.
+    const kv = this.#host.kv;
     const reads: TickReads = {
+      byProject: {
+        projects: new Map(
+          [...(await listByProject<ProjectInfo>(kv, projectKey("")[0] as string))]
+            .map(([path, inner]) => [path, inner.get("")!]),
+        ),
+        marks: await listByProject(kv, scheduleSkipKey("")[0] as string),
+        stamps: await listByProject(kv, scheduleStampKey("", "", "")[0] as string),
+        approvals: await listByProject(kv, approvalKey("", "")[0] as string),
+        offs: await listByProject(kv, clockOffKey("", "")[0] as string),
+      },
       load: memoize((ref: PackageRef) => `${ref.dir}\0${ref.id}`, loadPackage),
       ref: memoize((id: string) => id, (id) => readPackageRef(this.#host.kv, id)),
       mayBeScheduled: memoize((id: string) => id, (id) => this.#mayBeScheduled(id, reads)),
@@ -303,9 +325,8 @@ export class Clock {
     report: TickReport,
     reads: TickReads,
   ): Promise<void> {
-    const kv = this.#host.kv;
-    const marks = await readSkipMarks(kv, project);
-    const info = await readProject(kv, project);
+    const marks = reads.byProject.marks.get(project) ?? new Map<string, SkipMark>();
+    const info = reads.byProject.projects.get(project);
     if (!info) {
       await this.#skip(report, marks, { project }, "not-opened", {
         message: `${project} is on the scheduled list but was never opened here; open it to tick`,
@@ -325,18 +346,17 @@ export class Clock {
       return;
     }
     await this.#unmark(marks, { project });
-    const stamps = await readStamps(kv, project);
+    const stamps = reads.byProject.stamps.get(project) ?? new Map<string, ScheduleStamp>();
+    const approvals = reads.byProject.approvals.get(project);
+    const offs = reads.byProject.offs.get(project);
     const ids = info.extensionIds;
-    // Ten keys a round trip, rather than two reads per package.
-    const approvals = await getMany<Approval>(kv, ids.map((id) => approvalKey(project, id)));
-    const offs = await getMany<unknown>(kv, ids.map((id) => clockOffKey(project, id)));
-    for (const [i, id] of ids.entries()) {
+    for (const id of ids) {
       let schedule;
       try {
         schedule = (await this.#host.servingPackage(project, id, {
           declaredIds: ids,
           load: reads.load,
-          approval: approvals[i],
+          approval: approvals?.get(id) ?? null,
           ref: await reads.ref(id),
         })).manifest.schedule;
       } catch (error) {
@@ -350,7 +370,7 @@ export class Clock {
       }
       await this.#unmark(marks, { project, id });
       if (schedule.length === 0) continue;
-      const off = offs[i] !== null;
+      const off = offs?.has(id) ?? false;
       const seen = new Set<string>();
       for (const row of schedule) {
         if (seen.has(row.handler)) continue;
@@ -573,14 +593,23 @@ function memoize<A, R>(
   };
 }
 
-/** Values at `keys` (null where absent), ten keys a round trip, the most KV reads at once. */
-async function getMany<T>(kv: Deno.Kv, keys: Deno.KvKey[]): Promise<(T | null)[]> {
-  const values: (T | null)[] = [];
-  for (let i = 0; i < keys.length; i += 10) {
-    const entries = await kv.getMany<T[]>(keys.slice(i, i + 10));
-    for (const entry of entries) values.push(entry.value);
+/**
+ * Every entry under `[prefix]`, keyed `[prefix, project, ...rest]`, by
+ * project and then by the rest of the key joined with NUL (empty when there
+ * is no rest): one listing, however many projects.
+ */
+async function listByProject<T>(
+  kv: Deno.Kv,
+  prefix: string,
+): Promise<Map<string, Map<string, T>>> {
+  const out = new Map<string, Map<string, T>>();
+  for await (const entry of kv.list<T>({ prefix: [prefix] })) {
+    const [, project, ...rest] = entry.key as string[];
+    let inner = out.get(project);
+    if (!inner) out.set(project, inner = new Map());
+    inner.set(rest.join("\0"), entry.value);
   }
-  return values;
+  return out;
 }
 
 async function isFolder(path: string): Promise<boolean> {
