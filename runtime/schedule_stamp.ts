@@ -212,15 +212,6 @@ export interface SkipMark {
   at: number;
 }
 
-/** Every skip mark in a project, by `"<id>\0<handler>"` (empty parts for wider skips). */
-export async function readSkipMarks(kv: Deno.Kv, project: string): Promise<Map<string, SkipMark>> {
-  const marks = new Map<string, SkipMark>();
-  for await (const entry of kv.list<SkipMark>({ prefix: ["schedule_skip", project] })) {
-    marks.set(`${entry.key[2] as string}\0${entry.key[3] as string}`, entry.value);
-  }
-  return marks;
-}
-
 /**
  * Marks a skip. Answers true when it is news, that is when nothing was
  * marked or the reason changed, so the caller reports it once.
