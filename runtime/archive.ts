@@ -20,6 +20,7 @@ import { basename, dirname, join } from "node:path";
 import { Inflate } from "fflate";
 import { ArchiveError } from "./errors.ts";
 import { ARCHIVE_LIMITS } from "./limits.ts";
+import { pathExists } from "./_path_exists.ts";
 
 /** One file or folder read from an archive. */
 export interface ArchiveEntry {
@@ -1038,16 +1039,6 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
-}
-
-async function pathExists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
-  }
 }
 
 function makeCrcTable(): Int32Array {

@@ -42,6 +42,7 @@ import {
   resolveProjectDir,
   writeDeclaredIds,
 } from "./project.ts";
+import { pathExists } from "./_path_exists.ts";
 
 /** Options for {@linkcode installPackage}. */
 export interface InstallOptions {
@@ -79,9 +80,9 @@ export async function installPackage(
 ): Promise<InstallResult> {
   const project = await resolveProjectDir(projectDir);
   const syncFolder = join(project, ".sync");
-  const hadSyncFolder = await exists(syncFolder);
+  const hadSyncFolder = await pathExists(syncFolder);
   const memoryFile = projectMemoryPath(project);
-  const hadMemory = await exists(memoryFile);
+  const hadMemory = await pathExists(memoryFile);
   const pkg = await storePackage(source, {
     home: host.home,
     now: host.now,
@@ -295,14 +296,5 @@ async function fenceOtherProjects(host: Host, id: string, project: string): Prom
       continue;
     }
     await bumpGeneration(await host.projectMemory(other.path), id);
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch {
-    return false;
   }
 }

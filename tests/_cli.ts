@@ -88,12 +88,4 @@ export async function archiveDigest(bytes: Uint8Array): Promise<string> {
 }
 
 /** True when `path` exists. */
-export async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
-  }
-}
+export { pathExists as exists } from "../runtime/_path_exists.ts";
