@@ -1,14 +1,14 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { Host } from "../runtime/host.ts";
-import { installPackage } from "../runtime/install.ts";
+import { Host } from "../runtime/host/host.ts";
+import { installPackage } from "../runtime/lifecycle/install.ts";
 import { DEFAULT_LIMITS } from "../runtime/limits.ts";
-import { buildPackage } from "../runtime/package_build.ts";
-import { checkPackage } from "../runtime/package_check.ts";
-import { listRecords, writeRecord } from "../runtime/project_memory.ts";
-import { listReceipts } from "../runtime/receipts.ts";
-import { readWorkOrder } from "../runtime/work_order.ts";
-import { writePackage } from "./_packages.ts";
+import { buildPackage } from "../runtime/author/build.ts";
+import { checkPackage } from "../runtime/author/check/check.ts";
+import { listRecords, writeRecord } from "../runtime/memory/store.ts";
+import { listReceipts } from "../runtime/host/receipts.ts";
+import { readWorkOrder } from "../runtime/work/order.ts";
+import { writePackage } from "./internal/packages.ts";
 
 const EXTENSIONS = new URL("../extensions/", import.meta.url).pathname;
 

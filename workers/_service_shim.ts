@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { CONSOLE_LEVELS, HOST_FUNCTIONS } from "./_protocol.ts";
+import { CONSOLE_LEVELS, HOST_FUNCTIONS } from "../runtime/isolate/protocol.ts";
 import { API_VERSION } from "../runtime/extension_api/service.ts";
 
 /** The global the host sets for one moment; the bootstrap deletes it. */

@@ -27,7 +27,7 @@ import {
   type ProbeReport,
   SERVICE_API_SPECIFIER,
   type ToWorker,
-} from "./_protocol.ts";
+} from "../runtime/isolate/protocol.ts";
 
 /** Work a worker runs in a fresh QuickJS context: a handler call, or a probe of `register()`. */
 type Job = CallMessage | ProbeMessage;

@@ -7,12 +7,12 @@
  * @module
  */
 import { join } from "node:path";
-import { Host } from "../../runtime/host.ts";
-import { installPackage } from "../../runtime/install.ts";
-import { type IsolateCall, IsolatePool } from "../../runtime/isolate_pool.ts";
+import { Host } from "../../runtime/host/host.ts";
+import { installPackage } from "../../runtime/lifecycle/install.ts";
+import { type IsolateCall, IsolatePool } from "../../runtime/isolate/pool.ts";
 import { DEFAULT_LIMITS } from "../../runtime/limits.ts";
-import { writeRecord } from "../../runtime/project_memory.ts";
-import type { CallOptions } from "../../runtime/host.ts";
+import { writeRecord } from "../../runtime/memory/store.ts";
+import type { CallOptions } from "../../runtime/host/host.ts";
 
 const GROUP = "handler call vs raw worker round trip";
 const PACKAGE_ID = "bench";

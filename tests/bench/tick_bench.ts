@@ -7,15 +7,15 @@
  * @module
  */
 import { join } from "node:path";
-import { type Approval, writeApproval } from "../../runtime/approval.ts";
-import { Clock } from "../../runtime/clock.ts";
-import { Host } from "../../runtime/host.ts";
+import { type Approval, writeApproval } from "../../runtime/packages/approval.ts";
+import { Clock } from "../../runtime/clock/clock.ts";
+import { Host } from "../../runtime/host/host.ts";
 import { DEFAULT_LIMITS } from "../../runtime/limits.ts";
-import { installPackage } from "../../runtime/install.ts";
-import { readPackageRef } from "../../runtime/package_store.ts";
-import { rememberProject, writeDeclaredIds } from "../../runtime/project.ts";
-import { type ScheduleStamp, scheduleStampKey } from "../../runtime/schedule_stamp.ts";
-import { addScheduledProject } from "../../runtime/scheduled_projects.ts";
+import { installPackage } from "../../runtime/lifecycle/install.ts";
+import { readPackageRef } from "../../runtime/packages/store.ts";
+import { rememberProject, writeDeclaredIds } from "../../runtime/projects/project.ts";
+import { type ScheduleStamp, scheduleStampKey } from "../../runtime/clock/stamps.ts";
+import { addScheduledProject } from "../../runtime/clock/scheduled_projects.ts";
 
 const PACKAGES = ["alpha", "bravo", "charlie", "delta", "echo"];
 const HOUR = 3_600_000;

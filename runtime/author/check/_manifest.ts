@@ -1,0 +1,238 @@
+/**
+ * The manifest and the files it names, as `deno task check` reports them: each
+ * problem the manifest validator finds becomes a problem at the line of its
+ * field in `manifest.json`, and each named file must exist and parse.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { ManifestError, type ManifestIssue } from "../../errors.ts";
+import { type Manifest, parseManifest } from "../../packages/manifest.ts";
+import type { CheckProblem } from "./check.ts";
+import { jsonPlace, parseFieldPath } from "./_json_place.ts";
+
+/** The manifest as check read it. */
+export interface ManifestCheck {
+  /** The validated manifest; absent when it has problems. */
+  manifest?: Manifest;
+  /** The file's text, when it could be read. */
+  text?: string;
+  problems: CheckProblem[];
+}
+
+const MANIFEST = "manifest.json";
+
+/**
+ * Reads and validates `<dir>/manifest.json`.
+ *
+ * @returns The manifest, or every problem found, each placed at its field.
+ */
+export async function checkManifest(dir: string): Promise<ManifestCheck> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(join(dir, MANIFEST));
+  } catch (error) {
+    return {
+      problems: [{
+        rule: "manifest-json",
+        file: MANIFEST,
+        message: error instanceof Deno.errors.NotFound
+          ? "manifest.json is missing"
+          : `manifest.json cannot be read: ${(error as Error).message}`,
+        hint: "every package has a manifest.json at its top level; " +
+          "deno task new <id> writes one to start from",
+      }],
+    };
+  }
+  try {
+    return { manifest: parseManifest(text, MANIFEST), text, problems: [] };
+  } catch (error) {
+    if (!(error instanceof ManifestError)) throw error;
+    return { text, problems: error.issues.map((issue) => fromIssue(text, issue)) };
+  }
+}
+
+/** One validator issue as a check problem, at the line of its field. */
+function fromIssue(text: string, issue: ManifestIssue): CheckProblem {
+  const { path, message } = issue;
+  if (path === "") {
+    const at = /at line (\d+), column (\d+)/.exec(message);
+    const isJson = /JSON|the file is empty/.test(message);
+    return {
+      rule: isJson ? "manifest-json" : "manifest",
+      file: MANIFEST,
+      ...(at ? { line: Number(at[1]), column: Number(at[2]) } : { line: 1, column: 1 }),
+      message: `manifest.json: ${message}`,
+      hint: isJson
+        ? "write plain JSON: names in double quotes, no trailing commas, no comments"
+        : "the manifest is one JSON object; docs/manifest.md lists its fields",
+    };
+  }
+  const place = jsonPlace(text, parseFieldPath(path));
+  const where = { file: MANIFEST, ...place, message: `${path}: ${message}` };
+  if (/^schedule\[\d+\]\.handler$/.test(path) && /is not a declared handler/.test(message)) {
+    return {
+      rule: "schedule-handler",
+      ...where,
+      hint: `a schedule row calls a handler the manifest declares: declare it under "handlers" ` +
+        `with a description, or name one that is declared`,
+    };
+  }
+  if (/^schedule\[\d+\]\.description$/.test(path)) {
+    return {
+      rule: "schedule-description",
+      ...where,
+      hint: `every schedule row says what it does, in a sentence the extension's page shows ` +
+        `the person, e.g. "description": "Checks the tracker for new issues"; ` +
+        `the page says how often from "every"`,
+    };
+  }
+  if (/^lifecycle\./.test(path)) {
+    return {
+      rule: "lifecycle-handler",
+      ...where,
+      hint: `a lifecycle moment calls a handler the manifest declares: declare it under ` +
+        `"handlers", or remove the moment`,
+    };
+  }
+  if (/^handlers\[.*\]\.agent/.test(path)) {
+    return {
+      rule: "agent-tool",
+      ...where,
+      hint: `an agent tool is a declared handler with "agent": { "description": "…", ` +
+        `"input": { "type": "object", "properties": { … } } }`,
+    };
+  }
+  if (/permission/.test(message) && path === "permissions") {
+    return {
+      rule: "manifest",
+      ...where,
+      hint: `add the permission to "permissions"; the install card shows each one to the ` +
+        `person who approves the package (docs/manifest.md)`,
+    };
+  }
+  return {
+    rule: "manifest",
+    ...where,
+    hint: /required field/.test(message)
+      ? "add the field; docs/manifest.md lists every field and what it holds"
+      : "docs/manifest.md lists every field and what it holds",
+  };
+}
+
+/**
+ * Checks that the files the manifest names exist and parse: `service`, `ui`,
+ * `prompt`, and each of `types` (JSON with a `kind` under the package's id).
+ */
+export async function checkFiles(
+  dir: string,
+  manifest: Manifest,
+  manifestText: string,
+): Promise<CheckProblem[]> {
+  const problems: CheckProblem[] = [];
+  const missing = (
+    rule: string,
+    field: (string | number)[],
+    fieldName: string,
+    file: string,
+    error: unknown,
+    hint: string,
+  ): CheckProblem => ({
+    rule,
+    file: MANIFEST,
+    ...jsonPlace(manifestText, field),
+    message: error instanceof Deno.errors.NotFound
+      ? `${fieldName} names "${file}", which does not exist`
+      : `${fieldName} names "${file}", which cannot be read: ${(error as Error).message}`,
+    hint,
+  });
+
+  if (manifest.service) {
+    try {
+      await Deno.readTextFile(join(dir, manifest.service));
+    } catch (error) {
+      problems.push(missing(
+        "service-file",
+        ["service"],
+        "service",
+        manifest.service,
+        error,
+        "deno task build compiles src/service.ts into it; check builds first, so write " +
+          "src/service.ts, or fix the path",
+      ));
+    }
+  }
+  if (manifest.ui) {
+    try {
+      await Deno.readTextFile(join(dir, manifest.ui));
+    } catch (error) {
+      problems.push(missing(
+        "ui-file",
+        ["ui"],
+        "ui",
+        manifest.ui,
+        error,
+        "deno task build compiles src/index.tsx into it; write src/index.tsx, or fix the path",
+      ));
+    }
+  }
+  if (manifest.prompt) {
+    try {
+      await Deno.readTextFile(join(dir, manifest.prompt));
+    } catch (error) {
+      problems.push(missing(
+        "prompt-file",
+        ["prompt"],
+        "prompt",
+        manifest.prompt,
+        error,
+        `write what the package tells an agent in "${manifest.prompt}" (Markdown), or remove "prompt"`,
+      ));
+    }
+  }
+  for (const [i, file] of (manifest.types ?? []).entries()) {
+    let text: string;
+    try {
+      text = await Deno.readTextFile(join(dir, file));
+    } catch (error) {
+      problems.push(missing(
+        "types-file",
+        ["types", i],
+        `types[${i}]`,
+        file,
+        error,
+        `write the record type as JSON, e.g. { "kind": "${manifest.id}.item", "title": "Item" }, ` +
+          `or remove it from "types"`,
+      ));
+      continue;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      const message = (error as Error).message;
+      const at = /line (\d+) column (\d+)/.exec(message);
+      problems.push({
+        rule: "types-file",
+        file,
+        ...(at ? { line: Number(at[1]), column: Number(at[2]) } : { line: 1, column: 1 }),
+        message: `is not valid JSON: ${message.replace(/ at position \d+.*$/, "")}`,
+        hint: "write plain JSON: names in double quotes, no trailing commas, no comments",
+      });
+      continue;
+    }
+    const kind = (value as { kind?: unknown } | null)?.kind;
+    if (typeof kind !== "string" || !kind.startsWith(`${manifest.id}.`)) {
+      problems.push({
+        rule: "types-file",
+        file,
+        ...jsonPlace(text, ["kind"]),
+        message: typeof kind === "string"
+          ? `"kind" is "${kind}", which does not start with "${manifest.id}."`
+          : `has no "kind"`,
+        hint: `a package publishes kinds under its own id: "kind": "${manifest.id}.item"`,
+      });
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,227 @@
+/**
+ * The stand-in host: runs a built service module in the real isolate (the same
+ * pool, QuickJS and shim that run handlers) over an empty in-memory project
+ * memory, calls its `register()`, and compares the keys it returned with the
+ * handlers the manifest declares. No handler is called.
+ *
+ * @module
+ */
+import { InvalidInputError, NotFoundError, PermissionDeniedError } from "../../errors.ts";
+import type { IsolatePool } from "../../isolate/pool.ts";
+import type { HandlerLimits } from "../../limits.ts";
+import type { Manifest } from "../../packages/manifest.ts";
+import { MemoryAccess } from "../../memory/access.ts";
+import { MemoryTransaction } from "../../memory/transaction.ts";
+import type { RecordInput, RecordQuery } from "../../memory/record.ts";
+import type { HostFunctionName } from "../../isolate/protocol.ts";
+import type { CheckProblem } from "./check.ts";
+import { jsonPlace } from "./_json_place.ts";
+import type { ScanPlace } from "./_scan.ts";
+
+/** What the stand-in host needs besides the module. */
+export interface StandInOptions {
+  pool: IsolatePool;
+  limits?: HandlerLimits;
+  /** The manifest's text, to place problems about declarations. */
+  manifestText: string;
+  /** Where the module's default export is written, when the scan found it. */
+  defaultExport?: ScanPlace;
+  /** Where the module exports a function named `register`, when it does. */
+  namedRegister?: ScanPlace;
+}
+
+/**
+ * Runs `register()` of the module at `manifest.service` and reports what does
+ * not match the manifest.
+ *
+ * @param manifest The validated manifest.
+ * @param source The built module's text.
+ */
+export async function standInProblems(
+  manifest: Manifest,
+  source: string,
+  options: StandInOptions,
+): Promise<CheckProblem[]> {
+  const service = manifest.service!;
+  const id = manifest.id;
+  const problems: CheckProblem[] = [];
+  const atExport = options.defaultExport
+    ? { line: options.defaultExport.line, column: options.defaultExport.column }
+    : {};
+  const kv = await Deno.openKv(":memory:");
+  const transaction = new MemoryTransaction(kv, { by: id });
+  const access = new MemoryAccess(id, []);
+  let report;
+  try {
+    report = await options.pool.probe(
+      { source, sourceName: service, packageId: id, limits: options.limits },
+      {
+        host: (fn, args) => standInHost(fn, args, { manifest, transaction, access }),
+        log: () => {},
+      },
+    );
+  } finally {
+    transaction.discard();
+    kv.close();
+  }
+
+  const example = `export default function register() { return { "${id}.name": ` +
+    `async (payload, occasion) => { … } }; }`;
+  if (report.failed?.stage === "load") {
+    const { line, column } = report.failed;
+    problems.push({
+      rule: "module-load",
+      file: service,
+      // Where the error's stack says it was thrown; the top of the module when it does not.
+      ...(line !== undefined ? { line, column: column ?? 1 } : { line: 1, column: 1 }),
+      message: report.failed.error.message,
+      hint: "the module's top level runs every time a handler is called and must not fail; " +
+        "keep work inside handlers",
+    });
+    return problems;
+  }
+  if (report.register !== "function") {
+    const named = report.register === "missing" ? options.namedRegister : undefined;
+    problems.push({
+      rule: "register",
+      file: service,
+      // A module with no default export is placed at its named register, or at its top.
+      ...(report.register === "missing"
+        ? { line: named?.line ?? 1, column: named?.column ?? 1 }
+        : atExport),
+      message: report.register !== "missing"
+        ? `its default export is ${article(report.register)}, not a function register()`
+        : named
+        ? "has no default export register(); it exports register by name, and the host calls " +
+          "the default export"
+        : "has no default export register()",
+      hint: `export the function the host calls to find the handlers: ${example}`,
+    });
+    return problems;
+  }
+  if (report.failed?.stage === "register") {
+    problems.push({
+      rule: "register",
+      file: service,
+      ...atExport,
+      message: report.failed.error.message,
+      hint: "register() runs before every handler call and must only return the handlers; " +
+        "move anything that can fail into a handler",
+    });
+    return problems;
+  }
+  if (report.returned !== "object" || !report.handlers) {
+    problems.push({
+      rule: "register",
+      file: service,
+      ...atExport,
+      message: `register() returned ${
+        report.returned === "null" || report.returned === "undefined" || !report.returned
+          ? report.returned ?? "undefined"
+          : article(report.returned)
+      }, not an object of handlers`,
+      hint: `return an object whose keys are the handler names the manifest declares: ${example}`,
+    });
+    return problems;
+  }
+
+  const returned = new Map(report.handlers.map((h) => [h.name, h.type]));
+  const scheduled = new Set(manifest.schedule.map((row) => row.handler));
+  const lifecycle = new Set(Object.values(manifest.lifecycle ?? {}));
+  for (const [name, declared] of Object.entries(manifest.handlers)) {
+    const type = returned.get(name);
+    if (type === "function") continue;
+    const uses = [
+      declared.agent ? "an agent tool" : undefined,
+      scheduled.has(name) ? "on the schedule" : undefined,
+      lifecycle.has(name) ? "a lifecycle handler" : undefined,
+    ].filter(Boolean);
+    const role = uses.length ? ` (it is ${uses.join(" and ")})` : "";
+    const place = jsonPlace(options.manifestText, ["handlers", name]);
+    problems.push(
+      type === undefined
+        ? {
+          rule: "handler-not-returned",
+          file: "manifest.json",
+          ...place,
+          message: `handler "${name}" is declared${role} but register() does not return it`,
+          hint: `return "${name}" from register() in the service module, or remove its ` +
+            `declaration from "handlers"`,
+        }
+        : {
+          rule: "handler-not-function",
+          file: service,
+          ...atExport,
+          message: `register() returns "${name}" as ${article(type)}, not a function`,
+          hint: `make "${name}" a function: "${name}": async (payload, occasion) => { … }`,
+        },
+    );
+  }
+  for (const { name } of report.handlers) {
+    if (name in manifest.handlers) continue;
+    problems.push({
+      rule: "handler-not-declared",
+      file: service,
+      ...atExport,
+      message: `register() returns "${name}", which manifest.json does not declare`,
+      hint: `declare every handler the module returns: "handlers": { "${name}": ` +
+        `{ "description": "What it does" } }, or stop returning it`,
+    });
+  }
+  return problems;
+}
+
+function article(type: string): string {
+  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
+/** Host functions as the stand-in offers them: memory over the empty project; no work, no network. */
+async function standInHost(
+  fn: HostFunctionName,
+  args: unknown,
+  call: { manifest: Manifest; transaction: MemoryTransaction; access: MemoryAccess },
+): Promise<unknown> {
+  const { transaction, access, manifest } = call;
+  const keyOf = () => {
+    const key = typeof args === "string" ? args : (args as { key?: unknown })?.key;
+    if (typeof key !== "string") throw new InvalidInputError(`${fn}() takes a record key`);
+    return key;
+  };
+  switch (fn) {
+    case "memory.list": {
+      const query = (args ?? {}) as RecordQuery;
+      if (query.kind !== undefined) access.assertReadKind(String(query.kind));
+      return await transaction.list(query);
+    }
+    case "memory.record": {
+      const key = keyOf();
+      access.assertReadKey(key);
+      return await transaction.record(key);
+    }
+    case "memory.content": {
+      const key = keyOf();
+      access.assertReadKey(key);
+      return await transaction.content(key);
+    }
+    case "memory.write": {
+      const input = args as RecordInput;
+      access.assertWriteKey(String(input?.key));
+      return await transaction.write(input);
+    }
+    case "memory.remove": {
+      const key = keyOf();
+      access.assertWriteKey(key, "remove");
+      return await transaction.remove(key);
+    }
+    case "work.order":
+    case "work.state":
+      if (!manifest.permissions.includes("work.agent")) {
+        throw new PermissionDeniedError(
+          `${fn}() needs the work.agent permission, which ${manifest.id} does not declare`,
+        );
+      }
+      throw new NotFoundError(`the stand-in host of deno task check orders no work`);
+    case "net.fetch":
+      throw new PermissionDeniedError(`the stand-in host of deno task check makes no requests`);
+  }
+}

@@ -1,0 +1,146 @@
+/**
+ * Type-checks a package's `src/service.ts` against the globals the isolate
+ * really has: the ECMAScript library and `console`, nothing from the DOM or
+ * Deno. It runs `deno check` as a subprocess with a generated configuration
+ * (ES library only, a small ambient declaration for the isolate's extra
+ * globals, the extension API mapped to this checkout's typed module) and turns
+ * each diagnostic into a problem at its file and line.
+ *
+ * @module
+ */
+import { isAbsolute, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { readAuthorConfig } from "../config.ts";
+import { isIsolateGlobal, missingGlobalHint } from "../../isolate/globals.ts";
+import type { CheckProblem } from "./check.ts";
+import { SERVICE_API_SPECIFIER } from "../../isolate/protocol.ts";
+
+/** The service source a package is built from. */
+export const SERVICE_SOURCE = "src/service.ts";
+
+/** The typed API module authors compile against. */
+const API_MODULE = new URL("../../extension_api/service.ts", import.meta.url).href;
+
+/**
+ * Globals the isolate has beyond the ES library, declared for the type-check.
+ * `console` is the host's (routed to its log); `InternalError` is QuickJS's.
+ */
+export const ISOLATE_AMBIENT_DECLARATIONS =
+  `/** The host's log, prefixed with the package id and rate-limited. */
+interface IsolateConsole {
+  log(...data: unknown[]): void;
+  info(...data: unknown[]): void;
+  warn(...data: unknown[]): void;
+  error(...data: unknown[]): void;
+  debug(...data: unknown[]): void;
+}
+declare var console: IsolateConsole;
+/** QuickJS's error for an interrupted or exhausted call. */
+declare var InternalError: ErrorConstructor;
+`;
+
+/** Options for {@linkcode typeCheckService}. */
+export interface TypeCheckOptions {
+  /** The `deno` executable; defaults to the running one. */
+  deno?: string;
+  /** The source to check, relative to the package; default `src/service.ts`. */
+  source?: string;
+}
+
+/**
+ * Type-checks the package's service source, when it has one.
+ *
+ * @param dir The package folder.
+ * @returns One problem per diagnostic; empty when it checks or there is no source.
+ */
+export async function typeCheckService(
+  dir: string,
+  options: TypeCheckOptions = {},
+): Promise<CheckProblem[]> {
+  const root = resolve(dir);
+  const source = options.source ?? SERVICE_SOURCE;
+  try {
+    await Deno.stat(join(root, source));
+  } catch {
+    return [];
+  }
+  const scratch = await Deno.makeTempDir({ prefix: "sync-check-" });
+  try {
+    const ambient = join(scratch, "isolate_globals.d.ts");
+    await Deno.writeTextFile(ambient, ISOLATE_AMBIENT_DECLARATIONS);
+    const config = join(scratch, "deno.json");
+    await Deno.writeTextFile(
+      config,
+      JSON.stringify({
+        compilerOptions: { strict: true, lib: ["esnext"], types: [ambient] },
+        imports: { ...(await readAuthorConfig(root)).imports, [SERVICE_API_SPECIFIER]: API_MODULE },
+      }),
+    );
+    const result = await new Deno.Command(options.deno ?? Deno.execPath(), {
+      args: ["check", "--no-lock", "--config", config, source],
+      cwd: root,
+      env: { NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    if (result.success) return [];
+    const output = new TextDecoder().decode(result.stderr) +
+      new TextDecoder().decode(result.stdout);
+    const problems = parseDiagnostics(output, root);
+    if (problems.length === 0) {
+      problems.push({
+        rule: "type-error",
+        file: source,
+        message: `deno check failed: ${output.trim().split("\n").slice(0, 3).join(" ")}`,
+        hint: "run deno check on the source to see the whole report",
+      });
+    }
+    return problems;
+  } finally {
+    await Deno.remove(scratch, { recursive: true });
+  }
+}
+
+/** Turns `deno check` output into problems, paths relative to the package. */
+function parseDiagnostics(output: string, root: string): CheckProblem[] {
+  const problems: CheckProblem[] = [];
+  const lines = output.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const head = /^(TS\d+) \[ERROR\]: (.*)$/.exec(lines[i]);
+    if (!head) continue;
+    let place: { file: string; line: number; column: number } | undefined;
+    for (let j = i + 1; j < lines.length && j < i + 40; j++) {
+      if (/^TS\d+ \[ERROR\]/.test(lines[j])) break;
+      const at = /^\s+at (file:\/\/\S+):(\d+):(\d+)\s*$/.exec(lines[j]);
+      if (at) {
+        const path = fileURLToPath(at[1]);
+        const inside = relative(root, path);
+        place = {
+          file: inside.startsWith("..") || isAbsolute(inside) ? path : inside,
+          line: Number(at[2]),
+          column: Number(at[3]),
+        };
+        break;
+      }
+    }
+    const message = head[2].trim();
+    const missing = /^Cannot find name '([^']+)'/.exec(message);
+    const name = missing?.[1];
+    problems.push({
+      rule: "type-error",
+      file: place?.file ?? SERVICE_SOURCE,
+      ...(place ? { line: place.line, column: place.column } : {}),
+      message: name && !isIsolateGlobal(name)
+        ? `${name} is not a global in the isolate (${head[1]}: ${
+          message.replace(/ Do you need .*$/, "").replace(/\.$/, "")
+        })`
+        : `${head[1]}: ${message}`,
+      hint: name && !isIsolateGlobal(name)
+        ? missingGlobalHint(name)
+        : "the service source is type-checked against the isolate's globals only (the " +
+          "ECMAScript library and console); fix the type error",
+    });
+  }
+  return problems;
+}

@@ -1,0 +1,337 @@
+/**
+ * `deno task check`: everything that can be known about a package before it
+ * runs on somebody else's machine, each problem with a file, a line and a hint.
+ *
+ * - the manifest against its schema and its cross references, and the files it
+ *   names (`types/*.json`, `prompt`, `service`, `ui`) exist and parse;
+ * - the service source type-checks against the isolate's globals only;
+ * - the built module imports nothing but the extension API, reaches for no
+ *   global the isolate lacks, and uses `work` and `net` only with their
+ *   permissions;
+ * - the built module, run in the stand-in host (the real isolate over an empty
+ *   in-memory project), has a `register()` that returns exactly the declared
+ *   handlers.
+ *
+ * Install runs {@linkcode checkBuiltPackage} and refuses what it reports, in
+ * the same words.
+ *
+ * @module
+ */
+import { isAbsolute, join } from "node:path";
+import { originalPlace, type SourceMap } from "../source_map.ts";
+import { BuildError } from "../../errors.ts";
+import { IsolatePool } from "../../isolate/pool.ts";
+import { isIsolateGlobal, missingGlobalHint } from "../../isolate/globals.ts";
+import type { HandlerLimits } from "../../limits.ts";
+import type { Manifest } from "../../packages/manifest.ts";
+import { SERVICE_API_SPECIFIER } from "../../isolate/protocol.ts";
+import { checkFiles, checkManifest } from "./_manifest.ts";
+import { type ModuleScan, scanModule, WHOLE_API } from "./_scan.ts";
+import { standInProblems } from "./_stand_in.ts";
+import { SERVICE_SOURCE, typeCheckService } from "./_types.ts";
+import { buildPackage, type BuildResult } from "../build.ts";
+
+/** One problem check found. Paths are relative to the package folder. */
+export interface CheckProblem {
+  /** Which rule it breaks, such as `free-global` or `schedule-handler` (docs/check.md). */
+  rule: string;
+  /** The file it is in, such as `manifest.json` or `service/index.js`. */
+  file: string;
+  /** Line, from 1, when the problem has a place in the file. */
+  line?: number;
+  /** Column, from 1. */
+  column?: number;
+  /** What is wrong. */
+  message: string;
+  /** What to do about it. */
+  hint: string;
+}
+
+/** Options for {@linkcode checkBuiltPackage} and `checkPackage`. */
+export interface CheckOptions {
+  /** The isolate pool the stand-in host runs in; one is started and closed when absent. */
+  pool?: IsolatePool;
+  /** Limits for the stand-in host's run; the host's own by default. */
+  limits?: HandlerLimits;
+  /** The `deno` executable that builds and type-checks; defaults to the running one. */
+  deno?: string;
+}
+
+/** What `checkPackage` found, and what its build wrote. */
+export interface CheckReport {
+  /** True when there are no problems. */
+  ok: boolean;
+  problems: CheckProblem[];
+  build: BuildResult;
+}
+
+/**
+ * Builds a package and checks everything: the manifest and what it names, the
+ * service source type-checked against the isolate's globals, and the built
+ * module (see {@linkcode checkBuiltPackage}).
+ *
+ * @param dir The package folder (holding `manifest.json`).
+ * @returns Every problem found and what the build wrote; `ok` only when clean.
+ * @example
+ * ```ts
+ * const report = await checkPackage("extensions/issues");
+ * if (!report.ok) for (const p of report.problems) console.log(formatProblem(p));
+ * ```
+ */
+export async function checkPackage(dir: string, options: CheckOptions = {}): Promise<CheckReport> {
+  let build: BuildResult = { outputs: [] };
+  const maps = new Map<string, SourceMap>();
+  try {
+    build = await buildPackage(dir, {
+      deno: options.deno,
+      onSourceMap: (output, map) => maps.set(output, map),
+    });
+  } catch (error) {
+    if (!(error instanceof BuildError)) throw error;
+    const read = await checkManifest(dir);
+    const problems: CheckProblem[] = [...read.problems];
+    if (!(error.file === "manifest.json" && read.problems.length > 0)) {
+      problems.push({
+        rule: "build",
+        file: error.file,
+        ...(error.line !== undefined ? { line: error.line, column: error.column ?? 1 } : {}),
+        message: error.message,
+        hint: "the build bundles src/service.ts into the manifest's service file; fix what " +
+          "the bundler reports and run check again",
+      });
+    }
+    return { ok: false, problems, build };
+  }
+  const typeProblems = await typeCheckService(dir, { deno: options.deno });
+  const built = await checkBuiltPackage(dir, options);
+  const fromSource = build.outputs.find((o) => o.source === SERVICE_SOURCE);
+  let sourceText: string | undefined;
+  if (fromSource) sourceText = await Deno.readTextFile(join(dir, SERVICE_SOURCE));
+  const map = fromSource ? maps.get(fromSource.output) : undefined;
+  const reported = new Set(
+    typeProblems.map((p) => /^(\S+) is not a global in the isolate/.exec(p.message)?.[1]),
+  );
+  const problems: CheckProblem[] = [];
+  for (const problem of built) {
+    if (!fromSource || problem.file !== fromSource.output) {
+      problems.push(problem);
+      continue;
+    }
+    // The type-check already named it in the source, at the author's own line.
+    const name = problem.rule === "free-global"
+      ? /^uses ([\w$]+)/.exec(problem.message)?.[1]
+      : undefined;
+    if (name !== undefined && reported.has(name)) continue;
+    // register() problems belong at the author's `export default`.
+    if (/^(register|handler-not-declared|handler-not-function)$/.test(problem.rule)) {
+      const atExport = problem.line !== undefined && sourceText !== undefined
+        ? locateDefaultExport(sourceText)
+        : undefined;
+      if (atExport) {
+        problems.push({ ...problem, file: SERVICE_SOURCE, ...atExport });
+        continue;
+      }
+    }
+    // Anything else at a place in the built module is shown where its source map says it came from.
+    const place = map && problem.line !== undefined
+      ? originalPlace(map, problem.line, problem.column ?? 1)
+      : undefined;
+    problems.push(place && !isAbsolute(place.file) ? { ...problem, ...place } : problem);
+  }
+  const all = inCheckOrder([...problems, ...typeProblems]);
+  return { ok: all.length === 0, problems: all, build };
+}
+
+/**
+ * Problems in the order check shows them (and install, in the same words):
+ * the manifest and the files it names, then type errors, then the rest, each
+ * group in the order found.
+ */
+function inCheckOrder(problems: CheckProblem[]): CheckProblem[] {
+  const rank = (p: CheckProblem) =>
+    p.file === "manifest.json" || p.rule.endsWith("-file") ? 0 : p.rule === "type-error" ? 1 : 2;
+  return problems
+    .map((problem, i) => ({ problem, i }))
+    .sort((a, b) => rank(a.problem) - rank(b.problem) || a.i - b.i)
+    .map(({ problem }) => problem);
+}
+
+/** Where a source writes `export default`. */
+function locateDefaultExport(text: string): { line: number; column: number } | undefined {
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const match = /^(\s*)export\s+default\b/.exec(lines[i]);
+    if (match) return { line: i + 1, column: match[1].length + 1 };
+  }
+  return undefined;
+}
+
+/**
+ * Checks an already built package: the manifest and what it names, the built
+ * service module's imports, globals and API use, and its `register()` in the
+ * stand-in host. No build, no type-check.
+ *
+ * @param dir The package folder (holding `manifest.json`).
+ * @returns Every problem found, in file order; empty when the package is clean.
+ * @example
+ * ```ts
+ * const problems = await checkBuiltPackage("extensions/hello");
+ * for (const p of problems) console.log(formatProblem(p));
+ * ```
+ */
+export async function checkBuiltPackage(
+  dir: string,
+  options: CheckOptions = {},
+): Promise<CheckProblem[]> {
+  return inCheckOrder(await builtProblems(dir, options));
+}
+
+async function builtProblems(
+  dir: string,
+  options: CheckOptions = {},
+): Promise<CheckProblem[]> {
+  const read = await checkManifest(dir);
+  if (!read.manifest || read.text === undefined) return read.problems;
+  const manifest = read.manifest;
+  const problems = await checkFiles(dir, manifest, read.text);
+  if (!manifest.service || problems.some((p) => p.rule === "service-file")) return problems;
+
+  const service = manifest.service;
+  const source = await Deno.readTextFile(join(dir, service));
+  const scan = scanModule(source, SERVICE_API_SPECIFIER);
+  if (!("imports" in scan)) {
+    problems.push({
+      rule: "module-syntax",
+      file: service,
+      line: scan.line,
+      column: scan.column,
+      message: `does not parse as an ES module: ${scan.message}`,
+      hint: "the isolate evaluates the service module as it is; deno task build writes it " +
+        "from src/service.ts",
+    });
+    return problems;
+  }
+  const scanned = scanProblems(manifest, scan);
+  problems.push(...scanned);
+  if (scanned.some((p) => p.rule === "foreign-import")) return problems;
+
+  const pool = options.pool ?? new IsolatePool({ size: 1 });
+  try {
+    problems.push(
+      ...await standInProblems(manifest, source, {
+        pool,
+        limits: options.limits,
+        manifestText: read.text,
+        defaultExport: scan.defaultExport,
+        namedRegister: scan.namedExports.get("register"),
+      }),
+    );
+  } finally {
+    if (!options.pool) pool.close();
+  }
+  return problems;
+}
+
+/** Imports, free globals and API use without their permission. */
+function scanProblems(manifest: Manifest, scan: ModuleScan): CheckProblem[] {
+  const service = manifest.service!;
+  const problems: CheckProblem[] = [];
+  for (const found of scan.imports) {
+    if (found.specifier === SERVICE_API_SPECIFIER) continue;
+    const what = found.specifier === undefined
+      ? "imports a computed module name"
+      : `imports "${found.specifier}"${found.dynamic ? " dynamically" : ""}`;
+    problems.push({
+      rule: "foreign-import",
+      file: service,
+      line: found.line,
+      column: found.column,
+      message: `${what}; a service module may import only "${SERVICE_API_SPECIFIER}"`,
+      hint: "bundle everything else into the module: deno task build does so for whatever " +
+        "src/service.ts imports, leaving only the extension API to the host",
+    });
+  }
+  for (const free of scan.free) {
+    if (isIsolateGlobal(free.name)) continue;
+    problems.push({
+      rule: "free-global",
+      file: service,
+      line: free.line,
+      column: free.column,
+      message: `uses ${free.name}, which the isolate does not have` +
+        (free.count > 1 ? ` (${free.count} places; the first is here)` : ""),
+      hint: missingGlobalHint(free.name),
+    });
+  }
+  for (const code of scan.dynamicCode) {
+    problems.push({
+      rule: "dynamic-code",
+      file: service,
+      line: code.line,
+      column: code.column,
+      message: code.what === "eval"
+        ? "uses eval, which runs code from a string that check cannot see into"
+        : "calls the Function constructor, which makes code from a string that check cannot " +
+          "see into",
+      hint: "write the code in the module itself: check scans it for globals the isolate does " +
+        "not have and for use of work and net, and code made from strings escapes both",
+    });
+  }
+  const whole = scan.apiUses.get(WHOLE_API);
+  const wholeWhy = (member: string) =>
+    `may use ${member}: it uses the whole "${SERVICE_API_SPECIFIER}" module (a dynamic ` +
+    `import of it, its namespace as a value, a computed member or export *)`;
+  const work = scan.apiUses.get("work");
+  if ((work || whole) && !manifest.permissions.includes("work.agent")) {
+    problems.push({
+      rule: "work-permission",
+      file: service,
+      ...(work ?? whole)!,
+      message: work
+        ? `uses work from "${SERVICE_API_SPECIFIER}" but the manifest does not declare ` +
+          `the work.agent permission`
+        : `${wholeWhy("work")}, but the manifest does not declare the work.agent permission`,
+      hint: `add "work.agent" to "permissions" (the install card will say the package may ` +
+        `start agent sessions that spend the person's tokens), or stop using work` +
+        (work
+          ? ""
+          : `; import only what it uses: import { memory } from "${SERVICE_API_SPECIFIER}"`),
+    });
+  }
+  const net = scan.apiUses.get("net");
+  if ((net || whole) && !manifest.permissions.some((p) => p.startsWith("net:"))) {
+    problems.push({
+      rule: "net-permission",
+      file: service,
+      ...(net ?? whole)!,
+      message: net
+        ? `uses net from "${SERVICE_API_SPECIFIER}" but the manifest declares no ` +
+          `net:<host> permission`
+        : `${wholeWhy("net")}, but the manifest declares no net:<host> permission`,
+      hint: `add "net:<host>" to "permissions" for each host it fetches from, like ` +
+        `"net:api.example.com" (the install card names each host), or stop using net` +
+        (net
+          ? ""
+          : `; import only what it uses: import { memory } from "${SERVICE_API_SPECIFIER}"`),
+    });
+  }
+  return problems;
+}
+
+/**
+ * One problem as the terminal shows it: `file:line:col  message` and an
+ * indented hint. Install uses the same words when it refuses a package.
+ *
+ * @example
+ * ```ts
+ * formatProblem({ rule: "free-global", file: "service/index.js", line: 4, column: 7,
+ *   message: "uses setTimeout, which the isolate does not have", hint: "…" });
+ * // "service/index.js:4:7  uses setTimeout, which the isolate does not have\n  hint: …"
+ * ```
+ */
+export function formatProblem(problem: CheckProblem): string {
+  const place = problem.line === undefined
+    ? problem.file
+    : `${problem.file}:${problem.line}:${problem.column ?? 1}`;
+  return `${place}  ${problem.message}\n  hint: ${problem.hint}`;
+}

@@ -1,0 +1,204 @@
+/**
+ * `new`: a package folder an author can build, check, install and call at
+ * once — a manifest, one typed handler that writes a record of the package's
+ * own kind, the type it publishes, what it tells an agent, and a `deno.json`
+ * that resolves `@sync/extension-api/service` for the bundler and the editor.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { InvalidInputError, ManifestError } from "../errors.ts";
+import { validateManifest } from "../packages/manifest.ts";
+
+/** Options for {@linkcode scaffoldPackage}. */
+export interface ScaffoldOptions {
+  /** The name people see; default the id with a capital letter (`hello` → `Hello`). */
+  name?: string;
+  /** URL of the API module the package's `deno.json` maps the import to; default this checkout's. */
+  apiModule?: string;
+}
+
+/** What `new` created. */
+export interface ScaffoldResult {
+  id: string;
+  /** The package folder, absolute. */
+  dir: string;
+  /** Files written, relative to `dir`. */
+  files: string[];
+  /** The handler it declares, such as `hello.hello`. */
+  handler: string;
+}
+
+/** URL of this checkout's API module, `file:///…/runtime/extension_api/service.ts`. */
+export const API_MODULE_URL: string = new URL("../extension_api/service.ts", import.meta.url).href;
+
+/**
+ * Creates a package folder for `id` at `dir`.
+ *
+ * @param id The package id (2–40 characters: a lowercase letter, then
+ *   lowercase letters, digits or `-`).
+ * @param dir Where to create it; it must not exist, or be empty.
+ * @throws {InvalidInputError} for an id the manifest rules refuse, or a
+ *   folder that exists and is not empty (or is a file).
+ * @example
+ * ```ts
+ * const created = await scaffoldPackage("hello", "/home/ada/hello");
+ * created.files; // ["manifest.json", "src/service.ts", …]
+ * ```
+ */
+export async function scaffoldPackage(
+  id: string,
+  dir: string,
+  options: ScaffoldOptions = {},
+): Promise<ScaffoldResult> {
+  const name = options.name ?? (id.length > 0 ? id[0].toUpperCase() + id.slice(1) : id);
+  const handler = `${id}.hello`;
+  const manifest = {
+    id,
+    name,
+    version: "0.1.0",
+    description: `${name}: greets whoever calls it and keeps each greeting as a ${id}.note record.`,
+    permissions: ["background"],
+    service: "service/index.js",
+    handlers: {
+      [handler]: { description: `Greets a name and writes a ${id}.note record` },
+    },
+    types: ["types/note.json"],
+    prompt: "prompt/instructions.md",
+  };
+  try {
+    validateManifest(manifest, "new");
+  } catch (error) {
+    if (!(error instanceof ManifestError)) throw error;
+    // A bad id makes the handler name bad too; the id is the one thing to fix.
+    const idIssues = error.issues.filter((issue) => issue.path === "id");
+    const problems = (idIssues.length ? idIssues : error.issues)
+      .map((issue) => `${issue.path}: ${issue.message}`).join("; ");
+    throw new InvalidInputError(`Cannot create package ${JSON.stringify(id)}: ${problems}`);
+  }
+  await assertEmptyFolder(id, dir);
+
+  const apiModule = options.apiModule ?? API_MODULE_URL;
+  const files: [string, string][] = [
+    ["manifest.json", `${JSON.stringify(manifest, null, 2)}\n`],
+    ["src/service.ts", serviceSource(id, handler)],
+    [
+      "types/note.json",
+      `${
+        JSON.stringify(
+          {
+            kind: `${id}.note`,
+            title: "Note",
+            description:
+              `One greeting written by ${name}: who was greeted, and why the handler ran.`,
+            fields: {
+              name: { type: "string" },
+              occasion: { type: "string" },
+            },
+          },
+          null,
+          2,
+        )
+      }\n`,
+    ],
+    [
+      "prompt/instructions.md",
+      `${name} keeps one record of kind \`${id}.note\` per greeting; its title says who was greeted\n` +
+      `and its \`occasion\` field why the handler ran.\n`,
+    ],
+    [
+      "deno.json",
+      `${
+        JSON.stringify(
+          {
+            imports: { "@sync/extension-api/service": apiModule },
+            compilerOptions: { strict: true, lib: ["esnext"] },
+          },
+          null,
+          2,
+        )
+      }\n`,
+    ],
+    ["README.md", readme(id, name, handler, dir)],
+  ];
+  for (const [file, text] of files) {
+    const path = join(dir, file);
+    await Deno.mkdir(join(path, ".."), { recursive: true });
+    await Deno.writeTextFile(path, text, { createNew: true });
+  }
+  return { id, dir, files: files.map(([file]) => file), handler };
+}
+
+async function assertEmptyFolder(id: string, dir: string): Promise<void> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.stat(dir);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return;
+    throw error;
+  }
+  if (!info.isDirectory) {
+    throw new InvalidInputError(
+      `Cannot create package ${id} at ${dir}: a file is there; choose another folder`,
+    );
+  }
+  for await (const _ of Deno.readDir(dir)) {
+    throw new InvalidInputError(
+      `Cannot create package ${id} in ${dir}: the folder is not empty; ` +
+        `choose a new folder (deno task --cwd <sync checkout> new ${id} <dir>) or empty this one`,
+    );
+  }
+}
+
+function serviceSource(id: string, handler: string): string {
+  return `// The service module of ${id}: its handlers. \`deno task build\` compiles it to
+// service/index.js; the host serves "@sync/extension-api/service" inside the isolate.
+import { console, type Handlers, memory } from "@sync/extension-api/service";
+
+/** What ${handler} accepts. Any caller may send anything, so it is checked before use. */
+interface HelloPayload {
+  name?: unknown;
+}
+
+export default function register(): Handlers {
+  return {
+    // Every key returned here is declared under "handlers" in manifest.json.
+    "${handler}": async (payload: HelloPayload | null, occasion) => {
+      const name = typeof payload?.name === "string" ? payload.name : "world";
+      const { records } = await memory.list({ kind: "${id}.note", limit: 500 });
+      const key = \`${id}.note/\${records.length + 1}\`;
+      await memory.write({
+        key,
+        title: \`Hello, \${name}!\`,
+        fields: { name, occasion: occasion.kind },
+      });
+      console.log(\`wrote \${key} (\${occasion.kind})\`);
+      return { key, greeting: \`Hello, \${name}!\` };
+    },
+  };
+}
+`;
+}
+
+function readme(id: string, name: string, handler: string, dir: string): string {
+  const task = `deno task --cwd ${
+    fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "")
+  }`;
+  return `# ${name}
+
+A Sync package. \`src/service.ts\` holds its handlers; \`manifest.json\` declares them.
+
+\`\`\`sh
+${task} build ${dir}      # src/service.ts → service/index.js
+${task} check ${dir}      # builds, then checks the manifest, types, globals and handlers
+${task} sync install ${dir} --project <project folder> --approve
+${task} sync call ${id} ${handler} --project <project folder> --payload '{"name":"Ada"}'
+${task} sync records --project <project folder> --kind ${id}.note
+\`\`\`
+
+These are tasks of the Sync checkout; \`--cwd\` runs them from wherever you are. The author docs
+are its \`docs/authors.md\`. The absolute path in \`deno.json\` is for your editor and the build
+only: installing and running the package never reads it.
+`;
+}

@@ -1,0 +1,130 @@
+/**
+ * What the clock does in a project, as a person reads it: one row per
+ * scheduled handler, read without running anything (`sync schedule`, and the
+ * Extensions page's "What it does with no screen").
+ *
+ * @module
+ */
+import { isSwitchedOff } from "./switch.ts";
+import { type SkipReason, skipReasonOf } from "./clock.ts";
+import { describeEvery, parseEvery } from "../packages/every.ts";
+import type { Host } from "../host/host.ts";
+import type { Manifest } from "../packages/manifest.ts";
+import { loadPackage, readPackageRef } from "../packages/store.ts";
+import { readDeclaredIds, readProject, resolveProjectDir } from "../projects/project.ts";
+import { needsReview, readStamps, type ScheduleStamp, type StampOutcome } from "./stamps.ts";
+import { describeError } from "../internal/describe_error.ts";
+
+/** One row of `sync schedule`: a scheduled handler of one package in one project. */
+export interface ScheduleView {
+  packageId: string;
+  packageName: string;
+  handler: string;
+  /** What the handler does, as the package wrote it on the schedule row. */
+  description: string;
+  /** The interval as the manifest writes it, like `1h`. */
+  every: string;
+  /** The interval as the host says it, like "every hour". */
+  wording: string;
+  /** False when a person switched the package's clock off in this project. */
+  on: boolean;
+  /**
+   * Why the clock passes the package over although it is on: it is not
+   * approved here, or cannot be loaded. Absent when it can run.
+   */
+  blocked?: { reason: SkipReason; message: string };
+  /** The last attempt, or null when it never ran. */
+  lastAttempt: {
+    at: string;
+    startedAt: string;
+    endedAt?: string;
+    /** `interrupted`: it was still running when the process running it stopped. */
+    outcome: StampOutcome | "interrupted";
+    error?: { name: string; message: string };
+  } | null;
+  /**
+   * When it is next due: now for a handler that never ran, null while switched
+   * off or blocked. A time in the past means at the clock's next look.
+   */
+  nextDue: string | null;
+  /** The package's last three scheduled attempts in this project all failed. */
+  needsReview: boolean;
+}
+
+/**
+ * What the clock does in a project, one row per scheduled handler, read
+ * without running anything. A package that cannot serve right now still has
+ * its rows (from the newest manifest that can be read), with why it is
+ * passed over.
+ *
+ * @throws {NotFoundError} when the project folder does not exist.
+ */
+export async function describeSchedule(host: Host, projectDir: string): Promise<ScheduleView[]> {
+  const project = await resolveProjectDir(projectDir);
+  const kv = host.kv;
+  const ids = (await readProject(kv, project))?.extensionIds ?? await readDeclaredIds(project);
+  const stamps = await readStamps(kv, project);
+  const now = host.now();
+  // A stamp still "running" this long after it began belongs to a process that stopped.
+  const interruptedAfter = host.limits.timeoutMs + host.limits.workerGraceMs + 60_000;
+  const rows: ScheduleView[] = [];
+  for (const id of ids) {
+    let manifest: Manifest;
+    let blocked: ScheduleView["blocked"];
+    try {
+      manifest = (await host.servingPackage(project, id, { declaredIds: ids })).manifest;
+    } catch (error) {
+      blocked = { reason: skipReasonOf(error), message: describeError(error).message };
+      const newest = await newestManifest(kv, id);
+      if (!newest) continue;
+      manifest = newest;
+    }
+    if (manifest.schedule.length === 0) continue;
+    const on = !await isSwitchedOff(kv, project, id);
+    const review = await needsReview(kv, project, id);
+    for (const row of manifest.schedule) {
+      const stamp = stamps.get(`${id}\0${row.handler}`) ?? null;
+      const nextDue = !on || blocked ? null : stamp ? stamp.at + parseEvery(row.every) : now;
+      rows.push({
+        packageId: id,
+        packageName: manifest.name,
+        handler: row.handler,
+        description: row.description,
+        every: row.every,
+        wording: describeEvery(row.every),
+        on,
+        ...(blocked ? { blocked } : {}),
+        lastAttempt: stamp ? viewStamp(stamp, now, interruptedAfter) : null,
+        nextDue: nextDue === null ? null : new Date(nextDue).toISOString(),
+        needsReview: review,
+      });
+    }
+  }
+  return rows;
+}
+
+/** The manifest of the artefact serving `id` on this machine, or null when it cannot be read. */
+async function newestManifest(kv: Deno.Kv, id: string): Promise<Manifest | null> {
+  const ref = await readPackageRef(kv, id);
+  if (!ref) return null;
+  try {
+    return (await loadPackage(ref)).manifest;
+  } catch {
+    return null;
+  }
+}
+
+function viewStamp(
+  stamp: ScheduleStamp,
+  now: number,
+  interruptedAfter: number,
+): NonNullable<ScheduleView["lastAttempt"]> {
+  const interrupted = stamp.outcome === "running" && now - stamp.startedAt > interruptedAfter;
+  return {
+    at: new Date(stamp.at).toISOString(),
+    startedAt: new Date(stamp.startedAt).toISOString(),
+    ...(stamp.endedAt !== undefined ? { endedAt: new Date(stamp.endedAt).toISOString() } : {}),
+    outcome: interrupted ? "interrupted" : stamp.outcome,
+    ...(stamp.error ? { error: stamp.error } : {}),
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * Receipts: what every attempt leaves in the installation, whatever its occasion.
+ *
+ * @module
+ */
+import type { Receipt } from "../types.ts";
+
+/** Receipts kept per (project, package); older ones are dropped as new ones arrive. */
+export const RECEIPTS_KEPT = 500;
+
+/** Key of a receipt, by package. */
+export function receiptKey(project: string, packageId: string, id: string): Deno.KvKey {
+  return ["receipt", project, packageId, id];
+}
+
+/** Key of a receipt in the project's time-ordered index. */
+export function receiptIndexKey(project: string, id: string): Deno.KvKey {
+  return ["receipt_by_time", project, id];
+}
+
+/** Key of the count of a package's receipts in a project. */
+export function receiptCountKey(project: string, packageId: string): Deno.KvKey {
+  return ["receipt_count", project, packageId];
+}
+
+/**
+ * Writes a receipt. Once a package has more than {@linkcode RECEIPTS_KEPT}
+ * (plus slack, so trimming is occasional) its oldest receipts are dropped.
+ */
+export async function writeReceipt(kv: Deno.Kv, receipt: Receipt): Promise<void> {
+  const key = receiptKey(receipt.project, receipt.packageId, receipt.id);
+  const countKey = receiptCountKey(receipt.project, receipt.packageId);
+  await kv.atomic()
+    .check({ key, versionstamp: null })
+    .set(key, receipt)
+    .set(receiptIndexKey(receipt.project, receipt.id), receipt.packageId)
+    .sum(countKey, 1n)
+    .commit();
+  const count = Number((await kv.get<Deno.KvU64>(countKey)).value?.value ?? 0n);
+  if (count <= RECEIPTS_KEPT + 50) return;
+  const oldest = kv.list<Receipt>(
+    { prefix: ["receipt", receipt.project, receipt.packageId] },
+    { limit: count - RECEIPTS_KEPT },
+  );
+  let dropped = 0;
+  for await (const entry of oldest) {
+    await kv.atomic()
+      .delete(entry.key)
+      .delete(receiptIndexKey(receipt.project, entry.value.id))
+      .commit();
+    dropped++;
+  }
+  await kv.set(countKey, new Deno.KvU64(BigInt(Math.max(0, count - dropped))));
+}
+
+/** Options for {@linkcode listReceipts}. */
+export interface ListReceiptsOptions {
+  /** Only this package's receipts. */
+  packageId?: string;
+  /** At most this many, newest first (default 50). */
+  limit?: number;
+}
+
+/** Lists a project's receipts, newest first. */
+export async function listReceipts(
+  kv: Deno.Kv,
+  project: string,
+  options: ListReceiptsOptions = {},
+): Promise<Receipt[]> {
+  const limit = options.limit ?? 50;
+  const out: Receipt[] = [];
+  if (options.packageId) {
+    const iter = kv.list<Receipt>({ prefix: ["receipt", project, options.packageId] }, {
+      reverse: true,
+      limit,
+    });
+    for await (const entry of iter) out.push(entry.value);
+    return out;
+  }
+  const index = kv.list<string>({ prefix: ["receipt_by_time", project] }, { reverse: true, limit });
+  for await (const entry of index) {
+    const id = entry.key[2] as string;
+    const receipt = await kv.get<Receipt>(receiptKey(project, entry.value, id));
+    if (receipt.value) out.push(receipt.value);
+  }
+  return out;
+}

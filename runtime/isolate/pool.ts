@@ -1,0 +1,373 @@
+/**
+ * The isolate pool: Web Workers with no Deno permissions, each running QuickJS,
+ * that run handler calls one at a time. The host side of the protocol in
+ * `workers/_protocol.ts`.
+ *
+ * @module
+ */
+import {
+  HandlerBusyError,
+  HandlerFailedError,
+  HandlerResourceError,
+  HandlerTimeoutError,
+  InvalidValueError,
+  PayloadTooLargeError,
+  SyncError,
+} from "../errors.ts";
+import { DEFAULT_LIMITS, type HandlerLimits } from "../limits.ts";
+import { quickJSWasmModule } from "./quickjs_wasm.ts";
+import type { Occasion } from "../types.ts";
+import type {
+  CallMessage,
+  CrossedError,
+  FromWorker,
+  HostFunctionName,
+  LogMessage,
+  ProbeMessage,
+  ProbeReport,
+  ToWorker,
+} from "./protocol.ts";
+
+export type { ProbeReport } from "./protocol.ts";
+
+/** One handler call for the pool to run. */
+export interface IsolateCall {
+  /** The service module's source text. */
+  source: string;
+  /** Name the module is evaluated under, e.g. `issues/service/index.js`. */
+  sourceName: string;
+  packageId: string;
+  handler: string;
+  /** Any JSON value. */
+  payload: unknown;
+  occasion: Occasion;
+  /** Defaults to {@linkcode DEFAULT_LIMITS}. */
+  limits?: HandlerLimits;
+}
+
+/** A service module for the pool to probe: loaded, its `register()` called, no handler run. */
+export interface IsolateProbe {
+  /** The service module's source text. */
+  source: string;
+  /** Name the module is evaluated under, e.g. `issues/service/index.js`. */
+  sourceName: string;
+  packageId: string;
+  /** Defaults to {@linkcode DEFAULT_LIMITS}. */
+  limits?: HandlerLimits;
+}
+
+/** Performs one host function for handler code; its answer crosses back as JSON. */
+export type HostDispatch = (fn: HostFunctionName, args: unknown) => Promise<unknown>;
+
+/** What the pool calls back into while a handler runs. */
+export interface CallHooks {
+  /** Host functions (memory, work, net). */
+  host: HostDispatch;
+  /** Console lines from handler code. */
+  log?: (level: LogMessage["level"], text: string) => void;
+}
+
+/** Options for {@linkcode IsolatePool}. */
+export interface IsolatePoolOptions {
+  /** Workers at most, which is the ceiling on concurrent calls. */
+  size?: number;
+}
+
+interface Slot {
+  worker: Worker;
+  ready: Promise<void>;
+  busy: boolean;
+  active?: Active;
+}
+
+interface Active {
+  callId: number;
+  hooks: CallHooks;
+  limits: HandlerLimits;
+  resolve: (json: string) => void;
+  reject: (error: Error) => void;
+}
+
+const WORKER_URL = new URL("../../workers/isolate_worker.ts", import.meta.url);
+
+/**
+ * Runs handler calls in QuickJS isolates inside permissionless workers. A
+ * worker that stops answering is terminated and replaced; calls beyond the
+ * pool's size wait for a free worker.
+ *
+ * @example
+ * ```ts
+ * const pool = new IsolatePool({ size: 2 });
+ * const answer = await pool.call(
+ *   { source, sourceName: "hello/service/index.js", packageId: "hello", handler: "hello.greet",
+ *     payload: { name: "Ada" }, occasion: { kind: "extension" } },
+ *   { host: () => Promise.reject(new Error("no host functions")) },
+ * );
+ * pool.close();
+ * ```
+ */
+export class IsolatePool {
+  #size: number;
+  #slots: Slot[] = [];
+  #queue: ((slot: Slot) => void)[] = [];
+  #nextCallId = 1;
+  #closed = false;
+  #replaced = 0;
+
+  constructor(options: IsolatePoolOptions = {}) {
+    this.#size = Math.max(1, options.size ?? DEFAULT_LIMITS.maxConcurrentCalls);
+  }
+
+  /** Workers terminated and replaced so far (after a hang or a crash). */
+  get replacedWorkers(): number {
+    return this.#replaced;
+  }
+
+  /** Starts one worker ahead of the first call. */
+  async warm(): Promise<void> {
+    if (this.#slots.length === 0) this.#newSlot().busy = false;
+    await this.#slots[0].ready;
+  }
+
+  /**
+   * Runs one handler call and returns its answer (`null` when it returns nothing).
+   *
+   * @throws {HandlerTimeoutError} past the wall-clock limit, awaits included.
+   * @throws {HandlerResourceError} past the memory or stack cap.
+   * @throws {HandlerFailedError} when the module fails to load, register() or the handler throws.
+   * @throws {PayloadTooLargeError} when the payload or the answer is over the size cap.
+   * @throws {InvalidValueError} when the answer is not plain JSON.
+   */
+  async call(call: IsolateCall, hooks: CallHooks): Promise<unknown> {
+    if (this.#closed) throw new HandlerBusyError("The isolate pool is closed");
+    const limits = call.limits ?? DEFAULT_LIMITS;
+    const payload = JSON.stringify(call.payload ?? null);
+    if (payload === undefined) {
+      throw new InvalidValueError(`The payload for ${call.handler} is not JSON`);
+    }
+    if (payload.length > limits.maxValueBytes) {
+      throw new PayloadTooLargeError(
+        `The payload for ${call.handler} is ${payload.length} bytes of JSON; the limit is ${limits.maxValueBytes}`,
+      );
+    }
+    const slot = await this.#acquire();
+    try {
+      await slot.ready;
+      const json = await this.#run(slot, {
+        type: "call",
+        callId: this.#nextCallId++,
+        source: call.source,
+        sourceName: call.sourceName,
+        packageId: call.packageId,
+        handler: call.handler,
+        payload,
+        occasion: call.occasion,
+        limits,
+      }, hooks);
+      return JSON.parse(json);
+    } finally {
+      this.#release(slot);
+    }
+  }
+
+  /**
+   * Loads a service module and calls its `register()` in a fresh isolate,
+   * exactly as a handler call would, but calls no handler: the answer says
+   * what the default export is and which keys `register()` returned. Host
+   * functions called by the module's top level or by `register()` go to
+   * `hooks`.
+   *
+   * @returns The report; a module that fails to load or whose `register()`
+   *   throws is described in `failed`, not thrown.
+   * @throws {HandlerTimeoutError} when the worker stops answering.
+   */
+  async probe(probe: IsolateProbe, hooks: CallHooks): Promise<ProbeReport> {
+    if (this.#closed) throw new HandlerBusyError("The isolate pool is closed");
+    const slot = await this.#acquire();
+    try {
+      await slot.ready;
+      const json = await this.#run(slot, {
+        type: "probe",
+        callId: this.#nextCallId++,
+        source: probe.source,
+        sourceName: probe.sourceName,
+        packageId: probe.packageId,
+        limits: probe.limits ?? DEFAULT_LIMITS,
+      }, hooks);
+      return JSON.parse(json) as ProbeReport;
+    } finally {
+      this.#release(slot);
+    }
+  }
+
+  /** Terminates every worker. Calls still running fail. */
+  close(): void {
+    this.#closed = true;
+    for (const slot of this.#slots) {
+      slot.active?.reject(new HandlerFailedError("The host is shutting down"));
+      slot.worker.terminate();
+    }
+    this.#slots = [];
+  }
+
+  #newSlot(): Slot {
+    const slot = { busy: true } as Slot;
+    this.#startWorker(slot);
+    this.#slots.push(slot);
+    return slot;
+  }
+
+  /** Gives `slot` a new worker; messages from any earlier worker are ignored. */
+  #startWorker(slot: Slot): void {
+    const worker = new Worker(WORKER_URL, {
+      type: "module",
+      name: "sync-isolate",
+      deno: { permissions: "none" },
+    } as WorkerOptions);
+    slot.worker = worker;
+    slot.ready = new Promise<void>((resolve, reject) => {
+      worker.onmessage = (event: MessageEvent<FromWorker>) => {
+        if (slot.worker !== worker) return;
+        if (event.data.type === "ready") resolve();
+        else this.#onMessage(slot, event.data);
+      };
+      worker.onerror = (event) => {
+        event.preventDefault();
+        if (slot.worker !== worker) return;
+        const error = new HandlerFailedError(`An isolate worker failed: ${event.message}`);
+        reject(error);
+        slot.active?.reject(error);
+        this.#replace(slot);
+      };
+      quickJSWasmModule().then(
+        (wasmModule) => worker.postMessage({ type: "init", wasmModule } satisfies ToWorker),
+        reject,
+      );
+    });
+    // A failed start is reported to the call that awaits `ready`, not as an unhandled rejection.
+    slot.ready.catch(() => {});
+  }
+
+  #acquire(): Promise<Slot> {
+    const free = this.#slots.find((slot) => !slot.busy);
+    if (free) {
+      free.busy = true;
+      return Promise.resolve(free);
+    }
+    if (this.#slots.length < this.#size) return Promise.resolve(this.#newSlot());
+    return new Promise((resolve) => this.#queue.push(resolve));
+  }
+
+  #release(slot: Slot): void {
+    slot.active = undefined;
+    const next = this.#queue.shift();
+    if (next) next(slot);
+    else slot.busy = false;
+  }
+
+  #replace(slot: Slot): void {
+    slot.worker.terminate();
+    slot.active = undefined;
+    this.#replaced++;
+    if (!this.#closed) this.#startWorker(slot);
+  }
+
+  #run(slot: Slot, message: CallMessage | ProbeMessage, hooks: CallHooks): Promise<string> {
+    return new Promise<string>((resolve, reject) => {
+      const limits = message.limits;
+      const timer = setTimeout(() => {
+        // The worker did not answer within its own deadline plus grace: it is
+        // stuck where the interrupt handler cannot reach. Replace it.
+        const what = message.type === "call"
+          ? `Handler ${message.handler}`
+          : `register() in ${message.sourceName}`;
+        active.reject(
+          new HandlerTimeoutError(
+            `${what} did not finish within ${limits.timeoutMs} ms; its isolate was terminated`,
+          ),
+        );
+        this.#replace(slot);
+      }, limits.timeoutMs + limits.workerGraceMs);
+      const finish = () => {
+        clearTimeout(timer);
+        if (slot.active === active) slot.active = undefined;
+      };
+      const active: Active = {
+        callId: message.callId,
+        hooks,
+        limits,
+        resolve: (json) => {
+          finish();
+          resolve(json);
+        },
+        reject: (error) => {
+          finish();
+          reject(error);
+        },
+      };
+      slot.active = active;
+      slot.worker.postMessage(message satisfies ToWorker);
+    });
+  }
+
+  #onMessage(slot: Slot, message: FromWorker): void {
+    const active = slot.active;
+    if (!active || !("callId" in message) || message.callId !== active.callId) return;
+    switch (message.type) {
+      case "log":
+        active.hooks.log?.(message.level, message.text);
+        return;
+      case "host":
+        this.#answerHost(slot, active, message.requestId, message.fn, message.args);
+        return;
+      case "done":
+        if (message.error) active.reject(toDomainError(message.error));
+        else active.resolve(message.value ?? "null");
+        if (message.fatal) this.#replace(slot);
+        return;
+    }
+  }
+
+  async #answerHost(
+    slot: Slot,
+    active: Active,
+    requestId: number,
+    fn: HostFunctionName,
+    args: string,
+  ): Promise<void> {
+    let reply: ToWorker;
+    try {
+      const value = await active.hooks.host(fn, JSON.parse(args));
+      const json = JSON.stringify(value ?? null);
+      if (json.length > active.limits.maxHostValueBytes) {
+        throw new PayloadTooLargeError(
+          `${fn}() answered ${json.length} bytes of JSON; the limit is ${active.limits.maxHostValueBytes}`,
+        );
+      }
+      reply = { type: "host-result", callId: active.callId, requestId, value: json };
+    } catch (error) {
+      reply = { type: "host-result", callId: active.callId, requestId, error: crossError(error) };
+    }
+    if (slot.active === active) slot.worker.postMessage(reply);
+  }
+}
+
+/** Turns any thrown value into `{ name, message }` for the isolate. */
+function crossError(error: unknown): CrossedError {
+  if (error instanceof SyncError) return { name: error.name, message: error.message };
+  if (error instanceof Error) return { name: "HostError", message: error.message };
+  return { name: "HostError", message: String(error) };
+}
+
+const DOMAIN_ERRORS: Record<string, new (message: string) => SyncError> = {
+  HandlerTimeoutError,
+  HandlerResourceError,
+  PayloadTooLargeError,
+  InvalidValueError,
+};
+
+function toDomainError(crossed: CrossedError): SyncError {
+  const Class = DOMAIN_ERRORS[crossed.name];
+  if (Class) return new Class(crossed.message);
+  return new HandlerFailedError(crossed.message);
+}

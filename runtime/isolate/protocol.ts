@@ -1,0 +1,139 @@
+/**
+ * Messages between the host and an isolate worker. Everything crosses as
+ * structured-clone data; values from or to handler code cross as JSON text.
+ *
+ * @module
+ */
+import type { HandlerLimits } from "../limits.ts";
+import type { Occasion } from "../types.ts";
+
+/** The specifier the isolate's module loader serves; nothing else may be imported. */
+export const SERVICE_API_SPECIFIER = "@sync/extension-api/service";
+
+/** The host functions handler code may reach, by the name the shim sends. */
+export const HOST_FUNCTIONS = [
+  "memory.list",
+  "memory.record",
+  "memory.content",
+  "memory.write",
+  "memory.remove",
+  "work.order",
+  "work.state",
+  "net.fetch",
+] as const;
+
+/** One host function name. */
+export type HostFunctionName = typeof HOST_FUNCTIONS[number];
+
+/** Console levels routed to the host log. */
+export const CONSOLE_LEVELS = ["log", "info", "warn", "error", "debug"] as const;
+
+/** An error as it crosses: a name and a message, never an object graph. */
+export interface CrossedError {
+  name: string;
+  message: string;
+}
+
+/** Host → worker: start with the compiled QuickJS module. */
+export interface InitMessage {
+  type: "init";
+  wasmModule: WebAssembly.Module;
+}
+
+/** Host → worker: run one handler. */
+export interface CallMessage {
+  type: "call";
+  callId: number;
+  /** The service module's source text. */
+  source: string;
+  /** Name the module is evaluated under (for stack traces). */
+  sourceName: string;
+  packageId: string;
+  handler: string;
+  /** The payload as JSON text. */
+  payload: string;
+  occasion: Occasion;
+  limits: HandlerLimits;
+}
+
+/**
+ * Host → worker: load a service module and call its `register()`, calling no
+ * handler; the worker answers a {@linkcode ProbeReport} as JSON text. This is
+ * how `deno task check` compares what a module returns with what its manifest
+ * declares, in the same isolate that runs handlers.
+ */
+export interface ProbeMessage {
+  type: "probe";
+  callId: number;
+  /** The service module's source text. */
+  source: string;
+  /** Name the module is evaluated under (for stack traces). */
+  sourceName: string;
+  packageId: string;
+  limits: HandlerLimits;
+}
+
+/** What a probe found out about a service module. */
+export interface ProbeReport {
+  /** `typeof` the module's default export, or `"missing"` when it has none. */
+  register: string;
+  /** What `register()` returned: `"object"`, `"null"`, `"array"` or its `typeof`; absent when it was not called or threw. */
+  returned?: string;
+  /** When `register()` returned an object: its keys, each with `typeof` its value. */
+  handlers?: { name: string; type: string }[];
+  /**
+   * Why loading the module or calling `register()` failed, and where in the
+   * module (from 1) when the error's stack says.
+   */
+  failed?: { stage: "load" | "register"; error: CrossedError; line?: number; column?: number };
+}
+
+/** Host → worker: the answer to one host function call. */
+export interface HostResultMessage {
+  type: "host-result";
+  callId: number;
+  requestId: number;
+  /** JSON text of the value, when it succeeded. */
+  value?: string;
+  error?: CrossedError;
+}
+
+/** Everything the host sends. */
+export type ToWorker = InitMessage | CallMessage | ProbeMessage | HostResultMessage;
+
+/** Worker → host: ready to take calls. */
+export interface ReadyMessage {
+  type: "ready";
+}
+
+/** Worker → host: handler code called a host function. */
+export interface HostRequestMessage {
+  type: "host";
+  callId: number;
+  requestId: number;
+  fn: HostFunctionName;
+  /** JSON text of the argument. */
+  args: string;
+}
+
+/** Worker → host: a console line. */
+export interface LogMessage {
+  type: "log";
+  callId: number;
+  level: typeof CONSOLE_LEVELS[number];
+  text: string;
+}
+
+/** Worker → host: the call ended. */
+export interface DoneMessage {
+  type: "done";
+  callId: number;
+  /** JSON text of the handler's answer (or of the {@linkcode ProbeReport}), when it succeeded. */
+  value?: string;
+  error?: CrossedError;
+  /** The worker's QuickJS instance is unusable (Wasm abort): replace the worker. */
+  fatal?: boolean;
+}
+
+/** Everything a worker sends. */
+export type FromWorker = ReadyMessage | HostRequestMessage | LogMessage | DoneMessage;

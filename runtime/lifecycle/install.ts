@@ -1,0 +1,300 @@
+/**
+ * Installing a package into a project and removing it: the package goes into
+ * the store, a person's approval of its permissions is recorded for the
+ * project in the installation, and the id is added to the project's
+ * `.sync/extensions.json`.
+ *
+ * @module
+ */
+import {
+  type Approval,
+  deleteApproval,
+  readApproval,
+  widenedPermissions,
+  writeApproval,
+} from "../packages/approval.ts";
+import { dirname, join } from "node:path";
+import {
+  ApprovalRequiredError,
+  LifecycleFailedError,
+  NotFoundError,
+  PackageCheckError,
+} from "../errors.ts";
+import { checkBuiltPackage, formatProblem } from "../author/check/check.ts";
+import { bumpGeneration } from "../memory/generation.ts";
+import type { Host } from "../host/host.ts";
+import {
+  type LoadedPackage,
+  readPackageRef,
+  setPackageRef,
+  storePackage,
+} from "../packages/store.ts";
+import { switchOn } from "../clock/switch.ts";
+import { type LifecycleRun, runLifecycle } from "./moment.ts";
+import { projectMemoryPath } from "../memory/store.ts";
+import { forgetSchedule } from "../clock/stamps.ts";
+import { describePermission } from "../packages/permission_text.ts";
+import { rememberIfScheduled } from "../clock/scheduled_projects.ts";
+import {
+  type ProjectInfo,
+  readDeclaredIds,
+  rememberProject,
+  resolveProjectDir,
+  writeDeclaredIds,
+} from "../projects/project.ts";
+import { pathExists } from "../internal/path_exists.ts";
+
+/** Options for {@linkcode installPackage}. */
+export interface InstallOptions {
+  /** A person approved the permissions shown. */
+  approve?: boolean;
+}
+
+/** What an install did. */
+export interface InstallResult {
+  package: LoadedPackage;
+  project: string;
+  /** Permissions newly approved by this install (empty when nothing new was asked). */
+  approved: string[];
+  /** The `installed` handler, when the package names one (it succeeded, or the install was refused). */
+  installed: LifecycleRun | null;
+}
+
+/**
+ * Installs a package from a folder or an archive into a project.
+ *
+ * Without `approve`, an install whose permissions this project has not
+ * approved is refused with every permission spelled out; a newer version that
+ * widens them is stored and made current on this machine, while the project
+ * keeps the version it approved until a person approves the new one.
+ *
+ * @throws {ApprovalRequiredError} when approval is needed and not given.
+ * @throws {PackageCheckError} for a package `deno task check` refuses, in its words.
+ * @throws {ArchiveError | NotFoundError} for a hostile archive or a bad path.
+ */
+export async function installPackage(
+  host: Host,
+  source: string,
+  projectDir: string,
+  options: InstallOptions = {},
+): Promise<InstallResult> {
+  const project = await resolveProjectDir(projectDir);
+  const syncFolder = join(project, ".sync");
+  const hadSyncFolder = await pathExists(syncFolder);
+  const memoryFile = projectMemoryPath(project);
+  const hadMemory = await pathExists(memoryFile);
+  const pkg = await storePackage(source, {
+    home: host.home,
+    now: host.now,
+    // What `deno task check` refuses in a built package, install refuses in the same words,
+    // before anything is stored: a folder as it is, an archive in its staging folder.
+    admit: (dir) => admitChecked(host, source, dir),
+  });
+  const { id, version, permissions } = pkg.manifest;
+  let refMoved = false;
+  try {
+    const previous = await readPackageRef(host.kv, id);
+    const approval = await readApproval(host.kv, project, id);
+    const widened = widenedPermissions(approval?.permissions ?? [], permissions);
+    const needsApproval = !approval || widened.length > 0;
+
+    if (needsApproval && !options.approve) {
+      if (approval) {
+        // Stored and current on this machine; this project keeps what it approved.
+        await setPackageRef(host.kv, pkg.ref);
+        refMoved = true;
+        if (previous?.dir !== pkg.ref.dir) await fenceOtherProjects(host, id, project);
+        throw new ApprovalRequiredError(
+          `Cannot update ${id} to ${version} in ${project}: it asks for more than was approved:\n` +
+            widened.map((p) => `  ${p} — ${describePermission(p)}`).join("\n") +
+            `\n${id}@${approval.version} keeps serving this project until a person approves; ` +
+            `run again with --approve`,
+        );
+      }
+      throw new ApprovalRequiredError(
+        `Cannot install ${id}@${version} into ${project} without approval. It asks for:\n` +
+          (permissions.length
+            ? permissions.map((p) => `  ${p} — ${describePermission(p)}`).join("\n")
+            : "  nothing (no permissions)") +
+          `\nRun again with --approve to approve these for this project.`,
+      );
+    }
+
+    // `installed` runs before anything of the install is committed, so a
+    // failure leaves the project as it was.
+    const ids = await readDeclaredIds(project);
+    const installed = await runLifecycle(host, project, pkg, "installed", {
+      declaredIds: ids,
+      payload: { version, previousVersion: ids.includes(id) ? approval?.version ?? null : null },
+    });
+    if (installed?.outcome === "failed") {
+      throw new LifecycleFailedError(
+        `Cannot install ${id}@${version} into ${project}: its installed handler ` +
+          `${installed.handler} failed: ${installed.error!.name}: ${installed.error!.message}\n` +
+          `Nothing was installed; fix the handler and install again`,
+        { cause: installed.failure },
+      );
+    }
+
+    await setPackageRef(host.kv, pkg.ref);
+    refMoved = true;
+    if (needsApproval || options.approve) {
+      const record: Approval = {
+        id,
+        version,
+        ref: pkg.ref,
+        permissions: [...permissions],
+        approvedAt: new Date(host.now()).toISOString(),
+      };
+      await writeApproval(host.kv, project, record);
+    }
+    // Re-approving or updating fences off calls started under what served before.
+    if (needsApproval || options.approve || previous?.dir !== pkg.ref.dir) {
+      await bumpGeneration(await host.projectMemory(project), id);
+    }
+    if (previous?.dir !== pkg.ref.dir) await fenceOtherProjects(host, id, project);
+    if (!ids.includes(id)) await writeDeclaredIds(project, [...ids, id]);
+    await rememberProject(host.kv, project, { now: host.now });
+    await rememberIfScheduled(host, project);
+    return { package: pkg, project, approved: needsApproval ? widened : [], installed };
+  } catch (error) {
+    // Leave nothing behind that this install brought: an archive it unpacked
+    // and nothing now points at, and a project memory it created.
+    if (pkg.unpacked && !refMoved) {
+      await Deno.remove(pkg.dir, { recursive: true }).catch(() => {});
+      // The id's folder in the store, when this was its only artefact.
+      await Deno.remove(dirname(pkg.dir)).catch(() => {});
+    }
+    if (!hadMemory) {
+      await host.forgetProject(project).catch(() => {});
+      // The database and the files SQLite keeps beside it.
+      for (const suffix of ["", "-wal", "-shm", "-journal"]) {
+        await Deno.remove(memoryFile + suffix).catch(() => {});
+      }
+    }
+    if (!hadSyncFolder) await Deno.remove(syncFolder, { recursive: true }).catch(() => {});
+    throw error;
+  }
+}
+
+/**
+ * Runs what `deno task check` runs on a built package over `dir` and refuses
+ * it with every problem as check prints it.
+ *
+ * @throws {PackageCheckError} when check finds problems.
+ */
+async function admitChecked(host: Host, source: string, dir: string): Promise<void> {
+  const problems = await checkBuiltPackage(dir, { pool: host.pool, limits: host.limits });
+  if (problems.length === 0) return;
+  const shown = await manifestLabel(dir) ?? source;
+  const isFolder = (await Deno.stat(source).catch(() => null))?.isDirectory ?? false;
+  throw new PackageCheckError(
+    `Cannot install ${shown}: ${isFolder ? dir : source} does not pass check:\n` +
+      problems.map(formatProblem).join("\n") +
+      `\nFix these (deno task check ${isFolder ? dir : "<source folder>"} shows them) ` +
+      `and install again`,
+    problems,
+  );
+}
+
+/** `id@version` from a manifest that may not validate, when both can be read. */
+async function manifestLabel(dir: string): Promise<string | undefined> {
+  try {
+    const raw = JSON.parse(await Deno.readTextFile(join(dir, "manifest.json")));
+    if (typeof raw?.id === "string" && typeof raw?.version === "string") {
+      return `${raw.id}@${raw.version}`;
+    }
+  } catch { /* the problems say what is wrong with it */ }
+  return undefined;
+}
+
+/** Options for {@linkcode removePackage}. */
+export interface RemoveOptions {
+  /** Remove even when the `removed` handler fails. */
+  force?: boolean;
+}
+
+/** What a removal did. */
+export interface RemoveResult {
+  project: string;
+  /** The `removed` handler, when the package names one and it could run. */
+  removed: LifecycleRun | null;
+  /** Why the `removed` handler could not run, when the package could not serve. */
+  notice?: string;
+}
+
+/**
+ * Removes a package from a project. Its `removed` handler runs first; if it
+ * fails the removal is refused (unless `force`) and nothing changes. Then the
+ * id leaves `.sync/extensions.json`, the project's approval is deleted and its
+ * generation bumped so that a call still running commits nothing. The
+ * project's records stay.
+ *
+ * @throws {NotFoundError} when the package is not installed in the project.
+ * @throws {LifecycleFailedError} when the `removed` handler failed and `force` is not set.
+ */
+export async function removePackage(
+  host: Host,
+  id: string,
+  projectDir: string,
+  options: RemoveOptions = {},
+): Promise<RemoveResult> {
+  const project = await resolveProjectDir(projectDir);
+  const ids = await readDeclaredIds(project);
+  if (!ids.includes(id)) {
+    throw new NotFoundError(`${id} is not installed in ${project}`);
+  }
+  const result: RemoveResult = { project, removed: null };
+  let pkg;
+  try {
+    pkg = await host.servingPackage(project, id, { declaredIds: ids });
+  } catch (error) {
+    // Nothing of it can run, so nothing can clean up; removing it is still the person's call.
+    result.notice = `${id} could not serve here, so no removed handler ran: ${
+      (error as Error).message
+    }`;
+  }
+  if (pkg) {
+    result.removed = await runLifecycle(host, project, pkg, "removed", {
+      declaredIds: ids,
+      payload: { version: pkg.manifest.version },
+    });
+    const failed = result.removed?.outcome === "failed" ? result.removed : null;
+    if (failed && !options.force) {
+      throw new LifecycleFailedError(
+        `Cannot remove ${id} from ${project}: its removed handler ${failed.handler} failed: ` +
+          `${failed.error!.name}: ${failed.error!.message}\n` +
+          `${id} stays installed. Fix the handler, or run again with --force to remove it anyway`,
+        { cause: failed.failure },
+      );
+    }
+  }
+  await bumpGeneration(await host.projectMemory(project), id);
+  await writeDeclaredIds(project, ids.filter((other) => other !== id));
+  await deleteApproval(host.kv, project, id);
+  // Remembered without it first, so a clock that looked before cannot start it any more;
+  // then, installed again, it starts afresh: on, never run, not needing review.
+  await rememberProject(host.kv, project, { now: host.now });
+  await forgetSchedule(host.kv, project, id);
+  await switchOn(host, project, id);
+  return result;
+}
+
+/**
+ * The artefact serving `id` is machine-wide, so an update changes what serves
+ * in every project that lists it: bump the generation in each remembered one
+ * (except `project`, done by the caller) so calls started before commit nothing.
+ * A project whose folder is gone is skipped.
+ */
+async function fenceOtherProjects(host: Host, id: string, project: string): Promise<void> {
+  for await (const entry of host.kv.list<ProjectInfo>({ prefix: ["project"] })) {
+    const other = entry.value;
+    if (other.path === project || !other.extensionIds.includes(id)) continue;
+    try {
+      await Deno.stat(other.path);
+    } catch {
+      continue;
+    }
+    await bumpGeneration(await host.projectMemory(other.path), id);
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * Opening a project: what the installation remembers about it is refreshed,
+ * it joins the scheduled list if a package there declares a schedule, and
+ * each package's `opened` handler runs.
+ *
+ * @module
+ */
+import type { Host } from "../host/host.ts";
+import { type LifecycleRun, runLifecycle } from "./moment.ts";
+import { type ProjectInfo, rememberProject } from "../projects/project.ts";
+import { rememberIfScheduled } from "../clock/scheduled_projects.ts";
+
+/** What opening a project did. */
+export interface OpenResult {
+  project: ProjectInfo;
+  /** The project is on the clock's scheduled list. */
+  scheduled: boolean;
+  /** The `opened` handlers that ran, in the order of the project's ids. */
+  opened: LifecycleRun[];
+  /** Packages that could not serve, so their `opened` handler did not run, and why. */
+  unavailable: { packageId: string; message: string }[];
+}
+
+/**
+ * Opens a project for a person. The `opened` handlers run one after another;
+ * one that fails is reported in the answer (and on its receipt) and does not
+ * stop the others or the opening.
+ *
+ * @param host The host.
+ * @param dir The project folder.
+ * @throws {NotFoundError} when the folder does not exist.
+ * @throws {InvalidInputError} when `.sync/extensions.json` is malformed.
+ */
+export async function openProject(host: Host, dir: string): Promise<OpenResult> {
+  const project = await rememberProject(host.kv, dir, { now: host.now });
+  const scheduled = await rememberIfScheduled(host, project.path);
+  const result: OpenResult = { project, scheduled, opened: [], unavailable: [] };
+  const declaredIds = project.extensionIds;
+  for (const id of declaredIds) {
+    let pkg;
+    try {
+      pkg = await host.servingPackage(project.path, id, { declaredIds });
+    } catch (error) {
+      result.unavailable.push({ packageId: id, message: (error as Error).message });
+      continue;
+    }
+    const run = await runLifecycle(host, project.path, pkg, "opened", { declaredIds });
+    if (run) result.opened.push(run);
+  }
+  return result;
+}

@@ -1,0 +1,55 @@
+/**
+ * The generation: a counter per (project, package) that fences writers.
+ * Pausing, removing, updating or re-approving a package bumps it, and a call
+ * started under an older generation commits nothing.
+ *
+ * It lives in the project's memory KV, beside the records it fences, so that a
+ * call's commit can check it and write the records in one atomic operation.
+ * The project is therefore given by which `kv` is passed in.
+ *
+ * @module
+ */
+
+import { InvalidInputError } from "../errors.ts";
+
+/** A generation as read: its value and the versionstamp to check at commit. */
+export interface Generation {
+  /** 0 when the package's generation was never bumped in this project. */
+  value: number;
+  /** The entry's versionstamp; null while it was never set. */
+  versionstamp: string | null;
+}
+
+/** The KV key of a package's generation in a project's memory. */
+export function generationKey(packageId: string): Deno.KvKey {
+  return ["generation", packageId];
+}
+
+function checkPackageId(packageId: unknown): string {
+  if (typeof packageId !== "string" || packageId === "") {
+    throw new InvalidInputError(`A package id must be a non-empty string, got ${packageId}.`);
+  }
+  return packageId;
+}
+
+/** Reads a package's current generation in the project whose memory `kv` is. */
+export async function readGeneration(kv: Deno.Kv, packageId: string): Promise<Generation> {
+  const entry = await kv.get<number>(generationKey(checkPackageId(packageId)));
+  return { value: entry.value ?? 0, versionstamp: entry.versionstamp };
+}
+
+/**
+ * Moves a package's generation on by one and answers the new value. Every call
+ * running under the old value will then fail to commit.
+ */
+export async function bumpGeneration(kv: Deno.Kv, packageId: string): Promise<number> {
+  const key = generationKey(checkPackageId(packageId));
+  // Two bumps may race (a pause and an update); each must count, so retry on a
+  // lost check rather than overwrite.
+  while (true) {
+    const entry = await kv.get<number>(key);
+    const next = (entry.value ?? 0) + 1;
+    const result = await kv.atomic().check(entry).set(key, next).commit();
+    if (result.ok) return next;
+  }
+}

@@ -1,0 +1,275 @@
+/**
+ * The record: an entry in a project's memory. This module holds its shape and
+ * the rules a key and a value must satisfy before anything is stored; storage
+ * itself is `project_memory.ts`.
+ *
+ * @module
+ */
+
+import { InvalidInputError, PayloadTooLargeError } from "../errors.ts";
+import { RECORD_LIMITS } from "../limits.ts";
+
+/** A JSON value, as records carry them in `fields`. */
+export type JsonValue =
+  | null
+  | boolean
+  | number
+  | string
+  | JsonValue[]
+  | { [name: string]: JsonValue };
+
+/** A record without its content: what lists and `record(key)` answer. */
+export interface RecordSummary {
+  /** `kind/name`, unique in the project. */
+  key: string;
+  /** The part of the key before the first `/`, such as `issues.issue`. */
+  kind: string;
+  title: string;
+  fields: { [name: string]: JsonValue };
+  /** 1 when created; one more with every write. */
+  revision: number;
+  /** ISO 8601 time of the last write. */
+  updatedAt: string;
+  /** Who wrote last: a package id, or `person`. */
+  updatedBy: string;
+}
+
+/** A whole record: its summary and its text body. */
+export interface MemoryRecord extends RecordSummary {
+  content: string;
+}
+
+/**
+ * What a writer gives. Omitted values keep the record's current ones (or the
+ * defaults for a new record); `revision`, when given, must equal the current
+ * revision, 0 meaning "the record must not exist yet".
+ */
+export interface RecordInput {
+  key: string;
+  title?: string;
+  fields?: { [name: string]: JsonValue };
+  content?: string;
+  revision?: number;
+}
+
+/** A list request. `kind` and `prefix` narrow together when both are given. */
+export interface RecordQuery {
+  /** Exactly this kind (keys `kind/…`). */
+  kind?: string;
+  /** Keys starting with this text. */
+  prefix?: string;
+  /** Records per page; default 50, at most `RECORD_LIMITS.maxListLimit`. */
+  limit?: number;
+  /** From the previous page; the page starts strictly after it. */
+  cursor?: string;
+}
+
+/** One page of a listing. `cursor` is present when more records follow. */
+export interface RecordPage {
+  records: RecordSummary[];
+  cursor?: string;
+}
+
+/** Records per page when a query names no limit. */
+export const DEFAULT_LIST_LIMIT = 50;
+
+/** What a kind looks like: a package id, a dot, and a type name (`issues.issue`). */
+export const KIND_PATTERN = /^[a-z][a-z0-9-]*(\.[a-zA-Z][a-zA-Z0-9_-]*)+$/;
+
+// C0, DEL and C1 controls: invisible in every listing and a way to make two
+// keys look alike.
+const CONTROL_CHARACTER = /\p{Cc}/u;
+
+const encoder = new TextEncoder();
+
+/** UTF-8 length of `text`. */
+export function utf8Bytes(text: string): number {
+  return encoder.encode(text).byteLength;
+}
+
+function characters(text: string): number {
+  let count = 0;
+  for (const _ of text) count++;
+  return count;
+}
+
+function show(key: unknown): string {
+  if (typeof key !== "string") return String(key);
+  const shown = JSON.stringify(key.length > 80 ? `${key.slice(0, 80)}…` : key);
+  return shown;
+}
+
+/**
+ * Checks a record key and answers its kind. Refuses, naming the key, a key
+ * that is not a string, has no `/`, has a malformed kind, an empty name,
+ * control characters, broken UTF-16, or more than `RECORD_LIMITS.maxKeyChars`
+ * characters.
+ */
+export function parseRecordKey(key: unknown): { kind: string; name: string } {
+  if (typeof key !== "string") {
+    throw new InvalidInputError(`Record key must be a string, got ${typeof key}.`);
+  }
+  const problem = keyProblem(key);
+  if (problem) throw new InvalidInputError(`Invalid record key ${show(key)}: ${problem}.`);
+  const slash = key.indexOf("/");
+  return { kind: key.slice(0, slash), name: key.slice(slash + 1) };
+}
+
+function keyProblem(key: string): string | null {
+  const length = characters(key);
+  if (length > RECORD_LIMITS.maxKeyChars) {
+    return `${length} characters, at most ${RECORD_LIMITS.maxKeyChars} allowed`;
+  }
+  // Lone surrogates would be stored as U+FFFD and collide with other keys.
+  if (!key.isWellFormed()) return "it contains an unpaired surrogate";
+  if (CONTROL_CHARACTER.test(key)) return "it contains a control character";
+  const slash = key.indexOf("/");
+  if (slash < 0) return 'it must be "kind/name", and has no "/"';
+  const kind = key.slice(0, slash);
+  if (!KIND_PATTERN.test(kind)) {
+    return `kind ${show(kind)} must look like "package.type" (${KIND_PATTERN.source})`;
+  }
+  if (slash === key.length - 1) return "the name after the kind is empty";
+  return null;
+}
+
+/** Checks a kind named in a query. */
+export function assertKind(kind: unknown): string {
+  if (typeof kind !== "string" || !KIND_PATTERN.test(kind)) {
+    throw new InvalidInputError(
+      `Invalid kind ${show(kind)}: it must look like "package.type" (${KIND_PATTERN.source}).`,
+    );
+  }
+  return kind;
+}
+
+/** Checks a title for record `key`; answers it unchanged. */
+export function checkTitle(key: string, title: unknown): string {
+  if (typeof title !== "string") {
+    throw new InvalidInputError(
+      `Record ${show(key)}: field "title" must be a string, got ${describe(title)}.`,
+    );
+  }
+  const length = characters(title);
+  if (length > RECORD_LIMITS.maxTitleChars) {
+    throw new PayloadTooLargeError(
+      `Record ${show(key)}: field "title" has ${length} characters, ` +
+        `at most ${RECORD_LIMITS.maxTitleChars} allowed.`,
+    );
+  }
+  return title;
+}
+
+/**
+ * Checks `fields` for record `key` and answers a JSON copy of it, so later
+ * changes to the caller's object cannot reach what is stored.
+ */
+export function checkFields(key: string, fields: unknown): { [name: string]: JsonValue } {
+  if (!isPlainObject(fields)) {
+    throw new InvalidInputError(
+      `Record ${show(key)}: field "fields" must be a JSON object, got ${describe(fields)}.`,
+    );
+  }
+  let json: string;
+  try {
+    json = JSON.stringify(fields);
+  } catch (error) {
+    throw new InvalidInputError(
+      `Record ${show(key)}: field "fields" is not JSON: ${(error as Error).message}.`,
+    );
+  }
+  const bytes = utf8Bytes(json);
+  if (bytes > RECORD_LIMITS.maxFieldsBytes) {
+    throw new PayloadTooLargeError(
+      `Record ${show(key)}: field "fields" is ${bytes} bytes as JSON, ` +
+        `at most ${RECORD_LIMITS.maxFieldsBytes} allowed.`,
+    );
+  }
+  return JSON.parse(json);
+}
+
+/** Checks content for record `key`; answers it unchanged. */
+export function checkContent(key: string, content: unknown): string {
+  if (typeof content !== "string") {
+    throw new InvalidInputError(
+      `Record ${show(key)}: field "content" must be a string, got ${describe(content)}.`,
+    );
+  }
+  // Cheap bound first: a UTF-16 unit is at most 3 UTF-8 bytes.
+  if (content.length * 3 > RECORD_LIMITS.maxContentBytes) {
+    const bytes = utf8Bytes(content);
+    if (bytes > RECORD_LIMITS.maxContentBytes) {
+      throw new PayloadTooLargeError(
+        `Record ${show(key)}: field "content" is ${bytes} bytes, ` +
+          `at most ${RECORD_LIMITS.maxContentBytes} allowed.`,
+      );
+    }
+  }
+  return content;
+}
+
+const INPUT_FIELDS = new Set(["key", "title", "fields", "content", "revision"]);
+
+/**
+ * Checks a writer's input: the key, each value given, and that nothing else
+ * was given (a misspelt `body` would otherwise be dropped without a word).
+ */
+export function checkRecordInput(input: unknown): RecordInput {
+  if (!isPlainObject(input)) {
+    throw new InvalidInputError(`A record write must be an object, got ${describe(input)}.`);
+  }
+  const key = input.key;
+  parseRecordKey(key);
+  const checked: RecordInput = { key: key as string };
+  for (const name of Object.keys(input)) {
+    if (!INPUT_FIELDS.has(name)) {
+      throw new InvalidInputError(
+        `Record ${show(key)}: unknown field ${show(name)}; ` +
+          `a write takes key, title, fields, content and revision.`,
+      );
+    }
+  }
+  if (input.title !== undefined) checked.title = checkTitle(checked.key, input.title);
+  if (input.fields !== undefined) checked.fields = checkFields(checked.key, input.fields);
+  if (input.content !== undefined) checked.content = checkContent(checked.key, input.content);
+  if (input.revision !== undefined) {
+    const revision = input.revision;
+    if (typeof revision !== "number" || !Number.isSafeInteger(revision) || revision < 0) {
+      throw new InvalidInputError(
+        `Record ${show(key)}: field "revision" must be a whole number ≥ 0, ` +
+          `got ${describe(revision)}.`,
+      );
+    }
+    checked.revision = revision;
+  }
+  return checked;
+}
+
+/**
+ * Orders keys the way Deno KV orders string key parts (by UTF-8 bytes, which is
+ * code point order). JavaScript's `<` compares UTF-16 units and disagrees for
+ * characters above U+FFFF, which would misplace staged records in a listing.
+ */
+export function compareRecordKeys(a: string, b: string): number {
+  const left = a[Symbol.iterator]();
+  const right = b[Symbol.iterator]();
+  while (true) {
+    const x = left.next();
+    const y = right.next();
+    if (x.done || y.done) return x.done ? (y.done ? 0 : -1) : 1;
+    const difference = x.value.codePointAt(0)! - y.value.codePointAt(0)!;
+    if (difference !== 0) return difference;
+  }
+}
+
+function isPlainObject(value: unknown): value is { [name: string]: unknown } {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value;
+}

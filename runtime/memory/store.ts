@@ -1,0 +1,329 @@
+/**
+ * A project's memory: the Deno KV database at `<project>/.sync/memory.kv`,
+ * inside the project so that it travels with it, and how records are laid out
+ * in it.
+ *
+ * Deno KV refuses values over 64 KiB, and a record's content may be 512 KiB, so
+ * a record is stored as two kinds of entry:
+ * - its metadata (everything but the content) at `recordKey(key)`;
+ * - its content, as UTF-8 split into chunks of at most 60 KiB, at
+ *   `contentChunkKey(key, contentId, i)`.
+ *
+ * `contentId` is fresh each time a record's content is written, so a set of
+ * chunks never changes once written: a reader that finds every chunk the
+ * metadata names has read one consistent body, and a write that leaves the
+ * content alone touches no chunk at all. Lists read metadata only.
+ *
+ * Records are written only through `MemoryTransaction` (a handler's call) or
+ * `writeRecord` (a person's write), which is a one-write transaction.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { ConflictError, InvalidInputError } from "../errors.ts";
+import { RECORD_LIMITS } from "../limits.ts";
+import {
+  assertKind,
+  compareRecordKeys,
+  DEFAULT_LIST_LIMIT,
+  parseRecordKey,
+  type RecordInput,
+  type RecordPage,
+  type RecordQuery,
+  type RecordSummary,
+} from "./record.ts";
+import { MemoryTransaction } from "./transaction.ts";
+
+/** Largest content chunk, in bytes; leaves room under Deno KV's 64 KiB value limit. */
+export const CONTENT_CHUNK_BYTES = 60 * 1024;
+
+/** A record's metadata as stored: the summary plus where its content is. */
+export interface StoredRecord extends RecordSummary {
+  /** Names this version's content chunks; "" when the content is empty. */
+  contentId: string;
+  /** Content length in UTF-8 bytes. */
+  contentBytes: number;
+  /** Number of content chunks. */
+  chunks: number;
+}
+
+/** A record's metadata as read, with the versionstamp a write must check. */
+export interface StoredEntry {
+  record: StoredRecord | null;
+  versionstamp: string | null;
+}
+
+const RECORDS = "record";
+const CONTENT = "content";
+
+/** KV key of a record's metadata. */
+export function recordKey(key: string): Deno.KvKey {
+  return [RECORDS, key];
+}
+
+/** KV key of one chunk of one version of a record's content. */
+export function contentChunkKey(key: string, contentId: string, index: number): Deno.KvKey {
+  return [CONTENT, key, contentId, index];
+}
+
+/** Where a project's memory lives. */
+export function projectMemoryPath(projectDir: string): string {
+  return join(projectDir, ".sync", "memory.kv");
+}
+
+/** Opens (creating if needed) a project's memory. The caller closes it. */
+export async function openProjectMemory(projectDir: string): Promise<Deno.Kv> {
+  const path = projectMemoryPath(projectDir);
+  await Deno.mkdir(join(projectDir, ".sync"), { recursive: true });
+  return await Deno.openKv(path);
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/**
+ * Metadata is stored as UTF-8 JSON bytes rather than as an object: V8's
+ * serializer writes strings outside Latin-1 as UTF-16, which could push 32 KiB
+ * of fields past the 64 KiB value limit, and bytes let a transaction count
+ * exactly what it will commit.
+ */
+export function encodeStoredRecord(record: StoredRecord): Uint8Array {
+  return encoder.encode(JSON.stringify(record));
+}
+
+function decodeStoredRecord(value: Uint8Array): StoredRecord {
+  return JSON.parse(decoder.decode(value));
+}
+
+/** The public summary of a stored record (a fresh object). */
+export function summaryOf(record: StoredRecord): RecordSummary {
+  return {
+    key: record.key,
+    kind: record.kind,
+    title: record.title,
+    fields: structuredClone(record.fields),
+    revision: record.revision,
+    updatedAt: record.updatedAt,
+    updatedBy: record.updatedBy,
+  };
+}
+
+/** Splits content into the chunks it is stored as. */
+export function splitContent(content: string): { bytes: number; chunks: Uint8Array[] } {
+  const bytes = encoder.encode(content);
+  const chunks: Uint8Array[] = [];
+  for (let at = 0; at < bytes.byteLength; at += CONTENT_CHUNK_BYTES) {
+    chunks.push(bytes.subarray(at, at + CONTENT_CHUNK_BYTES));
+  }
+  return { bytes: bytes.byteLength, chunks };
+}
+
+/** Reads a record's metadata and its versionstamp. */
+export async function readStoredEntry(kv: Deno.Kv, key: string): Promise<StoredEntry> {
+  const entry = await kv.get<Uint8Array>(recordKey(key));
+  return {
+    record: entry.value === null ? null : decodeStoredRecord(entry.value),
+    versionstamp: entry.versionstamp,
+  };
+}
+
+// Deno KV's getMany reads at most ten keys at once.
+const GET_MANY_KEYS = 10;
+
+/**
+ * Reads the content a stored record names, or null when its chunks are gone
+ * (a newer write replaced them since the metadata was read).
+ */
+export async function readContentOf(kv: Deno.Kv, record: StoredRecord): Promise<string | null> {
+  if (record.chunks === 0) return "";
+  const keys = Array.from(
+    { length: record.chunks },
+    (_, i) => contentChunkKey(record.key, record.contentId, i),
+  );
+  const whole = new Uint8Array(record.contentBytes);
+  let at = 0;
+  for (let from = 0; from < keys.length; from += GET_MANY_KEYS) {
+    const entries = await kv.getMany<Uint8Array[]>(keys.slice(from, from + GET_MANY_KEYS));
+    for (const entry of entries) {
+      if (entry.value === null) return null;
+      whole.set(entry.value, at);
+      at += entry.value.byteLength;
+    }
+  }
+  return decoder.decode(whole);
+}
+
+/** A committed record's summary, or null when there is none. */
+export async function getRecord(kv: Deno.Kv, key: string): Promise<RecordSummary | null> {
+  parseRecordKey(key);
+  const { record } = await readStoredEntry(kv, key);
+  return record === null ? null : summaryOf(record);
+}
+
+// A reader racing a stream of writers could in principle miss the chunks every
+// time; give up after a few rounds rather than spin.
+const CONTENT_READ_ATTEMPTS = 5;
+
+/** A committed record's content, or null when there is no such record. */
+export async function getContent(kv: Deno.Kv, key: string): Promise<string | null> {
+  parseRecordKey(key);
+  for (let attempt = 0; attempt < CONTENT_READ_ATTEMPTS; attempt++) {
+    const { record } = await readStoredEntry(kv, key);
+    if (record === null) return null;
+    const content = await readContentOf(kv, record);
+    if (content !== null) return content;
+  }
+  throw new ConflictError(
+    `Record ${JSON.stringify(key)} kept changing while its content was read; try again.`,
+  );
+}
+
+/** A committed record's metadata changes as staged by a transaction: the new version, or null when removed. */
+export type RecordOverlay = ReadonlyMap<string, StoredRecord | null>;
+
+const QUERY_FIELDS = new Set(["kind", "prefix", "limit", "cursor"]);
+
+interface ResolvedQuery {
+  /** Keys listed start with this; null when kind and prefix exclude each other. */
+  prefix: string | null;
+  limit: number;
+  /** The page starts strictly after this key. */
+  after?: string;
+}
+
+function resolveQuery(query: unknown): ResolvedQuery {
+  if (query === undefined || query === null) query = {};
+  if (typeof query !== "object" || Array.isArray(query)) {
+    throw new InvalidInputError("A list query must be an object.");
+  }
+  const q = query as { [name: string]: unknown };
+  for (const name of Object.keys(q)) {
+    if (!QUERY_FIELDS.has(name) && q[name] !== undefined) {
+      throw new InvalidInputError(
+        `A list query takes kind, prefix, limit and cursor; got ${JSON.stringify(name)}.`,
+      );
+    }
+  }
+  let prefix: string | null = "";
+  if (q.kind !== undefined) prefix = `${assertKind(q.kind)}/`;
+  if (q.prefix !== undefined) {
+    if (typeof q.prefix !== "string") {
+      throw new InvalidInputError(`A list query's "prefix" must be a string.`);
+    }
+    // Both narrow the listing: keep the narrower, or nothing when they disagree.
+    if (q.prefix.startsWith(prefix)) prefix = q.prefix;
+    else if (!prefix.startsWith(q.prefix)) prefix = null;
+  }
+  let limit = DEFAULT_LIST_LIMIT;
+  if (q.limit !== undefined) {
+    if (typeof q.limit !== "number" || !Number.isSafeInteger(q.limit) || q.limit < 1) {
+      throw new InvalidInputError(
+        `A list query's "limit" must be a whole number ≥ 1, got ${JSON.stringify(q.limit)}.`,
+      );
+    }
+    // A larger limit is not an error: the page is capped and its cursor says more follow.
+    limit = Math.min(q.limit, RECORD_LIMITS.maxListLimit);
+  }
+  const resolved: ResolvedQuery = { prefix, limit };
+  if (q.cursor !== undefined) resolved.after = decodeCursor(q.cursor);
+  return resolved;
+}
+
+function encodeCursor(lastKey: string): string {
+  const binary = Array.from(encoder.encode(lastKey), (byte) => String.fromCharCode(byte)).join("");
+  return btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+function decodeCursor(cursor: unknown): string {
+  try {
+    if (typeof cursor !== "string" || cursor === "") throw new Error("not a cursor");
+    const binary = atob(cursor.replaceAll("-", "+").replaceAll("_", "/"));
+    const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0));
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new InvalidInputError(
+      `A list query's "cursor" must be one a previous page returned, got ${
+        JSON.stringify(cursor)
+      }.`,
+    );
+  }
+}
+
+/**
+ * Lists records in key order, applying a transaction's staged changes when
+ * `overlay` is given: a staged version replaces the committed one (or appears
+ * where there was none) and a staged removal hides it.
+ */
+export async function listRecordPage(
+  kv: Deno.Kv,
+  query: RecordQuery | undefined,
+  overlay: RecordOverlay = new Map(),
+): Promise<RecordPage> {
+  const { prefix, limit, after } = resolveQuery(query);
+  if (prefix === null) return { records: [] };
+  const inPage = (key: string) =>
+    key.startsWith(prefix) && (after === undefined || compareRecordKeys(key, after) > 0);
+  const staged = [...overlay]
+    .filter((pair): pair is [string, StoredRecord] => pair[1] !== null && inPage(pair[0]))
+    .sort((a, b) => compareRecordKeys(a[0], b[0]));
+
+  // One more than asked tells whether another page follows.
+  const wanted = limit + 1;
+  const found: RecordSummary[] = [];
+  let next = 0;
+  const start = after !== undefined && compareRecordKeys(after, prefix) > 0 ? after : prefix;
+  const entries = kv.list<Uint8Array>(
+    { prefix: [RECORDS], start: recordKey(start) },
+    { batchSize: Math.min(1000, wanted + overlay.size + 1) },
+  );
+  for await (const entry of entries) {
+    const key = entry.key[1] as string;
+    if (!key.startsWith(prefix)) break;
+    if (key === after || overlay.has(key)) continue;
+    while (next < staged.length && compareRecordKeys(staged[next][0], key) < 0) {
+      found.push(summaryOf(staged[next++][1]));
+    }
+    if (found.length >= wanted) break;
+    found.push(summaryOf(decodeStoredRecord(entry.value)));
+    if (found.length >= wanted) break;
+  }
+  while (next < staged.length && found.length < wanted) found.push(summaryOf(staged[next++][1]));
+
+  if (found.length <= limit) return { records: found };
+  const records = found.slice(0, limit);
+  return { records, cursor: encodeCursor(records[limit - 1].key) };
+}
+
+/**
+ * Lists committed records in key order, without their content. `kind` lists
+ * exactly that kind, `prefix` keys starting with it; `cursor` continues from a
+ * previous page and is absent on the last one.
+ */
+export function listRecords(kv: Deno.Kv, query: RecordQuery = {}): Promise<RecordPage> {
+  return listRecordPage(kv, query);
+}
+
+/** Options of `writeRecord`. */
+export interface WriteRecordOptions {
+  /** Writer recorded as `updatedBy`; defaults to `person`. */
+  by?: string;
+  /** Clock for `updatedAt`. */
+  now?: () => Date;
+}
+
+/**
+ * Writes one record outside any handler call (a person's write, from the CLI
+ * or the UI): a one-write transaction, committed at once. Answers the new
+ * revision.
+ */
+export async function writeRecord(
+  kv: Deno.Kv,
+  input: RecordInput,
+  options: WriteRecordOptions = {},
+): Promise<{ key: string; revision: number }> {
+  const transaction = new MemoryTransaction(kv, { by: options.by, now: options.now });
+  const written = await transaction.write(input);
+  await transaction.commit();
+  return written;
+}

@@ -1,0 +1,449 @@
+/**
+ * The staged view of project memory one handler call works in. Writes and
+ * removals are staged, reads see them (the call reads its own writes), and
+ * `commit()` applies them in one Deno KV atomic operation, only if no record
+ * they were based on changed and the package's generation is still the one the
+ * call started under. A call that fails or is superseded leaves nothing.
+ *
+ * Which kinds a package may read or write is decided before this is called.
+ *
+ * @module
+ */
+
+import { ConflictError, PayloadTooLargeError, SupersededError, SyncError } from "../errors.ts";
+import { type Generation, generationKey } from "./generation.ts";
+import {
+  contentChunkKey,
+  encodeStoredRecord,
+  listRecordPage,
+  readContentOf,
+  readStoredEntry,
+  recordKey,
+  splitContent,
+  type StoredRecord,
+  summaryOf,
+} from "./store.ts";
+import {
+  checkRecordInput,
+  compareRecordKeys,
+  parseRecordKey,
+  type RecordInput,
+  type RecordPage,
+  type RecordQuery,
+  type RecordSummary,
+} from "./record.ts";
+
+/**
+ * What one transaction may stage. Deno KV refuses an atomic operation over
+ * 800 KiB of mutations, 1000 mutations, 100 checks or 80 KiB of mutated keys;
+ * staying under these means a commit never fails for its size.
+ */
+export const TRANSACTION_LIMITS = Object.freeze({
+  /** Keys and values the commit writes or checks, in bytes. */
+  maxBytes: 700 * 1024,
+  /** Sets and deletes in the commit. */
+  maxMutations: 1000,
+  /** Checks in the commit: one per record changed, one for the generation. */
+  maxChecks: 100,
+  /** Encoded size of the keys the commit sets or deletes (KV allows 80 KiB). */
+  maxMutationKeyBytes: 72 * 1024,
+});
+
+/** Options of a `MemoryTransaction`. */
+export interface MemoryTransactionOptions {
+  /** The package whose handler call this is; recorded as `updatedBy`. Omit for a person. */
+  packageId?: string;
+  /** The package's generation as read when the call started; required with `packageId`. */
+  generation?: Generation;
+  /** Writer recorded as `updatedBy` when there is no `packageId`; defaults to `person`. */
+  by?: string;
+  /** Clock for `updatedAt`. */
+  now?: () => Date;
+}
+
+/** What `commit()` applied. */
+export interface CommitResult {
+  /** The versionstamp of the commit. */
+  versionstamp: string;
+  /** Keys written, in key order. */
+  written: string[];
+  /** Keys removed, in key order. */
+  removed: string[];
+}
+
+/** What a commit will do for one key, counted against `TRANSACTION_LIMITS`. */
+interface Cost {
+  bytes: number;
+  mutations: number;
+  mutationKeyBytes: number;
+}
+
+/** One key's staged change. */
+interface Staged {
+  /** The committed metadata the change is based on, and its versionstamp to check. */
+  base: StoredRecord | null;
+  baseVersionstamp: string | null;
+  /** The new metadata, or null for a removal. */
+  next: StoredRecord | null;
+  /** New content when `next` names content other than the base's; null otherwise. */
+  content: string | null;
+  chunks: Uint8Array[];
+  cost: Cost;
+}
+
+type State = "open" | "committed" | "discarded";
+
+const encoder = new TextEncoder();
+
+/** An upper bound of a key's size as Deno KV encodes it. */
+function kvKeyBytes(key: Deno.KvKey): number {
+  let bytes = 0;
+  for (const part of key) {
+    // A string part is a tag, its UTF-8 and a terminator; a number is a tag and 8 bytes.
+    bytes += typeof part === "string" ? encoder.encode(part).byteLength + 2 : 9;
+  }
+  return bytes;
+}
+
+function quote(key: string): string {
+  return JSON.stringify(key);
+}
+
+/**
+ * A handler call's view of project memory, with its writes staged until
+ * `commit()`. Operations run one at a time in the order they were called, so
+ * a read issued after a write sees it even when the write was not awaited.
+ */
+export class MemoryTransaction {
+  #kv: Deno.Kv;
+  #packageId: string | null;
+  #generation: Generation | null;
+  #writer: string;
+  #now: () => Date;
+  #staged = new Map<string, Staged>();
+  #total: Cost = { bytes: 0, mutations: 0, mutationKeyBytes: 0 };
+  #state: State = "open";
+  #queue: Promise<unknown> = Promise.resolve();
+
+  /** Starts a transaction over project memory `kv`. */
+  constructor(kv: Deno.Kv, options: MemoryTransactionOptions = {}) {
+    if (options.packageId !== undefined && options.generation === undefined) {
+      throw new TypeError("A package's transaction needs the generation its call started under.");
+    }
+    this.#kv = kv;
+    this.#packageId = options.packageId ?? null;
+    this.#generation = options.generation ?? null;
+    this.#writer = options.packageId ?? options.by ?? "person";
+    this.#now = options.now ?? (() => new Date());
+  }
+
+  /** Lists records like `listRecords`, with this transaction's changes applied. */
+  list(query: RecordQuery = {}): Promise<RecordPage> {
+    return this.#run(() => {
+      const overlay = new Map<string, StoredRecord | null>();
+      for (const [key, staged] of this.#staged) overlay.set(key, staged.next);
+      return listRecordPage(this.#kv, query, overlay);
+    });
+  }
+
+  /** A record's summary as this transaction sees it, or null. */
+  record(key: string): Promise<RecordSummary | null> {
+    return this.#run(async () => {
+      parseRecordKey(key);
+      const staged = this.#staged.get(key);
+      if (staged) return staged.next === null ? null : summaryOf(staged.next);
+      const { record } = await readStoredEntry(this.#kv, key);
+      return record === null ? null : summaryOf(record);
+    });
+  }
+
+  /** A record's content as this transaction sees it, or null when there is no record. */
+  content(key: string): Promise<string | null> {
+    return this.#run(async () => {
+      parseRecordKey(key);
+      const staged = this.#staged.get(key);
+      if (staged) {
+        if (staged.next === null) return null;
+        if (staged.content !== null) return staged.content;
+        return await this.#committedContent(key, staged.next);
+      }
+      const { record } = await readStoredEntry(this.#kv, key);
+      return record === null ? null : await this.#committedContent(key, record);
+    });
+  }
+
+  /**
+   * Stages a write. Values not given keep the record's current ones (defaults
+   * for a new record); `revision`, when given, must equal the current revision
+   * (0: the record must not exist). Answers the revision the record will have.
+   */
+  write(input: RecordInput): Promise<{ key: string; revision: number }> {
+    return this.#run(async () => {
+      const given = checkRecordInput(input);
+      const key = given.key;
+      const { kind } = parseRecordKey(key);
+      const prior = this.#staged.get(key) ?? await this.#baseOf(key);
+      const current = prior.next;
+      const currentRevision = current?.revision ?? 0;
+      if (given.revision !== undefined && given.revision !== currentRevision) {
+        throw new ConflictError(
+          `Record ${quote(key)} is at revision ${currentRevision}, ` +
+            `but the write expected revision ${given.revision}; nothing was staged.`,
+        );
+      }
+
+      const next: StoredRecord = {
+        key,
+        kind,
+        title: given.title ?? current?.title ?? "",
+        fields: given.fields ?? structuredClone(current?.fields ?? {}),
+        revision: currentRevision + 1,
+        updatedAt: this.#now().toISOString(),
+        updatedBy: this.#writer,
+        contentId: "",
+        contentBytes: 0,
+        chunks: 0,
+      };
+      const staged: Staged = { ...prior, next, content: null, chunks: [], cost: prior.cost };
+      if (given.content !== undefined) {
+        const split = splitContent(given.content);
+        next.contentId = split.bytes === 0 ? "" : crypto.randomUUID();
+        next.contentBytes = split.bytes;
+        next.chunks = split.chunks.length;
+        staged.content = given.content;
+        staged.chunks = split.chunks;
+      } else if (current !== null) {
+        // Keep the content as it stands: staged earlier in this call, or committed.
+        next.contentId = current.contentId;
+        next.contentBytes = current.contentBytes;
+        next.chunks = current.chunks;
+        staged.content = prior.content;
+        staged.chunks = prior.chunks;
+      }
+      this.#stage(key, staged);
+      return { key, revision: next.revision };
+    });
+  }
+
+  /** Stages a removal. `removed` says whether there was a record to remove. */
+  remove(key: string): Promise<{ key: string; removed: boolean }> {
+    return this.#run(async () => {
+      parseRecordKey(key);
+      const prior = this.#staged.get(key) ?? await this.#baseOf(key);
+      if (prior.next === null) return { key, removed: false };
+      this.#stage(key, { ...prior, next: null, content: null, chunks: [] });
+      return { key, removed: true };
+    });
+  }
+
+  /**
+   * Applies every staged change in one atomic operation. Refuses, writing
+   * nothing, with `SupersededError` when the package's generation moved on
+   * and with `ConflictError` when a record a change was based on was written
+   * by someone else first. The transaction is finished either way.
+   */
+  commit(): Promise<CommitResult> {
+    return this.#run(() => this.#commit(), "committed");
+  }
+
+  /** Drops every staged change. The transaction is finished. */
+  discard(): void {
+    this.#assertOpen();
+    this.#state = "discarded";
+    this.#staged.clear();
+  }
+
+  /** Runs operations one at a time, in call order, while the transaction is open. */
+  #run<T>(operation: () => Promise<T>, finish?: State): Promise<T> {
+    try {
+      this.#assertOpen();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (finish) this.#state = finish;
+    const result = this.#queue.then(operation);
+    this.#queue = result.catch(() => {});
+    return result;
+  }
+
+  #assertOpen(): void {
+    if (this.#state !== "open") {
+      const how = this.#state === "discarded" ? "discarded" : "committed (or refused at commit)";
+      throw new SyncError(
+        `This memory transaction was already ${how}; ` +
+          `memory can no longer be read or written through it.`,
+      );
+    }
+  }
+
+  async #baseOf(key: string): Promise<Staged> {
+    const { record, versionstamp } = await readStoredEntry(this.#kv, key);
+    return {
+      base: record,
+      baseVersionstamp: versionstamp,
+      next: record,
+      content: null,
+      chunks: [],
+      cost: { bytes: 0, mutations: 0, mutationKeyBytes: 0 },
+    };
+  }
+
+  async #committedContent(key: string, record: StoredRecord): Promise<string> {
+    const content = await readContentOf(this.#kv, record);
+    if (content === null) {
+      throw new ConflictError(
+        `Record ${quote(key)} was changed by another writer while the call ran.`,
+      );
+    }
+    return content;
+  }
+
+  /** Records a key's change after checking the whole transaction stays committable. */
+  #stage(key: string, staged: Staged): void {
+    // A write that ends where the call began (created, then removed) needs nothing.
+    if (staged.base === null && staged.next === null) {
+      this.#unstage(key);
+      return;
+    }
+    const cost = costOf(key, staged);
+    const old = this.#staged.get(key)?.cost ?? { bytes: 0, mutations: 0, mutationKeyBytes: 0 };
+    const total: Cost = {
+      bytes: this.#total.bytes - old.bytes + cost.bytes,
+      mutations: this.#total.mutations - old.mutations + cost.mutations,
+      mutationKeyBytes: this.#total.mutationKeyBytes - old.mutationKeyBytes +
+        cost.mutationKeyBytes,
+    };
+    const checks = this.#staged.size + (this.#staged.has(key) ? 0 : 1) +
+      (this.#packageId === null ? 0 : 1);
+    const refuse = (what: string) =>
+      new PayloadTooLargeError(
+        `Record ${quote(key)}: ${what}; one call's changes are committed together and ` +
+          `must fit one atomic write. Nothing of this change was staged.`,
+      );
+    if (total.bytes > TRANSACTION_LIMITS.maxBytes) {
+      throw refuse(
+        `this change would bring the call's staged changes to ${total.bytes} bytes, ` +
+          `at most ${TRANSACTION_LIMITS.maxBytes} allowed`,
+      );
+    }
+    if (checks > TRANSACTION_LIMITS.maxChecks) {
+      const most = TRANSACTION_LIMITS.maxChecks - (this.#packageId === null ? 0 : 1);
+      throw refuse(`one call may change at most ${most} records`);
+    }
+    if (total.mutations > TRANSACTION_LIMITS.maxMutations) {
+      throw refuse(
+        `this change would bring the call to ${total.mutations} stored entries changed, ` +
+          `at most ${TRANSACTION_LIMITS.maxMutations} allowed`,
+      );
+    }
+    if (total.mutationKeyBytes > TRANSACTION_LIMITS.maxMutationKeyBytes) {
+      throw refuse(
+        `this change would bring the keys the call changes to ${total.mutationKeyBytes} bytes, ` +
+          `at most ${TRANSACTION_LIMITS.maxMutationKeyBytes} allowed`,
+      );
+    }
+    this.#total = total;
+    this.#staged.set(key, { ...staged, cost });
+  }
+
+  #unstage(key: string): void {
+    const old = this.#staged.get(key);
+    if (!old) return;
+    this.#total = {
+      bytes: this.#total.bytes - old.cost.bytes,
+      mutations: this.#total.mutations - old.cost.mutations,
+      mutationKeyBytes: this.#total.mutationKeyBytes - old.cost.mutationKeyBytes,
+    };
+    this.#staged.delete(key);
+  }
+
+  async #commit(): Promise<CommitResult> {
+    const atomic = this.#kv.atomic();
+    if (this.#packageId !== null) {
+      atomic.check({
+        key: generationKey(this.#packageId),
+        versionstamp: this.#generation!.versionstamp,
+      });
+    }
+    const written: string[] = [];
+    const removed: string[] = [];
+    for (const [key, staged] of this.#staged) {
+      atomic.check({ key: recordKey(key), versionstamp: staged.baseVersionstamp });
+      for (const mutation of mutationsOf(key, staged)) {
+        if (mutation.type === "set") atomic.set(mutation.key, mutation.value);
+        else atomic.delete(mutation.key);
+      }
+      (staged.next === null ? removed : written).push(key);
+    }
+    const result = await atomic.commit();
+    if (!result.ok) throw await this.#explainRefusal();
+    this.#staged.clear();
+    return {
+      versionstamp: result.versionstamp,
+      written: written.sort(compareRecordKeys),
+      removed: removed.sort(compareRecordKeys),
+    };
+  }
+
+  /** Finds out which check failed, to say so. */
+  async #explainRefusal(): Promise<SyncError> {
+    if (this.#packageId !== null) {
+      const key = generationKey(this.#packageId);
+      const now = await this.#kv.get<number>(key);
+      if (now.versionstamp !== this.#generation!.versionstamp) {
+        return new SupersededError(
+          `The package ${quote(this.#packageId)} was paused, removed or updated while the call ` +
+            `ran; nothing was committed (generation ${this.#generation!.value}, ` +
+            `now ${now.value ?? 0}).`,
+        );
+      }
+    }
+    const changed: string[] = [];
+    for (const [key, staged] of this.#staged) {
+      const { versionstamp } = await readStoredEntry(this.#kv, key);
+      if (versionstamp !== staged.baseVersionstamp) changed.push(quote(key));
+    }
+    const which = changed.length === 0 ? "A record" : `Record ${changed.join(", ")}`;
+    return new ConflictError(
+      `${which} was written by someone else while the call ran; nothing was committed.`,
+    );
+  }
+}
+
+type Mutation = { type: "set"; key: Deno.KvKey; value: Uint8Array } | {
+  type: "delete";
+  key: Deno.KvKey;
+};
+
+/** The sets and deletes committing one key's change takes. */
+function mutationsOf(key: string, staged: Staged): Mutation[] {
+  const { base, next } = staged;
+  const mutations: Mutation[] = [];
+  if (next === null) {
+    if (base !== null) mutations.push({ type: "delete", key: recordKey(key) });
+  } else {
+    mutations.push({ type: "set", key: recordKey(key), value: encodeStoredRecord(next) });
+    staged.chunks.forEach((chunk, i) => {
+      mutations.push({ type: "set", key: contentChunkKey(key, next.contentId, i), value: chunk });
+    });
+  }
+  // The base's chunks go when the content they hold is no longer the record's.
+  if (base !== null && base.chunks > 0 && base.contentId !== next?.contentId) {
+    for (let i = 0; i < base.chunks; i++) {
+      mutations.push({ type: "delete", key: contentChunkKey(key, base.contentId, i) });
+    }
+  }
+  return mutations;
+}
+
+function costOf(key: string, staged: Staged): Cost {
+  const checkBytes = kvKeyBytes(recordKey(key));
+  const cost: Cost = { bytes: checkBytes, mutations: 0, mutationKeyBytes: 0 };
+  for (const mutation of mutationsOf(key, staged)) {
+    const keyBytes = kvKeyBytes(mutation.key);
+    cost.mutations++;
+    cost.mutationKeyBytes += keyBytes;
+    cost.bytes += keyBytes + (mutation.type === "set" ? mutation.value.byteLength : 0);
+  }
+  return cost;
+}

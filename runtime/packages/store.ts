@@ -1,0 +1,211 @@
+/**
+ * The package store: where packages live on this machine and which artefact
+ * serves an id now. A folder install is linked (its manifest is re-read on
+ * every use, because it is being written right now); an archive is unpacked
+ * into `<home>/extensions/store/<id>/<version>-<digest>/`.
+ *
+ * @module
+ */
+import { join, resolve } from "node:path";
+import { ArchiveError, InvalidInputError, ManifestError, NotFoundError } from "../errors.ts";
+import { type Manifest, parseManifest } from "./manifest.ts";
+import { readArchive, stripCommonFolder, writeArchiveEntries } from "./archive/archive.ts";
+import { ARCHIVE_LIMITS } from "../limits.ts";
+
+/** Which artefact serves a package id on this machine. */
+export interface PackageRef {
+  id: string;
+  version: string;
+  /** `folder`: linked to a folder being written; `archive`: unpacked into the store. */
+  source: "folder" | "archive";
+  /** Absolute folder the package's files are read from. */
+  dir: string;
+  /** First 16 hex digits of the archive's SHA-256, for archives. */
+  digest?: string;
+  installedAt: string;
+}
+
+/** A package as read from disk now. */
+export interface LoadedPackage {
+  ref: PackageRef;
+  manifest: Manifest;
+  dir: string;
+}
+
+/** Key of the ref that says which artefact serves `id`. */
+export function packageRefKey(id: string): Deno.KvKey {
+  return ["package_ref", id];
+}
+
+/**
+ * Reads and validates `<dir>/manifest.json`.
+ *
+ * @throws {ManifestError} when the manifest is missing or invalid.
+ */
+export async function readManifestAt(dir: string): Promise<Manifest> {
+  const file = join(dir, "manifest.json");
+  let text: string;
+  try {
+    text = await Deno.readTextFile(file);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      throw new ManifestError(file, [{ path: "", message: "manifest.json is missing" }]);
+    }
+    throw error;
+  }
+  return parseManifest(text, file);
+}
+
+/** Reads the ref serving `id`, or null when it is not installed on this machine. */
+export async function readPackageRef(kv: Deno.Kv, id: string): Promise<PackageRef | null> {
+  return (await kv.get<PackageRef>(packageRefKey(id))).value;
+}
+
+/**
+ * Loads the package a ref points at, reading its manifest from disk now.
+ *
+ * @throws {NotFoundError} when the folder is gone.
+ * @throws {ManifestError} when its manifest no longer validates, or names another id.
+ */
+export async function loadPackage(ref: PackageRef): Promise<LoadedPackage> {
+  try {
+    await Deno.stat(ref.dir);
+  } catch {
+    throw new NotFoundError(
+      `Cannot load ${ref.id}: its folder ${ref.dir} is gone; install it again`,
+    );
+  }
+  const manifest = await readManifestAt(ref.dir);
+  if (manifest.id !== ref.id) {
+    throw new ManifestError(join(ref.dir, "manifest.json"), [{
+      path: "id",
+      message: `is "${manifest.id}", but this folder was installed as "${ref.id}"`,
+    }]);
+  }
+  return { ref, manifest, dir: ref.dir };
+}
+
+/** A package {@linkcode storePackage} put on this machine. */
+export interface StoredPackage extends LoadedPackage {
+  /** This call unpacked the archive into the store (it was not there before). */
+  unpacked: boolean;
+}
+
+/** Options for {@linkcode storePackage}. */
+export interface StorePackageOptions {
+  /** The installation folder (the store is under it). */
+  home: string;
+  now: () => number;
+  /**
+   * Decides whether a package may be stored: called with the folder (linked,
+   * or an archive unpacked into a staging folder) before its manifest is
+   * read or anything is renamed into the store; throws to refuse it.
+   */
+  admit: (dir: string) => Promise<void>;
+}
+
+/**
+ * Puts a package on this machine from a folder (linked) or an archive
+ * (`.tar.gz`, `.tgz`, `.tar`, `.zip`; unpacked into the store) once
+ * `options.admit` accepts it, and returns it. An archive is unpacked into a
+ * staging folder under the store and renamed into place only after it is
+ * admitted. The ref is not moved: {@linkcode setPackageRef} does that once the
+ * caller has decided the package may serve.
+ *
+ * @throws {ArchiveError} for hostile or broken archives; nothing is left behind.
+ * @throws whatever `options.admit` throws; nothing is left behind.
+ */
+export async function storePackage(
+  source: string,
+  options: StorePackageOptions,
+): Promise<StoredPackage> {
+  const path = resolve(source);
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.stat(path);
+  } catch {
+    throw new NotFoundError(`Cannot install ${source}: no such folder or archive`);
+  }
+  const installedAt = new Date(options.now()).toISOString();
+  if (info.isDirectory) {
+    const dir = await Deno.realPath(path);
+    await options.admit(dir);
+    const manifest = await readManifestAt(dir);
+    const ref: PackageRef = {
+      id: manifest.id,
+      version: manifest.version,
+      source: "folder",
+      dir,
+      installedAt,
+    };
+    return { ref, manifest, dir, unpacked: false };
+  }
+  if (info.size > ARCHIVE_LIMITS.maxArchiveBytes) {
+    throw new ArchiveError(
+      `Cannot unpack ${source}: it is ${info.size} bytes; the limit is ${ARCHIVE_LIMITS.maxArchiveBytes}`,
+    );
+  }
+  const bytes = await Deno.readFile(path);
+  const entries = stripCommonFolder(readArchive(bytes, source));
+  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  const digest = Array.from(hash.slice(0, 8), (b) => b.toString(16).padStart(2, "0")).join("");
+  const store = join(options.home, "extensions", "store");
+  const staging = join(store, ".staging", `${digest}-${crypto.randomUUID().slice(0, 8)}`);
+  await writeArchiveEntries(entries, staging);
+  let stagingLeft = true;
+  try {
+    await options.admit(staging);
+    const manifest = await readManifestAt(staging);
+    const dir = join(store, manifest.id, `${manifest.version}-${digest}`);
+    let exists = false;
+    try {
+      await Deno.stat(dir);
+      exists = true;
+    } catch { /* not unpacked yet */ }
+    if (!exists) {
+      await Deno.mkdir(join(store, manifest.id), { recursive: true });
+      await Deno.rename(staging, dir);
+      stagingLeft = false;
+    }
+    const ref: PackageRef = {
+      id: manifest.id,
+      version: manifest.version,
+      source: "archive",
+      dir,
+      digest,
+      installedAt,
+    };
+    return { ref, manifest, dir, unpacked: !exists };
+  } finally {
+    if (stagingLeft) await Deno.remove(staging, { recursive: true }).catch(() => {});
+    await Deno.remove(join(store, ".staging")).catch(() => {/* another install stages there */});
+  }
+}
+
+/** Makes `pkg` the artefact that serves its id on this machine. */
+export async function setPackageRef(kv: Deno.Kv, ref: PackageRef): Promise<void> {
+  await kv.set(packageRefKey(ref.id), ref);
+}
+
+/** Reads the service module's source text. */
+export async function readServiceSource(pkg: LoadedPackage): Promise<string> {
+  if (!pkg.manifest.service) {
+    throw new InvalidInputError(`${pkg.manifest.id} has no service module`);
+  }
+  return await Deno.readTextFile(join(pkg.dir, pkg.manifest.service));
+}
+
+/** The record kinds a package publishes: the `kind` of each of its `types/*.json`. */
+export async function publishedKinds(pkg: LoadedPackage): Promise<string[]> {
+  const kinds: string[] = [];
+  for (const file of pkg.manifest.types ?? []) {
+    try {
+      const kind = (JSON.parse(await Deno.readTextFile(join(pkg.dir, file))) as { kind?: unknown })
+        ?.kind;
+      if (typeof kind === "string" && kind.startsWith(`${pkg.manifest.id}.`)) kinds.push(kind);
+    } catch {
+      // A type file that went missing after install publishes nothing.
+    }
+  }
+  return kinds;
+}

@@ -1,0 +1,117 @@
+/**
+ * Projects: folders on disk. A project's repository holds only
+ * `.sync/extensions.json`, the ids installed into it; the installation
+ * remembers each project it opened with the ids it declared then.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { InvalidInputError, NotFoundError } from "../errors.ts";
+
+/** What the installation remembers about a project it opened. */
+export interface ProjectInfo {
+  /** Absolute, resolved path of the project folder. */
+  path: string;
+  /** Extension ids the project declared when it was last opened. */
+  extensionIds: string[];
+  openedAt: string;
+}
+
+/** Key of a remembered project. */
+export function projectKey(path: string): Deno.KvKey {
+  return ["project", path];
+}
+
+/** Path of the file listing a project's installed extension ids. */
+export function extensionsFilePath(project: string): string {
+  return join(project, ".sync", "extensions.json");
+}
+
+/**
+ * Resolves a project folder to its absolute real path.
+ *
+ * @throws {NotFoundError} when it does not exist or is not a folder.
+ */
+export async function resolveProjectDir(dir: string): Promise<string> {
+  let real: string;
+  try {
+    real = await Deno.realPath(dir);
+  } catch {
+    throw new NotFoundError(`Cannot open project ${dir}: the folder does not exist`);
+  }
+  const info = await Deno.stat(real);
+  if (!info.isDirectory) throw new NotFoundError(`Cannot open project ${dir}: it is not a folder`);
+  return real;
+}
+
+/**
+ * Reads the extension ids a project declares (`[]` when it declares none).
+ *
+ * @throws {InvalidInputError} when `.sync/extensions.json` is not a list of ids.
+ */
+export async function readDeclaredIds(project: string): Promise<string[]> {
+  const file = extensionsFilePath(project);
+  let text: string;
+  try {
+    text = await Deno.readTextFile(file);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return [];
+    throw error;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new InvalidInputError(`${file} is not JSON: ${(error as Error).message}`);
+  }
+  const list = (value as { extensions?: unknown })?.extensions;
+  if (!Array.isArray(list) || !list.every((id) => typeof id === "string" && id.length > 0)) {
+    throw new InvalidInputError(
+      `${file} must be { "extensions": ["<id>", …] }; fix or delete the file`,
+    );
+  }
+  return [...new Set(list as string[])];
+}
+
+/** Writes the project's declared ids, sorted; written to a temp file and renamed. */
+export async function writeDeclaredIds(project: string, ids: string[]): Promise<void> {
+  const file = extensionsFilePath(project);
+  await Deno.mkdir(join(project, ".sync"), { recursive: true });
+  const temp = `${file}.${crypto.randomUUID()}.tmp`;
+  const body = JSON.stringify({ extensions: [...new Set(ids)].sort() }, null, 2) + "\n";
+  await Deno.writeTextFile(temp, body);
+  await Deno.rename(temp, file);
+}
+
+/**
+ * Remembers a project: reads what it declares now and keeps it in the
+ * installation, for the clock to tick with. {@linkcode openProject} in
+ * `open_project.ts` does this and runs the `opened` handlers.
+ *
+ * @param kv The installation's KV.
+ * @param dir The project folder.
+ * @throws {NotFoundError} when the folder does not exist.
+ */
+export async function rememberProject(
+  kv: Deno.Kv,
+  dir: string,
+  options: { now: () => number },
+): Promise<ProjectInfo> {
+  const path = await resolveProjectDir(dir);
+  const info: ProjectInfo = {
+    path,
+    extensionIds: await readDeclaredIds(path),
+    openedAt: new Date(options.now()).toISOString(),
+  };
+  // The newest opening wins; the check keeps a slower, older one from overwriting it.
+  while (true) {
+    const current = await kv.get<ProjectInfo>(projectKey(path));
+    if (current.value && current.value.openedAt > info.openedAt) return current.value;
+    if ((await kv.atomic().check(current).set(projectKey(path), info).commit()).ok) return info;
+  }
+}
+
+/** Reads what the installation remembers about a project, or null. */
+export async function readProject(kv: Deno.Kv, path: string): Promise<ProjectInfo | null> {
+  return (await kv.get<ProjectInfo>(projectKey(path))).value;
+}

@@ -1,0 +1,131 @@
+/**
+ * `sync serve`: the long-running process. Serves the app on 127.0.0.1 until
+ * interrupted.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { Clock } from "../clock/clock.ts";
+import { clearClockLease } from "../clock/lease.ts";
+import { ConflictError } from "../errors.ts";
+import type { Host } from "../host/host.ts";
+import { createApp } from "./app.ts";
+
+/** Options for {@linkcode serve}. */
+export interface ServeOptions {
+  port: number;
+  log: (line: string) => void;
+  /** Stops serving when aborted (tests). */
+  signal?: AbortSignal;
+}
+
+/** Serves until interrupted (or `signal` aborts). */
+export async function serve(host: Host, options: ServeOptions): Promise<void> {
+  const token = await installationToken(host.home);
+  const app = createApp(host, { token, port: options.port });
+  await host.pool.warm();
+  let server: Deno.HttpServer;
+  try {
+    server = Deno.serve({
+      hostname: "127.0.0.1",
+      port: options.port,
+      signal: options.signal,
+      onListen: ({ port }) =>
+        options.log(`Sync is serving at http://127.0.0.1:${port}/?token=${token}`),
+    }, app.fetch);
+  } catch (error) {
+    if (error instanceof Deno.errors.AddrInUse) {
+      throw new ConflictError(
+        `Cannot serve on 127.0.0.1:${options.port}: the port is taken (another sync serve?). ` +
+          `Stop it, or pass --port <port> or set SYNC_PORT`,
+      );
+    }
+    throw error;
+  }
+  const clock = new Clock(host, { log: options.log });
+  const lock = await takeClock(host, options.log);
+  lock.taken.then(() => {
+    // The clock looks once now, so a package just installed proves itself
+    // within the minute, and then once a minute.
+    if (!options.signal?.aborted) clock.start({ signal: options.signal });
+  });
+  let signalled = 0;
+  const stop = () => {
+    if (++signalled > 1) Deno.exit(130);
+    options.log(
+      clock.running
+        ? "Stopping (a handler running now finishes first; press Ctrl-C again to stop at once)"
+        : "Stopping",
+    );
+    server.shutdown();
+  };
+  const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
+  for (const signal of signals) {
+    try {
+      Deno.addSignalListener(signal, stop);
+    } catch { /* no such signal here */ }
+  }
+  await server.finished;
+  await clock.stop();
+  lock.release();
+  for (const signal of signals) {
+    try {
+      Deno.removeSignalListener(signal, stop);
+    } catch { /* was never added */ }
+  }
+}
+
+/**
+ * Waits for the installation's clock: an OS lock on `<home>/clock.lock`,
+ * held while this process runs and let go by the OS however it ends, so a
+ * serve started after another crashed takes the clock at once. While another
+ * serve holds it, this one serves the app and says so once.
+ */
+async function takeClock(
+  host: Host,
+  log: (line: string) => void,
+): Promise<{ taken: Promise<void>; release: () => void }> {
+  const file = await Deno.open(join(host.home, "clock.lock"), {
+    read: true,
+    write: true,
+    create: true,
+  });
+  let waiting = true;
+  const taken = file.lock(true).then(async () => {
+    // Every earlier serve has stopped or died: a lease one of them left is stale.
+    await clearClockLease(host.kv);
+    if (!waiting) log("This process runs the clock now");
+    waiting = false;
+  });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([taken, new Promise((resolve) => timer = setTimeout(resolve, 200))]);
+  clearTimeout(timer);
+  if (waiting) {
+    waiting = false;
+    log(
+      "Another sync serve runs the clock for this installation; this one serves the app " +
+        "and takes the clock when that one stops",
+    );
+  }
+  return {
+    taken: taken.catch(() => {/* closed while waiting: this process is stopping */}),
+    release: () => {
+      try {
+        file.close();
+      } catch { /* already closed */ }
+    },
+  };
+}
+
+/** The installation's token, made once and kept in `<home>/token`. */
+export async function installationToken(home: string): Promise<string> {
+  const file = join(home, "token");
+  try {
+    const token = (await Deno.readTextFile(file)).trim();
+    if (token.length >= 32) return token;
+  } catch { /* made below */ }
+  const bytes = crypto.getRandomValues(new Uint8Array(24));
+  const token = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  await Deno.writeTextFile(file, token + "\n", { mode: 0o600 });
+  return token;
+}

@@ -1,0 +1,84 @@
+/**
+ * Work orders: long-running work a handler (or a person, or an agent) asks the
+ * host to perform. Today one kind, `agent.session`. Ordering writes the order
+ * down and answers a key at once; raising the agent is the work executor's.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { InvalidInputError } from "../errors.ts";
+import type { Source } from "../types.ts";
+
+/** What an order must say. `onInterrupted` is required: the source decides, nothing guesses. */
+export const workOrderInputSchema = z.strictObject({
+  kind: z.literal("agent.session"),
+  agent: z.string().min(1).max(100),
+  title: z.string().min(1).max(200),
+  prompt: z.strictObject({
+    text: z.string().min(1).max(100_000),
+    attachments: z.array(z.string().min(1).max(4096)).max(32).optional(),
+  }),
+  onInterrupted: z.enum(["continue", "wait"]),
+  about: z.string().min(1).max(300).optional(),
+});
+
+/** A validated order as given. */
+export type WorkOrderInput = z.output<typeof workOrderInputSchema>;
+
+/** An order as written down. Its source never changes. */
+export interface WorkOrder extends WorkOrderInput {
+  key: string;
+  project: string;
+  /** The extension that ordered it, when a handler did. */
+  extensionId?: string;
+  source: Source;
+  state: "ordered";
+  orderedAt: string;
+}
+
+/** Key of a work order. */
+export function workOrderKey(key: string): Deno.KvKey {
+  return ["work_order", key];
+}
+
+/** Key of a work order in its project and extension's index. */
+export function workOrderIndexKey(project: string, extensionId: string, key: string): Deno.KvKey {
+  return ["work_by_extension", project, extensionId, key];
+}
+
+/**
+ * Validates an order, naming each wrong field.
+ *
+ * @throws {InvalidInputError} e.g. `work.order(): onInterrupted: expected "continue" or "wait"`.
+ */
+export function parseWorkOrder(value: unknown): WorkOrderInput {
+  const result = workOrderInputSchema.safeParse(value);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const path = issue.path.map(String).join(".") || "(order)";
+    return `${path}: ${issue.message}`;
+  });
+  throw new InvalidInputError(`work.order() refused the order: ${problems.join("; ")}`);
+}
+
+/** Writes orders down, each once (an existing key is never overwritten). */
+export async function writeWorkOrders(kv: Deno.Kv, orders: WorkOrder[]): Promise<void> {
+  if (orders.length === 0) return;
+  const op = kv.atomic();
+  for (const order of orders) {
+    op.check({ key: workOrderKey(order.key), versionstamp: null }).set(
+      workOrderKey(order.key),
+      order,
+    );
+    if (order.extensionId) {
+      op.set(workOrderIndexKey(order.project, order.extensionId, order.key), order.key);
+    }
+  }
+  const result = await op.commit();
+  if (!result.ok) throw new InvalidInputError("A work order with the same key already exists");
+}
+
+/** Reads an order by key, or null. */
+export async function readWorkOrder(kv: Deno.Kv, key: string): Promise<WorkOrder | null> {
+  return (await kv.get<WorkOrder>(workOrderKey(key))).value;
+}

@@ -1,0 +1,78 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { runSync } from "../internal/cli.ts";
+import { writePackage } from "../internal/packages.ts";
+
+/** Lifecycle handlers that note each moment; the removed one always fails. */
+const WATCHER = {
+  id: "watcher",
+  handlers: ["watcher.setup", "watcher.cleanup", "watcher.look"],
+  service: `import { memory } from "@sync/extension-api/service";
+function handler(moment) {
+  return async () => {
+    const { records } = await memory.list({ kind: "watcher.seen" });
+    await memory.write({ key: "watcher.seen/" + moment + "-" + records.length, title: moment });
+  };
+}
+export default function register() {
+  return {
+    "watcher.setup": handler("installed"),
+    "watcher.cleanup": async () => { throw new Error("cannot reach the tracker to unsubscribe"); },
+    "watcher.look": handler("opened"),
+  };
+}`,
+  manifest: {
+    lifecycle: { installed: "watcher.setup", removed: "watcher.cleanup", opened: "watcher.look" },
+  },
+};
+
+Deno.test("`sync open`, `sync install` and `sync remove` run lifecycle handlers", async (t) => {
+  const root = await Deno.makeTempDir({ prefix: "sync-lifecycle-cli-" });
+  const home = join(root, "home");
+  const project = join(root, "project");
+  await Deno.mkdir(project);
+  const sync = (...args: string[]) => runSync(home, args);
+  try {
+    const folder = await writePackage(join(root, "packages"), WATCHER);
+
+    await t.step("install says its installed handler ran", async () => {
+      const result = await sync("install", folder, "--project", project, "--approve");
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(result.stdout, /Ran its installed handler watcher\.setup: ok/);
+    });
+
+    await t.step("open runs the opened handler and says so", async () => {
+      const result = await sync("open", "--project", project);
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(result.stdout, /^Opened .*project: 1 installed \(watcher\)\n/);
+      assert.match(result.stdout, /watcher\.look \(opened\): ok/);
+      const receipts = await sync("receipts", "--project", project, "--json");
+      const moments = receipts.stdout.trim().split("\n").map((line) =>
+        JSON.parse(line).occasion.moment
+      );
+      assert.deepEqual(moments, ["opened", "installed"]);
+    });
+
+    await t.step("remove is refused when the removed handler fails", async () => {
+      const result = await sync("remove", "watcher", "--project", project);
+      assert.equal(result.code, 1);
+      assert.match(
+        result.stderr,
+        /Cannot remove watcher from .*: its removed handler watcher\.cleanup failed: .*cannot reach the tracker to unsubscribe/,
+      );
+      assert.match(result.stderr, /--force to remove it anyway/);
+      const list = await sync("list", "--project", project);
+      assert.match(list.stdout, /watcher/);
+    });
+
+    await t.step("remove --force removes it and reports the failure", async () => {
+      const result = await sync("remove", "watcher", "--project", project, "--force");
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(result.stderr, /watcher\.cleanup failed: .*removed anyway \(--force\)/);
+      const list = await sync("list", "--project", project);
+      assert.equal(list.stdout.trim(), "Nothing is installed in this project.");
+    });
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

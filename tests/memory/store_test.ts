@@ -1,0 +1,297 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { InvalidInputError, PayloadTooLargeError } from "../../runtime/errors.ts";
+import { RECORD_LIMITS } from "../../runtime/limits.ts";
+import {
+  CONTENT_CHUNK_BYTES,
+  contentChunkKey,
+  getContent,
+  getRecord,
+  listRecords,
+  openProjectMemory,
+  projectMemoryPath,
+  writeRecord,
+} from "../../runtime/memory/store.ts";
+
+/** A clock that moves one second per reading. */
+function fakeClock(start = "2025-03-01T09:00:00.000Z"): () => Date {
+  let time = Date.parse(start);
+  return () => new Date(time += 1000);
+}
+
+/** Stored content chunk entries of a record, whatever version they belong to. */
+async function chunkCount(kv: Deno.Kv, key: string): Promise<number> {
+  let count = 0;
+  const prefix = contentChunkKey(key, "", 0).slice(0, 2);
+  for await (const _ of kv.list({ prefix })) count++;
+  return count;
+}
+
+Deno.test("openProjectMemory() keeps memory inside the project", async (t) => {
+  const projectDir = await Deno.makeTempDir();
+  try {
+    await t.step("the path is <project>/.sync/memory.kv", () => {
+      assert.equal(projectMemoryPath(projectDir), join(projectDir, ".sync", "memory.kv"));
+    });
+
+    await t.step("it creates .sync/ and what is written survives reopening", async () => {
+      {
+        using kv = await openProjectMemory(projectDir);
+        await writeRecord(kv, { key: "notes.note/first", title: "First" }, { now: fakeClock() });
+      }
+      assert.ok((await Deno.stat(join(projectDir, ".sync"))).isDirectory);
+      using kv = await openProjectMemory(projectDir);
+      assert.equal((await getRecord(kv, "notes.note/first"))?.title, "First");
+    });
+  } finally {
+    await Deno.remove(projectDir, { recursive: true });
+  }
+});
+
+Deno.test("writeRecord() and the readers", async (t) => {
+  await t.step(
+    "a new record takes defaults, revision 1, the clock's time and the writer",
+    async () => {
+      using kv = await Deno.openKv(":memory:");
+      const written = await writeRecord(kv, { key: "issues.issue/1" }, {
+        now: () => new Date("2025-03-01T09:00:00.000Z"),
+      });
+      assert.deepEqual(written, { key: "issues.issue/1", revision: 1 });
+      assert.deepEqual(await getRecord(kv, "issues.issue/1"), {
+        key: "issues.issue/1",
+        kind: "issues.issue",
+        title: "",
+        fields: {},
+        revision: 1,
+        updatedAt: "2025-03-01T09:00:00.000Z",
+        updatedBy: "person",
+      });
+      assert.equal(await getContent(kv, "issues.issue/1"), "");
+    },
+  );
+
+  await t.step("values round trip, and a later write keeps what it does not give", async () => {
+    using kv = await Deno.openKv(":memory:");
+    const now = fakeClock();
+    await writeRecord(kv, {
+      key: "issues.issue/2",
+      title: "Crash on start",
+      fields: { state: "open", labels: ["bug"], votes: 3 },
+      content: "Steps: open the app. Résumé ✓ 🚀",
+    }, { now, by: "issues" });
+    const second = await writeRecord(kv, { key: "issues.issue/2", fields: { state: "closed" } }, {
+      now,
+    });
+    assert.equal(second.revision, 2);
+    const record = await getRecord(kv, "issues.issue/2");
+    assert.equal(record?.title, "Crash on start");
+    // `fields` is replaced as a whole: a given value replaces that value.
+    assert.deepEqual(record?.fields, { state: "closed" });
+    assert.equal(record?.updatedBy, "person");
+    assert.equal(record?.updatedAt, "2025-03-01T09:00:02.000Z");
+    assert.equal(await getContent(kv, "issues.issue/2"), "Steps: open the app. Résumé ✓ 🚀");
+  });
+
+  await t.step("an absent record reads as null", async () => {
+    using kv = await Deno.openKv(":memory:");
+    assert.equal(await getRecord(kv, "issues.issue/none"), null);
+    assert.equal(await getContent(kv, "issues.issue/none"), null);
+  });
+
+  await t.step("content over Deno KV's 64 KiB value limit round trips", async () => {
+    using kv = await Deno.openKv(":memory:");
+    // Multi-byte characters make chunk boundaries fall inside characters.
+    const content = "héllo wörld ✓ 🚀\n".repeat(Math.ceil((300 * 1024) / 25)).slice(0, 300 * 1024);
+    await writeRecord(kv, { key: "docs.page/big", content }, { now: fakeClock() });
+    assert.equal(await getContent(kv, "docs.page/big"), content);
+    const bytes = new TextEncoder().encode(content).byteLength;
+    assert.equal(await chunkCount(kv, "docs.page/big"), Math.ceil(bytes / CONTENT_CHUNK_BYTES));
+  });
+
+  await t.step("shrinking content removes the stale chunks", async () => {
+    using kv = await Deno.openKv(":memory:");
+    const now = fakeClock();
+    await writeRecord(kv, { key: "docs.page/big", content: "x".repeat(300 * 1024) }, { now });
+    assert.equal(await chunkCount(kv, "docs.page/big"), 5);
+    await writeRecord(kv, { key: "docs.page/big", content: "y".repeat(70 * 1024) }, { now });
+    assert.equal(await chunkCount(kv, "docs.page/big"), 2);
+    assert.equal(await getContent(kv, "docs.page/big"), "y".repeat(70 * 1024));
+    await writeRecord(kv, { key: "docs.page/big", content: "" }, { now });
+    assert.equal(await chunkCount(kv, "docs.page/big"), 0);
+    assert.equal(await getContent(kv, "docs.page/big"), "");
+  });
+
+  await t.step("a write that leaves content alone keeps it", async () => {
+    using kv = await Deno.openKv(":memory:");
+    const now = fakeClock();
+    await writeRecord(kv, { key: "docs.page/a", content: "z".repeat(100 * 1024) }, { now });
+    await writeRecord(kv, { key: "docs.page/a", title: "Renamed" }, { now });
+    assert.equal(await getContent(kv, "docs.page/a"), "z".repeat(100 * 1024));
+    assert.equal(await chunkCount(kv, "docs.page/a"), 2);
+  });
+});
+
+Deno.test("listRecords()", async (t) => {
+  using kv = await Deno.openKv(":memory:");
+  const now = fakeClock();
+  for (
+    const key of [
+      "issues.issue/b",
+      "issues.issue/a",
+      "issues.issues/x",
+      "issues.label/bug",
+      "mail.thread/1",
+    ]
+  ) {
+    await writeRecord(kv, { key, title: key, content: "body" }, { now });
+  }
+
+  await t.step("lists everything in key order, without content", async () => {
+    const { records, cursor } = await listRecords(kv);
+    assert.deepEqual(records.map((r) => r.key), [
+      "issues.issue/a",
+      "issues.issue/b",
+      "issues.issues/x",
+      "issues.label/bug",
+      "mail.thread/1",
+    ]);
+    assert.equal(cursor, undefined);
+    assert.ok(records.every((r) => !("content" in r)));
+  });
+
+  await t.step("kind lists exactly that kind; prefix lists a key prefix", async () => {
+    const byKind = await listRecords(kv, { kind: "issues.issue" });
+    assert.deepEqual(byKind.records.map((r) => r.key), ["issues.issue/a", "issues.issue/b"]);
+    const byPrefix = await listRecords(kv, { prefix: "issues.issue" });
+    assert.deepEqual(byPrefix.records.map((r) => r.key), [
+      "issues.issue/a",
+      "issues.issue/b",
+      "issues.issues/x",
+    ]);
+    const both = await listRecords(kv, { kind: "issues.issue", prefix: "issues.issue/b" });
+    assert.deepEqual(both.records.map((r) => r.key), ["issues.issue/b"]);
+    const apart = await listRecords(kv, { kind: "issues.issue", prefix: "mail." });
+    assert.deepEqual(apart.records, []);
+  });
+
+  await t.step("bad queries are refused", async () => {
+    await assert.rejects(() => listRecords(kv, { kind: "Issues" }), InvalidInputError);
+    await assert.rejects(() => listRecords(kv, { limit: 0 }), InvalidInputError);
+    await assert.rejects(() => listRecords(kv, { cursor: "%%%" }), InvalidInputError);
+  });
+});
+
+Deno.test("listRecords() pages through 120 records with a cursor", async (t) => {
+  using kv = await Deno.openKv(":memory:");
+  const now = fakeClock();
+  const keys = Array.from({ length: 120 }, (_, i) => `notes.note/${String(i).padStart(3, "0")}`);
+  for (const key of [...keys].reverse()) await writeRecord(kv, { key }, { now });
+  await writeRecord(kv, { key: "other.thing/zzz" }, { now });
+
+  await t.step("pages of 50, 50 and 20; the last has no cursor", async () => {
+    const seen: string[] = [];
+    const sizes: number[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await listRecords(kv, { kind: "notes.note", cursor });
+      sizes.push(page.records.length);
+      seen.push(...page.records.map((r) => r.key));
+      cursor = page.cursor;
+    } while (cursor !== undefined);
+    assert.deepEqual(sizes, [50, 50, 20]);
+    assert.deepEqual(seen, keys);
+  });
+
+  await t.step("a page that ends exactly at the last record has no cursor", async () => {
+    const first = await listRecords(kv, { kind: "notes.note", limit: 60 });
+    const second = await listRecords(kv, { kind: "notes.note", limit: 60, cursor: first.cursor });
+    assert.equal(second.records.length, 60);
+    assert.equal(second.cursor, undefined);
+  });
+
+  await t.step("a limit over the maximum is capped", async () => {
+    const page = await listRecords(kv, { limit: RECORD_LIMITS.maxListLimit + 100 });
+    assert.equal(page.records.length, 121);
+    assert.equal(page.cursor, undefined);
+  });
+});
+
+Deno.test("record keys and values are checked", async (t) => {
+  using kv = await Deno.openKv(":memory:");
+  const now = fakeClock();
+
+  await t.step("bad keys are refused with InvalidInputError naming the key", async () => {
+    const bad = [
+      "issues-without-slash",
+      "Issues.issue/1",
+      "issues/1",
+      "issues.issue/",
+      "issues.issue/line\nbreak",
+      "issues.issue/bell\u0007",
+      `issues.issue/${"n".repeat(RECORD_LIMITS.maxKeyChars)}`,
+    ];
+    for (const key of bad) {
+      await assert.rejects(
+        () => writeRecord(kv, { key }, { now }),
+        (error: Error) =>
+          error instanceof InvalidInputError &&
+          error.message.includes(JSON.stringify(key).slice(0, 40)),
+        key,
+      );
+      await assert.rejects(() => getRecord(kv, key), InvalidInputError);
+    }
+    assert.deepEqual((await listRecords(kv)).records, []);
+  });
+
+  await t.step(
+    "oversize values are refused with PayloadTooLargeError naming key and field",
+    async () => {
+      const key = "issues.issue/big";
+      const cases: [string, Record<string, unknown>][] = [
+        ["title", { title: "t".repeat(RECORD_LIMITS.maxTitleChars + 1) }],
+        ["fields", { fields: { text: "f".repeat(RECORD_LIMITS.maxFieldsBytes) } }],
+        ["content", { content: "c".repeat(RECORD_LIMITS.maxContentBytes + 1) }],
+      ];
+      for (const [field, values] of cases) {
+        await assert.rejects(
+          () => writeRecord(kv, { key, ...values }, { now }),
+          (error: Error) =>
+            error instanceof PayloadTooLargeError && error.message.includes(`"${key}"`) &&
+            error.message.includes(`"${field}"`),
+          field,
+        );
+      }
+      assert.equal(await getRecord(kv, key), null);
+    },
+  );
+
+  await t.step("values of the wrong type are refused naming the field", async () => {
+    const key = "issues.issue/typed";
+    const cases: [string, Record<string, unknown>][] = [
+      ["title", { title: 5 }],
+      ["fields", { fields: ["a"] }],
+      ["content", { content: { text: "x" } }],
+      ["revision", { revision: -1 }],
+      ["body", { body: "x" }],
+    ];
+    for (const [field, values] of cases) {
+      await assert.rejects(
+        // deno-lint-ignore no-explicit-any
+        () => writeRecord(kv, { key, ...values } as any, { now }),
+        (error: Error) =>
+          error instanceof InvalidInputError && error.message.includes(`"${field}"`),
+        field,
+      );
+    }
+  });
+
+  await t.step("the largest values allowed are accepted", async () => {
+    const key = `issues.issue/${"k".repeat(RECORD_LIMITS.maxKeyChars - "issues.issue/".length)}`;
+    await writeRecord(kv, {
+      key,
+      title: "t".repeat(RECORD_LIMITS.maxTitleChars),
+      content: "c".repeat(RECORD_LIMITS.maxContentBytes),
+    }, { now });
+    assert.equal((await getContent(kv, key))?.length, RECORD_LIMITS.maxContentBytes);
+  });
+});

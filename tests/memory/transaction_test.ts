@@ -1,0 +1,371 @@
+import assert from "node:assert/strict";
+import {
+  ConflictError,
+  InvalidInputError,
+  PayloadTooLargeError,
+  SupersededError,
+  SyncError,
+} from "../../runtime/errors.ts";
+import { bumpGeneration, readGeneration } from "../../runtime/memory/generation.ts";
+import { MemoryTransaction, TRANSACTION_LIMITS } from "../../runtime/memory/transaction.ts";
+import {
+  contentChunkKey,
+  getContent,
+  getRecord,
+  listRecords,
+  writeRecord,
+} from "../../runtime/memory/store.ts";
+
+/** A clock that moves one second per reading. */
+function fakeClock(start = "2025-03-01T09:00:00.000Z"): () => Date {
+  let time = Date.parse(start);
+  return () => new Date(time += 1000);
+}
+
+/** A transaction as the host opens one for a call of package `packageId`. */
+async function begin(kv: Deno.Kv, packageId = "issues"): Promise<MemoryTransaction> {
+  return new MemoryTransaction(kv, {
+    packageId,
+    generation: await readGeneration(kv, packageId),
+    now: fakeClock("2025-03-02T10:00:00.000Z"),
+  });
+}
+
+/** Every KV entry, to show that a refused commit wrote nothing. */
+async function everything(kv: Deno.Kv): Promise<unknown[]> {
+  const entries: unknown[] = [];
+  for await (const entry of kv.list({ prefix: [] })) entries.push([entry.key, entry.versionstamp]);
+  return entries;
+}
+
+async function chunkCount(kv: Deno.Kv, key: string): Promise<number> {
+  let count = 0;
+  for await (const _ of kv.list({ prefix: contentChunkKey(key, "", 0).slice(0, 2) })) count++;
+  return count;
+}
+
+Deno.test("MemoryTransaction reads its own writes", async (t) => {
+  using kv = await Deno.openKv(":memory:");
+  const now = fakeClock();
+  for (const key of ["issues.issue/a", "issues.issue/c", "issues.issue/e"]) {
+    await writeRecord(kv, { key, title: `committed ${key}`, content: `body of ${key}` }, { now });
+  }
+
+  await t.step("a staged write shows in record(), content() and list() in key order", async () => {
+    const tx = await begin(kv);
+    assert.deepEqual(
+      await tx.write({ key: "issues.issue/b", title: "new", content: "fresh" }),
+      { key: "issues.issue/b", revision: 1 },
+    );
+    assert.deepEqual(
+      await tx.write({ key: "issues.issue/c", title: "changed" }),
+      { key: "issues.issue/c", revision: 2 },
+    );
+    const b = await tx.record("issues.issue/b");
+    assert.equal(b?.title, "new");
+    assert.equal(b?.updatedBy, "issues");
+    assert.equal(b?.updatedAt, "2025-03-02T10:00:01.000Z");
+    assert.equal(await tx.content("issues.issue/b"), "fresh");
+    assert.equal((await tx.record("issues.issue/c"))?.title, "changed");
+    // The title changed; the content stays the committed one.
+    assert.equal(await tx.content("issues.issue/c"), "body of issues.issue/c");
+    const { records } = await tx.list({ kind: "issues.issue" });
+    assert.deepEqual(records.map((r) => [r.key, r.revision]), [
+      ["issues.issue/a", 1],
+      ["issues.issue/b", 1],
+      ["issues.issue/c", 2],
+      ["issues.issue/e", 1],
+    ]);
+    // Nothing is visible outside the transaction before commit.
+    assert.equal(await getRecord(kv, "issues.issue/b"), null);
+    tx.discard();
+  });
+
+  await t.step("a staged removal hides the record", async () => {
+    const tx = await begin(kv);
+    assert.deepEqual(await tx.remove("issues.issue/c"), { key: "issues.issue/c", removed: true });
+    assert.deepEqual(await tx.remove("issues.issue/zz"), {
+      key: "issues.issue/zz",
+      removed: false,
+    });
+    assert.equal(await tx.record("issues.issue/c"), null);
+    assert.equal(await tx.content("issues.issue/c"), null);
+    const { records } = await tx.list({ prefix: "issues." });
+    assert.deepEqual(records.map((r) => r.key), ["issues.issue/a", "issues.issue/e"]);
+    tx.discard();
+  });
+
+  await t.step("cursors page over the merged view", async () => {
+    const tx = await begin(kv);
+    await tx.write({ key: "issues.issue/b" });
+    await tx.write({ key: "issues.issue/d" });
+    await tx.write({ key: "issues.issue/f" });
+    await tx.remove("issues.issue/c");
+    const seen: string[][] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await tx.list({ kind: "issues.issue", limit: 2, cursor });
+      seen.push(page.records.map((r) => r.key));
+      cursor = page.cursor;
+    } while (cursor !== undefined);
+    assert.deepEqual(seen, [
+      ["issues.issue/a", "issues.issue/b"],
+      ["issues.issue/d", "issues.issue/e"],
+      ["issues.issue/f"],
+    ]);
+    tx.discard();
+  });
+
+  await t.step("operations run in call order even when not awaited", async () => {
+    const tx = await begin(kv);
+    const written = tx.write({ key: "issues.issue/g", content: "unawaited" });
+    const read = tx.content("issues.issue/g");
+    assert.equal(await read, "unawaited");
+    assert.equal((await written).revision, 1);
+    tx.discard();
+  });
+});
+
+Deno.test("MemoryTransaction.write() revisions", async (t) => {
+  await t.step("a second write to the same key bumps the staged revision again", async () => {
+    using kv = await Deno.openKv(":memory:");
+    await writeRecord(kv, { key: "issues.issue/1", title: "one" }, { now: fakeClock() });
+    const tx = await begin(kv);
+    assert.equal((await tx.write({ key: "issues.issue/1", title: "two" })).revision, 2);
+    assert.equal(
+      (await tx.write({ key: "issues.issue/1", revision: 2, title: "three" })).revision,
+      3,
+    );
+    await tx.commit();
+    const record = await getRecord(kv, "issues.issue/1");
+    assert.equal(record?.revision, 3);
+    assert.equal(record?.title, "three");
+  });
+
+  await t.step(
+    "a revision that is not the current one is a ConflictError naming both",
+    async () => {
+      using kv = await Deno.openKv(":memory:");
+      const now = fakeClock();
+      await writeRecord(kv, { key: "issues.issue/1" }, { now });
+      await writeRecord(kv, { key: "issues.issue/1" }, { now });
+      const tx = await begin(kv);
+      await assert.rejects(
+        () => tx.write({ key: "issues.issue/1", revision: 1, title: "stale" }),
+        (error: Error) =>
+          error instanceof ConflictError && error.message.includes('"issues.issue/1"') &&
+          error.message.includes("revision 2") && error.message.includes("revision 1"),
+      );
+      // Revision 0 means "must not exist yet".
+      await assert.rejects(() => tx.write({ key: "issues.issue/1", revision: 0 }), ConflictError);
+      assert.equal((await tx.write({ key: "issues.issue/2", revision: 0 })).revision, 1);
+      // A refused write stages nothing; the transaction goes on.
+      assert.equal((await tx.record("issues.issue/1"))?.revision, 2);
+      await tx.commit();
+      assert.equal((await getRecord(kv, "issues.issue/1"))?.revision, 2);
+      assert.equal((await getRecord(kv, "issues.issue/2"))?.revision, 1);
+    },
+  );
+
+  await t.step("a record removed and written again in one call starts over", async () => {
+    using kv = await Deno.openKv(":memory:");
+    await writeRecord(kv, { key: "issues.issue/1", title: "old", content: "x".repeat(90_000) }, {
+      now: fakeClock(),
+    });
+    const tx = await begin(kv);
+    await tx.remove("issues.issue/1");
+    assert.equal((await tx.write({ key: "issues.issue/1" })).revision, 1);
+    assert.equal(await tx.content("issues.issue/1"), "");
+    await tx.commit();
+    assert.equal((await getRecord(kv, "issues.issue/1"))?.title, "");
+    assert.equal(await getContent(kv, "issues.issue/1"), "");
+    assert.equal(await chunkCount(kv, "issues.issue/1"), 0);
+  });
+});
+
+Deno.test("MemoryTransaction.commit()", async (t) => {
+  await t.step("applies writes and removals together", async () => {
+    using kv = await Deno.openKv(":memory:");
+    await writeRecord(kv, { key: "issues.issue/old", content: "y".repeat(200_000) }, {
+      now: fakeClock(),
+    });
+    const tx = await begin(kv);
+    await tx.write({ key: "issues.issue/new", fields: { state: "open" }, content: "z" });
+    await tx.remove("issues.issue/old");
+    const result = await tx.commit();
+    assert.deepEqual(result.written, ["issues.issue/new"]);
+    assert.deepEqual(result.removed, ["issues.issue/old"]);
+    assert.equal(typeof result.versionstamp, "string");
+    assert.deepEqual((await getRecord(kv, "issues.issue/new"))?.fields, { state: "open" });
+    assert.equal(await getContent(kv, "issues.issue/new"), "z");
+    assert.equal(await getRecord(kv, "issues.issue/old"), null);
+    assert.equal(await chunkCount(kv, "issues.issue/old"), 0);
+  });
+
+  await t.step("a concurrent commit on the same key makes the second a ConflictError", async () => {
+    using kv = await Deno.openKv(":memory:");
+    await writeRecord(kv, { key: "issues.issue/1", title: "base" }, { now: fakeClock() });
+    const first = await begin(kv);
+    const second = await begin(kv);
+    await first.write({ key: "issues.issue/1", title: "first" });
+    await second.write({ key: "issues.issue/1", title: "second" });
+    await second.write({ key: "issues.issue/2", title: "also second" });
+    await first.commit();
+    const before = await everything(kv);
+    await assert.rejects(
+      () => second.commit(),
+      (error: Error) =>
+        error instanceof ConflictError && error.message.includes('"issues.issue/1"'),
+    );
+    assert.deepEqual(await everything(kv), before);
+    assert.equal((await getRecord(kv, "issues.issue/1"))?.title, "first");
+    assert.equal(await getRecord(kv, "issues.issue/2"), null);
+  });
+
+  await t.step("two calls creating the same new key: the second conflicts", async () => {
+    using kv = await Deno.openKv(":memory:");
+    const first = await begin(kv);
+    const second = await begin(kv);
+    await first.write({ key: "issues.issue/1", title: "first" });
+    await second.write({ key: "issues.issue/1", title: "second" });
+    await first.commit();
+    await assert.rejects(() => second.commit(), ConflictError);
+    assert.equal((await getRecord(kv, "issues.issue/1"))?.title, "first");
+  });
+
+  await t.step("refuses a superseded generation", async () => {
+    using kv = await Deno.openKv(":memory:");
+    await writeRecord(kv, { key: "issues.issue/1", title: "base" }, { now: fakeClock() });
+    const tx = await begin(kv);
+    await tx.write({ key: "issues.issue/1", title: "late" });
+    await tx.write({ key: "issues.issue/2", content: "late" });
+    await bumpGeneration(kv, "issues");
+    const before = await everything(kv);
+    await assert.rejects(
+      () => tx.commit(),
+      (error: Error) =>
+        error instanceof SupersededError &&
+        error.message.includes(
+          "paused, removed or updated while the call ran; nothing was committed",
+        ),
+    );
+    assert.deepEqual(await everything(kv), before);
+    assert.equal((await getRecord(kv, "issues.issue/1"))?.title, "base");
+  });
+
+  await t.step("another package's generation does not fence this one", async () => {
+    using kv = await Deno.openKv(":memory:");
+    const tx = await begin(kv, "issues");
+    await tx.write({ key: "issues.issue/1" });
+    await bumpGeneration(kv, "mail");
+    await tx.commit();
+    assert.equal((await getRecord(kv, "issues.issue/1"))?.updatedBy, "issues");
+  });
+
+  await t.step("a superseded call that wrote nothing is still told so", async () => {
+    using kv = await Deno.openKv(":memory:");
+    await bumpGeneration(kv, "issues");
+    const tx = await begin(kv);
+    await bumpGeneration(kv, "issues");
+    await assert.rejects(() => tx.commit(), SupersededError);
+  });
+});
+
+Deno.test("MemoryTransaction.discard() and a finished transaction", async (t) => {
+  await t.step("discard() writes nothing", async () => {
+    using kv = await Deno.openKv(":memory:");
+    const tx = await begin(kv);
+    await tx.write({ key: "issues.issue/1", content: "never" });
+    tx.discard();
+    assert.deepEqual(await everything(kv), []);
+  });
+
+  await t.step("after commit or discard every use throws", async () => {
+    using kv = await Deno.openKv(":memory:");
+    const committed = await begin(kv);
+    await committed.commit();
+    const discarded = await begin(kv);
+    discarded.discard();
+    for (const tx of [committed, discarded]) {
+      await assert.rejects(() => tx.write({ key: "issues.issue/1" }), SyncError);
+      await assert.rejects(() => tx.remove("issues.issue/1"), SyncError);
+      await assert.rejects(() => tx.record("issues.issue/1"), SyncError);
+      await assert.rejects(() => tx.content("issues.issue/1"), SyncError);
+      await assert.rejects(() => tx.list(), SyncError);
+      await assert.rejects(() => tx.commit(), SyncError);
+      assert.throws(() => tx.discard(), SyncError);
+    }
+  });
+});
+
+Deno.test("MemoryTransaction refuses more than one commit can hold", async (t) => {
+  await t.step("oversize title, fields and content are PayloadTooLargeError", async () => {
+    using kv = await Deno.openKv(":memory:");
+    const tx = await begin(kv);
+    await assert.rejects(
+      () => tx.write({ key: "issues.issue/1", title: "t".repeat(501) }),
+      (error: Error) => error instanceof PayloadTooLargeError && error.message.includes('"title"'),
+    );
+    await assert.rejects(
+      () => tx.write({ key: "issues.issue/1", fields: { big: "f".repeat(40_000) } }),
+      (error: Error) => error instanceof PayloadTooLargeError && error.message.includes('"fields"'),
+    );
+    await assert.rejects(
+      () => tx.write({ key: "issues.issue/1", content: "c".repeat(600 * 1024) }),
+      (error: Error) =>
+        error instanceof PayloadTooLargeError && error.message.includes('"content"'),
+    );
+    await assert.rejects(() => tx.write({ key: "no-slash" }), InvalidInputError);
+  });
+
+  await t.step(
+    "a write taking the call past 700 KiB is refused; what was staged stays",
+    async () => {
+      using kv = await Deno.openKv(":memory:");
+      const tx = await begin(kv);
+      await tx.write({ key: "issues.issue/1", content: "a".repeat(400 * 1024) });
+      await assert.rejects(
+        () => tx.write({ key: "issues.issue/2", content: "b".repeat(400 * 1024) }),
+        (error: Error) =>
+          error instanceof PayloadTooLargeError && error.message.includes('"issues.issue/2"') &&
+          error.message.includes(String(TRANSACTION_LIMITS.maxBytes)),
+      );
+      // Rewriting a staged record replaces its share rather than adding to it.
+      await tx.write({ key: "issues.issue/1", content: "a".repeat(500 * 1024) });
+      await tx.commit();
+      assert.equal((await getContent(kv, "issues.issue/1"))?.length, 500 * 1024);
+      assert.equal(await getRecord(kv, "issues.issue/2"), null);
+    },
+  );
+
+  await t.step(
+    "a call may change at most 99 records (KV's 100 checks, one for the generation)",
+    async () => {
+      using kv = await Deno.openKv(":memory:");
+      const tx = await begin(kv);
+      for (let i = 0; i < 99; i++) await tx.write({ key: `issues.issue/${i}` });
+      await assert.rejects(
+        () => tx.write({ key: "issues.issue/99" }),
+        (error: Error) =>
+          error instanceof PayloadTooLargeError && error.message.includes("99 records"),
+      );
+      // A record already staged can still be written again.
+      await tx.write({ key: "issues.issue/0", title: "again" });
+      await tx.commit();
+      assert.equal((await listRecords(kv, { limit: 500 })).records.length, 99);
+    },
+  );
+
+  await t.step("a commit of many large removals stays within KV's limits", async () => {
+    using kv = await Deno.openKv(":memory:");
+    const now = fakeClock();
+    const keys = Array.from({ length: 20 }, (_, i) => `issues.issue/${"k".repeat(250)}${i}`);
+    for (const key of keys) {
+      await writeRecord(kv, { key, content: "x".repeat(500 * 1024) }, { now });
+    }
+    const tx = await begin(kv);
+    for (const key of keys) await tx.remove(key);
+    await tx.commit();
+    assert.deepEqual(await everything(kv), []);
+  });
+});

@@ -1,0 +1,720 @@
+import assert from "node:assert/strict";
+import {
+  declaredHosts,
+  handlerNames,
+  type Manifest,
+  parseManifest,
+  validateManifest,
+} from "../../runtime/packages/manifest.ts";
+import { ManifestError, type ManifestIssue } from "../../runtime/errors.ts";
+
+/** A manifest that uses every field. */
+function fullManifest(): Record<string, unknown> {
+  return {
+    id: "issues",
+    name: "Issues",
+    version: "1.2.0",
+    description: "Keeps the project's issues in memory and checks the tracker for new ones.",
+    permissions: ["background", "schedule", "work.agent", "net:api.example.com", "host.processes"],
+    service: "service/index.js",
+    ui: "ui/index.js",
+    handlers: {
+      "issues.poll": {
+        description: "Checks the tracker for new issues",
+        agent: {
+          description: "Check the tracker now",
+          input: { type: "object", properties: { since: { type: "string" } } },
+        },
+      },
+      "issues.seed": { description: "Writes the first records" },
+    },
+    schedule: [
+      { handler: "issues.poll", description: "Checks the tracker for new issues", every: "15m" },
+    ],
+    lifecycle: { installed: "issues.seed", opened: "issues.poll" },
+    types: ["types/issue.json"],
+    prompt: "prompt/instructions.md",
+    host: {
+      processes: [{ id: "lsp", program: "typescript-language-server", args: ["--stdio"] }],
+    },
+  };
+}
+
+/** The least a manifest may say. */
+function minimalManifest(): Record<string, unknown> {
+  return { id: "notes", name: "Notes", version: "0.1.0", description: "Plain notes." };
+}
+
+type Segment = string | number;
+
+/** A copy of `manifest` with the value at `path` replaced (or removed when `value` is omitted). */
+function change(
+  manifest: Record<string, unknown>,
+  path: Segment[],
+  ...value: [unknown?]
+): Record<string, unknown> {
+  const copy = structuredClone(manifest);
+  let at: Record<Segment, unknown> = copy;
+  for (const segment of path.slice(0, -1)) at = at[segment] as Record<Segment, unknown>;
+  const last = path[path.length - 1];
+  if (value.length === 0) delete at[last];
+  else at[last] = value[0];
+  return copy;
+}
+
+/** Several changes, applied in order. */
+function changes(
+  manifest: Record<string, unknown>,
+  ...edits: Array<[Segment[], unknown?]>
+): Record<string, unknown> {
+  return edits.reduce(
+    (m, [path, ...value]) => change(m, path, ...(value as [unknown?])),
+    manifest,
+  );
+}
+
+/** The issues `run` throws; fails if it does not throw a ManifestError. */
+function issuesOf(run: () => unknown): ManifestIssue[] {
+  try {
+    run();
+  } catch (error) {
+    assert.ok(error instanceof ManifestError, `expected a ManifestError, got ${error}`);
+    return error.issues;
+  }
+  assert.fail("expected a ManifestError, but the manifest was accepted");
+}
+
+/** Asserts one issue has exactly `path` and a message containing `message`. */
+function assertIssue(issues: ManifestIssue[], path: string, message: string) {
+  const found = issues.some((issue) => issue.path === path && issue.message.includes(message));
+  assert.ok(
+    found,
+    `no issue at ${JSON.stringify(path)} containing ${JSON.stringify(message)}; got:\n` +
+      issues.map((i) => `  ${i.path}: ${i.message}`).join("\n"),
+  );
+}
+
+interface Case {
+  name: string;
+  manifest: unknown;
+  path: string;
+  message: string;
+}
+
+async function refuses(t: Deno.TestContext, cases: Case[]) {
+  for (const c of cases) {
+    await t.step(c.name, () => {
+      assertIssue(issuesOf(() => validateManifest(c.manifest, "test")), c.path, c.message);
+    });
+  }
+}
+
+const full = fullManifest();
+const minimal = minimalManifest();
+
+Deno.test("`validateManifest()` accepts a valid manifest", async (t) => {
+  await t.step("a full manifest returns typed data", () => {
+    const manifest: Manifest = validateManifest(fullManifest(), "test");
+    assert.deepEqual(manifest, fullManifest());
+    assert.equal(manifest.schedule[0].every, "15m");
+    assert.equal(manifest.handlers["issues.poll"].agent?.input.type, "object");
+    assert.equal(manifest.host?.processes?.[0].program, "typescript-language-server");
+  });
+
+  await t.step("a minimal manifest gets defaults for permissions, handlers and schedule", () => {
+    const manifest = validateManifest(minimalManifest(), "test");
+    assert.deepEqual(manifest.permissions, []);
+    assert.deepEqual(manifest.handlers, {});
+    assert.deepEqual(manifest.schedule, []);
+    assert.equal(manifest.service, undefined);
+    assert.equal(manifest.host, undefined);
+  });
+
+  await t.step("pre-release and build versions are semver", () => {
+    for (const version of ["1.0.0-beta.1", "1.0.0+build.5", "2.0.0-rc.1+20260101"]) {
+      assert.equal(validateManifest({ ...minimal, version }, "test").version, version);
+    }
+  });
+
+  await t.step("net: hosts may be IPv4 addresses and carry a port", () => {
+    const permissions = ["net:10.0.0.2", "net:localhost:8080", "net:api.example.com:443"];
+    assert.deepEqual(
+      validateManifest({ ...minimal, permissions }, "test").permissions,
+      permissions,
+    );
+  });
+
+  await t.step("the host.processes permission is allowed without processes", () => {
+    validateManifest({ ...minimal, permissions: ["host.processes"] }, "test");
+    validateManifest({ ...minimal, permissions: ["host.processes"], host: {} }, "test");
+  });
+
+  await t.step("intervals from 1m to 30d are accepted", () => {
+    for (const every of ["1m", "60m", "24h", "30d"]) {
+      validateManifest(change(full, ["schedule", 0, "every"], every), "test");
+    }
+  });
+
+  await t.step("exactly 32 schedule rows and 16 processes are accepted", () => {
+    const row = { handler: "issues.poll", description: "Polls", every: "1h" };
+    const processes = Array.from({ length: 16 }, (_, i) => ({ id: `p${i}`, program: "x" }));
+    validateManifest(
+      changes(full, [["schedule"], Array(32).fill(row)], [["host", "processes"], processes]),
+      "test",
+    );
+  });
+});
+
+Deno.test("`parseManifest()` reads JSON text", async (t) => {
+  await t.step("valid text returns the manifest", () => {
+    const manifest = parseManifest(JSON.stringify(fullManifest(), null, 2), "issues/manifest.json");
+    assert.deepEqual(manifest, fullManifest());
+  });
+
+  await t.step("a leading byte-order mark is ignored", () => {
+    assert.equal(parseManifest("\uFEFF" + JSON.stringify(minimal), "test").id, "notes");
+  });
+
+  await t.step("refuses text that is not JSON, naming the line and column", () => {
+    const issues = issuesOf(() => parseManifest('{\n  "id": "issues",\n  "name": }\n', "test"));
+    assert.equal(issues.length, 1);
+    assertIssue(issues, "", "not valid JSON at line 3, column 11");
+  });
+
+  await t.step("refuses text that ends early", () => {
+    assertIssue(issuesOf(() => parseManifest('{"id": "issues"', "test")), "", "not valid JSON");
+  });
+
+  await t.step("refuses an empty file", () => {
+    assertIssue(issuesOf(() => parseManifest("  \n", "test")), "", "the file is empty");
+  });
+
+  await t.step("refuses JSON that is not an object", () => {
+    assertIssue(issuesOf(() => parseManifest("[1, 2]", "test")), "", "expected a JSON object");
+  });
+
+  await t.step("the error message says where and lists each issue by path", () => {
+    const text = JSON.stringify(change(full, ["schedule", 0, "every"], "30s"));
+    assert.throws(
+      () => parseManifest(text, "extensions/issues/manifest.json"),
+      (error: unknown) => {
+        assert.ok(error instanceof ManifestError);
+        assert.match(error.message, /^Invalid manifest extensions\/issues\/manifest\.json:\n/);
+        assert.match(
+          error.message,
+          /\n {2}schedule\[0\]\.every: "30s" is shorter than the 1m minimum/,
+        );
+        return true;
+      },
+    );
+  });
+});
+
+Deno.test("`validateManifest()` refuses what is not a manifest object", async (t) => {
+  await refuses(t, [
+    { name: "an array", manifest: [], path: "", message: "expected a JSON object, got an array" },
+    { name: "null", manifest: null, path: "", message: "expected a JSON object, got null" },
+    { name: "a string", manifest: "issues", path: "", message: `got "issues"` },
+  ]);
+});
+
+Deno.test("`validateManifest()` refuses missing or malformed identity fields", async (t) => {
+  await refuses(t, [
+    {
+      name: "a missing id",
+      manifest: change(full, ["id"]),
+      path: "id",
+      message: `required field "id" is missing`,
+    },
+    {
+      name: "a missing name",
+      manifest: change(full, ["name"]),
+      path: "name",
+      message: `required field "name" is missing`,
+    },
+    {
+      name: "a missing version",
+      manifest: change(full, ["version"]),
+      path: "version",
+      message: `required field "version" is missing`,
+    },
+    {
+      name: "a missing description",
+      manifest: change(full, ["description"]),
+      path: "description",
+      message: `required field "description" is missing`,
+    },
+    {
+      name: "an id with characters outside a-z, 0-9 and -",
+      manifest: change(minimal, ["id"], "is_sues"),
+      path: "id",
+      message: `expected an id like "issues"`,
+    },
+    {
+      name: "an uppercase id",
+      manifest: change(minimal, ["id"], "Issues"),
+      path: "id",
+      message: `"Issues" has uppercase letters; ids are lowercase, like "issues"`,
+    },
+    {
+      name: "a one-letter id",
+      manifest: change(minimal, ["id"], "i"),
+      path: "id",
+      message: `got "i"`,
+    },
+    {
+      name: "an id that starts with a digit",
+      manifest: change(minimal, ["id"], "1issues"),
+      path: "id",
+      message: `got "1issues"`,
+    },
+    {
+      name: "a version that is not semver",
+      manifest: change(minimal, ["version"], "1.2"),
+      path: "version",
+      message: `expected a semver version like "1.2.0", got "1.2"`,
+    },
+    {
+      name: "a version with a leading v",
+      manifest: change(minimal, ["version"], "v1.2.0"),
+      path: "version",
+      message: `(without the leading "v")`,
+    },
+    {
+      name: "a name that is a number",
+      manifest: change(minimal, ["name"], 3),
+      path: "name",
+      message: "expected a string, got 3",
+    },
+    {
+      name: "an empty name",
+      manifest: change(minimal, ["name"], " "),
+      path: "name",
+      message: "is empty; expected 1 to 80 characters",
+    },
+    {
+      name: "a name longer than 80 characters",
+      manifest: change(minimal, ["name"], "n".repeat(81)),
+      path: "name",
+      message: "is 81 characters long; at most 80 are allowed",
+    },
+    {
+      name: "a description longer than 500 characters",
+      manifest: change(minimal, ["description"], "d".repeat(501)),
+      path: "description",
+      message: "at most 500 are allowed",
+    },
+  ]);
+});
+
+Deno.test("`validateManifest()` refuses unknown fields, suggesting the near one", async (t) => {
+  await refuses(t, [
+    {
+      name: "an unknown top-level field",
+      manifest: { ...minimal, sevice: "service/index.js" },
+      path: "sevice",
+      message: `unknown field "sevice" (did you mean "service"?)`,
+    },
+    {
+      name: "an unknown top-level field with nothing near it",
+      manifest: { ...minimal, colour: "red" },
+      path: "colour",
+      message: `unknown field "colour"; expected "id", "name"`,
+    },
+    {
+      name: "an unknown field in a handler",
+      manifest: change(full, ["handlers", "issues.seed", "descripton"], "Seeds"),
+      path: `handlers["issues.seed"].descripton`,
+      message: `unknown field "descripton" (did you mean "description"?)`,
+    },
+    {
+      name: "an unknown field in a schedule row",
+      manifest: change(full, ["schedule", 0, "interval"], "15m"),
+      path: "schedule[0].interval",
+      message: `unknown field "interval"`,
+    },
+    {
+      name: "an unknown field in a handler's agent",
+      manifest: change(full, ["handlers", "issues.poll", "agent", "inputs"], {}),
+      path: `handlers["issues.poll"].agent.inputs`,
+      message: `(did you mean "input"?)`,
+    },
+    {
+      name: "an unknown field in a host process",
+      manifest: change(full, ["host", "processes", 0, "cwd"], "/tmp"),
+      path: "host.processes[0].cwd",
+      message: `unknown field "cwd"`,
+    },
+  ]);
+});
+
+Deno.test("`validateManifest()` refuses bad permissions", async (t) => {
+  const withPermissions = (permissions: unknown) => ({ ...minimal, permissions });
+  await refuses(t, [
+    {
+      name: "permissions that are not a list",
+      manifest: withPermissions("background"),
+      path: "permissions",
+      message: `expected an array, got "background"`,
+    },
+    {
+      name: "an unknown permission",
+      manifest: withPermissions(["camera"]),
+      path: "permissions[0]",
+      message: `unknown permission "camera"; expected one of background, schedule`,
+    },
+    {
+      name: "a misspelt permission",
+      manifest: withPermissions(["schedule", "work:agent"]),
+      path: "permissions[1]",
+      message: `unknown permission "work:agent" (did you mean "work.agent"?)`,
+    },
+    {
+      name: "net: with a scheme",
+      manifest: withPermissions(["net:https://api.example.com"]),
+      path: "permissions[0]",
+      message: "has a scheme; write the host only",
+    },
+    {
+      name: "net: with a path",
+      manifest: withPermissions(["net:api.example.com/v1"]),
+      path: "permissions[0]",
+      message: "has a path; write the host only",
+    },
+    {
+      name: "net: with a wildcard",
+      manifest: withPermissions(["net:*.example.com"]),
+      path: "permissions[0]",
+      message: "wildcards are not supported",
+    },
+    {
+      name: "net: with no host",
+      manifest: withPermissions(["net:"]),
+      path: "permissions[0]",
+      message: `"net:" names no host`,
+    },
+    {
+      name: "net: with a port out of range",
+      manifest: withPermissions(["net:api.example.com:70000"]),
+      path: "permissions[0]",
+      message: "expected a port from 1 to 65535",
+    },
+    {
+      name: "net: with an invalid host name",
+      manifest: withPermissions(["net:api_example.com"]),
+      path: "permissions[0]",
+      message: "does not name a valid host",
+    },
+    {
+      name: "net: with an IPv4 address out of range",
+      manifest: withPermissions(["net:300.1.1.1"]),
+      path: "permissions[0]",
+      message: "does not name a valid host",
+    },
+    {
+      name: "a duplicate permission",
+      manifest: withPermissions(["background", "schedule", "background"]),
+      path: "permissions[2]",
+      message: `"background" is listed twice (also permissions[0])`,
+    },
+  ]);
+});
+
+Deno.test("`validateManifest()` refuses a service module and handlers that do not agree", async (t) => {
+  await refuses(t, [
+    {
+      name: "a service module without the background permission",
+      manifest: change(full, ["permissions"], ["schedule", "host.processes"]),
+      path: "permissions",
+      message: "a service module needs the background permission",
+    },
+    {
+      name: "a service module without handlers",
+      manifest: changes(minimal, [["service"], "service/index.js"], [["permissions"], [
+        "background",
+      ]]),
+      path: "handlers",
+      message: "a service module is named but no handlers are declared",
+    },
+    {
+      name: "handlers without a service module",
+      manifest: change(full, ["service"]),
+      path: "service",
+      message: "handlers are declared but no service module is named",
+    },
+    {
+      name: "a handler name not prefixed with the package id",
+      manifest: change(full, ["handlers", "tracker.poll"], { description: "Polls" }),
+      path: `handlers["tracker.poll"]`,
+      message: `"tracker.poll" does not start with the package id "issues."`,
+    },
+    {
+      name: "a handler name with no dot",
+      manifest: change(full, ["handlers", "poll"], { description: "Polls" }),
+      path: `handlers["poll"]`,
+      message: `expected a handler name like "issues.poll"`,
+    },
+    {
+      name: "a handler name whose local part starts with a digit",
+      manifest: change(full, ["handlers", "issues.9poll"], { description: "Polls" }),
+      path: `handlers["issues.9poll"]`,
+      message: `got "issues.9poll"`,
+    },
+    {
+      name: "a handler without a description",
+      manifest: change(full, ["handlers", "issues.poll", "description"]),
+      path: `handlers["issues.poll"].description`,
+      message: `required field "description" is missing`,
+    },
+    {
+      name: "a handler description longer than 300 characters",
+      manifest: change(full, ["handlers", "issues.seed", "description"], "x".repeat(301)),
+      path: `handlers["issues.seed"].description`,
+      message: "at most 300 are allowed",
+    },
+    {
+      name: "an agent input that is not an object",
+      manifest: change(full, ["handlers", "issues.poll", "agent", "input"], ["since"]),
+      path: `handlers["issues.poll"].agent.input`,
+      message: "expected an object, got an array",
+    },
+    {
+      name: `an agent input whose "type" is not "object"`,
+      manifest: change(full, ["handlers", "issues.poll", "agent", "input"], { type: "string" }),
+      path: `handlers["issues.poll"].agent.input.type`,
+      message: `expected a JSON Schema whose "type" is "object", got "type": "string"`,
+    },
+    {
+      name: "handlers that are a list",
+      manifest: change(full, ["handlers"], ["issues.poll"]),
+      path: "handlers",
+      message: "expected an object, got an array",
+    },
+  ]);
+});
+
+Deno.test("`validateManifest()` refuses bad schedules", async (t) => {
+  const every = (value: string) => change(full, ["schedule", 0, "every"], value);
+  await refuses(t, [
+    {
+      name: "a schedule without the schedule permission",
+      manifest: change(full, ["permissions"], ["background", "host.processes"]),
+      path: "permissions",
+      message: "a schedule needs the schedule permission",
+    },
+    {
+      name: "a schedule row without a description",
+      manifest: change(full, ["schedule", 0, "description"]),
+      path: "schedule[0].description",
+      message: `required field "description" is missing`,
+    },
+    {
+      name: "an interval in seconds",
+      manifest: every("30s"),
+      path: "schedule[0].every",
+      message: `"30s" is shorter than the 1m minimum`,
+    },
+    {
+      name: "a zero interval",
+      manifest: every("0m"),
+      path: "schedule[0].every",
+      message: `"0m" is zero`,
+    },
+    {
+      name: "an interval in weeks",
+      manifest: every("1w"),
+      path: "schedule[0].every",
+      message: `unknown unit "w" in "1w"`,
+    },
+    {
+      name: "cron syntax",
+      manifest: every("*/5 * * * *"),
+      path: "schedule[0].every",
+      message: "cron syntax is not supported; use an interval like 15m, 1h or 1d",
+    },
+    {
+      name: "an interval over 30 days",
+      manifest: every("31d"),
+      path: "schedule[0].every",
+      message: `"31d" is longer than the 30d maximum`,
+    },
+    {
+      name: "a schedule row naming an undeclared handler",
+      manifest: change(full, ["schedule", 0, "handler"], "issues.pol"),
+      path: "schedule[0].handler",
+      message: `"issues.pol" is not a declared handler; declared: "issues.poll", "issues.seed"`,
+    },
+    {
+      name: "more than 32 schedule rows",
+      manifest: change(
+        full,
+        ["schedule"],
+        Array(33).fill({ handler: "issues.poll", description: "Polls", every: "1h" }),
+      ),
+      path: "schedule",
+      message: "has 33 rows; at most 32 are allowed",
+    },
+  ]);
+});
+
+Deno.test("`validateManifest()` refuses bad lifecycle moments", async (t) => {
+  await refuses(t, [
+    {
+      name: "a lifecycle moment naming an undeclared handler",
+      manifest: change(full, ["lifecycle", "installed"], "issues.setup"),
+      path: "lifecycle.installed",
+      message: `"issues.setup" is not a declared handler; declared: "issues.poll", "issues.seed"`,
+    },
+    {
+      name: "an unknown lifecycle moment",
+      manifest: change(full, ["lifecycle", "install"], "issues.seed"),
+      path: "lifecycle.install",
+      message: `unknown field "install" (did you mean "installed"?)`,
+    },
+    {
+      name: "a lifecycle handler when no handlers are declared",
+      manifest: { ...minimal, lifecycle: { removed: "notes.tidy" } },
+      path: "lifecycle.removed",
+      message: `"notes.tidy" is not a declared handler; no handlers are declared`,
+    },
+  ]);
+});
+
+Deno.test("`validateManifest()` refuses paths that leave the package", async (t) => {
+  await refuses(t, [
+    {
+      name: "a types path with ..",
+      manifest: change(full, ["types"], ["../other/types/issue.json"]),
+      path: "types[0]",
+      message: `contains ".."; paths may not leave the package`,
+    },
+    {
+      name: "a types path not ending in .json",
+      manifest: change(full, ["types"], ["types/issue.json", "types/comment.ts"]),
+      path: "types[1]",
+      message: `does not end in ".json"`,
+    },
+    {
+      name: "an absolute service path",
+      manifest: change(full, ["service"], "/service/index.js"),
+      path: "service",
+      message: `"/service/index.js" is absolute`,
+    },
+    {
+      name: "a Windows drive service path",
+      manifest: change(full, ["service"], "C:/service/index.js"),
+      path: "service",
+      message: "is absolute",
+    },
+    {
+      name: "a ui path with a backslash",
+      manifest: change(full, ["ui"], "ui\\index.js"),
+      path: "ui",
+      message: `contains a backslash; use "/" between folders`,
+    },
+    {
+      name: "a prompt path with an empty segment",
+      manifest: change(full, ["prompt"], "prompt//instructions.md"),
+      path: "prompt",
+      message: "has an empty segment",
+    },
+    {
+      name: "a path starting with ./",
+      manifest: change(full, ["ui"], "./ui/index.js"),
+      path: "ui",
+      message: `contains "."`,
+    },
+  ]);
+});
+
+Deno.test("`validateManifest()` refuses bad host processes", async (t) => {
+  const process = (i: number) => ({ id: `p${i}`, program: "server" });
+  await refuses(t, [
+    {
+      name: "more than 16 processes",
+      manifest: change(
+        full,
+        ["host", "processes"],
+        Array.from({ length: 17 }, (_, i) => process(i)),
+      ),
+      path: "host.processes",
+      message: "declares 17 processes; at most 16 are allowed",
+    },
+    {
+      name: "a duplicate process id",
+      manifest: change(full, ["host", "processes"], [process(1), process(2), process(1)]),
+      path: "host.processes[2].id",
+      message: `process id "p1" is used twice (also host.processes[0].id)`,
+    },
+    {
+      name: "processes without the host.processes permission",
+      manifest: change(full, ["permissions"], ["background", "schedule"]),
+      path: "permissions",
+      message: "needs the host.processes permission",
+    },
+    {
+      name: "a process id with uppercase letters",
+      manifest: change(full, ["host", "processes", 0, "id"], "LSP"),
+      path: "host.processes[0].id",
+      message: `expected a process id like "lsp"`,
+    },
+    {
+      name: "an empty program",
+      manifest: change(full, ["host", "processes", 0, "program"], ""),
+      path: "host.processes[0].program",
+      message: "is empty; expected a program to run",
+    },
+    {
+      name: "arguments that are not strings",
+      manifest: change(full, ["host", "processes", 0, "args"], ["--port", 8080]),
+      path: "host.processes[0].args[1]",
+      message: "expected a string, got 8080",
+    },
+  ]);
+});
+
+Deno.test("`validateManifest()` refuses with every problem at once", () => {
+  const manifest = changes(
+    full,
+    [["id"], "Issues"],
+    [["version"], "1.2"],
+    [["schedule", 0, "every"], "30s"],
+    [["lifecycle", "installed"], "issues.setup"],
+    [["permissions"], ["schedule", "schedule", "host.processes"]],
+    [["colour"], "red"],
+  );
+  const issues = issuesOf(() => validateManifest(manifest, "test"));
+  assert.deepEqual(issues.map((issue) => issue.path), [
+    "id",
+    "version",
+    "permissions[1]",
+    "permissions",
+    "schedule[0].every",
+    "lifecycle.installed",
+    "colour",
+  ]);
+});
+
+Deno.test("`handlerNames()` and `declaredHosts()` read a validated manifest", async (t) => {
+  const manifest = validateManifest(
+    change(full, ["permissions"], [
+      "background",
+      "schedule",
+      "net:api.example.com",
+      "host.processes",
+      "net:10.0.0.2:8080",
+    ]),
+    "test",
+  );
+  await t.step("handlerNames lists the declared handlers in order", () => {
+    assert.deepEqual(handlerNames(manifest), ["issues.poll", "issues.seed"]);
+  });
+  await t.step("declaredHosts lists the net: hosts with their ports", () => {
+    assert.deepEqual(declaredHosts(manifest), ["api.example.com", "10.0.0.2:8080"]);
+  });
+  await t.step("a minimal manifest has neither", () => {
+    const bare = validateManifest(minimalManifest(), "test");
+    assert.deepEqual(handlerNames(bare), []);
+    assert.deepEqual(declaredHosts(bare), []);
+  });
+});
