@@ -30,22 +30,9 @@ import { type ModuleScan, scanModule, WHOLE_API } from "./_scan.ts";
 import { standInProblems } from "./_stand_in.ts";
 import { SERVICE_SOURCE, typeCheckService } from "./_types.ts";
 import { buildPackage, type BuildResult } from "../build.ts";
+import { type CheckProblem, formatProblem } from "./problem.ts";
 
-/** One problem check found. Paths are relative to the package folder. */
-export interface CheckProblem {
-  /** Which rule it breaks, such as `free-global` or `schedule-handler` (docs/check.md). */
-  rule: string;
-  /** The file it is in, such as `manifest.json` or `service/index.js`. */
-  file: string;
-  /** Line, from 1, when the problem has a place in the file. */
-  line?: number;
-  /** Column, from 1. */
-  column?: number;
-  /** What is wrong. */
-  message: string;
-  /** What to do about it. */
-  hint: string;
-}
+export { type CheckProblem, formatProblem };
 
 /** Options for {@linkcode checkBuiltPackage} and `checkPackage`. */
 export interface CheckOptions {
@@ -316,22 +303,4 @@ function scanProblems(manifest: Manifest, scan: ModuleScan): CheckProblem[] {
     });
   }
   return problems;
-}
-
-/**
- * One problem as the terminal shows it: `file:line:col  message` and an
- * indented hint. Install uses the same words when it refuses a package.
- *
- * @example
- * ```ts
- * formatProblem({ rule: "free-global", file: "service/index.js", line: 4, column: 7,
- *   message: "uses setTimeout, which the isolate does not have", hint: "…" });
- * // "service/index.js:4:7  uses setTimeout, which the isolate does not have\n  hint: …"
- * ```
- */
-export function formatProblem(problem: CheckProblem): string {
-  const place = problem.line === undefined
-    ? problem.file
-    : `${problem.file}:${problem.line}:${problem.column ?? 1}`;
-  return `${place}  ${problem.message}\n  hint: ${problem.hint}`;
 }
