@@ -187,6 +187,18 @@ Deno.test("`runCli()` parses each command's words with that command's flags", as
       }
     });
 
+    await t.step("commands that share a flag give it the same type", () => {
+      // runCli finds the command's name past flags of any command, so a shared
+      // flag must take a value (or not) for all of them alike.
+      const types = new Map<string, string>();
+      for (const command of COMMANDS) {
+        for (const [flag, { type }] of Object.entries(command.options)) {
+          assert.equal(types.get(flag) ?? type, type, `--${flag} of ${command.name}`);
+          types.set(flag, type);
+        }
+      }
+    });
+
     await t.step("none of it opened an installation", async () => {
       await assert.rejects(Deno.stat(home), Deno.errors.NotFound);
     });
