@@ -5,11 +5,8 @@
  * @module
  */
 import { runCli } from "./runtime/cli/sync.ts";
+import { enterStartFolder } from "./runtime/cli/start_folder.ts";
 
 if (import.meta.main) {
-  // `deno task` runs in the repository; paths a person typed are relative to
-  // where they typed them, which it passes as INIT_CWD.
-  const from = Deno.env.get("INIT_CWD");
-  if (from) Deno.chdir(from);
-  Deno.exit(await runCli(Deno.args));
+  Deno.exit(await runCli(Deno.args, { cwd: enterStartFolder() }));
 }

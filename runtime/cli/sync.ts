@@ -1,419 +1,159 @@
 /**
- * The `sync` command line: install, remove and list packages in a project,
- * call handlers, read records and receipts, and serve the app.
+ * The `sync` command line: finds the command named by the first word that is
+ * not a flag, parses the rest with that command's own flags, runs it, and
+ * maps what it throws to a message and an exit code (0 done, 1 refused or
+ * failed, 2 bad usage).
  *
- * Run it as `deno task sync <command>`; `SYNC_HOME` chooses the installation.
+ * Run it as `deno task sync <command>` (and `deno task check|build|new`);
+ * `SYNC_HOME` chooses the installation. Each command is one entry of
+ * {@linkcode COMMANDS}, from a file under `commands/`.
  *
  * @module
  */
-import { parseArgs } from "node:util";
-import { AUTHOR_COMMANDS, runAuthorCli } from "./author.ts";
-import { runCheckCli } from "./check.ts";
-import { exitCodeOf } from "../error_status.ts";
-import { resolve } from "node:path";
-import { InvalidInputError, NotFoundError, SyncError } from "../errors.ts";
-import { Host } from "../host/host.ts";
-import { installPackage, removePackage } from "../lifecycle/install.ts";
-import { readApproval, widenedPermissions } from "../packages/approval.ts";
-import { loadPackage, readPackageRef } from "../packages/store.ts";
-import { describePermission } from "../packages/permission_text.ts";
-import { readDeclaredIds, readProject, resolveProjectDir } from "../projects/project.ts";
-import { openProject } from "../lifecycle/open.ts";
-import { listRecords } from "../memory/store.ts";
-import { listReceipts } from "../host/receipts.ts";
-import { openInstallation, syncHome } from "../projects/home.ts";
-import { serve } from "../web/serve.ts";
-import { describeSchedule } from "../clock/schedule_view.ts";
-import { switchOff, switchOn } from "../clock/switch.ts";
-import {
-  forgetScheduledProject,
-  isScheduledProject,
-  listScheduledProjects,
-} from "../clock/scheduled_projects.ts";
+import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
+import type { Command } from "./command.ts";
+import { buildCommand, newCommand } from "./commands/author.ts";
+import { callCommand } from "./commands/call.ts";
+import { checkCommand } from "./commands/check.ts";
+import { projectsCommand, scheduleCommand, switchCommand } from "./commands/clock.ts";
+import { openCommand } from "./commands/open.ts";
+import { installCommand, listCommand, removeCommand } from "./commands/packages.ts";
+import { receiptsCommand } from "./commands/receipts.ts";
+import { recordsCommand } from "./commands/records.ts";
+import { serveCommand } from "./commands/serve.ts";
+import { formatSummaries } from "./format_summaries.ts";
+import { type CliIo, consoleIo } from "./io.ts";
+import { refuseUsage, reportFailure } from "./report_failure.ts";
 
-const USAGE = `Usage: sync <command> [options]
+/** Every command, in the order `sync help` lists them. */
+export const COMMANDS: readonly Command[] = [
+  buildCommand,
+  newCommand,
+  checkCommand,
+  installCommand,
+  removeCommand,
+  openCommand,
+  listCommand,
+  callCommand,
+  recordsCommand,
+  receiptsCommand,
+  scheduleCommand,
+  switchCommand,
+  projectsCommand,
+  serveCommand,
+];
+
+/** `--help`/`-h`, which every command takes. */
+const HELP_OPTION = { help: { type: "boolean", short: "h" } } as const;
+
+/**
+ * Every command's flags at once: enough to tell a flag's value from the
+ * command's name wherever the command stands (`sync --project p list`).
+ */
+const ALL_OPTIONS: ParseArgsOptionsConfig = Object.assign(
+  {},
+  ...COMMANDS.map((command) => command.options),
+  HELP_OPTION,
+);
+
+/** What `sync help` prints. */
+export const USAGE = `Usage: sync <command> [options]
 
 Commands:
-  build [dir]            Compile a package's src/service.ts and src/index.tsx.
-  new <id> [dir]         Create a package folder that passes check.
-  check [dir] [--json]   Build a package, then check it; exits 0 only when clean.
-  install <folder|archive> --project <dir> [--approve]
-                         Install a package into a project. Without --approve it
-                         prints the permissions it asks for and refuses.
-  remove <id> --project <dir> [--force]
-                         Remove a package from a project (its records stay). Its
-                         removed handler runs first; if it fails the removal is
-                         refused unless --force.
-  open --project <dir>   Open a project: remember what it declares, put it on the
-                         clock's list if it has a schedule, run opened handlers.
-  list --project <dir>   The packages installed in a project.
-  call <id> <handler> --project <dir> [--payload <json>]
-                         Call a handler; prints its JSON answer.
-  records --project <dir> [--kind <kind>] [--prefix <prefix>]
-                         The project's records, one JSON line each.
-  receipts --project <dir> [--id <id>] [--limit <n>] [--json]
-                         What handler calls left behind, newest first.
-  schedule --project <dir> [--json]
-                         One row per scheduled handler: what it does, how often,
-                         on/off here, last attempt, next due.
-  switch <id> off|on --project <dir>
-                         Turn a package's clock off or on in a project.
-  projects               The projects the clock ticks.
-  projects forget <dir>  Take a project off the clock's list.
-  serve [--port <port>]  Serve the app on 127.0.0.1 and run the clock.
+${formatSummaries(COMMANDS.flatMap((command) => command.summary))}
 
 The installation lives in $SYNC_HOME (default: ~/.local/share/sync).`;
 
-interface Io {
-  out: (line: string) => void;
-  err: (line: string) => void;
+/** Options for {@linkcode runCli}. */
+export interface RunCliOptions {
+  /** Where output goes; tests capture it. Default: stdout and stderr. */
+  io?: CliIo;
+  /**
+   * The folder relative paths start from, as the person knows it; the
+   * process should already be there (see `enterStartFolder`). Default: the
+   * current folder.
+   */
+  cwd?: string;
 }
 
 /**
- * Runs one CLI command and returns its exit code.
+ * Runs one CLI command and answers its exit code: 0 done, 1 refused or
+ * failed (the reason is on stderr), 2 bad usage. A flag the command does not
+ * take is bad usage, refused with the command's usage; `--help` prints it.
  *
- * @param args The words after `sync`.
- * @param io Where output goes; tests capture it.
+ * @param args The words after `sync`, such as `["list", "--project", "."]`.
+ * @param options Where output goes and where relative paths start.
+ * @example
+ * ```ts
+ * Deno.exit(await runCli(["check", "extensions/hello"]));
+ * ```
  */
-export async function runCli(args: string[], io: Io = defaultIo()): Promise<number> {
-  if (args[0] === "check") return await runCheckCli(args.slice(1), { io });
-  if (AUTHOR_COMMANDS.includes(args[0])) return await runAuthorCli(args, { io });
+export async function runCli(args: string[], options: RunCliOptions = {}): Promise<number> {
+  const io = options.io ?? consoleIo();
+  const at = commandIndex(args);
+  const name = at === -1 ? undefined : args[at];
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) return answerWithoutCommand(args, name, io);
+  return await runCommand(command, args.toSpliced(at, 1), io, options.cwd ?? Deno.cwd());
+}
+
+/** Where the command's name stands in `args`: the first word that is not a flag or its value. */
+function commandIndex(args: string[]): number {
+  const { tokens } = parseArgs({
+    args,
+    options: ALL_OPTIONS,
+    allowPositionals: true,
+    strict: false,
+    tokens: true,
+  });
+  return tokens.find((token) => token.kind === "positional")?.index ?? -1;
+}
+
+/** Parses a command's words with its own flags, then runs it. */
+async function runCommand(
+  command: Command,
+  args: string[],
+  io: CliIo,
+  cwd: string,
+): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
       args,
       allowPositionals: true,
-      options: {
-        project: { type: "string" },
-        approve: { type: "boolean" },
-        force: { type: "boolean" },
-        payload: { type: "string" },
-        kind: { type: "string" },
-        prefix: { type: "string" },
-        id: { type: "string" },
-        limit: { type: "string" },
-        json: { type: "boolean" },
-        port: { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
+      options: { ...command.options, ...HELP_OPTION },
     });
+  } catch (error) {
+    return refuseUsage(command.name, command.usage, (error as Error).message, io);
+  }
+  const { help, ...flags } = parsed.values;
+  if (help) {
+    io.out(command.usage);
+    return 0;
+  }
+  try {
+    return await command.run({ args: parsed.positionals, flags, io, cwd });
+  } catch (error) {
+    return reportFailure(error, command.name, io);
+  }
+}
+
+/**
+ * `sync`, `sync help`, `sync --help` and an unknown command: the command
+ * list, on stdout when asked for (exit 0), else as bad usage (exit 2).
+ */
+function answerWithoutCommand(args: string[], name: string | undefined, io: CliIo): number {
+  let help;
+  try {
+    help = parseArgs({ args, allowPositionals: true, options: ALL_OPTIONS }).values.help;
   } catch (error) {
     io.err(`sync: ${(error as Error).message}\n\n${USAGE}`);
     return 2;
   }
-  const [command, ...rest] = parsed.positionals;
-  const flags = parsed.values;
-  if (!command || flags.help || command === "help") {
+  if (!name || help || name === "help") {
     io.out(USAGE);
-    return command || flags.help ? 0 : 2;
+    return name || help ? 0 : 2;
   }
-  const home = syncHome();
-  let kv: Deno.Kv | undefined;
-  let host: Host | undefined;
-  try {
-    kv = await openInstallation(home);
-    host = new Host({ kv, home, log: io.err });
-    switch (command) {
-      case "install": {
-        const source = need(rest[0], "install needs a folder or an archive");
-        const result = await installPackage(host, source, needProject(flags.project), {
-          approve: flags.approve,
-        });
-        const { manifest, ref } = result.package;
-        io.out(
-          `Installed ${manifest.id}@${manifest.version} (${ref.source}: ${ref.dir}) into ${result.project}`,
-        );
-        if (result.approved.length) io.out(`Approved: ${result.approved.join(", ")}`);
-        if (result.installed) io.out(`Ran its installed handler ${result.installed.handler}: ok`);
-        return 0;
-      }
-      case "remove": {
-        const id = need(rest[0], "remove needs a package id");
-        const result = await removePackage(host, id, needProject(flags.project), {
-          force: flags.force,
-        });
-        const { removed } = result;
-        if (removed?.outcome === "failed") {
-          io.err(
-            `Its removed handler ${removed.handler} failed: ${removed.error!.name}: ` +
-              `${removed.error!.message}; removed anyway (--force)`,
-          );
-        } else if (removed) io.out(`Ran its removed handler ${removed.handler}: ok`);
-        if (result.notice) io.err(result.notice);
-        io.out(`Removed ${id}; its records stay in the project's memory`);
-        return 0;
-      }
-      case "open": {
-        const result = await openProject(host, needProject(flags.project));
-        const ids = result.project.extensionIds;
-        io.out(
-          `Opened ${result.project.path}: ${
-            ids.length ? `${ids.length} installed (${ids.join(", ")})` : "nothing installed"
-          }${result.scheduled ? "; on the clock's scheduled list" : ""}`,
-        );
-        for (const run of result.opened) {
-          if (run.outcome === "ok") io.out(`  ${run.handler} (opened): ok`);
-          else {io.err(
-              `  ${run.handler} (opened) failed: ${run.error!.name}: ${run.error!.message}`,
-            );}
-        }
-        for (const { packageId, message } of result.unavailable) {
-          io.err(`  ${packageId} cannot serve here: ${message}`);
-        }
-        return 0;
-      }
-      case "list": {
-        // A read: it does not open the project (that is `sync open`).
-        const project = await resolveProjectDir(needProject(flags.project));
-        const ids = await readDeclaredIds(project);
-        if (ids.length === 0) io.out("Nothing is installed in this project.");
-        for (const id of ids) io.out(await describeInstalled(host, project, id));
-        return 0;
-      }
-      case "call": {
-        const id = need(rest[0], "call needs a package id and a handler");
-        const handler = need(rest[1], "call needs a handler name after the package id");
-        let payload: unknown = null;
-        if (flags.payload !== undefined) {
-          try {
-            payload = JSON.parse(flags.payload);
-          } catch (error) {
-            throw new InvalidInputError(`--payload is not JSON: ${(error as Error).message}`);
-          }
-        }
-        const { value } = await host.callHandler(needProject(flags.project), id, handler, {
-          occasion: { kind: "extension" },
-          source: { kind: "person" },
-          payload,
-        });
-        io.out(JSON.stringify(value));
-        return 0;
-      }
-      case "records": {
-        const project = await resolveProjectDir(needProject(flags.project));
-        const memory = await host.projectMemory(project);
-        let cursor: string | undefined;
-        do {
-          const page = await listRecords(memory, {
-            kind: flags.kind,
-            prefix: flags.prefix,
-            limit: 500,
-            cursor,
-          });
-          for (const record of page.records) io.out(JSON.stringify(record));
-          cursor = page.cursor;
-        } while (cursor);
-        return 0;
-      }
-      case "receipts": {
-        const project = await knownProjectPath(kv, needProject(flags.project));
-        const limit = flags.limit ? Number(flags.limit) : 50;
-        if (!Number.isInteger(limit) || limit < 1) {
-          throw new InvalidInputError(
-            `--limit must be a positive whole number, not ${flags.limit}`,
-          );
-        }
-        const receipts = await listReceipts(kv, project, { packageId: flags.id, limit });
-        for (const r of receipts) {
-          if (flags.json) {
-            io.out(JSON.stringify(r));
-            continue;
-          }
-          const ms = Date.parse(r.endedAt) - Date.parse(r.startedAt);
-          const occasion = r.occasion.moment
-            ? `${r.occasion.kind}:${r.occasion.moment}`
-            : r.occasion.kind;
-          io.out(
-            `${r.startedAt}  ${r.outcome.padEnd(7)} ${r.handler || "(every handler)"} ` +
-              `(${occasion}, ${ms} ms)` +
-              (r.error ? `  ${r.error.name}: ${r.error.message}` : ""),
-          );
-        }
-        if (receipts.length === 0) io.out("No receipts yet.");
-        return 0;
-      }
-      case "schedule": {
-        const project = await projectOrWhereItWent(kv, needProject(flags.project));
-        const rows = await describeSchedule(host, project);
-        if (rows.length === 0) io.out("Nothing here runs on the clock.");
-        for (const row of rows) {
-          if (flags.json) {
-            io.out(JSON.stringify(row));
-            continue;
-          }
-          const attempt = row.lastAttempt;
-          const last = attempt
-            ? `last ${shortTime(attempt.startedAt)} ${attempt.outcome}` +
-              (attempt.error ? ` (${attempt.error.name}: ${attempt.error.message})` : "")
-            : "never ran";
-          const next = !row.on
-            ? "Off for this project"
-            : row.blocked
-            ? `passed over (${row.blocked.reason}): ${row.blocked.message}`
-            : `next ${shortTime(row.nextDue!)}`;
-          io.out(
-            `${row.packageName} (${row.packageId}): ${row.description}, ${row.wording}` +
-              `  [${row.on ? "on" : "off"}]  ${last}  ${next}` +
-              (row.needsReview ? "  NEEDS REVIEW: the last three attempts failed" : ""),
-          );
-        }
-        return 0;
-      }
-      case "switch": {
-        const id = need(rest[0], "switch needs a package id");
-        const state = rest[1];
-        if (state !== "off" && state !== "on") {
-          throw new InvalidInputError(
-            `switch needs "off" or "on" after the id, not ${state ?? "nothing"}`,
-          );
-        }
-        const project = await resolveProjectDir(needProject(flags.project));
-        await assertSwitchable(host, project, id);
-        if (state === "off") await switchOff(host, project, id);
-        else await switchOn(host, project, id);
-        io.out(`${id}'s clock is ${state} for ${project}`);
-        return 0;
-      }
-      case "projects": {
-        if (rest[0] === "forget") {
-          const dir = need(rest[1], "projects forget needs a project folder");
-          let path = dir;
-          try {
-            path = await resolveProjectDir(dir);
-          } catch { /* a folder that is gone can still be forgotten by the path given */ }
-          const forgotten = await forgetScheduledProject(kv, path);
-          io.out(
-            forgotten ? `The clock no longer ticks ${path}` : `${path} was not on the clock's list`,
-          );
-          return 0;
-        }
-        const projects = await listScheduledProjects(kv);
-        if (projects.length === 0) io.out("No project is on the clock's list.");
-        for (const project of projects) {
-          let gone = false;
-          try {
-            gone = !(await Deno.stat(project.path)).isDirectory;
-          } catch {
-            gone = true;
-          }
-          io.out(gone ? `${project.path}  (the folder is gone)` : project.path);
-        }
-        return 0;
-      }
-      case "serve": {
-        const port = flags.port ? Number(flags.port) : Number(Deno.env.get("SYNC_PORT") ?? 4321);
-        await serve(host, { port, log: io.out });
-        return 0;
-      }
-      default:
-        io.err(`sync: unknown command "${command}"\n\n${USAGE}`);
-        return 2;
-    }
-  } catch (error) {
-    if (error instanceof SyncError) {
-      io.err(`sync ${command}: ${error.name}: ${error.message}`);
-      return exitCodeOf(error);
-    }
-    io.err(`sync ${command}: unexpected failure: ${(error as Error)?.stack ?? error}`);
-    return 1;
-  } finally {
-    await host?.close();
-    kv?.close();
-  }
-}
-
-async function describeInstalled(host: Host, project: string, id: string): Promise<string> {
-  const approval = await readApproval(host.kv, project, id);
-  const ref = await readPackageRef(host.kv, id);
-  if (!ref) return `${id}  not on this machine: install it here to use it`;
-  try {
-    const pkg = await loadPackage(ref);
-    const { version, name, permissions } = pkg.manifest;
-    let state = "approved";
-    if (!approval) state = "not approved here";
-    else {
-      const widened = widenedPermissions(approval.permissions, permissions);
-      if (widened.length) {
-        // A folder edited in place has no approved artefact left to fall back on.
-        const fallback = approval.ref.dir !== ref.dir
-          ? `${approval.version} serves`
-          : "nothing serves";
-        state = `${version} awaits approval of ${widened.join(", ")}; ${fallback}`;
-      }
-    }
-    const perms = permissions.map((p) => `\n    ${p} — ${describePermission(p)}`).join("");
-    return `${id}@${version}  ${name}  [${ref.source}]  ${state}${perms}`;
-  } catch (error) {
-    return `${id}  cannot load: ${(error as Error).message}`;
-  }
-}
-
-/**
- * The project a person named: its real path, or for a folder that is gone,
- * the path as given when the installation still remembers it (its receipts
- * stay readable).
- */
-async function knownProjectPath(kv: Deno.Kv, dir: string): Promise<string> {
-  try {
-    return await resolveProjectDir(dir);
-  } catch (error) {
-    const path = resolve(dir);
-    if (await readProject(kv, path) || await isScheduledProject(kv, path)) return path;
-    throw error;
-  }
-}
-
-/**
- * The project a person named, or, when its folder is gone but the clock still
- * has it, an error that says what to do about it.
- */
-async function projectOrWhereItWent(kv: Deno.Kv, dir: string): Promise<string> {
-  try {
-    return await resolveProjectDir(dir);
-  } catch (error) {
-    const path = resolve(dir);
-    if (!await isScheduledProject(kv, path)) throw error;
-    throw new NotFoundError(
-      `The folder ${path} is gone; the clock still has it on its list and passes it over. ` +
-        `Open the project where it is now (sync open --project <dir>), and take the old ` +
-        `place off the list: sync projects forget ${path}`,
-    );
-  }
-}
-
-/**
- * A package's clock can be switched in a project it is installed in, when it
- * has a schedule (or its manifest cannot be read now, so nobody can tell).
- */
-async function assertSwitchable(host: Host, project: string, id: string): Promise<void> {
-  const ids = (await readProject(host.kv, project))?.extensionIds ?? [];
-  if (!ids.includes(id) && !(await readDeclaredIds(project)).includes(id)) {
-    throw new NotFoundError(`${id} is not installed in ${project}`);
-  }
-  const ref = await readPackageRef(host.kv, id);
-  let scheduled = true;
-  try {
-    if (ref) scheduled = (await loadPackage(ref)).manifest.schedule.length > 0;
-  } catch { /* unreadable: let the person switch it */ }
-  if (!scheduled) {
-    throw new InvalidInputError(`${id} has no schedule, so there is no clock to switch`);
-  }
-}
-
-/** `2030-01-01T09:00:00.000Z` → `2030-01-01 09:00:00Z`. */
-function shortTime(iso: string): string {
-  return iso.replace("T", " ").replace(/\.\d{3}Z$/, "Z");
-}
-
-function need(value: string | undefined, message: string): string {
-  if (!value) throw new InvalidInputError(message);
-  return value;
-}
-
-function needProject(project: string | undefined): string {
-  return need(project, "--project <dir> is required");
-}
-
-function defaultIo(): Io {
-  return { out: (line) => console.log(line), err: (line) => console.error(line) };
+  io.err(`sync: unknown command "${name}"\n\n${USAGE}`);
+  return 2;
 }

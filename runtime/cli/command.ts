@@ -1,0 +1,61 @@
+/**
+ * What a CLI command is: its name, how `sync help` lists it, its own usage
+ * text, the flags it takes and what it runs. `runCli` (in `sync.ts`) finds a
+ * command by name in its table, parses the words after it with that
+ * command's flags only, and maps what it throws to a message and an exit code.
+ *
+ * @module
+ */
+import type { ParseArgsOptionsConfig } from "node:util";
+import type { CliIo } from "./io.ts";
+
+/** One entry of the command list in `sync help` and in a command's usage. */
+export interface CommandSummary {
+  /** How the command is written, such as `list --project <dir>`. */
+  synopsis: string;
+  /** What it does; `\n` breaks it into the lines the list shows. */
+  about: string;
+}
+
+/**
+ * The parsed values of a command's flags: a string for a string flag, true
+ * for a boolean one, absent when not given. (No command takes a flag more
+ * than once, so `multiple` is not modelled.)
+ */
+export type FlagValues<O extends ParseArgsOptionsConfig> = {
+  [K in keyof O]?: O[K]["type"] extends "boolean" ? boolean
+    : O[K]["type"] extends "string" ? string
+    : string | boolean;
+};
+
+/** What a command runs with. */
+export interface CommandContext<O extends ParseArgsOptionsConfig = ParseArgsOptionsConfig> {
+  /** The words after the command's name that are not flags. */
+  args: string[];
+  /** The command's flags, as given. */
+  flags: FlagValues<O>;
+  /** Where it writes. */
+  io: CliIo;
+  /**
+   * The folder relative paths start from, as the person knows it (the
+   * process is already there; see `start_folder.ts`).
+   */
+  cwd: string;
+}
+
+/** One `sync` command. Adding a command is adding one of these to the table in `sync.ts`. */
+export interface Command<O extends ParseArgsOptionsConfig = ParseArgsOptionsConfig> {
+  /** The word after `sync`, such as `install`. */
+  name: string;
+  /** Its entries in `sync help`, in order. */
+  summary: readonly CommandSummary[];
+  /** What `sync <name> --help` prints, and what follows a refusal of its flags. */
+  usage: string;
+  /** Its flags, for `parseArgs`; `--help`/`-h` is added to every command. */
+  options: O;
+  /**
+   * Runs the command and answers its exit code. A domain error it throws
+   * becomes a message and an exit code (see `report_failure.ts`).
+   */
+  run(context: CommandContext<O>): Promise<number>;
+}

@@ -1,0 +1,52 @@
+/**
+ * `sync call`: call a handler as a person, and print its JSON answer.
+ *
+ * @module
+ */
+import { InvalidInputError } from "../../errors.ts";
+import type { Command, CommandContext, CommandSummary } from "../command.ts";
+import { formatSummaries } from "../format_summaries.ts";
+import { need, needProject } from "../need.ts";
+import { withHost } from "../with_host.ts";
+
+const OPTIONS = {
+  project: { type: "string" },
+  payload: { type: "string" },
+} as const;
+
+const SUMMARY: readonly CommandSummary[] = [{
+  synopsis: "call <id> <handler> --project <dir> [--payload <json>]",
+  about: "Call a handler; prints its JSON answer.",
+}];
+
+/** `sync call <id> <handler> --project <dir> [--payload <json>]`. */
+export const callCommand: Command = {
+  name: "call",
+  summary: SUMMARY,
+  usage: `Usage:\n${formatSummaries(SUMMARY)}`,
+  options: OPTIONS,
+  run: runCall,
+};
+
+async function runCall({ args, flags, io }: CommandContext<typeof OPTIONS>): Promise<number> {
+  const id = need(args[0], "call needs a package id and a handler");
+  const handler = need(args[1], "call needs a handler name after the package id");
+  let payload: unknown = null;
+  if (flags.payload !== undefined) {
+    try {
+      payload = JSON.parse(flags.payload);
+    } catch (error) {
+      throw new InvalidInputError(`--payload is not JSON: ${(error as Error).message}`);
+    }
+  }
+  const project = needProject(flags.project);
+  return await withHost(io, async (host) => {
+    const { value } = await host.callHandler(project, id, handler, {
+      occasion: { kind: "extension" },
+      source: { kind: "person" },
+      payload,
+    });
+    io.out(JSON.stringify(value));
+    return 0;
+  });
+}

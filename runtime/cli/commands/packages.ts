@@ -1,0 +1,119 @@
+/**
+ * The package commands: `install` a package into a project, `remove` it, and
+ * `list` what a project has installed.
+ *
+ * @module
+ */
+import { installPackage, removePackage } from "../../lifecycle/install.ts";
+import { readDeclaredIds, resolveProjectDir } from "../../projects/project.ts";
+import type { Command, CommandContext, CommandSummary } from "../command.ts";
+import { describeInstalled } from "../describe_installed.ts";
+import { formatSummaries } from "../format_summaries.ts";
+import { need, needProject } from "../need.ts";
+import { withHost } from "../with_host.ts";
+
+const INSTALL_OPTIONS = {
+  project: { type: "string" },
+  approve: { type: "boolean" },
+} as const;
+
+const INSTALL_SUMMARY: readonly CommandSummary[] = [{
+  synopsis: "install <folder|archive> --project <dir> [--approve]",
+  about: "Install a package into a project. Without --approve it\n" +
+    "prints the permissions it asks for and refuses.",
+}];
+
+/** `sync install <folder|archive> --project <dir> [--approve]`. */
+export const installCommand: Command = {
+  name: "install",
+  summary: INSTALL_SUMMARY,
+  usage: `Usage:\n${formatSummaries(INSTALL_SUMMARY)}`,
+  options: INSTALL_OPTIONS,
+  run: runInstall,
+};
+
+async function runInstall(
+  { args, flags, io }: CommandContext<typeof INSTALL_OPTIONS>,
+): Promise<number> {
+  const source = need(args[0], "install needs a folder or an archive");
+  const project = needProject(flags.project);
+  return await withHost(io, async (host) => {
+    const result = await installPackage(host, source, project, { approve: flags.approve });
+    const { manifest, ref } = result.package;
+    io.out(
+      `Installed ${manifest.id}@${manifest.version} (${ref.source}: ${ref.dir}) into ${result.project}`,
+    );
+    if (result.approved.length) io.out(`Approved: ${result.approved.join(", ")}`);
+    if (result.installed) io.out(`Ran its installed handler ${result.installed.handler}: ok`);
+    return 0;
+  });
+}
+
+const REMOVE_OPTIONS = {
+  project: { type: "string" },
+  force: { type: "boolean" },
+} as const;
+
+const REMOVE_SUMMARY: readonly CommandSummary[] = [{
+  synopsis: "remove <id> --project <dir> [--force]",
+  about: "Remove a package from a project (its records stay). Its\n" +
+    "removed handler runs first; if it fails the removal is\n" +
+    "refused unless --force.",
+}];
+
+/** `sync remove <id> --project <dir> [--force]`. */
+export const removeCommand: Command = {
+  name: "remove",
+  summary: REMOVE_SUMMARY,
+  usage: `Usage:\n${formatSummaries(REMOVE_SUMMARY)}`,
+  options: REMOVE_OPTIONS,
+  run: runRemove,
+};
+
+async function runRemove(
+  { args, flags, io }: CommandContext<typeof REMOVE_OPTIONS>,
+): Promise<number> {
+  const id = need(args[0], "remove needs a package id");
+  const project = needProject(flags.project);
+  return await withHost(io, async (host) => {
+    const result = await removePackage(host, id, project, { force: flags.force });
+    const { removed } = result;
+    if (removed?.outcome === "failed") {
+      io.err(
+        `Its removed handler ${removed.handler} failed: ${removed.error!.name}: ` +
+          `${removed.error!.message}; removed anyway (--force)`,
+      );
+    } else if (removed) io.out(`Ran its removed handler ${removed.handler}: ok`);
+    if (result.notice) io.err(result.notice);
+    io.out(`Removed ${id}; its records stay in the project's memory`);
+    return 0;
+  });
+}
+
+const LIST_OPTIONS = { project: { type: "string" } } as const;
+
+const LIST_SUMMARY: readonly CommandSummary[] = [{
+  synopsis: "list --project <dir>",
+  about: "The packages installed in a project.",
+}];
+
+/** `sync list --project <dir>`. */
+export const listCommand: Command = {
+  name: "list",
+  summary: LIST_SUMMARY,
+  usage: `Usage:\n${formatSummaries(LIST_SUMMARY)}`,
+  options: LIST_OPTIONS,
+  run: runList,
+};
+
+async function runList({ flags, io }: CommandContext<typeof LIST_OPTIONS>): Promise<number> {
+  const dir = needProject(flags.project);
+  return await withHost(io, async (host) => {
+    // A read: it does not open the project (that is `sync open`).
+    const project = await resolveProjectDir(dir);
+    const ids = await readDeclaredIds(project);
+    if (ids.length === 0) io.out("Nothing is installed in this project.");
+    for (const id of ids) io.out(await describeInstalled(host, project, id));
+    return 0;
+  });
+}

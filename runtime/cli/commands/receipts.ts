@@ -1,0 +1,63 @@
+/**
+ * `sync receipts`: what handler calls in a project left behind, newest first.
+ *
+ * @module
+ */
+import { InvalidInputError } from "../../errors.ts";
+import { knownProjectPath } from "../../clock/known_project_path.ts";
+import { listReceipts } from "../../host/receipts.ts";
+import type { Command, CommandContext, CommandSummary } from "../command.ts";
+import { formatSummaries } from "../format_summaries.ts";
+import { needProject } from "../need.ts";
+import { withHost } from "../with_host.ts";
+
+const OPTIONS = {
+  project: { type: "string" },
+  id: { type: "string" },
+  limit: { type: "string" },
+  json: { type: "boolean" },
+} as const;
+
+const SUMMARY: readonly CommandSummary[] = [{
+  synopsis: "receipts --project <dir> [--id <id>] [--limit <n>] [--json]",
+  about: "What handler calls left behind, newest first.",
+}];
+
+/** `sync receipts --project <dir> [--id <id>] [--limit <n>] [--json]`. */
+export const receiptsCommand: Command = {
+  name: "receipts",
+  summary: SUMMARY,
+  usage: `Usage:\n${formatSummaries(SUMMARY)}`,
+  options: OPTIONS,
+  run: runReceipts,
+};
+
+async function runReceipts({ flags, io }: CommandContext<typeof OPTIONS>): Promise<number> {
+  const dir = needProject(flags.project);
+  return await withHost(io, async (host) => {
+    // A project whose folder is gone still has receipts to read.
+    const project = await knownProjectPath(host.kv, dir);
+    const limit = flags.limit ? Number(flags.limit) : 50;
+    if (!Number.isInteger(limit) || limit < 1) {
+      throw new InvalidInputError(`--limit must be a positive whole number, not ${flags.limit}`);
+    }
+    const receipts = await listReceipts(host.kv, project, { packageId: flags.id, limit });
+    for (const r of receipts) {
+      if (flags.json) {
+        io.out(JSON.stringify(r));
+        continue;
+      }
+      const ms = Date.parse(r.endedAt) - Date.parse(r.startedAt);
+      const occasion = r.occasion.moment
+        ? `${r.occasion.kind}:${r.occasion.moment}`
+        : r.occasion.kind;
+      io.out(
+        `${r.startedAt}  ${r.outcome.padEnd(7)} ${r.handler || "(every handler)"} ` +
+          `(${occasion}, ${ms} ms)` +
+          (r.error ? `  ${r.error.name}: ${r.error.message}` : ""),
+      );
+    }
+    if (receipts.length === 0) io.out("No receipts yet.");
+    return 0;
+  });
+}

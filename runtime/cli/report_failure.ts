@@ -1,0 +1,51 @@
+/**
+ * How a command ends badly: what it threw becomes one message on stderr and
+ * an exit code; bad usage is refused with the command's usage text.
+ *
+ * @module
+ */
+import { BuildError, SyncError } from "../errors.ts";
+import { exitCodeOf } from "../error_status.ts";
+import type { CliIo } from "./io.ts";
+
+/**
+ * Writes what a command threw and answers its exit code: a build problem as
+ * `file:line:col  message` (where an editor can jump to it), a domain error
+ * as `sync <command>: <ErrorName>: <message>` with the code
+ * `exitCodeOf` gives it, anything else as an unexpected failure with its
+ * stack, exit 1.
+ *
+ * @param error What the command threw.
+ * @param command The command's name, for the message.
+ * @param io Where the message goes (stderr).
+ * @returns The exit code.
+ */
+export function reportFailure(error: unknown, command: string, io: CliIo): number {
+  if (error instanceof BuildError) {
+    const place = [error.file, error.line, error.column].filter((p) => p !== undefined)
+      .join(":");
+    io.err(place === "." ? `sync ${command}: ${error.message}` : `${place}  ${error.message}`);
+    return exitCodeOf(error);
+  }
+  if (error instanceof SyncError) {
+    io.err(`sync ${command}: ${error.name}: ${error.message}`);
+    return exitCodeOf(error);
+  }
+  io.err(`sync ${command}: unexpected failure: ${(error as Error)?.stack ?? error}`);
+  return 1;
+}
+
+/**
+ * Refuses bad usage (an unknown flag, a missing or extra word): the reason,
+ * then the command's usage, on stderr; exit 2.
+ *
+ * @param command The command's name, for the message.
+ * @param usage The command's usage text.
+ * @param message What was wrong.
+ * @param io Where it goes (stderr).
+ * @returns 2, the exit code of bad usage.
+ */
+export function refuseUsage(command: string, usage: string, message: string, io: CliIo): number {
+  io.err(`sync ${command}: ${message}\n\n${usage}`);
+  return 2;
+}

@@ -1,0 +1,226 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { COMMANDS, runCli, USAGE } from "../../runtime/cli/sync.ts";
+import { formatSummaries } from "../../runtime/cli/format_summaries.ts";
+import type { CliIo } from "../../runtime/cli/io.ts";
+
+/** What one in-process run of the CLI wrote, and its exit code. */
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs the CLI in this process with `SYNC_HOME` pointing at a folder that
+ * must never be created: every run here is decided before an installation
+ * is opened.
+ */
+async function sync(...args: string[]): Promise<Run> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CliIo = { out: (line) => out.push(line), err: (line) => err.push(line) };
+  const code = await runCli(args, { io, cwd: "/nonexistent-start-folder" });
+  return { code, stdout: out.join("\n"), stderr: err.join("\n") };
+}
+
+/** The usage text of the command named `name`. */
+function usageOf(name: string): string {
+  const command = COMMANDS.find((c) => c.name === name);
+  assert.ok(command, `no command ${name}`);
+  return command.usage;
+}
+
+Deno.test("`runCli()` parses each command's words with that command's flags", async (t) => {
+  const root = await Deno.makeTempDir({ prefix: "sync-cli-args-" });
+  const home = join(root, "home");
+  const before = Deno.env.get("SYNC_HOME");
+  Deno.env.set("SYNC_HOME", home);
+  try {
+    await t.step(
+      "a flag of another command is refused with this command's usage, exit 2",
+      async () => {
+        const run = await sync("install", "x", "--port", "1");
+        assert.equal(run.code, 2);
+        assert.equal(run.stdout, "");
+        assert.match(run.stderr, /^sync install: Unknown option '--port'/);
+        assert.ok(run.stderr.endsWith(`\n\n${usageOf("install")}`), run.stderr);
+        assert.ok(!run.stderr.includes("Usage: sync <command>"));
+
+        const others: [string, ...string[]][] = [
+          ["list", "--approve"],
+          ["records", "--json"],
+          ["receipts", "--kind", "x"],
+          ["schedule", "--limit", "3"],
+          ["switch", "--force"],
+          ["projects", "--project", "p"],
+          ["serve", "--project", "p"],
+          ["call", "--kind", "x"],
+          ["open", "--payload", "{}"],
+          ["remove", "--approve"],
+          ["build", "--name", "x"],
+          ["new", "--json", "x"],
+          ["check", "--project", "p"],
+        ];
+        for (const [name, ...flags] of others) {
+          const refused = await sync(name, ...flags);
+          assert.equal(refused.code, 2, `sync ${name} ${flags.join(" ")}`);
+          assert.equal(refused.stdout, "");
+          assert.match(refused.stderr, new RegExp(`^sync ${name}: Unknown option '${flags[0]}'`));
+          assert.ok(refused.stderr.endsWith(`\n\n${usageOf(name)}`), refused.stderr);
+        }
+      },
+    );
+
+    await t.step("an unknown flag is refused by every command with its own usage", async () => {
+      for (const command of COMMANDS) {
+        const run = await sync(command.name, "--frobnicate");
+        assert.equal(run.code, 2, command.name);
+        assert.equal(
+          run.stderr.slice(0, run.stderr.indexOf("\n\n")),
+          `sync ${command.name}: Unknown option '--frobnicate'. To specify a positional argument ` +
+            `starting with a '-', place it at the end of the command after '--', as in '-- "--frobnicate"`,
+        );
+        assert.ok(run.stderr.endsWith(`\n\n${command.usage}`), command.name);
+      }
+    });
+
+    await t.step("`--help` and `-h` print the command's usage on stdout, exit 0", async () => {
+      for (const command of COMMANDS) {
+        for (const flag of ["--help", "-h"]) {
+          const run = await sync(command.name, flag);
+          assert.deepEqual(run, { code: 0, stdout: command.usage, stderr: "" }, command.name);
+        }
+      }
+      assert.deepEqual(await sync("-h", "install", "x", "--approve"), {
+        code: 0,
+        stdout: usageOf("install"),
+        stderr: "",
+      });
+      assert.match(usageOf("install"), /^Usage:\n {2}install <folder\|archive> --project <dir>/);
+      assert.match(usageOf("check"), /^Usage: check \[dir\] \[--json\]/);
+      assert.equal(usageOf("build"), usageOf("new"));
+    });
+
+    await t.step("`sync help`, `sync --help` and `sync` print the command list", async () => {
+      assert.deepEqual(await sync("help"), { code: 0, stdout: USAGE, stderr: "" });
+      assert.deepEqual(await sync("--help"), { code: 0, stdout: USAGE, stderr: "" });
+      assert.deepEqual(await sync("help", "install"), { code: 0, stdout: USAGE, stderr: "" });
+      assert.deepEqual(await sync(), { code: 2, stdout: USAGE, stderr: "" });
+      for (const command of COMMANDS) {
+        for (const { synopsis } of command.summary) {
+          // Beside what it does, or on a line of its own above it.
+          assert.match(USAGE, new RegExp(`\n  ${RegExp.escape(synopsis)}( {2}|\n)`), synopsis);
+        }
+      }
+    });
+
+    await t.step("an unknown command or a flag no command takes is bad usage, exit 2", async () => {
+      assert.deepEqual(await sync("greet", "--project", "p"), {
+        code: 2,
+        stdout: "",
+        stderr: `sync: unknown command "greet"\n\n${USAGE}`,
+      });
+      const flag = await sync("--frobnicate");
+      assert.equal(flag.code, 2);
+      assert.match(flag.stderr, /^sync: Unknown option '--frobnicate'/);
+      assert.ok(flag.stderr.endsWith(`\n\n${USAGE}`));
+    });
+
+    await t.step("flags may stand before the command's name", async () => {
+      assert.deepEqual(await sync("--project", "p", "install"), {
+        code: 2,
+        stdout: "",
+        stderr: "sync install: InvalidInputError: install needs a folder or an archive",
+      });
+      const payload = await sync("--payload", "{x", "call", "hello", "hello.greet");
+      assert.equal(payload.code, 2);
+      assert.match(payload.stderr, /^sync call: InvalidInputError: --payload is not JSON: /);
+    });
+
+    await t.step("missing words and --project are bad usage, said by the command", async () => {
+      const cases: [string[], string][] = [
+        [["install", "--project", "p"], "install needs a folder or an archive"],
+        [["install", "x"], "--project <dir> is required"],
+        [["remove", "--project", "p"], "remove needs a package id"],
+        [["remove", "x"], "--project <dir> is required"],
+        [["open"], "--project <dir> is required"],
+        [["list"], "--project <dir> is required"],
+        [["call", "--project", "p"], "call needs a package id and a handler"],
+        [["call", "hello", "--project", "p"], "call needs a handler name after the package id"],
+        [["call", "hello", "hello.greet"], "--project <dir> is required"],
+        [["records"], "--project <dir> is required"],
+        [["receipts"], "--project <dir> is required"],
+        [["schedule"], "--project <dir> is required"],
+        [["switch", "--project", "p"], "switch needs a package id"],
+        [["switch", "x", "--project", "p"], 'switch needs "off" or "on" after the id, not nothing'],
+        [
+          ["switch", "x", "maybe", "--project", "p"],
+          'switch needs "off" or "on" after the id, not maybe',
+        ],
+        [["switch", "x", "off"], "--project <dir> is required"],
+        [["projects", "forget"], "projects forget needs a project folder"],
+      ];
+      for (const [args, message] of cases) {
+        const run = await sync(...args);
+        assert.deepEqual(
+          run,
+          { code: 2, stdout: "", stderr: `sync ${args[0]}: InvalidInputError: ${message}` },
+          `sync ${args.join(" ")}`,
+        );
+      }
+    });
+
+    await t.step("the author's commands take as many folders as they say", async () => {
+      const cases: [string[], string][] = [
+        [["build", "a", "b"], "takes one package folder, got 2"],
+        [["check", "a", "b"], "takes one package folder, got 2"],
+        [["new"], "needs a package id, and optionally a folder"],
+        [["new", "a", "b", "c"], "needs a package id, and optionally a folder"],
+      ];
+      for (const [args, message] of cases) {
+        assert.deepEqual(
+          await sync(...args),
+          { code: 2, stdout: "", stderr: `sync ${args[0]}: ${message}\n\n${usageOf(args[0])}` },
+          `sync ${args.join(" ")}`,
+        );
+      }
+    });
+
+    await t.step("commands that share a flag give it the same type", () => {
+      // runCli finds the command's name past flags of any command, so a shared
+      // flag must take a value (or not) for all of them alike.
+      const types = new Map<string, string>();
+      for (const command of COMMANDS) {
+        for (const [flag, { type }] of Object.entries(command.options)) {
+          assert.equal(types.get(flag) ?? type, type, `--${flag} of ${command.name}`);
+          types.set(flag, type);
+        }
+      }
+    });
+
+    await t.step("none of it opened an installation", async () => {
+      await assert.rejects(Deno.stat(home), Deno.errors.NotFound);
+    });
+  } finally {
+    if (before === undefined) Deno.env.delete("SYNC_HOME");
+    else Deno.env.set("SYNC_HOME", before);
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("`formatSummaries()` lays out the command list", async (t) => {
+  await t.step("what a command does starts at column 25, beside a short synopsis", () => {
+    assert.equal(
+      formatSummaries([{ synopsis: "projects forget <dir>", about: "Take it off.\nFor good." }]),
+      "  projects forget <dir>  Take it off.\n                         For good.",
+    );
+  });
+
+  await t.step("under a synopsis that leaves less than two spaces", () => {
+    assert.equal(
+      formatSummaries([{ synopsis: "projects forget <dirs>", about: "Take them off." }]),
+      "  projects forget <dirs>\n                         Take them off.",
+    );
+  });
+});
