@@ -36,7 +36,8 @@ import type { Occasion, Receipt, Source } from "../types.ts";
 import { parseWorkOrder, readWorkOrder, type WorkOrder, writeWorkOrders } from "../work/order.ts";
 import { describeError } from "../internal/describe_error.ts";
 import { newId } from "../internal/id.ts";
-import { type HandlerHold, holdHandler, runningClaimKey } from "./running_claim.ts";
+import { type HandlerHold, holdHandler } from "./running_claim.ts";
+import { runningClaimKey } from "./keys.ts";
 import type { HostFunctionName } from "../isolate/protocol.ts";
 
 /** Options for {@linkcode Host}. */

@@ -42,6 +42,7 @@ import {
   resolveProjectDir,
   writeDeclaredIds,
 } from "../projects/project.ts";
+import { projectsPrefix } from "../projects/keys.ts";
 import { pathExists } from "../internal/path_exists.ts";
 
 /** Options for {@linkcode installPackage}. */
@@ -287,7 +288,7 @@ export async function removePackage(
  * A project whose folder is gone is skipped.
  */
 async function fenceOtherProjects(host: Host, id: string, project: string): Promise<void> {
-  for await (const entry of host.kv.list<ProjectInfo>({ prefix: ["project"] })) {
+  for await (const entry of host.kv.list<ProjectInfo>({ prefix: projectsPrefix() })) {
     const other = entry.value;
     if (other.path === project || !other.extensionIds.includes(id)) continue;
     try {

@@ -7,7 +7,9 @@
  * a record is stored as two kinds of entry:
  * - its metadata (everything but the content) at `recordKey(key)`;
  * - its content, as UTF-8 split into chunks of at most 60 KiB, at
- *   `contentChunkKey(key, contentId, i)`.
+ *   `contentChunkKey(key, contentId, i)`;
+ *
+ * both built in `keys.ts`.
  *
  * `contentId` is fresh each time a record's content is written, so a set of
  * chunks never changes once written: a reader that finds every chunk the
@@ -34,6 +36,7 @@ import {
   type RecordSummary,
 } from "./record.ts";
 import { MemoryTransaction } from "./transaction.ts";
+import { contentChunkKey, recordKey, recordsPrefix } from "./keys.ts";
 
 /** Largest content chunk, in bytes; leaves room under Deno KV's 64 KiB value limit. */
 export const CONTENT_CHUNK_BYTES = 60 * 1024;
@@ -52,19 +55,6 @@ export interface StoredRecord extends RecordSummary {
 export interface StoredEntry {
   record: StoredRecord | null;
   versionstamp: string | null;
-}
-
-const RECORDS = "record";
-const CONTENT = "content";
-
-/** KV key of a record's metadata. */
-export function recordKey(key: string): Deno.KvKey {
-  return [RECORDS, key];
-}
-
-/** KV key of one chunk of one version of a record's content. */
-export function contentChunkKey(key: string, contentId: string, index: number): Deno.KvKey {
-  return [CONTENT, key, contentId, index];
 }
 
 /** Where a project's memory lives. */
@@ -274,7 +264,7 @@ export async function listRecordPage(
   let next = 0;
   const start = after !== undefined && compareRecordKeys(after, prefix) > 0 ? after : prefix;
   const entries = kv.list<Uint8Array>(
-    { prefix: [RECORDS], start: recordKey(start) },
+    { prefix: recordsPrefix(), start: recordKey(start) },
     { batchSize: Math.min(1000, wanted + overlay.size + 1) },
   );
   for await (const entry of entries) {

@@ -11,14 +11,13 @@
  */
 
 import { ConflictError, PayloadTooLargeError, SupersededError, SyncError } from "../errors.ts";
-import { type Generation, generationKey } from "./generation.ts";
+import type { Generation } from "./generation.ts";
+import { contentChunkKey, generationKey, recordKey } from "./keys.ts";
 import {
-  contentChunkKey,
   encodeStoredRecord,
   listRecordPage,
   readContentOf,
   readStoredEntry,
-  recordKey,
   splitContent,
   type StoredRecord,
   summaryOf,

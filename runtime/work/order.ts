@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { InvalidInputError } from "../errors.ts";
 import type { Source } from "../types.ts";
+import { workOrderIndexKey, workOrderKey } from "./keys.ts";
 
 /** What an order must say. `onInterrupted` is required: the source decides, nothing guesses. */
 export const workOrderInputSchema = z.strictObject({
@@ -34,16 +35,6 @@ export interface WorkOrder extends WorkOrderInput {
   source: Source;
   state: "ordered";
   orderedAt: string;
-}
-
-/** Key of a work order. */
-export function workOrderKey(key: string): Deno.KvKey {
-  return ["work_order", key];
-}
-
-/** Key of a work order in its project and extension's index. */
-export function workOrderIndexKey(project: string, extensionId: string, key: string): Deno.KvKey {
-  return ["work_by_extension", project, extensionId, key];
 }
 
 /**

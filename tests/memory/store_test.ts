@@ -4,7 +4,6 @@ import { InvalidInputError, PayloadTooLargeError } from "../../runtime/errors.ts
 import { RECORD_LIMITS } from "../../runtime/limits.ts";
 import {
   CONTENT_CHUNK_BYTES,
-  contentChunkKey,
   getContent,
   getRecord,
   listRecords,
@@ -12,6 +11,7 @@ import {
   projectMemoryPath,
   writeRecord,
 } from "../../runtime/memory/store.ts";
+import { contentChunkKey } from "../../runtime/memory/keys.ts";
 
 /** A clock that moves one second per reading. */
 function fakeClock(start = "2025-03-01T09:00:00.000Z"): () => Date {
