@@ -31,7 +31,7 @@ import {
 } from "../packages/store.ts";
 import { switchOn } from "../clock/switch.ts";
 import { type LifecycleRun, runLifecycle } from "./moment.ts";
-import { projectMemoryPath } from "../memory/store.ts";
+import { projectMemoryPath, removeProjectMemory } from "../memory/store.ts";
 import { forgetSchedule } from "../clock/stamps.ts";
 import { describePermission } from "../packages/permission_text.ts";
 import { rememberIfScheduled } from "../clock/scheduled_projects.ts";
@@ -168,10 +168,7 @@ export async function installPackage(
     }
     if (!hadMemory) {
       await host.forgetProject(project).catch(() => {});
-      // The database and the files SQLite keeps beside it.
-      for (const suffix of ["", "-wal", "-shm", "-journal"]) {
-        await Deno.remove(memoryFile + suffix).catch(() => {});
-      }
+      await removeProjectMemory(project);
     }
     if (!hadSyncFolder) await Deno.remove(syncFolder, { recursive: true }).catch(() => {});
     throw error;

@@ -69,6 +69,21 @@ export async function openProjectMemory(projectDir: string): Promise<Deno.Kv> {
   return await Deno.openKv(path);
 }
 
+/**
+ * Deletes a project's memory: the database and the files SQLite keeps beside
+ * it (`-wal`, `-shm`, `-journal`), which would otherwise hold on to what the
+ * database held. What is already gone is passed over. The caller closes the
+ * memory first.
+ *
+ * @param projectDir The project folder.
+ */
+export async function removeProjectMemory(projectDir: string): Promise<void> {
+  const path = projectMemoryPath(projectDir);
+  for (const suffix of ["", "-wal", "-shm", "-journal"]) {
+    await Deno.remove(path + suffix).catch(() => {});
+  }
+}
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
