@@ -17,7 +17,8 @@
  * content alone touches no chunk at all. Lists read metadata only.
  *
  * Records are written only through `MemoryTransaction` (a handler's call) or
- * `writeRecord` (a person's write), which is a one-write transaction.
+ * `writeRecord` in `write_record.ts` (a person's write), which is a one-write
+ * transaction.
  *
  * @module
  */
@@ -30,12 +31,10 @@ import {
   compareRecordKeys,
   DEFAULT_LIST_LIMIT,
   parseRecordKey,
-  type RecordInput,
   type RecordPage,
   type RecordQuery,
   type RecordSummary,
 } from "./record.ts";
-import { MemoryTransaction } from "./transaction.ts";
 import { contentChunkKey, recordKey, recordsPrefix } from "./keys.ts";
 
 /** Largest content chunk, in bytes; leaves room under Deno KV's 64 KiB value limit. */
@@ -307,28 +306,4 @@ export async function listRecordPage(
  */
 export function listRecords(kv: Deno.Kv, query: RecordQuery = {}): Promise<RecordPage> {
   return listRecordPage(kv, query);
-}
-
-/** Options of `writeRecord`. */
-export interface WriteRecordOptions {
-  /** Writer recorded as `updatedBy`; defaults to `person`. */
-  by?: string;
-  /** Clock for `updatedAt`. */
-  now?: () => Date;
-}
-
-/**
- * Writes one record outside any handler call (a person's write, from the CLI
- * or the UI): a one-write transaction, committed at once. Answers the new
- * revision.
- */
-export async function writeRecord(
-  kv: Deno.Kv,
-  input: RecordInput,
-  options: WriteRecordOptions = {},
-): Promise<{ key: string; revision: number }> {
-  const transaction = new MemoryTransaction(kv, { by: options.by, now: options.now });
-  const written = await transaction.write(input);
-  await transaction.commit();
-  return written;
 }

@@ -10,9 +10,9 @@ import {
   openProjectMemory,
   projectMemoryPath,
   removeProjectMemory,
-  writeRecord,
 } from "../../runtime/memory/store.ts";
 import { contentChunkKey } from "../../runtime/memory/keys.ts";
+import { writeRecord } from "../../runtime/memory/write_record.ts";
 
 /** A clock that moves one second per reading. */
 function fakeClock(start = "2025-03-01T09:00:00.000Z"): () => Date {
