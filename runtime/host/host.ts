@@ -31,7 +31,7 @@ import {
 import { readDeclaredIds, resolveProjectDir } from "../projects/project.ts";
 import { openProjectMemory } from "../memory/store.ts";
 import { writeReceipt } from "./receipts.ts";
-import type { RecordInput, RecordQuery } from "../memory/record.ts";
+import type { RecordInput, RecordQuery } from "../extension_api/service.ts";
 import type { Occasion, Receipt, Source } from "../types.ts";
 import { parseWorkOrder, readWorkOrder, type WorkOrder, writeWorkOrders } from "../work/order.ts";
 import { describeError } from "../internal/describe_error.ts";

@@ -26,15 +26,8 @@
 import { join } from "node:path";
 import { ConflictError, InvalidInputError } from "../errors.ts";
 import { RECORD_LIMITS } from "../limits.ts";
-import {
-  assertKind,
-  compareRecordKeys,
-  DEFAULT_LIST_LIMIT,
-  parseRecordKey,
-  type RecordPage,
-  type RecordQuery,
-  type RecordSummary,
-} from "./record.ts";
+import { assertKind, compareRecordKeys, DEFAULT_LIST_LIMIT, parseRecordKey } from "./record.ts";
+import type { RecordPage, RecordQuery, RecordSummary } from "../extension_api/service.ts";
 import { contentChunkKey, recordKey, recordsPrefix } from "./keys.ts";
 
 /** Largest content chunk, in bytes; leaves room under Deno KV's 64 KiB value limit. */

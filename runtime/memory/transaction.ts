@@ -22,15 +22,15 @@ import {
   type StoredRecord,
   summaryOf,
 } from "./store.ts";
-import {
-  checkRecordInput,
-  compareRecordKeys,
-  parseRecordKey,
-  type RecordInput,
-  type RecordPage,
-  type RecordQuery,
-  type RecordSummary,
-} from "./record.ts";
+import { checkRecordInput, compareRecordKeys, parseRecordKey } from "./record.ts";
+import type {
+  RecordInput,
+  RecordPage,
+  RecordQuery,
+  RecordSummary,
+  RemoveResult,
+  WriteResult,
+} from "../extension_api/service.ts";
 
 /**
  * What one transaction may stage. Deno KV refuses an atomic operation over
@@ -176,7 +176,7 @@ export class MemoryTransaction {
    * for a new record); `revision`, when given, must equal the current revision
    * (0: the record must not exist). Answers the revision the record will have.
    */
-  write(input: RecordInput): Promise<{ key: string; revision: number }> {
+  write(input: RecordInput): Promise<WriteResult> {
     return this.#run(async () => {
       const given = checkRecordInput(input);
       const key = given.key;
@@ -225,7 +225,7 @@ export class MemoryTransaction {
   }
 
   /** Stages a removal. `removed` says whether there was a record to remove. */
-  remove(key: string): Promise<{ key: string; removed: boolean }> {
+  remove(key: string): Promise<RemoveResult> {
     return this.#run(async () => {
       parseRecordKey(key);
       const prior = this.#staged.get(key) ?? await this.#baseOf(key);

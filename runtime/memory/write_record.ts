@@ -6,8 +6,12 @@
  * @module
  */
 
-import type { RecordInput } from "./record.ts";
+import type { JsonValue, RecordInput, WriteResult } from "../extension_api/service.ts";
 import { MemoryTransaction } from "./transaction.ts";
+
+// The extension API defines these; they are named here too so this module's
+// documentation is whole.
+export type { JsonValue, RecordInput, WriteResult };
 
 /** Options of {@linkcode writeRecord}. */
 export interface WriteRecordOptions {
@@ -33,7 +37,7 @@ export async function writeRecord(
   kv: Deno.Kv,
   input: RecordInput,
   options: WriteRecordOptions = {},
-): Promise<{ key: string; revision: number }> {
+): Promise<WriteResult> {
   const transaction = new MemoryTransaction(kv, { by: options.by, now: options.now });
   const written = await transaction.write(input);
   await transaction.commit();

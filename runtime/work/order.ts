@@ -8,9 +8,15 @@
 import { z } from "zod";
 import { InvalidInputError } from "../errors.ts";
 import type { Source } from "../types.ts";
+import type { WorkOrderInput } from "../extension_api/service.ts";
 import { workOrderIndexKey, workOrderKey } from "./keys.ts";
 
-/** What an order must say. `onInterrupted` is required: the source decides, nothing guesses. */
+/**
+ * What an order must say, checked when a handler orders work. It validates
+ * the extension API's `WorkOrderInput`, which stays the one definition of the
+ * shape (tests/extension_api/shapes_test.ts keeps the two in step).
+ * `onInterrupted` is required: the source decides, nothing guesses.
+ */
 export const workOrderInputSchema = z.strictObject({
   kind: z.literal("agent.session"),
   agent: z.string().min(1).max(100),
@@ -22,9 +28,6 @@ export const workOrderInputSchema = z.strictObject({
   onInterrupted: z.enum(["continue", "wait"]),
   about: z.string().min(1).max(300).optional(),
 });
-
-/** A validated order as given. */
-export type WorkOrderInput = z.output<typeof workOrderInputSchema>;
 
 /** An order as written down. Its source never changes. */
 export interface WorkOrder extends WorkOrderInput {
