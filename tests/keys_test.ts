@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
 import { join, relative } from "node:path";
+import * as clockKeys from "../runtime/clock/keys.ts";
+import * as hostKeys from "../runtime/host/keys.ts";
+import * as memoryKeys from "../runtime/memory/keys.ts";
+import * as packageKeys from "../runtime/packages/keys.ts";
+import * as projectKeys from "../runtime/projects/keys.ts";
+import * as workKeys from "../runtime/work/keys.ts";
 
 /**
  * A place that spells a KV key: an array literal where a key or prefix goes,
@@ -287,5 +293,74 @@ Deno.test("`runtime/` spells KV keys only in its domains' keys.ts", async (t) =>
     } finally {
       await Deno.remove(dir, { recursive: true });
     }
+  });
+});
+
+Deno.test("the keys.ts builders answer the shapes stored data is under", async (t) => {
+  // Installations and project memories already hold entries under these
+  // shapes; a builder that answered another would lose them without a word.
+  await t.step("packages", () => {
+    assert.deepEqual(packageKeys.packageRefKey("issues"), ["package_ref", "issues"]);
+    assert.deepEqual(packageKeys.approvalKey("/p", "issues"), ["approval", "/p", "issues"]);
+    assert.deepEqual(packageKeys.approvalsPrefix(), ["approval"]);
+  });
+
+  await t.step("projects", () => {
+    assert.deepEqual(projectKeys.projectKey("/p"), ["project", "/p"]);
+    assert.deepEqual(projectKeys.projectsPrefix(), ["project"]);
+  });
+
+  await t.step("memory", () => {
+    assert.deepEqual(memoryKeys.recordKey("a.b/c"), ["record", "a.b/c"]);
+    assert.deepEqual(memoryKeys.recordsPrefix(), ["record"]);
+    assert.deepEqual(memoryKeys.contentChunkKey("a.b/c", "id", 2), ["content", "a.b/c", "id", 2]);
+    assert.deepEqual(memoryKeys.generationKey("issues"), ["generation", "issues"]);
+  });
+
+  await t.step("host", () => {
+    assert.deepEqual(hostKeys.receiptKey("/p", "x", "r1"), ["receipt", "/p", "x", "r1"]);
+    assert.deepEqual(hostKeys.receiptsPrefix("/p", "x"), ["receipt", "/p", "x"]);
+    assert.deepEqual(hostKeys.receiptIndexKey("/p", "r1"), ["receipt_by_time", "/p", "r1"]);
+    assert.deepEqual(hostKeys.receiptIndexPrefix("/p"), ["receipt_by_time", "/p"]);
+    assert.deepEqual(hostKeys.receiptCountKey("/p", "x"), ["receipt_count", "/p", "x"]);
+    assert.deepEqual(hostKeys.runningClaimKey("/p", "x", "x.run"), ["running", "/p", "x", "x.run"]);
+  });
+
+  await t.step("clock", () => {
+    assert.deepEqual(clockKeys.clockLeaseKey(), ["clock_lease"]);
+    assert.deepEqual(clockKeys.scheduledProjectKey("/p"), ["scheduled_project", "/p"]);
+    assert.deepEqual(clockKeys.scheduledProjectsPrefix(), ["scheduled_project"]);
+    assert.deepEqual(clockKeys.clockOffKey("/p", "x"), ["clock_off", "/p", "x"]);
+    assert.deepEqual(clockKeys.clockOffsPrefix(), ["clock_off"]);
+    assert.deepEqual(clockKeys.clockOffsPrefix("/p"), ["clock_off", "/p"]);
+    assert.deepEqual(clockKeys.scheduleStampKey("/p", "x", "x.run"), [
+      "schedule_stamp",
+      "/p",
+      "x",
+      "x.run",
+    ]);
+    assert.deepEqual(clockKeys.scheduleStampsPrefix(), ["schedule_stamp"]);
+    assert.deepEqual(clockKeys.scheduleStampsPrefix("/p"), ["schedule_stamp", "/p"]);
+    assert.deepEqual(clockKeys.scheduleStampsPrefix("/p", "x"), ["schedule_stamp", "/p", "x"]);
+    assert.deepEqual(clockKeys.scheduleOutcomesKey("/p", "x"), ["schedule_outcomes", "/p", "x"]);
+    assert.deepEqual(clockKeys.scheduleSkipKey("/p"), ["schedule_skip", "/p", "", ""]);
+    assert.deepEqual(clockKeys.scheduleSkipKey("/p", "x", "x.run"), [
+      "schedule_skip",
+      "/p",
+      "x",
+      "x.run",
+    ]);
+    assert.deepEqual(clockKeys.scheduleSkipsPrefix(), ["schedule_skip"]);
+    assert.deepEqual(clockKeys.scheduleSkipsPrefix("/p", "x"), ["schedule_skip", "/p", "x"]);
+  });
+
+  await t.step("work", () => {
+    assert.deepEqual(workKeys.workOrderKey("work-1"), ["work_order", "work-1"]);
+    assert.deepEqual(workKeys.workOrderIndexKey("/p", "x", "work-1"), [
+      "work_by_extension",
+      "/p",
+      "x",
+      "work-1",
+    ]);
   });
 });
