@@ -18,9 +18,11 @@
  *
  * @module
  */
-import { type Approval, approvalKey } from "../packages/approval.ts";
+import type { Approval } from "../packages/approval.ts";
+import { approvalsPrefix } from "../packages/keys.ts";
 import { holdClockLease, readClockLease, releaseClockLease } from "./lease.ts";
-import { clockOffKey, isSwitchedOff } from "./switch.ts";
+import { isSwitchedOff } from "./switch.ts";
+import { clockOffsPrefix, scheduleSkipsPrefix, scheduleStampsPrefix } from "./keys.ts";
 import {
   ApprovalRequiredError,
   HandlerBusyError,
@@ -37,7 +39,8 @@ import {
   type PackageRef,
   readPackageRef,
 } from "../packages/store.ts";
-import { type ProjectInfo, projectKey } from "../projects/project.ts";
+import type { ProjectInfo } from "../projects/project.ts";
+import { projectKey, projectsPrefix } from "../projects/keys.ts";
 import { writeReceipt } from "../host/receipts.ts";
 import { listScheduledProjects } from "./scheduled_projects.ts";
 import {
@@ -45,9 +48,7 @@ import {
   clearSkip,
   endAttempt,
   markSkip,
-  scheduleSkipKey,
   type ScheduleStamp,
-  scheduleStampKey,
   type SkipMark,
   takeBackAttempt,
 } from "./stamps.ts";
@@ -283,13 +284,13 @@ export class Clock {
     const reads: TickReads = {
       byProject: {
         projects: new Map(
-          [...(await listByProject<ProjectInfo>(kv, projectKey("")[0] as string))]
+          [...(await listByProject<ProjectInfo>(kv, projectsPrefix()))]
             .map(([path, inner]) => [path, inner.get("")!]),
         ),
-        marks: await listByProject(kv, scheduleSkipKey("")[0] as string),
-        stamps: await listByProject(kv, scheduleStampKey("", "", "")[0] as string),
-        approvals: await listByProject(kv, approvalKey("", "")[0] as string),
-        offs: await listByProject(kv, clockOffKey("", "")[0] as string),
+        marks: await listByProject(kv, scheduleSkipsPrefix()),
+        stamps: await listByProject(kv, scheduleStampsPrefix()),
+        approvals: await listByProject(kv, approvalsPrefix()),
+        offs: await listByProject(kv, clockOffsPrefix()),
       },
       load: memoize((ref: PackageRef) => `${ref.dir}\0${ref.id}`, loadPackage),
       ref: memoize((id: string) => id, (id) => readPackageRef(this.#host.kv, id)),
@@ -594,17 +595,17 @@ function memoize<A, R>(
 }
 
 /**
- * Every entry under `[prefix]`, keyed `[prefix, project, ...rest]`, by
+ * Every entry under `prefix`, keyed `[...prefix, project, ...rest]`, by
  * project and then by the rest of the key joined with NUL (empty when there
  * is no rest): one listing, however many projects.
  */
 async function listByProject<T>(
   kv: Deno.Kv,
-  prefix: string,
+  prefix: Deno.KvKey,
 ): Promise<Map<string, Map<string, T>>> {
   const out = new Map<string, Map<string, T>>();
-  for await (const entry of kv.list<T>({ prefix: [prefix] })) {
-    const [, project, ...rest] = entry.key as string[];
+  for await (const entry of kv.list<T>({ prefix })) {
+    const [project, ...rest] = entry.key.slice(prefix.length) as string[];
     let inner = out.get(project);
     if (!inner) out.set(project, inner = new Map());
     inner.set(rest.join("\0"), entry.value);

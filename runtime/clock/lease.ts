@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { clockLeaseKey } from "./keys.ts";
 
 /** Who holds the clock, and until when. */
 export interface ClockLease {
@@ -14,11 +15,6 @@ export interface ClockLease {
   holder: string;
   /** When the lease runs out unless renewed, in ms. */
   until: number;
-}
-
-/** The key of the installation's clock lease. */
-export function clockLeaseKey(): Deno.KvKey {
-  return ["clock_lease"];
 }
 
 /** Options for {@linkcode holdClockLease}. */

@@ -10,6 +10,7 @@
 import { InvalidInputError } from "../errors.ts";
 import type { Host } from "../host/host.ts";
 import { readDeclaredIds, readProject, resolveProjectDir } from "../projects/project.ts";
+import { scheduledProjectKey, scheduledProjectsPrefix } from "./keys.ts";
 
 /** One project on the scheduled list. */
 export interface ScheduledProject {
@@ -17,11 +18,6 @@ export interface ScheduledProject {
   path: string;
   /** When the project was first put on the list. */
   addedAt: string;
-}
-
-/** Key of a project on the scheduled list. */
-export function scheduledProjectKey(path: string): Deno.KvKey {
-  return ["scheduled_project", path];
 }
 
 function checkPath(path: unknown): string {
@@ -74,7 +70,7 @@ export async function isScheduledProject(kv: Deno.Kv, path: string): Promise<boo
 /** Every project on the scheduled list, in path order. The list is never capped. */
 export async function listScheduledProjects(kv: Deno.Kv): Promise<ScheduledProject[]> {
   const out: ScheduledProject[] = [];
-  for await (const entry of kv.list<ScheduledProject>({ prefix: ["scheduled_project"] })) {
+  for await (const entry of kv.list<ScheduledProject>({ prefix: scheduledProjectsPrefix() })) {
     out.push(entry.value);
   }
   return out;

@@ -13,6 +13,13 @@
  * @module
  */
 import type { Outcome } from "../types.ts";
+import {
+  scheduleOutcomesKey,
+  scheduleSkipKey,
+  scheduleSkipsPrefix,
+  scheduleStampKey,
+  scheduleStampsPrefix,
+} from "./keys.ts";
 
 /** Failures in a row after which a package's clock needs review. */
 export const REVIEW_AFTER_FAILURES = 3;
@@ -37,24 +44,6 @@ export interface ScheduleStamp {
   error?: { name: string; message: string };
 }
 
-/** Key of the stamp of a scheduled handler in a project. */
-export function scheduleStampKey(project: string, id: string, handler: string): Deno.KvKey {
-  return ["schedule_stamp", project, id, handler];
-}
-
-/** Key of a package's last scheduled outcomes in a project, oldest first. */
-export function scheduleOutcomesKey(project: string, id: string): Deno.KvKey {
-  return ["schedule_outcomes", project, id];
-}
-
-/**
- * Key of a skip mark. The handler is empty when the skip concerns the whole
- * package, and both are empty when it concerns the whole project.
- */
-export function scheduleSkipKey(project: string, id = "", handler = ""): Deno.KvKey {
-  return ["schedule_skip", project, id, handler];
-}
-
 /** Reads the last attempt of a scheduled handler, or null when it never ran. */
 export async function readStamp(
   kv: Deno.Kv,
@@ -71,7 +60,7 @@ export async function readStamps(
   project: string,
 ): Promise<Map<string, ScheduleStamp>> {
   const stamps = new Map<string, ScheduleStamp>();
-  for await (const entry of kv.list<ScheduleStamp>({ prefix: ["schedule_stamp", project] })) {
+  for await (const entry of kv.list<ScheduleStamp>({ prefix: scheduleStampsPrefix(project) })) {
     stamps.set(`${entry.key[2] as string}\0${entry.key[3] as string}`, entry.value);
   }
   return stamps;
@@ -236,7 +225,7 @@ export async function markSkip(
  */
 export async function forgetSchedule(kv: Deno.Kv, project: string, id: string): Promise<void> {
   const keys: Deno.KvKey[] = [scheduleOutcomesKey(project, id)];
-  for (const prefix of [["schedule_stamp", project, id], ["schedule_skip", project, id]]) {
+  for (const prefix of [scheduleStampsPrefix(project, id), scheduleSkipsPrefix(project, id)]) {
     for await (const entry of kv.list({ prefix })) keys.push(entry.key);
   }
   for (let i = 0; i < keys.length; i += 100) {

@@ -10,15 +10,11 @@ import { InvalidInputError } from "../errors.ts";
 import { bumpGeneration } from "../memory/generation.ts";
 import type { Host } from "../host/host.ts";
 import { resolveProjectDir } from "../projects/project.ts";
+import { clockOffKey, clockOffsPrefix } from "./keys.ts";
 
 /** What is stored for a package whose clock is switched off in a project. */
 export interface ClockOff {
   switchedOffAt: string;
-}
-
-/** Key of the "off" exception for a package in a project. */
-export function clockOffKey(project: string, id: string): Deno.KvKey {
-  return ["clock_off", project, id];
 }
 
 function checkId(id: unknown): string {
@@ -67,7 +63,7 @@ export async function isSwitchedOff(kv: Deno.Kv, project: string, id: string): P
 /** The ids whose clock is switched off in a project. */
 export async function listSwitchedOff(kv: Deno.Kv, project: string): Promise<string[]> {
   const ids: string[] = [];
-  for await (const entry of kv.list({ prefix: ["clock_off", project] })) {
+  for await (const entry of kv.list({ prefix: clockOffsPrefix(project) })) {
     ids.push(entry.key[2] as string);
   }
   return ids;

@@ -117,19 +117,25 @@ export interface RecordQuery {
 
 /** One page of a listing, in key order. `cursor` is present when more records follow. */
 export interface RecordPage {
+  /** The page's records, without their content. */
   records: RecordSummary[];
+  /** Pass as `cursor` to list the next page; absent on the last one. */
   cursor?: string;
 }
 
 /** What `memory.write` answers: the key and the revision the record will have once committed. */
 export interface WriteResult {
+  /** The record written. */
   key: string;
+  /** Its revision once the call commits. */
   revision: number;
 }
 
 /** What `memory.remove` answers. `removed` is false when there was no such record. */
 export interface RemoveResult {
+  /** The record named. */
   key: string;
+  /** Whether there was a record to remove. */
   removed: boolean;
 }
 
@@ -139,11 +145,13 @@ export interface RemoveResult {
  * handler is long gone by then.
  */
 export interface WorkOrderInput {
+  /** The kind of work; today only `agent.session`. */
   kind: "agent.session";
   /** The agent to raise, such as `demo` or `claude-code`. */
   agent: string;
   /** What Chat shows for the session. Required, so a row says which. */
   title: string;
+  /** What the agent is first told. */
   prompt: {
     /** What the agent is asked. */
     text: string;
@@ -162,14 +170,17 @@ export interface WorkOrderInput {
 
 /** What `work.order` answers: the key of the order (not of a conversation; there is none yet). */
 export interface WorkOrdered {
+  /** Names the order for `work.state`. */
   key: string;
 }
 
 /** What `work.state` answers. */
 export interface WorkState {
+  /** The key `work.order` answered. */
   key: string;
   /** `ordered` once written down. */
   state: "ordered";
+  /** The title the order gave. */
   title: string;
   /** ISO 8601 time the order was made. */
   orderedAt: string;
@@ -181,6 +192,7 @@ export interface NetRequest {
   url: string;
   /** `GET` (default), `HEAD`, `POST`, `PUT`, `PATCH` or `DELETE`. */
   method?: string;
+  /** Request headers, by name. */
   headers?: { [name: string]: string };
   /** The request body as text (send JSON with `JSON.stringify`). */
   body?: string;
@@ -188,9 +200,11 @@ export interface NetRequest {
 
 /** What `net.fetch` answers. The body is text: parse JSON with `JSON.parse`. */
 export interface NetResponse {
+  /** The HTTP status, such as 200; a redirect is answered as its 3xx. */
   status: number;
   /** Header names in lowercase. */
   headers: { [name: string]: string };
+  /** The response body as text. */
   body: string;
 }
 
@@ -209,6 +223,7 @@ export type LifecycleMoment = "installed" | "removed" | "opened";
  * it), `agent` (an agent called its tool), `lifecycle` (with `moment`).
  */
 export interface Occasion {
+  /** Why the handler was called. */
   kind: OccasionKind;
   /** For `lifecycle` only. */
   moment?: LifecycleMoment;
@@ -332,10 +347,15 @@ export interface NetApi {
  * `console` is this same object.
  */
 export interface ConsoleApi {
+  /** A plain line. */
   log(...args: unknown[]): void;
+  /** A line marked `info`. */
   info(...args: unknown[]): void;
+  /** A line marked `warn`. */
   warn(...args: unknown[]): void;
+  /** A line marked `error`. */
   error(...args: unknown[]): void;
+  /** A line marked `debug`. */
   debug(...args: unknown[]): void;
 }
 

@@ -31,12 +31,13 @@ import {
 import { readDeclaredIds, resolveProjectDir } from "../projects/project.ts";
 import { openProjectMemory } from "../memory/store.ts";
 import { writeReceipt } from "./receipts.ts";
-import type { RecordInput, RecordQuery } from "../memory/record.ts";
+import type { RecordInput, RecordQuery } from "../extension_api/service.ts";
 import type { Occasion, Receipt, Source } from "../types.ts";
 import { parseWorkOrder, readWorkOrder, type WorkOrder, writeWorkOrders } from "../work/order.ts";
 import { describeError } from "../internal/describe_error.ts";
 import { newId } from "../internal/id.ts";
-import { type HandlerHold, holdHandler, runningClaimKey } from "./running_claim.ts";
+import { type HandlerHold, holdHandler } from "./running_claim.ts";
+import { runningClaimKey } from "./keys.ts";
 import type { HostFunctionName } from "../isolate/protocol.ts";
 
 /** Options for {@linkcode Host}. */

@@ -4,24 +4,16 @@
  * @module
  */
 import type { Receipt } from "../types.ts";
+import {
+  receiptCountKey,
+  receiptIndexKey,
+  receiptIndexPrefix,
+  receiptKey,
+  receiptsPrefix,
+} from "./keys.ts";
 
 /** Receipts kept per (project, package); older ones are dropped as new ones arrive. */
 export const RECEIPTS_KEPT = 500;
-
-/** Key of a receipt, by package. */
-export function receiptKey(project: string, packageId: string, id: string): Deno.KvKey {
-  return ["receipt", project, packageId, id];
-}
-
-/** Key of a receipt in the project's time-ordered index. */
-export function receiptIndexKey(project: string, id: string): Deno.KvKey {
-  return ["receipt_by_time", project, id];
-}
-
-/** Key of the count of a package's receipts in a project. */
-export function receiptCountKey(project: string, packageId: string): Deno.KvKey {
-  return ["receipt_count", project, packageId];
-}
 
 /**
  * Writes a receipt. Once a package has more than {@linkcode RECEIPTS_KEPT}
@@ -39,7 +31,7 @@ export async function writeReceipt(kv: Deno.Kv, receipt: Receipt): Promise<void>
   const count = Number((await kv.get<Deno.KvU64>(countKey)).value?.value ?? 0n);
   if (count <= RECEIPTS_KEPT + 50) return;
   const oldest = kv.list<Receipt>(
-    { prefix: ["receipt", receipt.project, receipt.packageId] },
+    { prefix: receiptsPrefix(receipt.project, receipt.packageId) },
     { limit: count - RECEIPTS_KEPT },
   );
   let dropped = 0;
@@ -70,14 +62,14 @@ export async function listReceipts(
   const limit = options.limit ?? 50;
   const out: Receipt[] = [];
   if (options.packageId) {
-    const iter = kv.list<Receipt>({ prefix: ["receipt", project, options.packageId] }, {
+    const iter = kv.list<Receipt>({ prefix: receiptsPrefix(project, options.packageId) }, {
       reverse: true,
       limit,
     });
     for await (const entry of iter) out.push(entry.value);
     return out;
   }
-  const index = kv.list<string>({ prefix: ["receipt_by_time", project] }, { reverse: true, limit });
+  const index = kv.list<string>({ prefix: receiptIndexPrefix(project) }, { reverse: true, limit });
   for await (const entry of index) {
     const id = entry.key[2] as string;
     const receipt = await kv.get<Receipt>(receiptKey(project, entry.value, id));

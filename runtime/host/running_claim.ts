@@ -16,11 +16,6 @@ export interface RunningClaim {
   until: number;
 }
 
-/** Key of the claim on a handler in a project. */
-export function runningClaimKey(project: string, id: string, handler: string): Deno.KvKey {
-  return ["running", project, id, handler];
-}
-
 /** Options for {@linkcode claimHandler}. */
 export interface ClaimHandlerOptions {
   /** The host's time, in ms. */

@@ -31,7 +31,7 @@ import {
 } from "../packages/store.ts";
 import { switchOn } from "../clock/switch.ts";
 import { type LifecycleRun, runLifecycle } from "./moment.ts";
-import { projectMemoryPath } from "../memory/store.ts";
+import { projectMemoryPath, removeProjectMemory } from "../memory/store.ts";
 import { forgetSchedule } from "../clock/stamps.ts";
 import { describePermission } from "../packages/permission_text.ts";
 import { rememberIfScheduled } from "../clock/scheduled_projects.ts";
@@ -42,6 +42,7 @@ import {
   resolveProjectDir,
   writeDeclaredIds,
 } from "../projects/project.ts";
+import { projectsPrefix } from "../projects/keys.ts";
 import { pathExists } from "../internal/path_exists.ts";
 
 /** Options for {@linkcode installPackage}. */
@@ -167,10 +168,7 @@ export async function installPackage(
     }
     if (!hadMemory) {
       await host.forgetProject(project).catch(() => {});
-      // The database and the files SQLite keeps beside it.
-      for (const suffix of ["", "-wal", "-shm", "-journal"]) {
-        await Deno.remove(memoryFile + suffix).catch(() => {});
-      }
+      await removeProjectMemory(project);
     }
     if (!hadSyncFolder) await Deno.remove(syncFolder, { recursive: true }).catch(() => {});
     throw error;
@@ -287,7 +285,7 @@ export async function removePackage(
  * A project whose folder is gone is skipped.
  */
 async function fenceOtherProjects(host: Host, id: string, project: string): Promise<void> {
-  for await (const entry of host.kv.list<ProjectInfo>({ prefix: ["project"] })) {
+  for await (const entry of host.kv.list<ProjectInfo>({ prefix: projectsPrefix() })) {
     const other = entry.value;
     if (other.path === project || !other.extensionIds.includes(id)) continue;
     try {

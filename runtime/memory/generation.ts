@@ -11,6 +11,7 @@
  */
 
 import { InvalidInputError } from "../errors.ts";
+import { generationKey } from "./keys.ts";
 
 /** A generation as read: its value and the versionstamp to check at commit. */
 export interface Generation {
@@ -18,11 +19,6 @@ export interface Generation {
   value: number;
   /** The entry's versionstamp; null while it was never set. */
   versionstamp: string | null;
-}
-
-/** The KV key of a package's generation in a project's memory. */
-export function generationKey(packageId: string): Deno.KvKey {
-  return ["generation", packageId];
 }
 
 function checkPackageId(packageId: unknown): string {

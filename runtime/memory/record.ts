@@ -1,73 +1,20 @@
 /**
- * The record: an entry in a project's memory. This module holds its shape and
- * the rules a key and a value must satisfy before anything is stored; storage
- * itself is `project_memory.ts`.
+ * The record: an entry in a project's memory. This module holds the rules a
+ * key and a value must satisfy before anything is stored; storage itself is
+ * `store.ts`. The shapes a writer gives and a reader gets (`RecordInput`,
+ * `RecordSummary`, `RecordQuery`, `RecordPage`) are the extension API's, so
+ * that what a handler is told and what the host does are one definition.
  *
  * @module
  */
 
 import { InvalidInputError, PayloadTooLargeError } from "../errors.ts";
 import { RECORD_LIMITS } from "../limits.ts";
-
-/** A JSON value, as records carry them in `fields`. */
-export type JsonValue =
-  | null
-  | boolean
-  | number
-  | string
-  | JsonValue[]
-  | { [name: string]: JsonValue };
-
-/** A record without its content: what lists and `record(key)` answer. */
-export interface RecordSummary {
-  /** `kind/name`, unique in the project. */
-  key: string;
-  /** The part of the key before the first `/`, such as `issues.issue`. */
-  kind: string;
-  title: string;
-  fields: { [name: string]: JsonValue };
-  /** 1 when created; one more with every write. */
-  revision: number;
-  /** ISO 8601 time of the last write. */
-  updatedAt: string;
-  /** Who wrote last: a package id, or `person`. */
-  updatedBy: string;
-}
+import type { JsonValue, RecordInput, RecordSummary } from "../extension_api/service.ts";
 
 /** A whole record: its summary and its text body. */
 export interface MemoryRecord extends RecordSummary {
   content: string;
-}
-
-/**
- * What a writer gives. Omitted values keep the record's current ones (or the
- * defaults for a new record); `revision`, when given, must equal the current
- * revision, 0 meaning "the record must not exist yet".
- */
-export interface RecordInput {
-  key: string;
-  title?: string;
-  fields?: { [name: string]: JsonValue };
-  content?: string;
-  revision?: number;
-}
-
-/** A list request. `kind` and `prefix` narrow together when both are given. */
-export interface RecordQuery {
-  /** Exactly this kind (keys `kind/…`). */
-  kind?: string;
-  /** Keys starting with this text. */
-  prefix?: string;
-  /** Records per page; default 50, at most `RECORD_LIMITS.maxListLimit`. */
-  limit?: number;
-  /** From the previous page; the page starts strictly after it. */
-  cursor?: string;
-}
-
-/** One page of a listing. `cursor` is present when more records follow. */
-export interface RecordPage {
-  records: RecordSummary[];
-  cursor?: string;
 }
 
 /** Records per page when a query names no limit. */

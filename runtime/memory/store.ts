@@ -7,7 +7,9 @@
  * a record is stored as two kinds of entry:
  * - its metadata (everything but the content) at `recordKey(key)`;
  * - its content, as UTF-8 split into chunks of at most 60 KiB, at
- *   `contentChunkKey(key, contentId, i)`.
+ *   `contentChunkKey(key, contentId, i)`;
+ *
+ * both built in `keys.ts`.
  *
  * `contentId` is fresh each time a record's content is written, so a set of
  * chunks never changes once written: a reader that finds every chunk the
@@ -15,7 +17,8 @@
  * content alone touches no chunk at all. Lists read metadata only.
  *
  * Records are written only through `MemoryTransaction` (a handler's call) or
- * `writeRecord` (a person's write), which is a one-write transaction.
+ * `writeRecord` in `write_record.ts` (a person's write), which is a one-write
+ * transaction.
  *
  * @module
  */
@@ -23,17 +26,9 @@
 import { join } from "node:path";
 import { ConflictError, InvalidInputError } from "../errors.ts";
 import { RECORD_LIMITS } from "../limits.ts";
-import {
-  assertKind,
-  compareRecordKeys,
-  DEFAULT_LIST_LIMIT,
-  parseRecordKey,
-  type RecordInput,
-  type RecordPage,
-  type RecordQuery,
-  type RecordSummary,
-} from "./record.ts";
-import { MemoryTransaction } from "./transaction.ts";
+import { assertKind, compareRecordKeys, DEFAULT_LIST_LIMIT, parseRecordKey } from "./record.ts";
+import type { RecordPage, RecordQuery, RecordSummary } from "../extension_api/service.ts";
+import { contentChunkKey, recordKey, recordsPrefix } from "./keys.ts";
 
 /** Largest content chunk, in bytes; leaves room under Deno KV's 64 KiB value limit. */
 export const CONTENT_CHUNK_BYTES = 60 * 1024;
@@ -54,19 +49,6 @@ export interface StoredEntry {
   versionstamp: string | null;
 }
 
-const RECORDS = "record";
-const CONTENT = "content";
-
-/** KV key of a record's metadata. */
-export function recordKey(key: string): Deno.KvKey {
-  return [RECORDS, key];
-}
-
-/** KV key of one chunk of one version of a record's content. */
-export function contentChunkKey(key: string, contentId: string, index: number): Deno.KvKey {
-  return [CONTENT, key, contentId, index];
-}
-
 /** Where a project's memory lives. */
 export function projectMemoryPath(projectDir: string): string {
   return join(projectDir, ".sync", "memory.kv");
@@ -77,6 +59,21 @@ export async function openProjectMemory(projectDir: string): Promise<Deno.Kv> {
   const path = projectMemoryPath(projectDir);
   await Deno.mkdir(join(projectDir, ".sync"), { recursive: true });
   return await Deno.openKv(path);
+}
+
+/**
+ * Deletes a project's memory: the database and the files SQLite keeps beside
+ * it (`-wal`, `-shm`, `-journal`), which would otherwise hold on to what the
+ * database held. What is already gone is passed over. The caller closes the
+ * memory first.
+ *
+ * @param projectDir The project folder.
+ */
+export async function removeProjectMemory(projectDir: string): Promise<void> {
+  const path = projectMemoryPath(projectDir);
+  for (const suffix of ["", "-wal", "-shm", "-journal"]) {
+    await Deno.remove(path + suffix).catch(() => {});
+  }
 }
 
 const encoder = new TextEncoder();
@@ -274,7 +271,7 @@ export async function listRecordPage(
   let next = 0;
   const start = after !== undefined && compareRecordKeys(after, prefix) > 0 ? after : prefix;
   const entries = kv.list<Uint8Array>(
-    { prefix: [RECORDS], start: recordKey(start) },
+    { prefix: recordsPrefix(), start: recordKey(start) },
     { batchSize: Math.min(1000, wanted + overlay.size + 1) },
   );
   for await (const entry of entries) {
@@ -302,28 +299,4 @@ export async function listRecordPage(
  */
 export function listRecords(kv: Deno.Kv, query: RecordQuery = {}): Promise<RecordPage> {
   return listRecordPage(kv, query);
-}
-
-/** Options of `writeRecord`. */
-export interface WriteRecordOptions {
-  /** Writer recorded as `updatedBy`; defaults to `person`. */
-  by?: string;
-  /** Clock for `updatedAt`. */
-  now?: () => Date;
-}
-
-/**
- * Writes one record outside any handler call (a person's write, from the CLI
- * or the UI): a one-write transaction, committed at once. Answers the new
- * revision.
- */
-export async function writeRecord(
-  kv: Deno.Kv,
-  input: RecordInput,
-  options: WriteRecordOptions = {},
-): Promise<{ key: string; revision: number }> {
-  const transaction = new MemoryTransaction(kv, { by: options.by, now: options.now });
-  const written = await transaction.write(input);
-  await transaction.commit();
-  return written;
 }

@@ -11,27 +11,26 @@
  */
 
 import { ConflictError, PayloadTooLargeError, SupersededError, SyncError } from "../errors.ts";
-import { type Generation, generationKey } from "./generation.ts";
+import type { Generation } from "./generation.ts";
+import { contentChunkKey, generationKey, recordKey } from "./keys.ts";
 import {
-  contentChunkKey,
   encodeStoredRecord,
   listRecordPage,
   readContentOf,
   readStoredEntry,
-  recordKey,
   splitContent,
   type StoredRecord,
   summaryOf,
 } from "./store.ts";
-import {
-  checkRecordInput,
-  compareRecordKeys,
-  parseRecordKey,
-  type RecordInput,
-  type RecordPage,
-  type RecordQuery,
-  type RecordSummary,
-} from "./record.ts";
+import { checkRecordInput, compareRecordKeys, parseRecordKey } from "./record.ts";
+import type {
+  RecordInput,
+  RecordPage,
+  RecordQuery,
+  RecordSummary,
+  RemoveResult,
+  WriteResult,
+} from "../extension_api/service.ts";
 
 /**
  * What one transaction may stage. Deno KV refuses an atomic operation over
@@ -177,7 +176,7 @@ export class MemoryTransaction {
    * for a new record); `revision`, when given, must equal the current revision
    * (0: the record must not exist). Answers the revision the record will have.
    */
-  write(input: RecordInput): Promise<{ key: string; revision: number }> {
+  write(input: RecordInput): Promise<WriteResult> {
     return this.#run(async () => {
       const given = checkRecordInput(input);
       const key = given.key;
@@ -226,7 +225,7 @@ export class MemoryTransaction {
   }
 
   /** Stages a removal. `removed` says whether there was a record to remove. */
-  remove(key: string): Promise<{ key: string; removed: boolean }> {
+  remove(key: string): Promise<RemoveResult> {
     return this.#run(async () => {
       parseRecordKey(key);
       const prior = this.#staged.get(key) ?? await this.#baseOf(key);

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { approvalKey } from "./keys.ts";
 import type { PackageRef } from "./store.ts";
 
 /** What a person approved for one package in one project. */
@@ -15,11 +16,6 @@ export interface Approval {
   ref: PackageRef;
   permissions: string[];
   approvedAt: string;
-}
-
-/** Key of a project's approval of a package. */
-export function approvalKey(project: string, id: string): Deno.KvKey {
-  return ["approval", project, id];
 }
 
 /** Reads a project's approval of a package, or null. */

@@ -11,6 +11,7 @@ import { ArchiveError, InvalidInputError, ManifestError, NotFoundError } from ".
 import { type Manifest, parseManifest } from "./manifest.ts";
 import { readArchive, stripCommonFolder, writeArchiveEntries } from "./archive/archive.ts";
 import { ARCHIVE_LIMITS } from "../limits.ts";
+import { packageRefKey } from "./keys.ts";
 
 /** Which artefact serves a package id on this machine. */
 export interface PackageRef {
@@ -30,11 +31,6 @@ export interface LoadedPackage {
   ref: PackageRef;
   manifest: Manifest;
   dir: string;
-}
-
-/** Key of the ref that says which artefact serves `id`. */
-export function packageRefKey(id: string): Deno.KvKey {
-  return ["package_ref", id];
 }
 
 /**

@@ -7,6 +7,7 @@
  */
 import { join } from "node:path";
 import { InvalidInputError, NotFoundError } from "../errors.ts";
+import { projectKey } from "./keys.ts";
 
 /** What the installation remembers about a project it opened. */
 export interface ProjectInfo {
@@ -15,11 +16,6 @@ export interface ProjectInfo {
   /** Extension ids the project declared when it was last opened. */
   extensionIds: string[];
   openedAt: string;
-}
-
-/** Key of a remembered project. */
-export function projectKey(path: string): Deno.KvKey {
-  return ["project", path];
 }
 
 /** Path of the file listing a project's installed extension ids. */

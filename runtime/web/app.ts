@@ -15,6 +15,7 @@ import type { Host } from "../host/host.ts";
 import { listReceipts } from "../host/receipts.ts";
 import { resolveProjectDir } from "../projects/project.ts";
 import type { ProjectInfo } from "../projects/project.ts";
+import { projectsPrefix } from "../projects/keys.ts";
 
 /** Options for {@linkcode createApp}. */
 export interface AppOptions {
@@ -58,7 +59,7 @@ export function createApp(host: Host, options: AppOptions): Hono {
   app.get("/api/health", (c) => c.json({ ok: true }));
   app.get("/api/projects", async (c) => {
     const projects: ProjectInfo[] = [];
-    for await (const entry of host.kv.list<ProjectInfo>({ prefix: ["project"] })) {
+    for await (const entry of host.kv.list<ProjectInfo>({ prefix: projectsPrefix() })) {
       projects.push(entry.value);
     }
     return c.json({ projects });

@@ -8,8 +8,15 @@
 import { z } from "zod";
 import { InvalidInputError } from "../errors.ts";
 import type { Source } from "../types.ts";
+import type { WorkOrderInput } from "../extension_api/service.ts";
+import { workOrderIndexKey, workOrderKey } from "./keys.ts";
 
-/** What an order must say. `onInterrupted` is required: the source decides, nothing guesses. */
+/**
+ * What an order must say, checked when a handler orders work. It validates
+ * the extension API's `WorkOrderInput`, which stays the one definition of the
+ * shape (tests/extension_api/shapes_test.ts keeps the two in step).
+ * `onInterrupted` is required: the source decides, nothing guesses.
+ */
 export const workOrderInputSchema = z.strictObject({
   kind: z.literal("agent.session"),
   agent: z.string().min(1).max(100),
@@ -22,9 +29,6 @@ export const workOrderInputSchema = z.strictObject({
   about: z.string().min(1).max(300).optional(),
 });
 
-/** A validated order as given. */
-export type WorkOrderInput = z.output<typeof workOrderInputSchema>;
-
 /** An order as written down. Its source never changes. */
 export interface WorkOrder extends WorkOrderInput {
   key: string;
@@ -34,16 +38,6 @@ export interface WorkOrder extends WorkOrderInput {
   source: Source;
   state: "ordered";
   orderedAt: string;
-}
-
-/** Key of a work order. */
-export function workOrderKey(key: string): Deno.KvKey {
-  return ["work_order", key];
-}
-
-/** Key of a work order in its project and extension's index. */
-export function workOrderIndexKey(project: string, extensionId: string, key: string): Deno.KvKey {
-  return ["work_by_extension", project, extensionId, key];
 }
 
 /**

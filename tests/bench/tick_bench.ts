@@ -14,7 +14,8 @@ import { DEFAULT_LIMITS } from "../../runtime/limits.ts";
 import { installPackage } from "../../runtime/lifecycle/install.ts";
 import { readPackageRef } from "../../runtime/packages/store.ts";
 import { rememberProject, writeDeclaredIds } from "../../runtime/projects/project.ts";
-import { type ScheduleStamp, scheduleStampKey } from "../../runtime/clock/stamps.ts";
+import type { ScheduleStamp } from "../../runtime/clock/stamps.ts";
+import { scheduleStampKey } from "../../runtime/clock/keys.ts";
 import { addScheduledProject } from "../../runtime/clock/scheduled_projects.ts";
 
 const PACKAGES = ["alpha", "bravo", "charlie", "delta", "echo"];

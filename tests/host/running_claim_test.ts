@@ -1,12 +1,8 @@
 import assert from "node:assert/strict";
 import { Host } from "../../runtime/host/host.ts";
 import { HandlerBusyError } from "../../runtime/errors.ts";
-import {
-  claimHandler,
-  holdHandler,
-  releaseHandler,
-  runningClaimKey,
-} from "../../runtime/host/running_claim.ts";
+import { claimHandler, holdHandler, releaseHandler } from "../../runtime/host/running_claim.ts";
+import { runningClaimKey } from "../../runtime/host/keys.ts";
 import { testHost } from "../internal/packages.ts";
 
 Deno.test("Host.callHandler() is not re-entered from another process on the same installation", async (t) => {

@@ -5,7 +5,8 @@ import { installPackage, removePackage } from "../../runtime/lifecycle/install.t
 import { checkBuiltPackage, formatProblem } from "../../runtime/author/check/check.ts";
 import { readPackageRef } from "../../runtime/packages/store.ts";
 import { readDeclaredIds } from "../../runtime/projects/project.ts";
-import { getRecord, writeRecord } from "../../runtime/memory/store.ts";
+import { getRecord } from "../../runtime/memory/store.ts";
+import { writeRecord } from "../../runtime/memory/write_record.ts";
 import { listReceipts } from "../../runtime/host/receipts.ts";
 import type { Receipt } from "../../runtime/types.ts";
 import { type TestHost, testHost, writePackage } from "../internal/packages.ts";

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { InvalidInputError } from "../../runtime/errors.ts";
-import { bumpGeneration, generationKey, readGeneration } from "../../runtime/memory/generation.ts";
+import { bumpGeneration, readGeneration } from "../../runtime/memory/generation.ts";
+import { generationKey } from "../../runtime/memory/keys.ts";
 
 Deno.test("generation counter", async (t) => {
   await t.step("readGeneration() answers 0 with no versionstamp before any bump", async () => {

@@ -4,14 +4,15 @@ import { InvalidInputError, PayloadTooLargeError } from "../../runtime/errors.ts
 import { RECORD_LIMITS } from "../../runtime/limits.ts";
 import {
   CONTENT_CHUNK_BYTES,
-  contentChunkKey,
   getContent,
   getRecord,
   listRecords,
   openProjectMemory,
   projectMemoryPath,
-  writeRecord,
+  removeProjectMemory,
 } from "../../runtime/memory/store.ts";
+import { contentChunkKey } from "../../runtime/memory/keys.ts";
+import { writeRecord } from "../../runtime/memory/write_record.ts";
 
 /** A clock that moves one second per reading. */
 function fakeClock(start = "2025-03-01T09:00:00.000Z"): () => Date {
@@ -42,6 +43,35 @@ Deno.test("openProjectMemory() keeps memory inside the project", async (t) => {
       assert.ok((await Deno.stat(join(projectDir, ".sync"))).isDirectory);
       using kv = await openProjectMemory(projectDir);
       assert.equal((await getRecord(kv, "notes.note/first"))?.title, "First");
+    });
+  } finally {
+    await Deno.remove(projectDir, { recursive: true });
+  }
+});
+
+Deno.test("`removeProjectMemory()` deletes the database and the files SQLite keeps beside it", async (t) => {
+  const projectDir = await Deno.makeTempDir();
+  const path = projectMemoryPath(projectDir);
+  const exists = (file: string) => Deno.stat(file).then(() => true, () => false);
+  try {
+    await t.step("the database and its -wal, -shm and -journal files go", async () => {
+      {
+        using kv = await openProjectMemory(projectDir);
+        await writeRecord(kv, { key: "notes.note/first", title: "First" }, { now: fakeClock() });
+      }
+      // SQLite leaves these only while open or after a crash; stand them in so each is seen to go.
+      for (const suffix of ["-wal", "-shm", "-journal"]) {
+        await Deno.writeTextFile(path + suffix, "");
+      }
+      await removeProjectMemory(projectDir);
+      for (const suffix of ["", "-wal", "-shm", "-journal"]) {
+        assert.equal(await exists(path + suffix), false, `${path}${suffix} is left`);
+      }
+    });
+
+    await t.step("a memory already gone is passed over, and the folder stays", async () => {
+      await removeProjectMemory(projectDir);
+      assert.ok((await Deno.stat(join(projectDir, ".sync"))).isDirectory);
     });
   } finally {
     await Deno.remove(projectDir, { recursive: true });

@@ -8,13 +8,9 @@ import {
 } from "../../runtime/errors.ts";
 import { bumpGeneration, readGeneration } from "../../runtime/memory/generation.ts";
 import { MemoryTransaction, TRANSACTION_LIMITS } from "../../runtime/memory/transaction.ts";
-import {
-  contentChunkKey,
-  getContent,
-  getRecord,
-  listRecords,
-  writeRecord,
-} from "../../runtime/memory/store.ts";
+import { getContent, getRecord, listRecords } from "../../runtime/memory/store.ts";
+import { contentChunkKey } from "../../runtime/memory/keys.ts";
+import { writeRecord } from "../../runtime/memory/write_record.ts";
 
 /** A clock that moves one second per reading. */
 function fakeClock(start = "2025-03-01T09:00:00.000Z"): () => Date {

@@ -12,7 +12,7 @@ import type { HandlerLimits } from "../../limits.ts";
 import type { Manifest } from "../../packages/manifest.ts";
 import { MemoryAccess } from "../../memory/access.ts";
 import { MemoryTransaction } from "../../memory/transaction.ts";
-import type { RecordInput, RecordQuery } from "../../memory/record.ts";
+import type { RecordInput, RecordQuery } from "../../extension_api/service.ts";
 import type { HostFunctionName } from "../../isolate/protocol.ts";
 import type { CheckProblem } from "./problem.ts";
 import { jsonPlace } from "./_json_place.ts";

@@ -5,21 +5,7 @@
  * @module
  */
 import { InvalidInputError, PayloadTooLargeError, PermissionDeniedError } from "../../errors.ts";
-
-/** What a handler asks for. */
-export interface NetRequest {
-  url: string;
-  method?: string;
-  headers?: Record<string, string>;
-  body?: string;
-}
-
-/** What a handler gets back. The body is text. */
-export interface NetResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
+import type { NetRequest, NetResponse } from "../../extension_api/service.ts";
 
 /** Options for {@linkcode netFetch}. */
 export interface NetFetchOptions {

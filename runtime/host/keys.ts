@@ -1,0 +1,72 @@
+/**
+ * Every Deno KV key the host writes in the installation: receipts (by
+ * package, in a time-ordered index, and their count) and the claims of
+ * running handlers. Keys are built here and nowhere else, so their shapes —
+ * which data already stored must keep matching — can be read in one place.
+ *
+ * @module
+ */
+
+const RECEIPT = "receipt";
+const RECEIPT_BY_TIME = "receipt_by_time";
+
+/**
+ * Key of a receipt, by package.
+ *
+ * @param project The project's resolved path.
+ * @param packageId The package whose handler was attempted.
+ * @param id The receipt's id, which orders by time.
+ */
+export function receiptKey(project: string, packageId: string, id: string): Deno.KvKey {
+  return [RECEIPT, project, packageId, id];
+}
+
+/**
+ * Prefix of a package's receipts in a project, oldest first.
+ *
+ * @param project The project's resolved path.
+ * @param packageId The package.
+ */
+export function receiptsPrefix(project: string, packageId: string): Deno.KvKey {
+  return [RECEIPT, project, packageId];
+}
+
+/**
+ * Key of a receipt in the project's time-ordered index.
+ *
+ * @param project The project's resolved path.
+ * @param id The receipt's id.
+ */
+export function receiptIndexKey(project: string, id: string): Deno.KvKey {
+  return [RECEIPT_BY_TIME, project, id];
+}
+
+/**
+ * Prefix of a project's time-ordered receipt index, oldest first.
+ *
+ * @param project The project's resolved path.
+ */
+export function receiptIndexPrefix(project: string): Deno.KvKey {
+  return [RECEIPT_BY_TIME, project];
+}
+
+/**
+ * Key of the count of a package's receipts in a project.
+ *
+ * @param project The project's resolved path.
+ * @param packageId The package.
+ */
+export function receiptCountKey(project: string, packageId: string): Deno.KvKey {
+  return ["receipt_count", project, packageId];
+}
+
+/**
+ * Key of the claim on a handler in a project while a call of it runs.
+ *
+ * @param project The project's resolved path.
+ * @param id The package id.
+ * @param handler The handler's name.
+ */
+export function runningClaimKey(project: string, id: string, handler: string): Deno.KvKey {
+  return ["running", project, id, handler];
+}

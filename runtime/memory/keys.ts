@@ -1,0 +1,47 @@
+/**
+ * Every Deno KV key of a project's memory (`<project>/.sync/memory.kv`): a
+ * record's metadata, the chunks of its content, and each package's
+ * generation. Keys are built here and nowhere else, so their shapes — which
+ * memory already written, and carried along with its project, must keep
+ * matching — can be read in one place.
+ *
+ * @module
+ */
+
+const RECORD = "record";
+const CONTENT = "content";
+const GENERATION = "generation";
+
+/**
+ * Key of a record's metadata.
+ *
+ * @param key The record's key, `kind/name`.
+ */
+export function recordKey(key: string): Deno.KvKey {
+  return [RECORD, key];
+}
+
+/** Prefix of every record's metadata: what a listing of records reads. */
+export function recordsPrefix(): Deno.KvKey {
+  return [RECORD];
+}
+
+/**
+ * Key of one chunk of one version of a record's content.
+ *
+ * @param key The record's key, `kind/name`.
+ * @param contentId Names the version of the content the chunk belongs to.
+ * @param index The chunk's place in the content, from 0.
+ */
+export function contentChunkKey(key: string, contentId: string, index: number): Deno.KvKey {
+  return [CONTENT, key, contentId, index];
+}
+
+/**
+ * Key of a package's generation, beside the records it fences.
+ *
+ * @param packageId The package id.
+ */
+export function generationKey(packageId: string): Deno.KvKey {
+  return [GENERATION, packageId];
+}
