@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import { ManifestError, type ManifestIssue } from "../../errors.ts";
 import { type Manifest, parseManifest } from "../../packages/manifest.ts";
-import type { CheckProblem } from "./check.ts";
+import type { CheckProblem } from "./check_problem.ts";
 import { jsonPlace, parseFieldPath } from "./_json_place.ts";
 
 /** The manifest as check read it. */

@@ -14,7 +14,7 @@ import { MemoryAccess } from "../../memory/access.ts";
 import { MemoryTransaction } from "../../memory/transaction.ts";
 import type { RecordInput, RecordQuery } from "../../memory/record.ts";
 import type { HostFunctionName } from "../../isolate/protocol.ts";
-import type { CheckProblem } from "./check.ts";
+import type { CheckProblem } from "./check_problem.ts";
 import { jsonPlace } from "./_json_place.ts";
 import type { ScanPlace } from "./_scan.ts";
 

@@ -12,7 +12,7 @@ import { isAbsolute, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { readAuthorConfig } from "../config.ts";
 import { isIsolateGlobal, missingGlobalHint } from "../../isolate/globals.ts";
-import type { CheckProblem } from "./check.ts";
+import type { CheckProblem } from "./check_problem.ts";
 import { SERVICE_API_SPECIFIER } from "../../isolate/protocol.ts";
 
 /** The service source a package is built from. */

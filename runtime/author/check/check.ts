@@ -30,22 +30,9 @@ import { type ModuleScan, scanModule, WHOLE_API } from "./_scan.ts";
 import { standInProblems } from "./_stand_in.ts";
 import { SERVICE_SOURCE, typeCheckService } from "./_types.ts";
 import { buildPackage, type BuildResult } from "../build.ts";
+import type { CheckProblem } from "./check_problem.ts";
 
-/** One problem check found. Paths are relative to the package folder. */
-export interface CheckProblem {
-  /** Which rule it breaks, such as `free-global` or `schedule-handler` (docs/check.md). */
-  rule: string;
-  /** The file it is in, such as `manifest.json` or `service/index.js`. */
-  file: string;
-  /** Line, from 1, when the problem has a place in the file. */
-  line?: number;
-  /** Column, from 1. */
-  column?: number;
-  /** What is wrong. */
-  message: string;
-  /** What to do about it. */
-  hint: string;
-}
+export type { CheckProblem } from "./check_problem.ts";
 
 /** Options for {@linkcode checkBuiltPackage} and `checkPackage`. */
 export interface CheckOptions {
