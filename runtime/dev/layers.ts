@@ -76,8 +76,18 @@ export interface ModuleImport {
 export interface ModuleGraph {
   /** Each file (relative, `/` separators) with its imports of other repository files. */
   modules: Map<string, ModuleImport[]>;
-  /** Files `deno info` could not read or resolve an import of, with its words. */
-  errors: Map<string, string>;
+  /** What `deno info` could not read or resolve, in its words. */
+  errors: ModuleError[];
+}
+
+/** A file `deno info` could not read, or an import it could not resolve. */
+export interface ModuleError {
+  /** The file, relative to the repository. */
+  file: string;
+  /** Line of the import that could not be resolved, from 1; absent when the file itself is unreadable. */
+  line?: number;
+  /** What `deno info` said, on one line. */
+  error: string;
 }
 
 /** One broken rule. */
@@ -152,9 +162,10 @@ async function collectSources(root: string, folder: string, into: string[]): Pro
 
 /**
  * Reads the module graph reached from `entries` with `deno info --json`, run
- * once on a `data:` module that imports them all (one run per entry costs
- * about as many times as long). npm and remote modules are not fetched: only
- * imports between repository files matter here.
+ * on a `data:` module that imports them all: over this repository's ~90
+ * entries one run takes some 40 ms, one run per entry over half a second.
+ * npm and remote modules are not fetched: only imports between repository
+ * files matter here. Dynamic imports count like static ones.
  *
  * @param entries Files to start from, absolute or relative to `options.root`.
  * @param options The repository folder and the `deno` to run.
@@ -166,7 +177,7 @@ export async function readModuleGraph(
   options: LayersOptions,
 ): Promise<ModuleGraph> {
   const rootUrl = pathToFileURL(join(options.root, "/")).href;
-  const graph: ModuleGraph = { modules: new Map(), errors: new Map() };
+  const graph: ModuleGraph = { modules: new Map(), errors: [] };
   const config = await configArgs(options.root);
   for (const source of rootSources(entries, options.root)) {
     const url = `data:application/typescript;base64,${btoa(source)}`;
@@ -239,12 +250,16 @@ function addInfo(graph: ModuleGraph, info: DenoInfo, rootUrl: string): void {
   for (const module of info.modules) {
     const file = repositoryPath(module.specifier, rootUrl);
     if (file === null || graph.modules.has(file)) continue;
-    if (module.error) graph.errors.set(file, module.error);
+    if (module.error) graph.errors.push({ file, error: oneLine(module.error) });
     const imports: ModuleImport[] = [];
     for (const dependency of module.dependencies ?? []) {
       const resolution = dependency.code ?? dependency.type;
       if (resolution?.error) {
-        graph.errors.set(file, `${dependency.specifier}: ${resolution.error}`);
+        graph.errors.push({
+          file,
+          line: (resolution.span?.start.line ?? 0) + 1,
+          error: oneLine(resolution.error),
+        });
         continue;
       }
       const target = resolution?.specifier ? repositoryPath(resolution.specifier, rootUrl) : null;
@@ -257,6 +272,13 @@ function addInfo(graph: ModuleGraph, info: DenoInfo, rootUrl: string): void {
     }
     graph.modules.set(file, imports);
   }
+}
+
+/** The first line of a message from deno, and its `at file:line:column` when it has one. */
+function oneLine(message: string): string {
+  const lines = message.trim().split("\n");
+  const at = lines.at(-1)!.trim();
+  return lines.length > 1 && at.startsWith("at ") ? `${lines[0]} (${at})` : lines[0];
 }
 
 /** A file URL inside the repository as a relative path, else null. */
@@ -295,8 +317,26 @@ export async function checkLayers(
  */
 export function layerFindings(graph: ModuleGraph): LayerFinding[] {
   const findings: LayerFinding[] = [];
-  for (const [file, error] of graph.errors) {
-    findings.push({ rule: "unreadable", file, message: `${file}: deno cannot read it: ${error}` });
+  for (const { file, line, error } of graph.errors) {
+    if (line !== undefined) {
+      findings.push({ rule: "unreadable", file, line, message: `${file}:${line}: ${error}` });
+      continue;
+    }
+    // A file that cannot be read is named where it is imported, when it is.
+    const importers = [...graph.modules].flatMap(([from, imports]) =>
+      imports.filter((entry) => entry.target === file).map((entry) => ({ from, entry }))
+    );
+    if (importers.length === 0) {
+      findings.push({ rule: "unreadable", file, message: `${file}: ${error}` });
+    }
+    for (const { from, entry } of importers) {
+      findings.push({
+        rule: "unreadable",
+        file: from,
+        line: entry.line,
+        message: `${from}:${entry.line} imports ${file}: ${error}`,
+      });
+    }
   }
   const unranked = new Set<string>();
   for (const [file, imports] of graph.modules) {
