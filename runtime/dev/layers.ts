@@ -341,7 +341,9 @@ export function layerFindings(graph: ModuleGraph): LayerFinding[] {
   const unranked = new Set<string>();
   for (const [file, imports] of graph.modules) {
     const domain = runtimeDomain(file);
-    if (domain !== null && domain !== "dev" && !(domain in DOMAIN_RANKS) && !unranked.has(domain)) {
+    if (
+      domain !== null && domain !== "dev" && rankOf(domain) === undefined && !unranked.has(domain)
+    ) {
       unranked.add(domain);
       findings.push({
         rule: "rank",
@@ -362,7 +364,10 @@ export function layerFindings(graph: ModuleGraph): LayerFinding[] {
       }
     }
   }
-  findings.sort((a, b) => a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0));
+  // Code unit order, not the locale's: the same list on every machine.
+  findings.sort((a, b) =>
+    a.file < b.file ? -1 : a.file > b.file ? 1 : (a.line ?? 0) - (b.line ?? 0)
+  );
   return [...cycleFindings(graph), ...findings];
 }
 
@@ -413,12 +418,17 @@ function importRule(file: string, target: string): { rule: "rank" | "entry"; why
     };
   }
   if (from === to) return null;
-  const fromRank = DOMAIN_RANKS[from];
-  const toRank = DOMAIN_RANKS[to];
+  const fromRank = rankOf(from);
+  const toRank = rankOf(to);
   if (fromRank === undefined || toRank === undefined) return null; // reported once per domain
   if (toRank < fromRank) return null;
   const rule = `${from} (rank ${fromRank}) may not import ${to} (rank ${toRank})`;
   return { rule: "rank", why: toRank === fromRank ? `${rule}, a sibling domain` : rule };
+}
+
+/** A domain's rank, or undefined when it has none (the table's own keys only). */
+function rankOf(domain: string): number | undefined {
+  return Object.hasOwn(DOMAIN_RANKS, domain) ? DOMAIN_RANKS[domain] : undefined;
 }
 
 /** `base` for files directly in `runtime/`, the folder name below it for the rest; null outside. */
