@@ -6,8 +6,7 @@
  *
  * @module
  */
-import { CONSOLE_LEVELS, HOST_FUNCTIONS } from "../runtime/isolate/protocol.ts";
-import { API_VERSION } from "../runtime/extension_api/service.ts";
+import { API_VERSION, CONSOLE_LEVELS, HOST_FUNCTIONS } from "../runtime/isolate/protocol.ts";
 
 /** The global the host sets for one moment; the bootstrap deletes it. */
 export const BINDING_GLOBAL = "__syncBinding";

@@ -7,6 +7,12 @@
 import type { HandlerLimits } from "../limits.ts";
 import type { Occasion } from "../types.ts";
 
+/**
+ * The version of the extension API the isolate serves. Re-exported here
+ * because workers import this module and no other from the runtime.
+ */
+export { API_VERSION } from "../extension_api/service.ts";
+
 /** The specifier the isolate's module loader serves; nothing else may be imported. */
 export const SERVICE_API_SPECIFIER = "@sync/extension-api/service";
 
