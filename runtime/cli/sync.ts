@@ -14,7 +14,7 @@ import { resolve } from "node:path";
 import { InvalidInputError, NotFoundError, SyncError } from "../errors.ts";
 import { Host } from "../host/host.ts";
 import { installPackage, removePackage } from "../lifecycle/install.ts";
-import { readApproval, widenedPermissions } from "../packages/approval.ts";
+import { describeServingState, readServingState } from "../packages/serving.ts";
 import { loadPackage, readPackageRef } from "../packages/store.ts";
 import { describePermission } from "../packages/permission_text.ts";
 import { readDeclaredIds, readProject, resolveProjectDir } from "../projects/project.ts";
@@ -323,29 +323,15 @@ export async function runCli(args: string[], io: Io = defaultIo()): Promise<numb
 }
 
 async function describeInstalled(host: Host, project: string, id: string): Promise<string> {
-  const approval = await readApproval(host.kv, project, id);
-  const ref = await readPackageRef(host.kv, id);
-  if (!ref) return `${id}  not on this machine: install it here to use it`;
-  try {
-    const pkg = await loadPackage(ref);
-    const { version, name, permissions } = pkg.manifest;
-    let state = "approved";
-    if (!approval) state = "not approved here";
-    else {
-      const widened = widenedPermissions(approval.permissions, permissions);
-      if (widened.length) {
-        // A folder edited in place has no approved artefact left to fall back on.
-        const fallback = approval.ref.dir !== ref.dir
-          ? `${approval.version} serves`
-          : "nothing serves";
-        state = `${version} awaits approval of ${widened.join(", ")}; ${fallback}`;
-      }
-    }
-    const perms = permissions.map((p) => `\n    ${p} — ${describePermission(p)}`).join("");
-    return `${id}@${version}  ${name}  [${ref.source}]  ${state}${perms}`;
-  } catch (error) {
-    return `${id}  cannot load: ${(error as Error).message}`;
+  const serving = await readServingState(host.kv, project, id);
+  if (serving.state === "not-on-machine") {
+    return `${id}  not on this machine: install it here to use it`;
   }
+  if (serving.state === "cannot-load") return `${id}  cannot load: ${serving.message}`;
+  const { version, name, permissions } = serving.current.manifest;
+  const state = describeServingState(serving);
+  const perms = permissions.map((p) => `\n    ${p} — ${describePermission(p)}`).join("");
+  return `${id}@${version}  ${name}  [${serving.current.ref.source}]  ${state}${perms}`;
 }
 
 /**

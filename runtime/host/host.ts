@@ -4,9 +4,7 @@
  *
  * @module
  */
-import { type Approval, readApproval, widenedPermissions } from "../packages/approval.ts";
 import {
-  ApprovalRequiredError,
   HandlerBusyError,
   InvalidInputError,
   NotFoundError,
@@ -20,14 +18,8 @@ import { declaredHosts } from "../packages/manifest.ts";
 import { MemoryAccess } from "../memory/access.ts";
 import { MemoryTransaction } from "../memory/transaction.ts";
 import { netFetch } from "./functions/net_fetch.ts";
-import {
-  type LoadedPackage,
-  loadPackage,
-  type PackageRef,
-  publishedKinds,
-  readPackageRef,
-  readServiceSource,
-} from "../packages/store.ts";
+import { type ServingOptions, servingPackage } from "../packages/serving.ts";
+import { type LoadedPackage, publishedKinds, readServiceSource } from "../packages/store.ts";
 import { readDeclaredIds, resolveProjectDir } from "../projects/project.ts";
 import { openProjectMemory } from "../memory/store.ts";
 import { writeReceipt } from "./receipts.ts";
@@ -89,21 +81,6 @@ export interface CallOptions {
   noReceiptWhenBusy?: boolean;
 }
 
-/** Options for {@linkcode Host.servingPackage}. */
-export interface ServingOptions {
-  /** The project's installed ids, when the caller already has them. */
-  declaredIds?: readonly string[];
-  /**
-   * Reads an artefact; defaults to {@linkcode loadPackage}. The clock passes
-   * one that reads each artefact once per tick, however many projects it serves.
-   */
-  load?: (ref: PackageRef) => Promise<LoadedPackage>;
-  /** The project's approval of the package, when the caller already read it. */
-  approval?: Approval | null;
-  /** The ref serving the id on this machine, when the caller already read it. */
-  ref?: PackageRef | null;
-}
-
 /** What a call answered, with its receipt. */
 export interface CallResult {
   value: unknown;
@@ -147,9 +124,8 @@ export class Host {
   }
 
   /**
-   * The package that serves `id` in `project` now: the current artefact when
-   * its permissions are approved, else the previously approved artefact while
-   * the newer one waits for a person.
+   * The package that serves `id` in `project` now (see {@linkcode servingPackage}),
+   * reading the project's installed ids when the caller does not pass them.
    *
    * @throws {NotFoundError} when the package is not installed in the project or on this machine.
    * @throws {ApprovalRequiredError} when nothing approved can serve.
@@ -157,45 +133,10 @@ export class Host {
   async servingPackage(
     project: string,
     id: string,
-    options: ServingOptions = {},
+    options: Partial<ServingOptions> = {},
   ): Promise<LoadedPackage> {
-    const declared = options.declaredIds ?? await readDeclaredIds(project);
-    if (!declared.includes(id)) {
-      throw new NotFoundError(
-        `${id} is not installed in ${project}` +
-          (declared.length
-            ? ` (installed: ${declared.join(", ")})`
-            : " (nothing is installed there)"),
-      );
-    }
-    const approval = options.approval !== undefined
-      ? options.approval
-      : await readApproval(this.kv, project, id);
-    if (!approval) {
-      throw new ApprovalRequiredError(
-        `${id} is listed in ${project} but not approved on this machine; ` +
-          `run: sync install <folder|archive> --project ${project} --approve`,
-      );
-    }
-    const load = options.load ?? loadPackage;
-    const ref = options.ref !== undefined ? options.ref : await readPackageRef(this.kv, id);
-    if (ref) {
-      const current = await load(ref);
-      const widened = widenedPermissions(approval.permissions, current.manifest.permissions);
-      if (widened.length === 0) return current;
-      if (approval.ref.dir !== ref.dir) {
-        try {
-          return await load(approval.ref);
-        } catch { /* the approved artefact is gone; say what needs approving */ }
-      }
-      throw new ApprovalRequiredError(
-        `${id}@${current.manifest.version} asks for ${
-          widened.join(", ")
-        }, which ${project} has not approved; ` +
-          `run sync install with --approve to approve it`,
-      );
-    }
-    return await load(approval.ref);
+    const declaredIds = options.declaredIds ?? await readDeclaredIds(project);
+    return await servingPackage(this.kv, project, id, { ...options, declaredIds });
   }
 
   /**
