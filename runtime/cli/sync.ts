@@ -234,7 +234,7 @@ export async function runCli(args: string[], io: Io = defaultIo()): Promise<numb
       }
       case "schedule": {
         const project = await projectOrWhereItWent(kv, needProject(flags.project));
-        const rows = await describeSchedule(host, project);
+        const rows = await describeSchedule(kv, project, host);
         if (rows.length === 0) io.out("Nothing here runs on the clock.");
         for (const row of rows) {
           if (flags.json) {
@@ -269,8 +269,8 @@ export async function runCli(args: string[], io: Io = defaultIo()): Promise<numb
         }
         const project = await resolveProjectDir(needProject(flags.project));
         await assertSwitchable(host, project, id);
-        if (state === "off") await switchOff(host, project, id);
-        else await switchOn(host, project, id);
+        if (state === "off") await switchOff(kv, project, id, host);
+        else await switchOn(kv, project, id);
         io.out(`${id}'s clock is ${state} for ${project}`);
         return 0;
       }

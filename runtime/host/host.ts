@@ -16,9 +16,6 @@ import {
   type HandlerCaller,
 } from "./call.ts";
 import { HandlerRateLimit } from "./handler_rate_limit.ts";
-import { type ServingOptions, servingPackage } from "../packages/serving.ts";
-import type { LoadedPackage } from "../packages/store.ts";
-import { readDeclaredIds } from "../projects/project.ts";
 
 /** Options for {@linkcode Host}. */
 export interface HostOptions {
@@ -88,22 +85,6 @@ export class Host implements HandlerCaller {
       memory.catch(() => this.#memories.delete(project));
     }
     return memory;
-  }
-
-  /**
-   * The package that serves `id` in `project` now (see {@linkcode servingPackage}),
-   * reading the project's installed ids when the caller does not pass them.
-   *
-   * @throws {NotFoundError} when the package is not installed in the project or on this machine.
-   * @throws {ApprovalRequiredError} when nothing approved can serve.
-   */
-  async servingPackage(
-    project: string,
-    id: string,
-    options: Partial<ServingOptions> = {},
-  ): Promise<LoadedPackage> {
-    const declaredIds = options.declaredIds ?? await readDeclaredIds(project);
-    return await servingPackage(this.kv, project, id, { ...options, declaredIds });
   }
 
   /**
