@@ -32,13 +32,14 @@ import {
 } from "../errors.ts";
 import { parseEvery } from "../packages/every.ts";
 import { readGeneration } from "../memory/generation.ts";
-import type { Host } from "../host/host.ts";
+import type { HandlerCaller } from "../host/call.ts";
 import {
   type LoadedPackage,
   loadPackage,
   type PackageRef,
   readPackageRef,
 } from "../packages/store.ts";
+import { servingPackage } from "../packages/serving.ts";
 import type { ProjectInfo } from "../projects/project.ts";
 import { projectKey, projectsPrefix } from "../projects/keys.ts";
 import { writeReceipt } from "../host/receipts.ts";
@@ -120,6 +121,16 @@ export interface TickReport {
   elsewhere?: string;
 }
 
+/** What the clock needs of the host: the installation, project memories, and calls. */
+export interface ClockHost extends HandlerCaller {
+  /** The installation's KV: the scheduled list, stamps, skip marks, the clock lease. */
+  readonly kv: Deno.Kv;
+  /** The host's clock, in ms. */
+  readonly now: () => number;
+  /** The project's memory KV, where the package's generation is read before a call. */
+  projectMemory(project: string): Promise<Deno.Kv>;
+}
+
 /** Options for {@linkcode Clock}. */
 export interface ClockOptions {
   /** The clock's time; defaults to the host's. Tests pass a fake one. */
@@ -177,7 +188,7 @@ interface DueEntry {
  * time for the machine.
  */
 export class Clock {
-  #host: Host;
+  #host: ClockHost;
   #now: () => number;
   #log: (line: string) => void;
   #lookEveryMs: number;
@@ -194,7 +205,13 @@ export class Clock {
   /** Set while stopping: the tick in progress calls nothing more. */
   #stopping = false;
 
-  constructor(host: Host, options: ClockOptions = {}) {
+  /**
+   * A clock over an installation; it looks only once started or ticked.
+   *
+   * @param host What the clock calls handlers with, and the installation it keeps.
+   * @param options Its clock, log and pace, when not the host's.
+   */
+  constructor(host: ClockHost, options: ClockOptions = {}) {
     this.#host = host;
     this.#now = options.now ?? host.now;
     this.#log = options.log ?? ((line) => console.error(line));
@@ -354,7 +371,7 @@ export class Clock {
     for (const id of ids) {
       let schedule;
       try {
-        schedule = (await this.#host.servingPackage(project, id, {
+        schedule = (await servingPackage(this.#host.kv, project, id, {
           declaredIds: ids,
           load: reads.load,
           approval: approvals?.get(id) ?? null,

@@ -8,8 +8,9 @@
 import { isSwitchedOff } from "./switch.ts";
 import { type SkipReason, skipReasonOf } from "./clock.ts";
 import { describeEvery, parseEvery } from "../packages/every.ts";
-import type { Host } from "../host/host.ts";
+import type { HandlerLimits } from "../limits.ts";
 import type { Manifest } from "../packages/manifest.ts";
+import { servingPackage } from "../packages/serving.ts";
 import { loadPackage, readPackageRef } from "../packages/store.ts";
 import { readDeclaredIds, readProject, resolveProjectDir } from "../projects/project.ts";
 import { needsReview, readStamps, type ScheduleStamp, type StampOutcome } from "./stamps.ts";
@@ -51,28 +52,42 @@ export interface ScheduleView {
   needsReview: boolean;
 }
 
+/** Options for {@linkcode describeSchedule}. */
+export interface DescribeScheduleOptions {
+  /** The host's clock, in ms. */
+  now: () => number;
+  /** The limits calls run under: how long a stamp may say "running" before it was interrupted. */
+  limits: Pick<HandlerLimits, "timeoutMs" | "workerGraceMs">;
+}
+
 /**
  * What the clock does in a project, one row per scheduled handler, read
  * without running anything. A package that cannot serve right now still has
  * its rows (from the newest manifest that can be read), with why it is
  * passed over.
  *
+ * @param kv The installation's KV.
+ * @param projectDir The project folder.
+ * @param options The clock, and the limits calls run under.
  * @throws {NotFoundError} when the project folder does not exist.
  */
-export async function describeSchedule(host: Host, projectDir: string): Promise<ScheduleView[]> {
+export async function describeSchedule(
+  kv: Deno.Kv,
+  projectDir: string,
+  options: DescribeScheduleOptions,
+): Promise<ScheduleView[]> {
   const project = await resolveProjectDir(projectDir);
-  const kv = host.kv;
   const ids = (await readProject(kv, project))?.extensionIds ?? await readDeclaredIds(project);
   const stamps = await readStamps(kv, project);
-  const now = host.now();
+  const now = options.now();
   // A stamp still "running" this long after it began belongs to a process that stopped.
-  const interruptedAfter = host.limits.timeoutMs + host.limits.workerGraceMs + 60_000;
+  const interruptedAfter = options.limits.timeoutMs + options.limits.workerGraceMs + 60_000;
   const rows: ScheduleView[] = [];
   for (const id of ids) {
     let manifest: Manifest;
     let blocked: ScheduleView["blocked"];
     try {
-      manifest = (await host.servingPackage(project, id, { declaredIds: ids })).manifest;
+      manifest = (await servingPackage(kv, project, id, { declaredIds: ids })).manifest;
     } catch (error) {
       blocked = { reason: skipReasonOf(error), message: describeError(error).message };
       const newest = await newestManifest(kv, id);

@@ -8,7 +8,7 @@
  * @module
  */
 import { InvalidInputError } from "../errors.ts";
-import type { Host } from "../host/host.ts";
+import { servingPackage } from "../packages/serving.ts";
 import { readDeclaredIds, readProject, resolveProjectDir } from "../projects/project.ts";
 import { scheduledProjectKey, scheduledProjectsPrefix } from "./keys.ts";
 
@@ -76,32 +76,43 @@ export async function listScheduledProjects(kv: Deno.Kv): Promise<ScheduledProje
   return out;
 }
 
+/** Options for {@linkcode rememberIfScheduled}. */
+export interface RememberIfScheduledOptions {
+  /** The host's clock, in ms: when the project joins the list. */
+  now: () => number;
+}
+
 /**
  * Puts a project on the scheduled list when any package serving it declares a
  * schedule. Call it right after the project is opened (so the ids it declares
  * are remembered); packages that cannot serve right now are passed over.
  *
- * @param host The host, to resolve which package serves each id.
+ * @param kv The installation's KV.
  * @param project The project folder.
+ * @param options The clock, for when the project joins the list.
  * @returns True when the project is on the list afterwards because of a schedule.
  * @throws {NotFoundError} when the project folder does not exist.
  */
-export async function rememberIfScheduled(host: Host, project: string): Promise<boolean> {
+export async function rememberIfScheduled(
+  kv: Deno.Kv,
+  project: string,
+  options: RememberIfScheduledOptions,
+): Promise<boolean> {
   const path = await resolveProjectDir(project);
   // The remembered ids are what the clock will tick with; fall back to the
   // file only for a project that was never opened.
-  const ids = (await readProject(host.kv, path))?.extensionIds ?? await readDeclaredIds(path);
+  const ids = (await readProject(kv, path))?.extensionIds ?? await readDeclaredIds(path);
   for (const id of ids) {
     let scheduled = false;
     try {
-      scheduled = (await host.servingPackage(path, id, { declaredIds: ids })).manifest.schedule
+      scheduled = (await servingPackage(kv, path, id, { declaredIds: ids })).manifest.schedule
         .length > 0;
     } catch {
       // Not approved, or gone: it cannot tick now, and re-opening will ask again.
       continue;
     }
     if (scheduled) {
-      await addScheduledProject(host.kv, path, { now: host.now });
+      await addScheduledProject(kv, path, { now: options.now });
       return true;
     }
   }

@@ -8,7 +8,6 @@
  */
 import { InvalidInputError } from "../errors.ts";
 import { bumpGeneration } from "../memory/generation.ts";
-import type { Host } from "../host/host.ts";
 import { resolveProjectDir } from "../projects/project.ts";
 import { clockOffKey, clockOffsPrefix } from "./keys.ts";
 
@@ -24,35 +23,56 @@ function checkId(id: unknown): string {
   return id;
 }
 
+/** Options for {@linkcode switchOff}. */
+export interface SwitchOffOptions {
+  /** The host's clock, in ms. */
+  now: () => number;
+  /** Opens the project's memory, where the package's generation is bumped. */
+  projectMemory(project: string): Promise<Deno.Kv>;
+}
+
 /**
  * Switches a package's clock off in a project. The exception is written
  * before the generation is bumped, so a tick that looks after the write does
  * not start a call, and a call already running commits nothing.
  *
+ * @param kv The installation's KV.
+ * @param project The project folder.
+ * @param id The package id.
+ * @param options The clock, and the project's memory.
  * @throws {NotFoundError} when the project folder does not exist.
  */
-export async function switchOff(host: Host, project: string, id: string): Promise<void> {
+export async function switchOff(
+  kv: Deno.Kv,
+  project: string,
+  id: string,
+  options: SwitchOffOptions,
+): Promise<void> {
   const path = await resolveProjectDir(project);
   const key = clockOffKey(path, checkId(id));
-  const current = await host.kv.get<ClockOff>(key);
+  const current = await kv.get<ClockOff>(key);
   // Already off: keep when it was first switched off.
   if (current.value === null) {
-    const value: ClockOff = { switchedOffAt: new Date(host.now()).toISOString() };
-    await host.kv.atomic().check(current).set(key, value).commit();
+    const value: ClockOff = { switchedOffAt: new Date(options.now()).toISOString() };
+    await kv.atomic().check(current).set(key, value).commit();
   }
-  await bumpGeneration(await host.projectMemory(path), id);
+  await bumpGeneration(await options.projectMemory(path), id);
 }
 
 /**
  * Switches a package's clock back on in a project by deleting the exception.
  * A project folder that is gone is keyed by the path as given.
+ *
+ * @param kv The installation's KV.
+ * @param project The project folder.
+ * @param id The package id.
  */
-export async function switchOn(host: Host, project: string, id: string): Promise<void> {
+export async function switchOn(kv: Deno.Kv, project: string, id: string): Promise<void> {
   let path = project;
   try {
     path = await resolveProjectDir(project);
   } catch { /* the folder is gone; the exception is still keyed by its path */ }
-  await host.kv.delete(clockOffKey(path, checkId(id)));
+  await kv.delete(clockOffKey(path, checkId(id)));
 }
 
 /** True when the package's clock is switched off in the project (a resolved path). */

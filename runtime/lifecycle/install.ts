@@ -22,7 +22,10 @@ import {
 } from "../errors.ts";
 import { checkBuiltPackage, formatProblem } from "../author/check/check.ts";
 import { bumpGeneration } from "../memory/generation.ts";
-import type { Host } from "../host/host.ts";
+import type { HandlerCaller } from "../host/call.ts";
+import type { IsolatePool } from "../isolate/pool.ts";
+import type { HandlerLimits } from "../limits.ts";
+import { servingPackage } from "../packages/serving.ts";
 import {
   type LoadedPackage,
   readPackageRef,
@@ -44,6 +47,28 @@ import {
 } from "../projects/project.ts";
 import { projectsPrefix } from "../projects/keys.ts";
 import { pathExists } from "../internal/path_exists.ts";
+
+/** What removing a package needs of the host: the installation, project memories, and calls. */
+export interface RemoveHost extends HandlerCaller {
+  /** The installation's KV. */
+  readonly kv: Deno.Kv;
+  /** The host's clock, in ms. */
+  readonly now: () => number;
+  /** The project's memory KV, where the package's generation is bumped. */
+  projectMemory(project: string): Promise<Deno.Kv>;
+}
+
+/** What installing a package needs of the host: besides removal's, the store and the isolates. */
+export interface InstallHost extends RemoveHost {
+  /** The installation folder, whose store archives are unpacked into. */
+  readonly home: string;
+  /** The isolates check runs a built service module in. */
+  readonly pool: IsolatePool;
+  /** The limits check runs it under. */
+  readonly limits: HandlerLimits;
+  /** Closes a project memory this install created, so a failed install can delete it. */
+  forgetProject(project: string): Promise<void>;
+}
 
 /** Options for {@linkcode installPackage}. */
 export interface InstallOptions {
@@ -69,12 +94,16 @@ export interface InstallResult {
  * widens them is stored and made current on this machine, while the project
  * keeps the version it approved until a person approves the new one.
  *
+ * @param host What stores, checks and approves the package and runs its `installed` handler.
+ * @param source A package folder or archive.
+ * @param projectDir The project folder.
+ * @param options Whether a person approved the permissions shown.
  * @throws {ApprovalRequiredError} when approval is needed and not given.
  * @throws {PackageCheckError} for a package `deno task check` refuses, in its words.
  * @throws {ArchiveError | NotFoundError} for a hostile archive or a bad path.
  */
 export async function installPackage(
-  host: Host,
+  host: InstallHost,
   source: string,
   projectDir: string,
   options: InstallOptions = {},
@@ -156,7 +185,7 @@ export async function installPackage(
     if (previous?.dir !== pkg.ref.dir) await fenceOtherProjects(host, id, project);
     if (!ids.includes(id)) await writeDeclaredIds(project, [...ids, id]);
     await rememberProject(host.kv, project, { now: host.now });
-    await rememberIfScheduled(host, project);
+    await rememberIfScheduled(host.kv, project, { now: host.now });
     return { package: pkg, project, approved: needsApproval ? widened : [], installed };
   } catch (error) {
     // Leave nothing behind that this install brought: an archive it unpacked
@@ -181,7 +210,7 @@ export async function installPackage(
  *
  * @throws {PackageCheckError} when check finds problems.
  */
-async function admitChecked(host: Host, source: string, dir: string): Promise<void> {
+async function admitChecked(host: InstallHost, source: string, dir: string): Promise<void> {
   const problems = await checkBuiltPackage(dir, { pool: host.pool, limits: host.limits });
   if (problems.length === 0) return;
   const shown = await manifestLabel(dir) ?? source;
@@ -228,11 +257,15 @@ export interface RemoveResult {
  * generation bumped so that a call still running commits nothing. The
  * project's records stay.
  *
+ * @param host What runs the `removed` handler and forgets the package's approval.
+ * @param id The package id.
+ * @param projectDir The project folder.
+ * @param options Whether to remove even when the `removed` handler fails.
  * @throws {NotFoundError} when the package is not installed in the project.
  * @throws {LifecycleFailedError} when the `removed` handler failed and `force` is not set.
  */
 export async function removePackage(
-  host: Host,
+  host: RemoveHost,
   id: string,
   projectDir: string,
   options: RemoveOptions = {},
@@ -245,7 +278,7 @@ export async function removePackage(
   const result: RemoveResult = { project, removed: null };
   let pkg;
   try {
-    pkg = await host.servingPackage(project, id, { declaredIds: ids });
+    pkg = await servingPackage(host.kv, project, id, { declaredIds: ids });
   } catch (error) {
     // Nothing of it can run, so nothing can clean up; removing it is still the person's call.
     result.notice = `${id} could not serve here, so no removed handler ran: ${
@@ -274,7 +307,7 @@ export async function removePackage(
   // then, installed again, it starts afresh: on, never run, not needing review.
   await rememberProject(host.kv, project, { now: host.now });
   await forgetSchedule(host.kv, project, id);
-  await switchOn(host, project, id);
+  await switchOn(host.kv, project, id);
   return result;
 }
 
@@ -284,7 +317,7 @@ export async function removePackage(
  * (except `project`, done by the caller) so calls started before commit nothing.
  * A project whose folder is gone is skipped.
  */
-async function fenceOtherProjects(host: Host, id: string, project: string): Promise<void> {
+async function fenceOtherProjects(host: RemoveHost, id: string, project: string): Promise<void> {
   for await (const entry of host.kv.list<ProjectInfo>({ prefix: projectsPrefix() })) {
     const other = entry.value;
     if (other.path === project || !other.extensionIds.includes(id)) continue;

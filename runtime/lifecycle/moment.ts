@@ -6,7 +6,7 @@
  * @module
  */
 import { describeError } from "../internal/describe_error.ts";
-import type { Host } from "../host/host.ts";
+import type { HandlerCaller } from "../host/call.ts";
 import type { LifecycleMoment } from "../packages/manifest.ts";
 import type { LoadedPackage } from "../packages/store.ts";
 
@@ -34,14 +34,14 @@ export interface RunLifecycleOptions {
  * Calls the handler `pkg` names for `moment` in `project`, if it names one.
  * A failure is answered, not thrown: the caller decides what it refuses.
  *
- * @param host The host.
+ * @param caller What runs the call (the host).
  * @param project The project's resolved folder.
  * @param pkg The artefact to call (for `installed`, the one being installed).
  * @param moment Which lifecycle moment this is.
  * @returns What the handler did, or null when the package names no handler for the moment.
  */
 export async function runLifecycle(
-  host: Host,
+  caller: HandlerCaller,
   project: string,
   pkg: LoadedPackage,
   moment: LifecycleMoment,
@@ -51,7 +51,7 @@ export async function runLifecycle(
   if (!handler) return null;
   const packageId = pkg.manifest.id;
   try {
-    await host.callHandler(project, packageId, handler, {
+    await caller.callHandler(project, packageId, handler, {
       occasion: { kind: "lifecycle", moment },
       source: { kind: "person" },
       payload: options.payload ?? null,

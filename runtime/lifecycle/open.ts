@@ -5,7 +5,8 @@
  *
  * @module
  */
-import type { Host } from "../host/host.ts";
+import type { HandlerCaller } from "../host/call.ts";
+import { servingPackage } from "../packages/serving.ts";
 import { type LifecycleRun, runLifecycle } from "./moment.ts";
 import { type ProjectInfo, rememberProject } from "../projects/project.ts";
 import { rememberIfScheduled } from "../clock/scheduled_projects.ts";
@@ -21,25 +22,33 @@ export interface OpenResult {
   unavailable: { packageId: string; message: string }[];
 }
 
+/** What opening a project needs of the host: the installation, its clock, and calls. */
+export interface OpenHost extends HandlerCaller {
+  /** The installation's KV. */
+  readonly kv: Deno.Kv;
+  /** The host's clock, in ms. */
+  readonly now: () => number;
+}
+
 /**
  * Opens a project for a person. The `opened` handlers run one after another;
  * one that fails is reported in the answer (and on its receipt) and does not
  * stop the others or the opening.
  *
- * @param host The host.
+ * @param host What runs the `opened` handlers, and the installation that remembers the project.
  * @param dir The project folder.
  * @throws {NotFoundError} when the folder does not exist.
  * @throws {InvalidInputError} when `.sync/extensions.json` is malformed.
  */
-export async function openProject(host: Host, dir: string): Promise<OpenResult> {
+export async function openProject(host: OpenHost, dir: string): Promise<OpenResult> {
   const project = await rememberProject(host.kv, dir, { now: host.now });
-  const scheduled = await rememberIfScheduled(host, project.path);
+  const scheduled = await rememberIfScheduled(host.kv, project.path, { now: host.now });
   const result: OpenResult = { project, scheduled, opened: [], unavailable: [] };
   const declaredIds = project.extensionIds;
   for (const id of declaredIds) {
     let pkg;
     try {
-      pkg = await host.servingPackage(project.path, id, { declaredIds });
+      pkg = await servingPackage(host.kv, project.path, id, { declaredIds });
     } catch (error) {
       result.unavailable.push({ packageId: id, message: (error as Error).message });
       continue;

@@ -10,8 +10,7 @@ import { Hono } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import { httpStatusOf } from "../error_status.ts";
 import { InvalidInputError } from "../errors.ts";
-import { openProject } from "../lifecycle/open.ts";
-import type { Host } from "../host/host.ts";
+import { type OpenHost, openProject } from "../lifecycle/open.ts";
 import { listReceipts } from "../host/receipts.ts";
 import { resolveProjectDir } from "../projects/project.ts";
 import type { ProjectInfo } from "../projects/project.ts";
@@ -27,8 +26,13 @@ export interface AppOptions {
 
 const LOOPBACK = /^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/;
 
-/** Builds the Hono app over a host. */
-export function createApp(host: Host, options: AppOptions): Hono {
+/**
+ * Builds the Hono app over a host.
+ *
+ * @param host The installation the API reads, and what runs the handlers opening a project calls.
+ * @param options The token every request must carry, and the port served on.
+ */
+export function createApp(host: OpenHost, options: AppOptions): Hono {
   const app = new Hono();
   app.use("*", async (c, next) => {
     const hostHeader = c.req.header("host") ?? new URL(c.req.url).host;

@@ -5,11 +5,20 @@
  * @module
  */
 import { join } from "node:path";
-import { Clock } from "../clock/clock.ts";
+import { Clock, type ClockHost } from "../clock/clock.ts";
 import { clearClockLease } from "../clock/lease.ts";
 import { ConflictError } from "../errors.ts";
-import type { Host } from "../host/host.ts";
+import type { IsolatePool } from "../isolate/pool.ts";
+import type { OpenHost } from "../lifecycle/open.ts";
 import { createApp } from "./app.ts";
+
+/** What serving needs of the host: the app's and the clock's, the installation folder and the isolates. */
+export interface ServeHost extends ClockHost, OpenHost {
+  /** The installation folder: its token and its clock lock live there. */
+  readonly home: string;
+  /** The isolates, warmed before the first request. */
+  readonly pool: IsolatePool;
+}
 
 /** Options for {@linkcode serve}. */
 export interface ServeOptions {
@@ -19,8 +28,14 @@ export interface ServeOptions {
   signal?: AbortSignal;
 }
 
-/** Serves until interrupted (or `signal` aborts). */
-export async function serve(host: Host, options: ServeOptions): Promise<void> {
+/**
+ * Serves until interrupted (or `signal` aborts).
+ *
+ * @param host What the app and the clock run on.
+ * @param options The port, where lines go, and what stops it.
+ * @throws {ConflictError} when the port is taken.
+ */
+export async function serve(host: ServeHost, options: ServeOptions): Promise<void> {
   const token = await installationToken(host.home);
   const app = createApp(host, { token, port: options.port });
   await host.pool.warm();
@@ -82,7 +97,7 @@ export async function serve(host: Host, options: ServeOptions): Promise<void> {
  * serve holds it, this one serves the app and says so once.
  */
 async function takeClock(
-  host: Host,
+  host: ServeHost,
   log: (line: string) => void,
 ): Promise<{ taken: Promise<void>; release: () => void }> {
   const file = await Deno.open(join(host.home, "clock.lock"), {

@@ -12,7 +12,7 @@ import { installPackage } from "../../runtime/lifecycle/install.ts";
 import { type IsolateCall, IsolatePool } from "../../runtime/isolate/pool.ts";
 import { DEFAULT_LIMITS } from "../../runtime/limits.ts";
 import { writeRecord } from "../../runtime/memory/write_record.ts";
-import type { CallOptions } from "../../runtime/host/host.ts";
+import type { CallOptions } from "../../runtime/host/call.ts";
 
 const GROUP = "handler call vs raw worker round trip";
 const PACKAGE_ID = "bench";

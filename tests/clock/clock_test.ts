@@ -94,7 +94,7 @@ async function setup(): Promise<Setup> {
 /** Installs a scheduled package and puts the project on the list, as opening it would. */
 async function installScheduled(s: Setup, spec: PackageSpec): Promise<string> {
   const dir = await s.env.install(spec);
-  assert.equal(await rememberIfScheduled(s.env.host, s.env.project), true);
+  assert.equal(await rememberIfScheduled(s.env.kv, s.env.project, s.env.host), true);
   return dir;
 }
 
@@ -136,7 +136,7 @@ Deno.test("clock: a project without a schedule is not put on the list", async ()
       handlers: ["plain.run"],
       service: `export default function register() { return { "plain.run": () => 1 }; }`,
     });
-    assert.equal(await rememberIfScheduled(s.env.host, s.env.project), false);
+    assert.equal(await rememberIfScheduled(s.env.kv, s.env.project, s.env.host), false);
     assert.deepEqual(await listScheduledProjects(s.env.kv), []);
   } finally {
     await s.close();
@@ -168,7 +168,10 @@ Deno.test("clock: the stamp is the attempt, so a failing handler waits its inter
     s.advance(HOUR);
     assert.equal((await s.clock.tick()).ran[0].outcome, "failed");
     assert.equal(await needsReview(s.env.kv, s.env.project, "flaky"), true, "three in a row");
-    assert.equal((await describeSchedule(s.env.host, s.env.project))[0].needsReview, true);
+    assert.equal(
+      (await describeSchedule(s.env.kv, s.env.project, s.env.host))[0].needsReview,
+      true,
+    );
 
     // The author fixes the folder install: its schedule now names a working handler.
     await editManifest(dir, (m) => m.schedule = [{ ...m.schedule[0], handler: "flaky.run" }]);
@@ -243,7 +246,7 @@ Deno.test("clock: switching off skips with a receipt and fences a running call; 
     await installScheduled(s, scheduled("slow", "1h", "slow"));
     const ticking = s.clock.tick();
     await waitFor(() => s.env.logs.some((l) => l.startsWith("[slow] started")), "slow to start");
-    await switchOff(s.env.host, s.env.project, "slow");
+    await switchOff(s.env.kv, s.env.project, "slow", s.env.host);
     const fenced = await ticking;
     assert.equal(fenced.ran[0].outcome, "failed");
     assert.equal(fenced.ran[0].error?.name, "SupersededError");
@@ -268,7 +271,7 @@ Deno.test("clock: switching off skips with a receipt and fences a running call; 
     assert.equal(skips[0].handler, "slow.slow");
     assert.equal(skips[0].error?.name, "switched-off");
 
-    await switchOn(s.env.host, s.env.project, "slow");
+    await switchOn(s.env.kv, s.env.project, "slow");
     const entry = await s.env.kv.get(clockOffKey(s.env.project, "slow"));
     assert.equal(entry.versionstamp, null, "on is the absence of off");
     let stored = 0;
@@ -291,7 +294,7 @@ Deno.test("clock: twelve scheduled projects all tick", async () => {
     for (let i = 1; i < 12; i++) {
       const project = await Deno.realPath(await mkdir(join(root, `project-${i}`)));
       await installPackage(s.env.host, dir, project, { approve: true });
-      assert.equal(await rememberIfScheduled(s.env.host, project), true);
+      assert.equal(await rememberIfScheduled(s.env.kv, project, s.env.host), true);
       projects.push(project);
     }
     assert.equal((await listScheduledProjects(s.env.kv)).length, 12);
@@ -328,7 +331,7 @@ Deno.test("clock: a removed project folder is skipped and stays on the list", as
     const dir = await installScheduled(s, scheduled("gone", "1h"));
     const other = await Deno.realPath(await mkdir(join(root, "other")));
     await installPackage(s.env.host, dir, other, { approve: true });
-    await rememberIfScheduled(s.env.host, other);
+    await rememberIfScheduled(s.env.kv, other, s.env.host);
     await s.env.host.forgetProject(other);
     await Deno.remove(other, { recursive: true });
 
@@ -415,7 +418,7 @@ Deno.test("clock: describeSchedule says how often, on or off, and when next due"
         ],
       },
     });
-    const before = await describeSchedule(s.env.host, s.env.project);
+    const before = await describeSchedule(s.env.kv, s.env.project, s.env.host);
     assert.deepEqual(
       before.map((r) => [r.packageId, r.packageName, r.description, r.wording, r.on]),
       [
@@ -427,14 +430,14 @@ Deno.test("clock: describeSchedule says how often, on or off, and when next due"
     assert.equal(before[0].nextDue, new Date(START).toISOString(), "never run: due now");
 
     await s.clock.tick();
-    const after = await describeSchedule(s.env.host, s.env.project);
+    const after = await describeSchedule(s.env.kv, s.env.project, s.env.host);
     assert.equal(after[0].lastAttempt?.outcome, "ok");
     assert.equal(after[0].lastAttempt?.at, new Date(START).toISOString());
     assert.equal(after[0].nextDue, new Date(START + HOUR).toISOString());
     assert.equal(after[1].nextDue, new Date(START + 15 * MINUTE).toISOString());
 
-    await switchOff(s.env.host, s.env.project, "shown");
-    const off = await describeSchedule(s.env.host, s.env.project);
+    await switchOff(s.env.kv, s.env.project, "shown", s.env.host);
+    const off = await describeSchedule(s.env.kv, s.env.project, s.env.host);
     assert.deepEqual(off.map((r) => [r.on, r.nextDue]), [[false, null], [false, null]]);
   } finally {
     await s.close();
@@ -595,7 +598,7 @@ Deno.test("describeSchedule() shows a package that cannot serve, and why", async
     await editManifest(dir, (manifest) => {
       (manifest as unknown as { permissions: string[] }).permissions.push("net:example.com");
     });
-    const [row] = await describeSchedule(s.env.host, s.env.project);
+    const [row] = await describeSchedule(s.env.kv, s.env.project, s.env.host);
     assert.equal(row.packageId, "wide");
     assert.equal(row.blocked?.reason, "not-approved");
     assert.match(row.blocked?.message ?? "", /asks for net:example\.com/);

@@ -3,6 +3,7 @@ import { dirname, join } from "node:path";
 import { readApproval } from "../../runtime/packages/approval.ts";
 import { installPackage, removePackage } from "../../runtime/lifecycle/install.ts";
 import { checkBuiltPackage, formatProblem } from "../../runtime/author/check/check.ts";
+import { servingPackage } from "../../runtime/packages/serving.ts";
 import { readPackageRef } from "../../runtime/packages/store.ts";
 import { readDeclaredIds } from "../../runtime/projects/project.ts";
 import { getRecord } from "../../runtime/memory/store.ts";
@@ -201,7 +202,9 @@ Deno.test("installing a folder links it; a broken package is refused and leaves 
       manifest.description = "Rewritten while installed";
       manifest.handlers["linked.added"] = { description: "Added after install" };
       await Deno.writeTextFile(manifestFile, JSON.stringify(manifest));
-      const serving = await env.host.servingPackage(env.project, "linked");
+      const serving = await servingPackage(env.kv, env.project, "linked", {
+        declaredIds: await readDeclaredIds(env.project),
+      });
       assert.equal(serving.manifest.description, "Rewritten while installed");
       assert.equal(await env.call("linked", "linked.added"), "new");
       await assertReceipts(env, env.project, "linked", [
@@ -418,7 +421,9 @@ Deno.test("an update that widens permissions waits for a person; the approved ve
         // Stored on this machine, waiting for a person.
         assert.equal((await readPackageRef(env.kv, "widen"))?.version, "2.0.0");
         assert.equal(
-          (await env.host.servingPackage(env.project, "widen")).manifest.version,
+          (await servingPackage(env.kv, env.project, "widen", {
+            declaredIds: await readDeclaredIds(env.project),
+          })).manifest.version,
           "1.0.0",
         );
       },

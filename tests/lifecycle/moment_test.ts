@@ -399,7 +399,7 @@ Deno.test("removePackage() forgets the clock's state, so a reinstall starts afre
     };
     const dir = await env.install(spec);
     await new Clock(env.host, { log: () => {} }).tick();
-    await switchOff(env.host, env.project, "ticker");
+    await switchOff(env.kv, env.project, "ticker", env.host);
     assert.ok(await readStamp(env.kv, env.project, "ticker", "ticker.run"));
 
     await removePackage(env.host, "ticker", env.project);
@@ -407,7 +407,7 @@ Deno.test("removePackage() forgets the clock's state, so a reinstall starts afre
     assert.equal(await readStamp(env.kv, env.project, "ticker", "ticker.run"), null);
 
     await installPackage(env.host, dir, env.project, { approve: true });
-    const [row] = await describeSchedule(env.host, env.project);
+    const [row] = await describeSchedule(env.kv, env.project, env.host);
     assert.deepEqual([row.on, row.lastAttempt, row.needsReview], [true, null, false]);
   } finally {
     await env.close();

@@ -43,7 +43,7 @@ async function runSchedule(
   const dir = needProject(flags.project);
   return await withHost(io, async (host) => {
     const project = await projectOrWhereItWent(host.kv, dir);
-    const rows = await describeSchedule(host, project);
+    const rows = await describeSchedule(host.kv, project, host);
     if (rows.length === 0) io.out("Nothing here runs on the clock.");
     for (const row of rows) {
       if (flags.json) {
@@ -100,8 +100,8 @@ async function runSwitch(
   return await withHost(io, async (host) => {
     const project = await resolveProjectDir(dir);
     await assertSwitchable(host.kv, project, id);
-    if (state === "off") await switchOff(host, project, id);
-    else await switchOn(host, project, id);
+    if (state === "off") await switchOff(host.kv, project, id, host);
+    else await switchOn(host.kv, project, id);
     io.out(`${id}'s clock is ${state} for ${project}`);
     return 0;
   });

@@ -1,0 +1,238 @@
+/**
+ * Calling a handler: the package that serves the project is resolved, the
+ * handler is claimed so it is not re-entered, counted against its rate limit,
+ * run in the isolate pool as a transaction over project memory, and every
+ * attempt leaves a receipt.
+ *
+ * @module
+ */
+import { HandlerBusyError, NotFoundError } from "../errors.ts";
+import { describeError } from "../internal/describe_error.ts";
+import { newId } from "../internal/id.ts";
+import type { IsolatePool } from "../isolate/pool.ts";
+import type { HandlerLimits } from "../limits.ts";
+import { MemoryAccess } from "../memory/access.ts";
+import { type Generation, readGeneration } from "../memory/generation.ts";
+import { MemoryTransaction } from "../memory/transaction.ts";
+import { servingPackage } from "../packages/serving.ts";
+import { type LoadedPackage, publishedKinds, readServiceSource } from "../packages/store.ts";
+import { readDeclaredIds, resolveProjectDir } from "../projects/project.ts";
+import type { Occasion, Receipt, Source } from "../types.ts";
+import { type WorkOrder, writeWorkOrders } from "../work/order.ts";
+import { findHostFunction } from "./function_table.ts";
+import type { HandlerRateLimit } from "./handler_rate_limit.ts";
+import { type HostFunctionContext, runHostFunction } from "./host_function.ts";
+import { writeReceipt } from "./receipts.ts";
+import { type HandlerHold, holdHandler } from "./running_claim.ts";
+import { runningClaimKey } from "./keys.ts";
+
+/** Options for {@linkcode callHandler}. */
+export interface CallOptions {
+  /** Why the handler is called; the handler is told. */
+  occasion: Occasion;
+  /** Who asked; carried into any work the call orders. */
+  source: Source;
+  /** What the handler is given; null when absent. */
+  payload?: unknown;
+  /**
+   * The generation the caller saw before it decided to call. The call
+   * commits only if the package's generation is still this one, so a person
+   * who switched the clock off between the decision and the call wins. When
+   * absent, the generation is read as the call starts.
+   */
+  generation?: Generation;
+  /**
+   * The ids to take as the project's installed ones instead of reading
+   * `.sync/extensions.json`: the clock passes the ids remembered when the
+   * project was last opened, since it never reads a repository.
+   */
+  declaredIds?: readonly string[];
+  /**
+   * The artefact to call instead of the one serving the project now: an
+   * install runs the `installed` handler of what it is about to install,
+   * before anything of it is committed.
+   */
+  package?: LoadedPackage;
+  /**
+   * Leave no receipt when the handler is already running, so the call never
+   * started: the clock takes such an attempt back and says so itself.
+   */
+  noReceiptWhenBusy?: boolean;
+}
+
+/** What a call answered, with its receipt. */
+export interface CallResult {
+  /** The handler's answer (`null` when it returned nothing). */
+  value: unknown;
+  /** The receipt the attempt left. */
+  receipt: Receipt;
+}
+
+/**
+ * What runs handler calls; the Host is one. Modules that call handlers (the
+ * clock, lifecycle moments) take this rather than the Host.
+ */
+export interface HandlerCaller {
+  /**
+   * Calls a handler as a transaction and leaves a receipt, whatever happens.
+   * See {@linkcode callHandler}.
+   */
+  callHandler(
+    projectDir: string,
+    id: string,
+    handler: string,
+    options: CallOptions,
+  ): Promise<CallResult>;
+}
+
+/** What a call uses of the process it runs in; the Host holds these. */
+export interface CallResources {
+  /** The installation's KV: claims, receipts, approvals, work orders. */
+  kv: Deno.Kv;
+  /** The host's clock, in ms. */
+  now: () => number;
+  /** The limits every call runs under. */
+  limits: HandlerLimits;
+  /** The isolates calls run in. */
+  pool: IsolatePool;
+  /** The project's memory KV, opened once per process. */
+  projectMemory: (project: string) => Promise<Deno.Kv>;
+  /** The process's count of calls per handler. */
+  rateLimit: HandlerRateLimit;
+  /** Where console lines of handler code go. */
+  log: (line: string) => void;
+  /** Performs `net.fetch`; the global `fetch` when absent. */
+  fetch?: typeof fetch;
+}
+
+/**
+ * Calls a handler as a transaction and leaves a receipt, whatever happens.
+ *
+ * @param resources What the call runs with.
+ * @param projectDir The project folder.
+ * @param id The package id.
+ * @param handler The handler's name.
+ * @param options Why and for whom the call is made, and what the caller already knows.
+ * @returns The handler's answer (`null` when it returned nothing) and the receipt.
+ * @throws A domain error from `errors.ts` naming why the call failed; nothing was committed then.
+ */
+export async function callHandler(
+  resources: CallResources,
+  projectDir: string,
+  id: string,
+  handler: string,
+  options: CallOptions,
+): Promise<CallResult> {
+  const { kv, now, limits } = resources;
+  const startedAt = now();
+  const project = await resolveProjectDir(projectDir);
+  const claimKey = runningClaimKey(project, id, handler);
+  let hold: HandlerHold | null = null;
+  let transaction: MemoryTransaction | undefined;
+  const receipt: Receipt = {
+    id: newId(startedAt),
+    project,
+    packageId: id,
+    handler,
+    occasion: options.occasion,
+    startedAt: new Date(startedAt).toISOString(),
+    endedAt: "",
+    outcome: "ok",
+  };
+  try {
+    const declaredIds = options.declaredIds ?? await readDeclaredIds(project);
+    const pkg = options.package ?? await servingPackage(kv, project, id, { declaredIds });
+    if (!(handler in pkg.manifest.handlers)) {
+      const declared = Object.keys(pkg.manifest.handlers);
+      throw new NotFoundError(
+        `${id} has no handler ${handler}` +
+          (declared.length ? `; it declares ${declared.join(", ")}` : "; it declares none"),
+      );
+    }
+    const forMs = limits.timeoutMs + limits.workerGraceMs + 5_000;
+    hold = await holdHandler(kv, claimKey, { now, forMs });
+    if (hold === null) {
+      throw new HandlerBusyError(
+        `${handler} is already running in ${project}; a handler is not re-entered. ` +
+          `Try again when it ends (a call whose process stopped lets go within ` +
+          `${Math.ceil(forMs / 1000)} s)`,
+      );
+    }
+    resources.rateLimit.count(project, id, handler, startedAt);
+
+    const memory = await resources.projectMemory(project);
+    const generation = options.generation ?? await readGeneration(memory, id);
+    transaction = new MemoryTransaction(memory, {
+      packageId: id,
+      generation,
+      now: () => new Date(now()),
+    });
+    const access = new MemoryAccess(id, await readableKinds(kv, project, pkg, declaredIds));
+    const orders: WorkOrder[] = [];
+    const context: HostFunctionContext = {
+      package: pkg,
+      project,
+      handler,
+      transaction,
+      access,
+      orders,
+      kv,
+      now,
+      limits,
+      fetch: resources.fetch,
+    };
+    const value = await resources.pool.call({
+      source: await readServiceSource(pkg),
+      sourceName: `${id}/${pkg.manifest.service}`,
+      packageId: id,
+      handler,
+      payload: options.payload ?? null,
+      occasion: options.occasion,
+      limits,
+    }, {
+      host: (fn, args) => runHostFunction(findHostFunction(fn), args, context),
+      log: (level, text) => resources.log(`[${id}] ${level === "log" ? "" : `${level}: `}${text}`),
+    });
+    await transaction.commit();
+    await writeWorkOrders(kv, orders);
+    receipt.endedAt = new Date(now()).toISOString();
+    return { value, receipt };
+  } catch (error) {
+    try {
+      transaction?.discard();
+    } catch {
+      // A commit that was refused already finished the transaction; its error is the one to tell.
+    }
+    receipt.outcome = "failed";
+    receipt.error = describeError(error);
+    receipt.endedAt = new Date(now()).toISOString();
+    throw error;
+  } finally {
+    await hold?.release();
+    const busy = receipt.error?.name === "HandlerBusyError" && hold === null;
+    if (!(busy && options.noReceiptWhenBusy)) await writeReceipt(kv, receipt);
+  }
+}
+
+/**
+ * Kinds the project's packages publish, and the calling package's own (it
+ * may not be among `declaredIds` yet while its install runs `installed`).
+ */
+async function readableKinds(
+  kv: Deno.Kv,
+  project: string,
+  calling: LoadedPackage,
+  declaredIds: readonly string[],
+): Promise<string[]> {
+  const kinds: string[] = await publishedKinds(calling);
+  for (const id of declaredIds) {
+    if (id === calling.manifest.id) continue;
+    try {
+      const pkg = await servingPackage(kv, project, id, { declaredIds });
+      kinds.push(...await publishedKinds(pkg));
+    } catch {
+      // A package that cannot serve publishes nothing right now.
+    }
+  }
+  return kinds;
+}

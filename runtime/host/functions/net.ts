@@ -1,0 +1,35 @@
+/**
+ * The `net` host function: `net.fetch`, performed by the host with the
+ * call's timeout and size cap.
+ *
+ * @module
+ */
+import { declaredHosts } from "../../packages/manifest.ts";
+import type { HostFunction } from "../host_function.ts";
+import { netFetch } from "./net_fetch.ts";
+
+/** The `net` host functions, by the name the extension API gives each. */
+export const net: {
+  /**
+   * `net.fetch(url | { url, method?, headers?, body? })`. It declares no
+   * permission of its own: which `net:<host>` it needs depends on the URL,
+   * so {@linkcode netFetch} checks it per request, after the request's shape.
+   */
+  readonly fetch: HostFunction<unknown>;
+} = {
+  fetch: {
+    name: "net.fetch",
+    permission: null,
+    // netFetch checks the request's shape itself, in its own words.
+    parse: (args) => args,
+    async run(request, { package: pkg, limits, fetch }) {
+      return await netFetch(request, {
+        packageId: pkg.manifest.id,
+        hosts: declaredHosts(pkg.manifest),
+        timeoutMs: Math.min(limits.fetchTimeoutMs, limits.timeoutMs),
+        maxBytes: limits.maxFetchBytes,
+        fetch,
+      });
+    },
+  },
+};

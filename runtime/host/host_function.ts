@@ -1,0 +1,88 @@
+/**
+ * What a host function is: one capability handler code reaches through the
+ * extension API (`memory.list`, `work.order`, `net.fetch`, …), declared with
+ * the permission it needs and the shape of its argument, and what it is given
+ * to work with during one call. A new surface is a file under `functions/`
+ * and an entry in the table (`function_table.ts`).
+ *
+ * @module
+ */
+import { PermissionDeniedError } from "../errors.ts";
+import type { HostFunctionName } from "../isolate/protocol.ts";
+import type { HandlerLimits } from "../limits.ts";
+import type { MemoryAccess } from "../memory/access.ts";
+import type { MemoryTransaction } from "../memory/transaction.ts";
+import type { LoadedPackage } from "../packages/store.ts";
+import type { WorkOrder } from "../work/order.ts";
+
+/** What a host function works with during one handler call. */
+export interface HostFunctionContext {
+  /** The package whose handler is running. */
+  package: LoadedPackage;
+  /** The project's resolved folder. */
+  project: string;
+  /** The handler that is running. */
+  handler: string;
+  /** The call's staged view of project memory; committed when the handler returns. */
+  transaction: MemoryTransaction;
+  /** Which kinds the package may read and write in the project. */
+  access: MemoryAccess;
+  /** Work the call ordered so far; written down only when the call commits. */
+  orders: WorkOrder[];
+  /** The installation's KV. */
+  kv: Deno.Kv;
+  /** The host's clock, in ms. */
+  now: () => number;
+  /** The limits the call runs under. */
+  limits: HandlerLimits;
+  /** Performs `net.fetch`; the global `fetch` when absent. */
+  fetch?: typeof fetch;
+}
+
+/**
+ * One host function, as the table declares it.
+ *
+ * @typeParam A The argument once its shape is checked.
+ */
+export interface HostFunction<A = unknown> {
+  /** The name handler code calls it by (one of `HOST_FUNCTIONS`). */
+  readonly name: HostFunctionName;
+  /**
+   * The permission the package must declare to call it, checked before the
+   * argument is looked at; null when the function needs none of its own.
+   */
+  readonly permission: string | null;
+  /**
+   * Checks the argument's shape and answers it typed.
+   *
+   * @throws {InvalidInputError} naming the shape it takes.
+   */
+  parse(args: unknown): A;
+  /** Performs the function for the call `context` describes; the answer crosses back as JSON. */
+  run(arg: A, context: HostFunctionContext): Promise<unknown>;
+}
+
+/**
+ * Runs a host function for handler code: its permission first, then its
+ * argument's shape, then the function.
+ *
+ * @param fn The function, from the table.
+ * @param args The argument handler code passed, parsed from JSON.
+ * @param context The call it runs in.
+ * @returns What the function answered.
+ * @throws {PermissionDeniedError} when the package does not declare the permission the function needs.
+ * @throws A domain error from the function itself (a malformed argument, a refused read, …).
+ */
+export async function runHostFunction(
+  fn: HostFunction,
+  args: unknown,
+  context: HostFunctionContext,
+): Promise<unknown> {
+  const { manifest } = context.package;
+  if (fn.permission !== null && !manifest.permissions.includes(fn.permission)) {
+    throw new PermissionDeniedError(
+      `${fn.name}() needs the ${fn.permission} permission, which ${manifest.id} does not declare`,
+    );
+  }
+  return await fn.run(fn.parse(args), context);
+}
