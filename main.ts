@@ -4,8 +4,7 @@
  *
  * @module
  */
-import { runCli } from "./runtime/cli/sync.ts";
-import { enterStartFolder } from "./runtime/cli/start_folder.ts";
+import { enterStartFolder, runCli } from "./runtime/cli/mod.ts";
 
 if (import.meta.main) {
   Deno.exit(await runCli(Deno.args, { cwd: enterStartFolder() }));

@@ -15,7 +15,7 @@
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { BuildError } from "../errors.ts";
-import { SERVICE_API_SPECIFIER } from "../isolate/protocol.ts";
+import { SERVICE_API_SPECIFIER } from "../isolate/mod.ts";
 import { readAuthorConfig } from "./config.ts";
 import type { SourceMap } from "./source_map.ts";
 

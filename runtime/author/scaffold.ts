@@ -9,7 +9,7 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { InvalidInputError, ManifestError } from "../errors.ts";
-import { validateManifest } from "../packages/manifest.ts";
+import { validateManifest } from "../packages/mod.ts";
 
 /** Options for {@linkcode scaffoldPackage}. */
 export interface ScaffoldOptions {

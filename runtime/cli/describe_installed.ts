@@ -4,9 +4,8 @@
  *
  * @module
  */
-import type { Host } from "../host/host.ts";
-import { describeServingState, readServingState } from "../packages/serving.ts";
-import { describePermission } from "../packages/permission_text.ts";
+import type { Host } from "../host/mod.ts";
+import { describePermission, describeServingState, readServingState } from "../packages/mod.ts";
 
 /**
  * Describes a package installed in a project, for `sync list`: what serves

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { Host } from "../host/host.ts";
-import { openInstallation, syncHome } from "../projects/home.ts";
+import { Host } from "../host/mod.ts";
+import { openInstallation, syncHome } from "../projects/mod.ts";
 import type { CliIo } from "./io.ts";
 
 /**

@@ -6,8 +6,8 @@
  * @module
  */
 import { InvalidInputError, NotFoundError } from "../errors.ts";
-import { loadPackage, readPackageRef } from "../packages/store.ts";
-import { readDeclaredIds, readProject } from "../projects/project.ts";
+import { loadPackage, readPackageRef } from "../packages/mod.ts";
+import { readDeclaredIds, readProject } from "../projects/mod.ts";
 
 /**
  * Checks that a package's clock can be switched in a project: the package is

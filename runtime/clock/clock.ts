@@ -18,8 +18,16 @@
  *
  * @module
  */
-import type { Approval } from "../packages/approval.ts";
-import { approvalsPrefix } from "../packages/keys.ts";
+import {
+  type Approval,
+  approvalsPrefix,
+  type LoadedPackage,
+  loadPackage,
+  type PackageRef,
+  parseEvery,
+  readPackageRef,
+  servingPackage,
+} from "../packages/mod.ts";
 import { holdClockLease, readClockLease, releaseClockLease } from "./lease.ts";
 import { isSwitchedOff } from "./switch.ts";
 import { clockOffsPrefix, scheduleSkipsPrefix, scheduleStampsPrefix } from "./keys.ts";
@@ -30,19 +38,9 @@ import {
   RateLimitedError,
   SupersededError,
 } from "../errors.ts";
-import { parseEvery } from "../packages/every.ts";
-import { readGeneration } from "../memory/generation.ts";
-import type { HandlerCaller } from "../host/call.ts";
-import {
-  type LoadedPackage,
-  loadPackage,
-  type PackageRef,
-  readPackageRef,
-} from "../packages/store.ts";
-import { servingPackage } from "../packages/serving.ts";
-import type { ProjectInfo } from "../projects/project.ts";
-import { projectKey, projectsPrefix } from "../projects/keys.ts";
-import { writeReceipt } from "../host/receipts.ts";
+import { readGeneration } from "../memory/mod.ts";
+import { type HandlerCaller, writeReceipt } from "../host/mod.ts";
+import { type ProjectInfo, projectKey, projectsPrefix } from "../projects/mod.ts";
 import { listScheduledProjects } from "./scheduled_projects.ts";
 import {
   beginAttempt,

@@ -7,7 +7,7 @@
  */
 import { resolve } from "node:path";
 import { NotFoundError } from "../errors.ts";
-import { readProject, resolveProjectDir } from "../projects/project.ts";
+import { readProject, resolveProjectDir } from "../projects/mod.ts";
 import { isScheduledProject } from "./scheduled_projects.ts";
 
 /**

@@ -7,12 +7,16 @@
  */
 import { isSwitchedOff } from "./switch.ts";
 import { type SkipReason, skipReasonOf } from "./clock.ts";
-import { describeEvery, parseEvery } from "../packages/every.ts";
+import {
+  describeEvery,
+  loadPackage,
+  type Manifest,
+  parseEvery,
+  readPackageRef,
+  servingPackage,
+} from "../packages/mod.ts";
 import type { HandlerLimits } from "../limits.ts";
-import type { Manifest } from "../packages/manifest.ts";
-import { servingPackage } from "../packages/serving.ts";
-import { loadPackage, readPackageRef } from "../packages/store.ts";
-import { readDeclaredIds, readProject, resolveProjectDir } from "../projects/project.ts";
+import { readDeclaredIds, readProject, resolveProjectDir } from "../projects/mod.ts";
 import { needsReview, readStamps, type ScheduleStamp, type StampOutcome } from "./stamps.ts";
 import { describeError } from "../internal/describe_error.ts";
 

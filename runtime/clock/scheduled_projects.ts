@@ -8,8 +8,8 @@
  * @module
  */
 import { InvalidInputError } from "../errors.ts";
-import { servingPackage } from "../packages/serving.ts";
-import { readDeclaredIds, readProject, resolveProjectDir } from "../projects/project.ts";
+import { servingPackage } from "../packages/mod.ts";
+import { readDeclaredIds, readProject, resolveProjectDir } from "../projects/mod.ts";
 import { scheduledProjectKey, scheduledProjectsPrefix } from "./keys.ts";
 
 /** One project on the scheduled list. */

@@ -7,8 +7,8 @@
  * @module
  */
 import { InvalidInputError } from "../errors.ts";
-import { bumpGeneration } from "../memory/generation.ts";
-import { resolveProjectDir } from "../projects/project.ts";
+import { bumpGeneration } from "../memory/mod.ts";
+import { resolveProjectDir } from "../projects/mod.ts";
 import { clockOffKey, clockOffsPrefix } from "./keys.ts";
 
 /** What is stored for a package whose clock is switched off in a project. */

@@ -48,6 +48,8 @@ export const DOMAIN_RANKS: Readonly<Record<string, number>> = {
   cli: 6,
 };
 
+/** Domains whose files other domains import directly, having no public entry of their own. */
+const OPEN_DOMAINS: readonly string[] = ["base", "internal", "extension_api"];
 /** The folder of build-time tools, outside the ranks. */
 const DEV_FOLDER = "runtime/dev/";
 /** The one runtime module `workers/` may import. */
@@ -396,9 +398,9 @@ function mirrorFolder(folder: string): string {
 /** What the importing file's place allows it to import. */
 function importRule(file: string, target: string): { rule: "rank" | "entry"; why: string } | null {
   if (file === "main.ts") {
-    return target.startsWith("runtime/cli/")
+    return target === "runtime/cli/mod.ts"
       ? null
-      : { rule: "entry", why: "main.ts may import only runtime/cli/" };
+      : { rule: "entry", why: "main.ts may import only runtime/cli/mod.ts" };
   }
   if (file.startsWith("workers/")) {
     return target === WORKER_PROTOCOL || target.startsWith("workers/")
@@ -421,9 +423,25 @@ function importRule(file: string, target: string): { rule: "rank" | "entry"; why
   const fromRank = rankOf(from);
   const toRank = rankOf(to);
   if (fromRank === undefined || toRank === undefined) return null; // reported once per domain
-  if (toRank < fromRank) return null;
+  if (toRank < fromRank) return entryRule(to, target);
   const rule = `${from} (rank ${fromRank}) may not import ${to} (rank ${toRank})`;
   return { rule: "rank", why: toRank === fromRank ? `${rule}, a sibling domain` : rule };
+}
+
+/**
+ * Another domain is reached through its public entry, `runtime/<domain>/mod.ts`:
+ * what it re-exports is the domain's surface, and `deno task doc` holds exactly
+ * that to documentation. The base files, `internal/` and the extension API are
+ * imported file by file.
+ */
+function entryRule(to: string, target: string): { rule: "entry"; why: string } | null {
+  if (OPEN_DOMAINS.includes(to)) return null;
+  const entry = `runtime/${to}/mod.ts`;
+  return target === entry ? null : {
+    rule: "entry",
+    why: `another domain reaches ${to} through its public entry ${entry}; ` +
+      `import it from there (add the export to ${entry} if it is missing)`,
+  };
 }
 
 /** A domain's rank, or undefined when it has none (the table's own keys only). */

@@ -9,16 +9,18 @@
 import { HandlerBusyError, NotFoundError } from "../errors.ts";
 import { describeError } from "../internal/describe_error.ts";
 import { newId } from "../internal/id.ts";
-import type { IsolatePool } from "../isolate/pool.ts";
+import type { IsolatePool } from "../isolate/mod.ts";
 import type { HandlerLimits } from "../limits.ts";
-import { MemoryAccess } from "../memory/access.ts";
-import { type Generation, readGeneration } from "../memory/generation.ts";
-import { MemoryTransaction } from "../memory/transaction.ts";
-import { servingPackage } from "../packages/serving.ts";
-import { type LoadedPackage, publishedKinds, readServiceSource } from "../packages/store.ts";
-import { readDeclaredIds, resolveProjectDir } from "../projects/project.ts";
+import { type Generation, MemoryAccess, MemoryTransaction, readGeneration } from "../memory/mod.ts";
+import {
+  type LoadedPackage,
+  publishedKinds,
+  readServiceSource,
+  servingPackage,
+} from "../packages/mod.ts";
+import { readDeclaredIds, resolveProjectDir } from "../projects/mod.ts";
 import type { Occasion, Receipt, Source } from "../types.ts";
-import { type WorkOrder, writeWorkOrders } from "../work/order.ts";
+import { type WorkOrder, writeWorkOrders } from "../work/mod.ts";
 import { findHostFunction } from "./function_table.ts";
 import type { HandlerRateLimit } from "./handler_rate_limit.ts";
 import { type HostFunctionContext, runHostFunction } from "./host_function.ts";

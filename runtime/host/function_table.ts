@@ -6,7 +6,7 @@
  * @module
  */
 import { InvalidInputError } from "../errors.ts";
-import type { HostFunctionName } from "../isolate/protocol.ts";
+import type { HostFunctionName } from "../isolate/mod.ts";
 import type { HostFunction } from "./host_function.ts";
 import { memory } from "./functions/memory.ts";
 import { net } from "./functions/net.ts";

@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { IsolatePool } from "../isolate/pool.ts";
+import { IsolatePool } from "../isolate/mod.ts";
 import { DEFAULT_LIMITS, type HandlerLimits } from "../limits.ts";
-import { openProjectMemory } from "../memory/store.ts";
+import { openProjectMemory } from "../memory/mod.ts";
 import {
   callHandler,
   type CallOptions,

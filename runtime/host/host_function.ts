@@ -8,12 +8,11 @@
  * @module
  */
 import { PermissionDeniedError } from "../errors.ts";
-import type { HostFunctionName } from "../isolate/protocol.ts";
+import type { HostFunctionName } from "../isolate/mod.ts";
 import type { HandlerLimits } from "../limits.ts";
-import type { MemoryAccess } from "../memory/access.ts";
-import type { MemoryTransaction } from "../memory/transaction.ts";
-import type { LoadedPackage } from "../packages/store.ts";
-import type { WorkOrder } from "../work/order.ts";
+import type { MemoryAccess, MemoryTransaction } from "../memory/mod.ts";
+import type { LoadedPackage } from "../packages/mod.ts";
+import type { WorkOrder } from "../work/mod.ts";
 
 /** What a host function works with during one handler call. */
 export interface HostFunctionContext {

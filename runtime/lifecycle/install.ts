@@ -9,10 +9,16 @@
 import {
   type Approval,
   deleteApproval,
+  describePermission,
+  type LoadedPackage,
   readApproval,
+  readPackageRef,
+  servingPackage,
+  setPackageRef,
+  storePackage,
   widenedPermissions,
   writeApproval,
-} from "../packages/approval.ts";
+} from "../packages/mod.ts";
 import { dirname, join } from "node:path";
 import {
   ApprovalRequiredError,
@@ -20,32 +26,21 @@ import {
   NotFoundError,
   PackageCheckError,
 } from "../errors.ts";
-import { checkBuiltPackage, formatProblem } from "../author/check/check.ts";
-import { bumpGeneration } from "../memory/generation.ts";
-import type { HandlerCaller } from "../host/call.ts";
-import type { IsolatePool } from "../isolate/pool.ts";
+import { checkBuiltPackage, formatProblem } from "../author/mod.ts";
+import { bumpGeneration, projectMemoryPath, removeProjectMemory } from "../memory/mod.ts";
+import type { HandlerCaller } from "../host/mod.ts";
+import type { IsolatePool } from "../isolate/mod.ts";
 import type { HandlerLimits } from "../limits.ts";
-import { servingPackage } from "../packages/serving.ts";
-import {
-  type LoadedPackage,
-  readPackageRef,
-  setPackageRef,
-  storePackage,
-} from "../packages/store.ts";
-import { switchOn } from "../clock/switch.ts";
+import { forgetSchedule, rememberIfScheduled, switchOn } from "../clock/mod.ts";
 import { type LifecycleRun, runLifecycle } from "./moment.ts";
-import { projectMemoryPath, removeProjectMemory } from "../memory/store.ts";
-import { forgetSchedule } from "../clock/stamps.ts";
-import { describePermission } from "../packages/permission_text.ts";
-import { rememberIfScheduled } from "../clock/scheduled_projects.ts";
 import {
   type ProjectInfo,
+  projectsPrefix,
   readDeclaredIds,
   rememberProject,
   resolveProjectDir,
   writeDeclaredIds,
-} from "../projects/project.ts";
-import { projectsPrefix } from "../projects/keys.ts";
+} from "../projects/mod.ts";
 import { pathExists } from "../internal/path_exists.ts";
 
 /** What removing a package needs of the host: the installation, project memories, and calls. */

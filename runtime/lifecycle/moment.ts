@@ -6,9 +6,8 @@
  * @module
  */
 import { describeError } from "../internal/describe_error.ts";
-import type { HandlerCaller } from "../host/call.ts";
-import type { LifecycleMoment } from "../packages/manifest.ts";
-import type { LoadedPackage } from "../packages/store.ts";
+import type { HandlerCaller } from "../host/mod.ts";
+import type { LifecycleMoment, LoadedPackage } from "../packages/mod.ts";
 
 /** What one lifecycle handler did. */
 export interface LifecycleRun {

@@ -5,11 +5,11 @@
  *
  * @module
  */
-import type { HandlerCaller } from "../host/call.ts";
-import { servingPackage } from "../packages/serving.ts";
+import type { HandlerCaller } from "../host/mod.ts";
+import { servingPackage } from "../packages/mod.ts";
 import { type LifecycleRun, runLifecycle } from "./moment.ts";
-import { type ProjectInfo, rememberProject } from "../projects/project.ts";
-import { rememberIfScheduled } from "../clock/scheduled_projects.ts";
+import { type ProjectInfo, rememberProject } from "../projects/mod.ts";
+import { rememberIfScheduled } from "../clock/mod.ts";
 
 /** What opening a project did. */
 export interface OpenResult {

@@ -10,11 +10,9 @@ import { Hono } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import { httpStatusOf } from "../error_status.ts";
 import { InvalidInputError } from "../errors.ts";
-import { type OpenHost, openProject } from "../lifecycle/open.ts";
-import { listReceipts } from "../host/receipts.ts";
-import { resolveProjectDir } from "../projects/project.ts";
-import type { ProjectInfo } from "../projects/project.ts";
-import { projectsPrefix } from "../projects/keys.ts";
+import { type OpenHost, openProject } from "../lifecycle/mod.ts";
+import { listReceipts } from "../host/mod.ts";
+import { type ProjectInfo, projectsPrefix, resolveProjectDir } from "../projects/mod.ts";
 
 /** Options for {@linkcode createApp}. */
 export interface AppOptions {

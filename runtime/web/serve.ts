@@ -5,11 +5,10 @@
  * @module
  */
 import { join } from "node:path";
-import { Clock, type ClockHost } from "../clock/clock.ts";
-import { clearClockLease } from "../clock/lease.ts";
+import { clearClockLease, Clock, type ClockHost } from "../clock/mod.ts";
 import { ConflictError } from "../errors.ts";
-import type { IsolatePool } from "../isolate/pool.ts";
-import type { OpenHost } from "../lifecycle/open.ts";
+import type { IsolatePool } from "../isolate/mod.ts";
+import type { OpenHost } from "../lifecycle/mod.ts";
 import { createApp } from "./app.ts";
 
 /** What serving needs of the host: the app's and the clock's, the installation folder and the isolates. */

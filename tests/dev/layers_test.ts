@@ -25,18 +25,25 @@ const CLEAN_TREE: Record<string, string> = {
   "runtime/memory/store.ts": 'import { SyncError } from "../errors.ts";\nexport { SyncError };\n',
   "runtime/memory/record.ts":
     'import type { SyncError } from "./store.ts";\nexport type R = SyncError;\n',
+  "runtime/memory/mod.ts": 'export { SyncError } from "./store.ts";\n',
   "runtime/isolate/protocol.ts": 'export { API_VERSION } from "../extension_api/service.ts";\n',
-  "runtime/host/host.ts": 'import "../memory/store.ts";\nimport "../isolate/protocol.ts";\n',
+  "runtime/isolate/mod.ts": 'export { API_VERSION } from "./protocol.ts";\n',
+  "runtime/host/host.ts": 'import "../memory/mod.ts";\nimport "../isolate/mod.ts";\n' +
+    "export const HOST = 1;\n",
+  "runtime/host/mod.ts": 'export { HOST } from "./host.ts";\n',
   "runtime/author/check/_scan.ts": "export const SCAN = 1;\n",
   "runtime/author/check/check.ts":
-    'import { SCAN } from "./_scan.ts";\nimport "../../host/host.ts";\n' +
+    'import { SCAN } from "./_scan.ts";\nimport "../../host/mod.ts";\n' +
     "export { SCAN };\n",
-  "runtime/cli/sync.ts": 'import "../author/check/check.ts";\nimport "../internal/id.ts";\n',
+  "runtime/author/mod.ts": 'export { SCAN } from "./check/check.ts";\n',
+  "runtime/cli/sync.ts": 'import "../author/mod.ts";\nimport "../internal/id.ts";\n' +
+    "export const CLI = 1;\n",
+  "runtime/cli/mod.ts": 'export { CLI } from "./sync.ts";\n',
   "runtime/dev/tool.ts": 'import "../host/host.ts";\nimport "../internal/id.ts";\n',
   "workers/_shim.ts": 'import { API_VERSION } from "../runtime/isolate/protocol.ts";\n' +
     "export { API_VERSION };\n",
   "workers/worker.ts": 'import "./_shim.ts";\nimport "npm:zod@4.6.7";\n',
-  "main.ts": 'import "./runtime/cli/sync.ts";\nimport "node:path";\n',
+  "main.ts": 'import "./runtime/cli/mod.ts";\nimport "node:path";\n',
   "tests/helper.ts": "export const HELP = 1;\n",
   "tests/author/check/check_test.ts": 'import "../../../runtime/author/check/_scan.ts";\n' +
     'import "../../../runtime/dev/tool.ts";\nimport "../../helper.ts";\n',
@@ -111,8 +118,8 @@ Deno.test("layer check", async (t) => {
       await withTree({}, async (root) => {
         const report = await checkTree(root);
         assert.deepEqual(report.findings, []);
-        assert.equal(report.modules, 16);
-        assert.equal(report.imports, 17);
+        assert.equal(report.modules, 21);
+        assert.equal(report.imports, 22);
       });
     },
   );
@@ -126,14 +133,14 @@ Deno.test("layer check", async (t) => {
         });
         assert.deepEqual(graph.errors, []);
         assert.deepEqual(graph.modules.get("main.ts"), [
-          { target: "runtime/cli/sync.ts", line: 1, typeOnly: false },
+          { target: "runtime/cli/mod.ts", line: 1, typeOnly: false },
         ]);
         assert.deepEqual(graph.modules.get("runtime/memory/record.ts"), [
           { target: "runtime/memory/store.ts", line: 1, typeOnly: true },
         ]);
         assert.deepEqual(graph.modules.get("runtime/author/check/check.ts"), [
           { target: "runtime/author/check/_scan.ts", line: 1, typeOnly: false },
-          { target: "runtime/host/host.ts", line: 2, typeOnly: false },
+          { target: "runtime/host/mod.ts", line: 2, typeOnly: false },
         ]);
         assert.equal(graph.modules.has("workers/worker.ts"), false);
       });
@@ -146,7 +153,8 @@ Deno.test("layer check", async (t) => {
         "runtime/memory/store.ts": '// Reads the host.\nimport "../host/host.ts";\nexport {};\n',
       }),
       [
-        "import cycle: runtime/host/host.ts:1 → runtime/memory/store.ts:2 → runtime/host/host.ts",
+        "import cycle: runtime/host/host.ts:1 → runtime/memory/mod.ts:1 → runtime/memory/store.ts:2 → " +
+        "runtime/host/host.ts",
         "runtime/memory/store.ts:2 imports runtime/host/host.ts: memory (rank 1) may not import " +
         "host (rank 2)",
       ],
@@ -159,6 +167,21 @@ Deno.test("layer check", async (t) => {
       [
         "runtime/memory/access.ts:3 imports runtime/author/check/check.ts: memory (rank 1) may not " +
         "import author (rank 3)",
+      ],
+    );
+  });
+
+  await t.step("another domain's file imported past its public entry fails", async () => {
+    assert.deepEqual(
+      await messagesFor({
+        "runtime/author/check/check.ts":
+          'import { SCAN } from "./_scan.ts";\nimport "../../host/host.ts";\n' +
+          "export { SCAN };\n",
+      }),
+      [
+        "runtime/author/check/check.ts:2 imports runtime/host/host.ts: another domain reaches " +
+        "host through its public entry runtime/host/mod.ts; import it from there (add the " +
+        "export to runtime/host/mod.ts if it is missing)",
       ],
     );
   });
@@ -233,7 +256,7 @@ Deno.test("layer check", async (t) => {
   });
 
   await t.step(
-    "workers/ may import only the isolate protocol, main.ts only runtime/cli/",
+    "workers/ may import only the isolate protocol, main.ts only runtime/cli/mod.ts",
     async () => {
       assert.deepEqual(
         await messagesFor({
@@ -248,9 +271,9 @@ Deno.test("layer check", async (t) => {
       );
       assert.deepEqual(
         await messagesFor({
-          "main.ts": 'import "./runtime/cli/sync.ts";\nimport "./runtime/errors.ts";\n',
+          "main.ts": 'import "./runtime/cli/mod.ts";\nimport "./runtime/errors.ts";\n',
         }),
-        ["main.ts:2 imports runtime/errors.ts: main.ts may import only runtime/cli/"],
+        ["main.ts:2 imports runtime/errors.ts: main.ts may import only runtime/cli/mod.ts"],
       );
     },
   );
@@ -330,7 +353,7 @@ Deno.test("layer check", async (t) => {
     await withTree({}, async (root) => {
       const output = await run(root);
       assert.equal(output.code, 0, decode(output.stderr));
-      assert.equal(decode(output.stdout), "layers: 16 modules, 17 imports checked, all in order\n");
+      assert.equal(decode(output.stdout), "layers: 21 modules, 22 imports checked, all in order\n");
     });
     await withTree(
       { "runtime/memory/store.ts": 'import "../host/host.ts";\n' },
@@ -340,10 +363,11 @@ Deno.test("layer check", async (t) => {
         assert.equal(decode(output.stdout), "");
         assert.equal(
           decode(output.stderr),
-          "import cycle: runtime/host/host.ts:1 → runtime/memory/store.ts:1 → runtime/host/host.ts\n" +
+          "import cycle: runtime/host/host.ts:1 → runtime/memory/mod.ts:1 → " +
+            "runtime/memory/store.ts:1 → runtime/host/host.ts\n" +
             "runtime/memory/store.ts:1 imports runtime/host/host.ts: memory (rank 1) may not import " +
             "host (rank 2)\n" +
-            "layers: 2 findings in 16 modules, 17 imports\n",
+            "layers: 2 findings in 21 modules, 22 imports\n",
         );
       },
     );

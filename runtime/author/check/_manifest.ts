@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import { ManifestError, type ManifestIssue } from "../../errors.ts";
-import { type Manifest, parseManifest } from "../../packages/manifest.ts";
+import { type Manifest, parseManifest } from "../../packages/mod.ts";
 import type { CheckProblem } from "./problem.ts";
 import { jsonPlace, parseFieldPath } from "./_json_place.ts";
 

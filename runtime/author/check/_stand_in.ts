@@ -7,13 +7,11 @@
  * @module
  */
 import { InvalidInputError, NotFoundError, PermissionDeniedError } from "../../errors.ts";
-import type { IsolatePool } from "../../isolate/pool.ts";
+import type { HostFunctionName, IsolatePool } from "../../isolate/mod.ts";
 import type { HandlerLimits } from "../../limits.ts";
-import type { Manifest } from "../../packages/manifest.ts";
-import { MemoryAccess } from "../../memory/access.ts";
-import { MemoryTransaction } from "../../memory/transaction.ts";
+import type { Manifest } from "../../packages/mod.ts";
+import { MemoryAccess, MemoryTransaction } from "../../memory/mod.ts";
 import type { RecordInput, RecordQuery } from "../../extension_api/service.ts";
-import type { HostFunctionName } from "../../isolate/protocol.ts";
 import type { CheckProblem } from "./problem.ts";
 import { jsonPlace } from "./_json_place.ts";
 import type { ScanPlace } from "./_scan.ts";

@@ -11,9 +11,8 @@
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { readAuthorConfig } from "../config.ts";
-import { isIsolateGlobal, missingGlobalHint } from "../../isolate/globals.ts";
+import { isIsolateGlobal, missingGlobalHint, SERVICE_API_SPECIFIER } from "../../isolate/mod.ts";
 import type { CheckProblem } from "./problem.ts";
-import { SERVICE_API_SPECIFIER } from "../../isolate/protocol.ts";
 
 /** The service source a package is built from. */
 export const SERVICE_SOURCE = "src/service.ts";

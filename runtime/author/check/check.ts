@@ -20,11 +20,14 @@
 import { isAbsolute, join } from "node:path";
 import { originalPlace, type SourceMap } from "../source_map.ts";
 import { BuildError } from "../../errors.ts";
-import { IsolatePool } from "../../isolate/pool.ts";
-import { isIsolateGlobal, missingGlobalHint } from "../../isolate/globals.ts";
+import {
+  isIsolateGlobal,
+  IsolatePool,
+  missingGlobalHint,
+  SERVICE_API_SPECIFIER,
+} from "../../isolate/mod.ts";
 import type { HandlerLimits } from "../../limits.ts";
-import type { Manifest } from "../../packages/manifest.ts";
-import { SERVICE_API_SPECIFIER } from "../../isolate/protocol.ts";
+import type { Manifest } from "../../packages/mod.ts";
 import { checkFiles, checkManifest } from "./_manifest.ts";
 import { type ModuleScan, scanModule, WHOLE_API } from "./_scan.ts";
 import { standInProblems } from "./_stand_in.ts";

@@ -8,8 +8,7 @@
  */
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildPackage } from "../../author/build.ts";
-import { scaffoldPackage } from "../../author/scaffold.ts";
+import { buildPackage, scaffoldPackage } from "../../author/mod.ts";
 import type { Command, CommandContext, CommandSummary } from "../command.ts";
 import { formatBytes } from "../format_bytes.ts";
 import { refuseUsage } from "../report_failure.ts";

@@ -8,7 +8,7 @@
  * @module
  */
 import { resolve } from "node:path";
-import { checkPackage, formatProblem } from "../../author/check/check.ts";
+import { checkPackage, formatProblem } from "../../author/mod.ts";
 import { SyncError } from "../../errors.ts";
 import type { Command, CommandContext, CommandSummary } from "../command.ts";
 import { formatBytes } from "../format_bytes.ts";

@@ -6,12 +6,16 @@
  * @module
  */
 import { InvalidInputError } from "../../errors.ts";
-import { assertSwitchable } from "../../clock/assert_switchable.ts";
-import { projectOrWhereItWent } from "../../clock/known_project_path.ts";
-import { describeSchedule } from "../../clock/schedule_view.ts";
-import { forgetScheduledProject, listScheduledProjects } from "../../clock/scheduled_projects.ts";
-import { switchOff, switchOn } from "../../clock/switch.ts";
-import { resolveProjectDir } from "../../projects/project.ts";
+import {
+  assertSwitchable,
+  describeSchedule,
+  forgetScheduledProject,
+  listScheduledProjects,
+  projectOrWhereItWent,
+  switchOff,
+  switchOn,
+} from "../../clock/mod.ts";
+import { resolveProjectDir } from "../../projects/mod.ts";
 import type { Command, CommandContext, CommandSummary } from "../command.ts";
 import { formatSummaries } from "../format_summaries.ts";
 import { need, needProject } from "../need.ts";

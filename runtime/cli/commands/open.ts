@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { openProject } from "../../lifecycle/open.ts";
+import { openProject } from "../../lifecycle/mod.ts";
 import type { Command, CommandContext, CommandSummary } from "../command.ts";
 import { formatSummaries } from "../format_summaries.ts";
 import { needProject } from "../need.ts";

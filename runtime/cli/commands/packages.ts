@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { installPackage, removePackage } from "../../lifecycle/install.ts";
-import { readDeclaredIds, resolveProjectDir } from "../../projects/project.ts";
+import { installPackage, removePackage } from "../../lifecycle/mod.ts";
+import { readDeclaredIds, resolveProjectDir } from "../../projects/mod.ts";
 import type { Command, CommandContext, CommandSummary } from "../command.ts";
 import { describeInstalled } from "../describe_installed.ts";
 import { formatSummaries } from "../format_summaries.ts";

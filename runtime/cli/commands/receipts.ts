@@ -4,8 +4,8 @@
  * @module
  */
 import { InvalidInputError } from "../../errors.ts";
-import { knownProjectPath } from "../../clock/known_project_path.ts";
-import { listReceipts } from "../../host/receipts.ts";
+import { knownProjectPath } from "../../clock/mod.ts";
+import { listReceipts } from "../../host/mod.ts";
 import type { Command, CommandContext, CommandSummary } from "../command.ts";
 import { formatSummaries } from "../format_summaries.ts";
 import { needProject } from "../need.ts";

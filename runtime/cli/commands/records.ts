@@ -3,8 +3,8 @@
  *
  * @module
  */
-import { listRecords } from "../../memory/store.ts";
-import { resolveProjectDir } from "../../projects/project.ts";
+import { listRecords } from "../../memory/mod.ts";
+import { resolveProjectDir } from "../../projects/mod.ts";
 import type { Command, CommandContext, CommandSummary } from "../command.ts";
 import { formatSummaries } from "../format_summaries.ts";
 import { needProject } from "../need.ts";

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { serve } from "../../web/serve.ts";
+import { serve } from "../../web/mod.ts";
 import type { Command, CommandContext, CommandSummary } from "../command.ts";
 import { formatSummaries } from "../format_summaries.ts";
 import { withHost } from "../with_host.ts";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { declaredHosts } from "../../packages/manifest.ts";
+import { declaredHosts } from "../../packages/mod.ts";
 import type { HostFunction } from "../host_function.ts";
 import { netFetch } from "./net_fetch.ts";
 

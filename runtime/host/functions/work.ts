@@ -7,7 +7,7 @@
  */
 import { NotFoundError } from "../../errors.ts";
 import { newId } from "../../internal/id.ts";
-import { parseWorkOrder, readWorkOrder, type WorkOrder } from "../../work/order.ts";
+import { parseWorkOrder, readWorkOrder, type WorkOrder } from "../../work/mod.ts";
 import type { WorkOrderInput } from "../../extension_api/service.ts";
 import type { HostFunction } from "../host_function.ts";
 import { keyArg } from "./_key_arg.ts";

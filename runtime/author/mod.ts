@@ -1,0 +1,12 @@
+/**
+ * For package authors: `build` bundles a package's sources, `new` scaffolds one, and
+ * `check` says everything that can be known about a package before it runs.
+ *
+ * This file is the domain's public entry: other domains import from it, never
+ * from the files behind it.
+ *
+ * @module
+ */
+export { buildPackage } from "./build.ts";
+export { checkBuiltPackage, checkPackage, formatProblem } from "./check/check.ts";
+export { scaffoldPackage } from "./scaffold.ts";

@@ -1,0 +1,10 @@
+/**
+ * The `sync` command line: one command per file under `commands/`, looked up by name.
+ *
+ * This file is the domain's public entry: other domains import from it, never
+ * from the files behind it.
+ *
+ * @module
+ */
+export { enterStartFolder } from "./start_folder.ts";
+export { runCli } from "./sync.ts";

@@ -1,0 +1,22 @@
+/**
+ * The clock: one look a minute, due scheduled handlers one at a time, the switch per
+ * package and project, attempt stamps, the scheduled-projects list and the schedule a person reads.
+ *
+ * This file is the domain's public entry: other domains import from it, never
+ * from the files behind it.
+ *
+ * @module
+ */
+export { assertSwitchable } from "./assert_switchable.ts";
+export { Clock } from "./clock.ts";
+export type { ClockHost } from "./clock.ts";
+export { knownProjectPath, projectOrWhereItWent } from "./known_project_path.ts";
+export { clearClockLease } from "./lease.ts";
+export { describeSchedule } from "./schedule_view.ts";
+export {
+  forgetScheduledProject,
+  listScheduledProjects,
+  rememberIfScheduled,
+} from "./scheduled_projects.ts";
+export { forgetSchedule } from "./stamps.ts";
+export { switchOff, switchOn } from "./switch.ts";

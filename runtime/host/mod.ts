@@ -1,0 +1,12 @@
+/**
+ * The host: one handler call as a transaction (claim, isolate, host functions, commit,
+ * receipt), the host functions a handler may call, and the resources a process holds.
+ *
+ * This file is the domain's public entry: other domains import from it, never
+ * from the files behind it.
+ *
+ * @module
+ */
+export type { HandlerCaller } from "./call.ts";
+export { Host } from "./host.ts";
+export { listReceipts, writeReceipt } from "./receipts.ts";

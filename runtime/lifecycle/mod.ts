@@ -1,0 +1,12 @@
+/**
+ * Lifecycle moments: installing a package into a project, removing it, and opening a
+ * project, each running the package's `installed`, `removed` or `opened` handler.
+ *
+ * This file is the domain's public entry: other domains import from it, never
+ * from the files behind it.
+ *
+ * @module
+ */
+export { installPackage, removePackage } from "./install.ts";
+export { openProject } from "./open.ts";
+export type { OpenHost } from "./open.ts";

@@ -1,0 +1,14 @@
+/**
+ * Project memory: records in the project's own KV, the transaction a handler call writes
+ * through, what a package may read and write, and the generation that fences writers.
+ *
+ * This file is the domain's public entry: other domains import from it, never
+ * from the files behind it.
+ *
+ * @module
+ */
+export { MemoryAccess } from "./access.ts";
+export { bumpGeneration, readGeneration } from "./generation.ts";
+export type { Generation } from "./generation.ts";
+export { listRecords, openProjectMemory, projectMemoryPath, removeProjectMemory } from "./store.ts";
+export { MemoryTransaction } from "./transaction.ts";

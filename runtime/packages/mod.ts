@@ -1,0 +1,26 @@
+/**
+ * Packages: manifests and their intervals, the package store (folders linked, archives unpacked),
+ * approvals per project, and the rule of which artefact serves a project now.
+ *
+ * This file is the domain's public entry: other domains import from it, never
+ * from the files behind it.
+ *
+ * @module
+ */
+export { deleteApproval, readApproval, widenedPermissions, writeApproval } from "./approval.ts";
+export type { Approval } from "./approval.ts";
+export { describeEvery, parseEvery } from "./every.ts";
+export { approvalsPrefix } from "./keys.ts";
+export { declaredHosts, parseManifest, validateManifest } from "./manifest.ts";
+export type { LifecycleMoment, Manifest } from "./manifest.ts";
+export { describePermission } from "./permission_text.ts";
+export { describeServingState, readServingState, servingPackage } from "./serving.ts";
+export {
+  loadPackage,
+  publishedKinds,
+  readPackageRef,
+  readServiceSource,
+  setPackageRef,
+  storePackage,
+} from "./store.ts";
+export type { LoadedPackage, PackageRef } from "./store.ts";

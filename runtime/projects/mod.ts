@@ -1,0 +1,19 @@
+/**
+ * Projects: project folders and what they declare (`.sync/extensions.json`), what the
+ * installation remembers of them, and the installation home itself.
+ *
+ * This file is the domain's public entry: other domains import from it, never
+ * from the files behind it.
+ *
+ * @module
+ */
+export { openInstallation, syncHome } from "./home.ts";
+export { projectKey, projectsPrefix } from "./keys.ts";
+export {
+  readDeclaredIds,
+  readProject,
+  rememberProject,
+  resolveProjectDir,
+  writeDeclaredIds,
+} from "./project.ts";
+export type { ProjectInfo } from "./project.ts";
