@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { readApproval } from "../../runtime/packages/approval.ts";
-import { installPackage, removePackage } from "../../runtime/lifecycle/install.ts";
+import { installPackage } from "../../runtime/lifecycle/install.ts";
+import { removePackage } from "../../runtime/lifecycle/remove.ts";
 import { checkBuiltPackage, formatProblem } from "../../runtime/author/check/check.ts";
 import { servingPackage } from "../../runtime/packages/serving.ts";
 import { readPackageRef } from "../../runtime/packages/store.ts";
