@@ -36,6 +36,7 @@ export interface RemoveOptions {
 
 /** What a removal did. */
 export interface RemoveResult {
+  /** The project's resolved folder. */
   project: string;
   /** The `removed` handler, when the package names one and it could run. */
   removed: LifecycleRun | null;
