@@ -28,8 +28,6 @@ import type {
   ToWorker,
 } from "./protocol.ts";
 
-export type { ProbeReport } from "./protocol.ts";
-
 /** One handler call for the pool to run. */
 export interface IsolateCall {
   /** The service module's source text. */
