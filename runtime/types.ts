@@ -1,18 +1,10 @@
 /**
- * Shapes shared across the host: what a call is, why it was made, what it left.
+ * Shapes shared across the host: who asked for a call, how it ended, what it left.
+ * Why it was made, its `Occasion`, is what the handler is told: the extension API defines it.
  *
  * @module
  */
-
-/** Why a handler was called. */
-export type OccasionKind = "clock" | "extension" | "agent" | "lifecycle";
-
-/** The occasion a handler is told about: its kind and, for lifecycle, which moment. */
-export interface Occasion {
-  kind: OccasionKind;
-  /** For `lifecycle`: `installed`, `removed` or `opened`. */
-  moment?: "installed" | "removed" | "opened";
-}
+import type { Occasion } from "./extension_api/service.ts";
 
 /** Who asked for a call or a piece of work. Set once, never edited. */
 export type Source =

@@ -8,5 +8,6 @@
  * @module
  */
 export { buildPackage } from "./build.ts";
-export { checkBuiltPackage, checkPackage, formatProblem } from "./check/check.ts";
+export { checkBuiltPackage, checkPackage } from "./check/check.ts";
+export { formatProblem } from "./check/problem.ts";
 export { scaffoldPackage } from "./scaffold.ts";

@@ -32,20 +32,21 @@ import { pathToFileURL } from "node:url";
  * a line here, or every module in it is reported.
  */
 export const DOMAIN_RANKS: Readonly<Record<string, number>> = {
-  base: 0,
-  internal: 0,
+  // Lowest: the API owns what a handler sees, and the host's own shapes are written in its terms.
   extension_api: 0,
-  packages: 1,
-  projects: 1,
-  memory: 1,
-  isolate: 1,
-  work: 1,
-  host: 2,
-  clock: 3,
-  author: 3,
-  lifecycle: 4,
-  web: 5,
-  cli: 6,
+  base: 1,
+  internal: 1,
+  packages: 2,
+  projects: 2,
+  memory: 2,
+  isolate: 2,
+  work: 2,
+  host: 3,
+  clock: 4,
+  author: 4,
+  lifecycle: 5,
+  web: 6,
+  cli: 7,
 };
 
 /** Domains whose files other domains import directly, having no public entry of their own. */

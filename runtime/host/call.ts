@@ -19,7 +19,8 @@ import {
   servingPackage,
 } from "../packages/mod.ts";
 import { readDeclaredIds, resolveProjectDir } from "../projects/mod.ts";
-import type { Occasion, Receipt, Source } from "../types.ts";
+import type { Occasion } from "../extension_api/service.ts";
+import type { Receipt, Source } from "../types.ts";
 import { type WorkOrder, writeWorkOrders } from "../work/mod.ts";
 import { findHostFunction } from "./function_table.ts";
 import type { HandlerRateLimit } from "./handler_rate_limit.ts";

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { PermissionDeniedError } from "../errors.ts";
+import { PermissionDeniedError, type SyncError } from "../errors.ts";
 import type { HostFunctionName } from "../isolate/mod.ts";
 import type { HandlerLimits } from "../limits.ts";
 import type { MemoryAccess, MemoryTransaction } from "../memory/mod.ts";
@@ -16,8 +16,8 @@ import type { WorkOrder } from "../work/mod.ts";
 
 /** What a host function works with during one handler call. */
 export interface HostFunctionContext {
-  /** The package whose handler is running. */
-  package: LoadedPackage;
+  /** The package whose handler is running; host functions read its manifest only. */
+  package: Pick<LoadedPackage, "manifest">;
   /** The project's resolved folder. */
   project: string;
   /** The handler that is running. */
@@ -36,6 +36,13 @@ export interface HostFunctionContext {
   limits: HandlerLimits;
   /** Performs `net.fetch`; the global `fetch` when absent. */
   fetch?: typeof fetch;
+  /**
+   * Functions this call refuses instead of performing, each with the error it
+   * refuses with, checked after the permission and before the argument: the
+   * stand-in host of `deno task check` orders no work and makes no requests.
+   * Absent for a handler call, which performs them all.
+   */
+  withheld?: Readonly<Partial<Record<HostFunctionName, () => SyncError>>>;
 }
 
 /**
@@ -62,14 +69,15 @@ export interface HostFunction<A = unknown> {
 }
 
 /**
- * Runs a host function for handler code: its permission first, then its
- * argument's shape, then the function.
+ * Runs a host function for handler code: its permission first, then whether
+ * the call withholds it, then its argument's shape, then the function.
  *
  * @param fn The function, from the table.
  * @param args The argument handler code passed, parsed from JSON.
  * @param context The call it runs in.
  * @returns What the function answered.
  * @throws {PermissionDeniedError} when the package does not declare the permission the function needs.
+ * @throws The error `context.withheld` names for the function, when the call withholds it.
  * @throws A domain error from the function itself (a malformed argument, a refused read, …).
  */
 export async function runHostFunction(
@@ -83,5 +91,7 @@ export async function runHostFunction(
       `${fn.name}() needs the ${fn.permission} permission, which ${manifest.id} does not declare`,
     );
   }
+  const withheld = context.withheld?.[fn.name];
+  if (withheld) throw withheld();
   return await fn.run(fn.parse(args), context);
 }

@@ -16,7 +16,7 @@ import {
 } from "../errors.ts";
 import { DEFAULT_LIMITS, type HandlerLimits } from "../limits.ts";
 import { quickJSWasmModule } from "./quickjs_wasm.ts";
-import type { Occasion } from "../types.ts";
+import type { Occasion } from "../extension_api/service.ts";
 import type {
   CallMessage,
   CrossedError,
@@ -27,8 +27,6 @@ import type {
   ProbeReport,
   ToWorker,
 } from "./protocol.ts";
-
-export type { ProbeReport } from "./protocol.ts";
 
 /** One handler call for the pool to run. */
 export interface IsolateCall {

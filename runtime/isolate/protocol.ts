@@ -5,7 +5,7 @@
  * @module
  */
 import type { HandlerLimits } from "../limits.ts";
-import type { Occasion } from "../types.ts";
+import type { Occasion } from "../extension_api/service.ts";
 
 /**
  * The version of the extension API the isolate serves. Re-exported here

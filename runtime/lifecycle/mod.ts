@@ -7,6 +7,7 @@
  *
  * @module
  */
-export { installPackage, removePackage } from "./install.ts";
+export { installPackage } from "./install.ts";
+export { removePackage } from "./remove.ts";
 export { openProject } from "./open.ts";
 export type { OpenHost } from "./open.ts";

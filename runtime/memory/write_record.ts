@@ -6,12 +6,8 @@
  * @module
  */
 
-import type { JsonValue, RecordInput, WriteResult } from "../extension_api/service.ts";
+import type { RecordInput, WriteResult } from "../extension_api/service.ts";
 import { MemoryTransaction } from "./transaction.ts";
-
-// The extension API defines these; they are named here too so this module's
-// documentation is whole.
-export type { JsonValue, RecordInput, WriteResult };
 
 /** Options of {@linkcode writeRecord}. */
 export interface WriteRecordOptions {

@@ -155,8 +155,8 @@ Deno.test("layer check", async (t) => {
       [
         "import cycle: runtime/host/host.ts:1 → runtime/memory/mod.ts:1 → runtime/memory/store.ts:2 → " +
         "runtime/host/host.ts",
-        "runtime/memory/store.ts:2 imports runtime/host/host.ts: memory (rank 1) may not import " +
-        "host (rank 2)",
+        "runtime/memory/store.ts:2 imports runtime/host/host.ts: memory (rank 2) may not import " +
+        "host (rank 3)",
       ],
     );
     assert.deepEqual(
@@ -165,8 +165,8 @@ Deno.test("layer check", async (t) => {
           "export type A = typeof SCAN;\n",
       }),
       [
-        "runtime/memory/access.ts:3 imports runtime/author/check/check.ts: memory (rank 1) may not " +
-        "import author (rank 3)",
+        "runtime/memory/access.ts:3 imports runtime/author/check/check.ts: memory (rank 2) may not " +
+        "import author (rank 4)",
       ],
     );
   });
@@ -186,19 +186,39 @@ Deno.test("layer check", async (t) => {
     );
   });
 
+  await t.step("the base files may import the extension API, and not the other way", async () => {
+    assert.deepEqual(
+      await messagesFor({
+        "runtime/types.ts": 'import type { API_VERSION } from "./extension_api/service.ts";\n' +
+          "export type Version = typeof API_VERSION;\n",
+      }),
+      [],
+    );
+    assert.deepEqual(
+      await messagesFor({
+        "runtime/extension_api/service.ts":
+          'import "../errors.ts";\nexport const API_VERSION = "1.0.0";\n',
+      }),
+      [
+        "runtime/extension_api/service.ts:1 imports runtime/errors.ts: extension_api (rank 0) " +
+        "may not import base (rank 1)",
+      ],
+    );
+  });
+
   await t.step("an import sideways to a sibling domain fails", async () => {
     assert.deepEqual(
       await messagesFor({ "runtime/packages/store.ts": 'import "../memory/record.ts";\n' }),
       [
-        "runtime/packages/store.ts:1 imports runtime/memory/record.ts: packages (rank 1) may not " +
-        "import memory (rank 1), a sibling domain",
+        "runtime/packages/store.ts:1 imports runtime/memory/record.ts: packages (rank 2) may not " +
+        "import memory (rank 2), a sibling domain",
       ],
     );
     assert.deepEqual(
       await messagesFor({ "runtime/internal/id.ts": 'import "../errors.ts";\n' }),
       [
-        "runtime/internal/id.ts:1 imports runtime/errors.ts: internal (rank 0) may not import " +
-        "base (rank 0), a sibling domain",
+        "runtime/internal/id.ts:1 imports runtime/errors.ts: internal (rank 1) may not import " +
+        "base (rank 1), a sibling domain",
       ],
     );
   });
@@ -335,8 +355,8 @@ Deno.test("layer check", async (t) => {
       rule: "rank",
       file: "runtime/web/app.ts",
       line: 7,
-      message: "runtime/web/app.ts:7 imports runtime/cli/sync.ts: web (rank 5) may not import " +
-        "cli (rank 6)",
+      message: "runtime/web/app.ts:7 imports runtime/cli/sync.ts: web (rank 6) may not import " +
+        "cli (rank 7)",
     }]);
   });
 
@@ -365,8 +385,8 @@ Deno.test("layer check", async (t) => {
           decode(output.stderr),
           "import cycle: runtime/host/host.ts:1 → runtime/memory/mod.ts:1 → " +
             "runtime/memory/store.ts:1 → runtime/host/host.ts\n" +
-            "runtime/memory/store.ts:1 imports runtime/host/host.ts: memory (rank 1) may not import " +
-            "host (rank 2)\n" +
+            "runtime/memory/store.ts:1 imports runtime/host/host.ts: memory (rank 2) may not import " +
+            "host (rank 3)\n" +
             "layers: 2 findings in 21 modules, 22 imports\n",
         );
       },

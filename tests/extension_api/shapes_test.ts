@@ -3,7 +3,6 @@ import type { z } from "zod";
 import type * as api from "../../runtime/extension_api/service.ts";
 import { netFetch } from "../../runtime/host/functions/net_fetch.ts";
 import { MemoryTransaction } from "../../runtime/memory/transaction.ts";
-import type { Occasion } from "../../runtime/types.ts";
 import { parseWorkOrder, type WorkOrder, workOrderInputSchema } from "../../runtime/work/order.ts";
 
 // The extension API is the one definition of what a handler sends and gets;
@@ -28,7 +27,7 @@ const _querySent: AssertAssignable<api.RecordQuery, Parameters<Transaction["list
 const _inputSent: AssertAssignable<api.RecordInput, Parameters<Transaction["write"]>[0]> = true;
 
 // What a handler gets: memory's answers, work's answers (built from the order
-// as written down), net's answer, and the occasion it is told.
+// as written down) and net's answer.
 const _listed: AssertAssignable<Answer<Transaction["list"]>, api.RecordPage> = true;
 const _record: AssertAssignable<Answer<Transaction["record"]>, api.RecordSummary | null> = true;
 const _content: AssertAssignable<Answer<Transaction["content"]>, string | null> = true;
@@ -40,8 +39,6 @@ const _state: AssertAssignable<
   api.WorkState
 > = true;
 const _fetched: AssertAssignable<Answer<typeof netFetch>, api.NetResponse> = true;
-const _occasion: AssertAssignable<Occasion, api.Occasion> = true;
-const _occasionBack: AssertAssignable<api.Occasion, Occasion> = true;
 
 // The check bites: a shape that does not fit fails to type-check.
 // @ts-expect-error `revision` as a string is not the API's WriteResult.

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
-import { InvalidInputError, PermissionDeniedError } from "../../runtime/errors.ts";
+import { InvalidInputError, NotFoundError, PermissionDeniedError } from "../../runtime/errors.ts";
 import { type HostFunction, runHostFunction } from "../../runtime/host/host_function.ts";
+import { memory } from "../../runtime/host/functions/memory.ts";
 import { work } from "../../runtime/host/functions/work.ts";
 import { functionContext } from "../internal/host_functions.ts";
 
@@ -47,6 +48,42 @@ Deno.test("`runHostFunction()` checks the declared permission, then the argument
       };
       assert.deepEqual(await runHostFunction(echo, 42, without.context), { echoed: "42" });
       assert.deepEqual(seen, ["42"], "run gets what parse answered");
+    });
+  } finally {
+    await without.close();
+    await with_.close();
+  }
+});
+
+Deno.test("`runHostFunction()` refuses what the call withholds, after the permission, before the argument", async (t) => {
+  const without = await functionContext({ id: "plain", permissions: ["background"] });
+  const with_ = await functionContext({ id: "agent", permissions: ["background", "work.agent"] });
+  const withheld = { "work.order": () => new NotFoundError("this call orders no work") };
+  try {
+    await t.step("a package without the permission is told about the permission", async () => {
+      await assert.rejects(
+        runHostFunction(work.order, { not: "an order" }, { ...without.context, withheld }),
+        PermissionDeniedError,
+      );
+    });
+
+    await t.step("with it, the call's refusal comes before the argument's shape", async () => {
+      await assert.rejects(
+        runHostFunction(work.order, { not: "an order" }, { ...with_.context, withheld }),
+        (error: Error) => {
+          assert.ok(error instanceof NotFoundError);
+          assert.equal(error.message, "this call orders no work");
+          return true;
+        },
+      );
+      assert.deepEqual(with_.context.orders, []);
+    });
+
+    await t.step("functions it does not withhold run", async () => {
+      assert.equal(
+        await runHostFunction(memory.record, "agent.note/1", { ...with_.context, withheld }),
+        null,
+      );
     });
   } finally {
     await without.close();

@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { readApproval } from "../../runtime/packages/approval.ts";
-import { installPackage, removePackage } from "../../runtime/lifecycle/install.ts";
-import { checkBuiltPackage, formatProblem } from "../../runtime/author/check/check.ts";
+import { installPackage } from "../../runtime/lifecycle/install.ts";
+import { removePackage } from "../../runtime/lifecycle/remove.ts";
+import { checkBuiltPackage } from "../../runtime/author/check/check.ts";
+import { formatProblem } from "../../runtime/author/check/problem.ts";
 import { servingPackage } from "../../runtime/packages/serving.ts";
 import { readPackageRef } from "../../runtime/packages/store.ts";
 import { readDeclaredIds } from "../../runtime/projects/project.ts";

@@ -5,7 +5,8 @@ import { exists, packageArchive } from "../internal/cli.ts";
 import { readApproval } from "../../runtime/packages/approval.ts";
 import { LifecycleFailedError, SupersededError } from "../../runtime/errors.ts";
 import { bumpGeneration, readGeneration } from "../../runtime/memory/generation.ts";
-import { installPackage, removePackage } from "../../runtime/lifecycle/install.ts";
+import { installPackage } from "../../runtime/lifecycle/install.ts";
+import { removePackage } from "../../runtime/lifecycle/remove.ts";
 import { openProject } from "../../runtime/lifecycle/open.ts";
 import { readPackageRef } from "../../runtime/packages/store.ts";
 import { readDeclaredIds, readProject } from "../../runtime/projects/project.ts";
@@ -15,10 +16,6 @@ import {
   forgetScheduledProject,
   isScheduledProject,
 } from "../../runtime/clock/scheduled_projects.ts";
-import { Clock } from "../../runtime/clock/clock.ts";
-import { isSwitchedOff, switchOff } from "../../runtime/clock/switch.ts";
-import { readStamp } from "../../runtime/clock/stamps.ts";
-import { describeSchedule } from "../../runtime/clock/schedule_view.ts";
 
 /**
  * A package whose lifecycle handlers write a `<id>.seen/<moment>-<n>` record
@@ -382,33 +379,6 @@ export default function register() {
       SupersededError,
     );
     assert.deepEqual((await listRecords(memory, { kind: "fenced.note" })).records, []);
-  } finally {
-    await env.close();
-  }
-});
-
-Deno.test("removePackage() forgets the clock's state, so a reinstall starts afresh", async () => {
-  const env = await testHost();
-  try {
-    const spec: PackageSpec = {
-      id: "ticker",
-      permissions: ["background", "schedule"],
-      handlers: ["ticker.run"],
-      service: `export default function register() { return { "ticker.run": () => 1 }; }`,
-      manifest: { schedule: [{ handler: "ticker.run", description: "Ticks", every: "1h" }] },
-    };
-    const dir = await env.install(spec);
-    await new Clock(env.host, { log: () => {} }).tick();
-    await switchOff(env.kv, env.project, "ticker", env.host);
-    assert.ok(await readStamp(env.kv, env.project, "ticker", "ticker.run"));
-
-    await removePackage(env.host, "ticker", env.project);
-    assert.equal(await isSwitchedOff(env.kv, env.project, "ticker"), false);
-    assert.equal(await readStamp(env.kv, env.project, "ticker", "ticker.run"), null);
-
-    await installPackage(env.host, dir, env.project, { approve: true });
-    const [row] = await describeSchedule(env.kv, env.project, env.host);
-    assert.deepEqual([row.on, row.lastAttempt, row.needsReview], [true, null, false]);
   } finally {
     await env.close();
   }

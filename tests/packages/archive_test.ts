@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { gzipSync } from "fflate";
 import {
-  type ArchiveEntry,
   readArchive,
   stripCommonFolder,
   writeArchiveEntries,
 } from "../../runtime/packages/archive/archive.ts";
+import type { ArchiveEntry } from "../../runtime/packages/archive/entry_list.ts";
 import { ArchiveError } from "../../runtime/errors.ts";
 import {
   concat,

@@ -2,19 +2,36 @@
  * The stand-in host: runs a built service module in the real isolate (the same
  * pool, QuickJS and shim that run handlers) over an empty in-memory project
  * memory, calls its `register()`, and compares the keys it returned with the
- * handlers the manifest declares. No handler is called.
+ * handlers the manifest declares. No handler is called. What `register()`
+ * calls is answered by the host's own table of host functions, with a context
+ * that withholds work and the network.
  *
  * @module
  */
-import { InvalidInputError, NotFoundError, PermissionDeniedError } from "../../errors.ts";
-import type { HostFunctionName, IsolatePool } from "../../isolate/mod.ts";
-import type { HandlerLimits } from "../../limits.ts";
+import { NotFoundError, PermissionDeniedError } from "../../errors.ts";
+import { findHostFunction, type HostFunctionContext, runHostFunction } from "../../host/mod.ts";
+import type { IsolatePool } from "../../isolate/mod.ts";
+import { DEFAULT_LIMITS, type HandlerLimits } from "../../limits.ts";
 import type { Manifest } from "../../packages/mod.ts";
 import { MemoryAccess, MemoryTransaction } from "../../memory/mod.ts";
-import type { RecordInput, RecordQuery } from "../../extension_api/service.ts";
 import type { CheckProblem } from "./problem.ts";
 import { jsonPlace } from "./_json_place.ts";
 import type { ScanPlace } from "./_scan.ts";
+
+/** What the stand-in answers `work` with, once the permission is there. */
+const NO_WORK = "the stand-in host of deno task check orders no work";
+
+/**
+ * What the stand-in refuses instead of performing. `register()` runs before
+ * every handler call, and check must order no work and make no requests on the
+ * author's behalf; memory is served, over the empty project.
+ */
+const WITHHELD: HostFunctionContext["withheld"] = {
+  "work.order": () => new NotFoundError(NO_WORK),
+  "work.state": () => new NotFoundError(NO_WORK),
+  "net.fetch": () =>
+    new PermissionDeniedError("the stand-in host of deno task check makes no requests"),
+};
 
 /** What the stand-in host needs besides the module. */
 export interface StandInOptions {
@@ -48,13 +65,26 @@ export async function standInProblems(
     : {};
   const kv = await Deno.openKv(":memory:");
   const transaction = new MemoryTransaction(kv, { by: id });
-  const access = new MemoryAccess(id, []);
+  const context: HostFunctionContext = {
+    package: { manifest },
+    // No folder: the project is its memory, an in-memory KV that is thrown away.
+    project: ":memory:",
+    handler: "register",
+    transaction,
+    // No other package is installed, so only the package's own kinds can be read.
+    access: new MemoryAccess(id, []),
+    orders: [],
+    kv,
+    now: Date.now,
+    limits: options.limits ?? DEFAULT_LIMITS,
+    withheld: WITHHELD,
+  };
   let report;
   try {
     report = await options.pool.probe(
       { source, sourceName: service, packageId: id, limits: options.limits },
       {
-        host: (fn, args) => standInHost(fn, args, { manifest, transaction, access }),
+        host: (fn, args) => runHostFunction(findHostFunction(fn), args, context),
         log: () => {},
       },
     );
@@ -171,55 +201,4 @@ export async function standInProblems(
 
 function article(type: string): string {
   return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
-}
-
-/** Host functions as the stand-in offers them: memory over the empty project; no work, no network. */
-async function standInHost(
-  fn: HostFunctionName,
-  args: unknown,
-  call: { manifest: Manifest; transaction: MemoryTransaction; access: MemoryAccess },
-): Promise<unknown> {
-  const { transaction, access, manifest } = call;
-  const keyOf = () => {
-    const key = typeof args === "string" ? args : (args as { key?: unknown })?.key;
-    if (typeof key !== "string") throw new InvalidInputError(`${fn}() takes a record key`);
-    return key;
-  };
-  switch (fn) {
-    case "memory.list": {
-      const query = (args ?? {}) as RecordQuery;
-      if (query.kind !== undefined) access.assertReadKind(String(query.kind));
-      return await transaction.list(query);
-    }
-    case "memory.record": {
-      const key = keyOf();
-      access.assertReadKey(key);
-      return await transaction.record(key);
-    }
-    case "memory.content": {
-      const key = keyOf();
-      access.assertReadKey(key);
-      return await transaction.content(key);
-    }
-    case "memory.write": {
-      const input = args as RecordInput;
-      access.assertWriteKey(String(input?.key));
-      return await transaction.write(input);
-    }
-    case "memory.remove": {
-      const key = keyOf();
-      access.assertWriteKey(key, "remove");
-      return await transaction.remove(key);
-    }
-    case "work.order":
-    case "work.state":
-      if (!manifest.permissions.includes("work.agent")) {
-        throw new PermissionDeniedError(
-          `${fn}() needs the work.agent permission, which ${manifest.id} does not declare`,
-        );
-      }
-      throw new NotFoundError(`the stand-in host of deno task check orders no work`);
-    case "net.fetch":
-      throw new PermissionDeniedError(`the stand-in host of deno task check makes no requests`);
-  }
 }

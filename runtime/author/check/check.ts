@@ -33,9 +33,7 @@ import { type ModuleScan, scanModule, WHOLE_API } from "./_scan.ts";
 import { standInProblems } from "./_stand_in.ts";
 import { SERVICE_SOURCE, typeCheckService } from "./_types.ts";
 import { buildPackage, type BuildResult } from "../build.ts";
-import { type CheckProblem, formatProblem } from "./problem.ts";
-
-export { type CheckProblem, formatProblem };
+import type { CheckProblem } from "./problem.ts";
 
 /** Options for {@linkcode checkBuiltPackage} and `checkPackage`. */
 export interface CheckOptions {

@@ -25,8 +25,6 @@ import { hasUstarMagic, readGzipTar, readTar } from "./tar.ts";
 import { readZip } from "./zip.ts";
 import { refusal, size } from "./_refusal.ts";
 
-export type { ArchiveEntry, ArchiveOptions } from "./entry_list.ts";
-
 /**
  * Reads a .tar.gz/.tgz, .tar or .zip fully in memory and validates every
  * entry; nothing touches disk. The format is told from the bytes, not the name.

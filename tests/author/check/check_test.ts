@@ -1,10 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import {
-  checkBuiltPackage,
-  checkPackage,
-  type CheckProblem,
-} from "../../../runtime/author/check/check.ts";
+import { checkBuiltPackage, checkPackage } from "../../../runtime/author/check/check.ts";
+import type { CheckProblem } from "../../../runtime/author/check/problem.ts";
 import { IsolatePool } from "../../../runtime/isolate/pool.ts";
 import { ES_GLOBALS_NOT_IN_ISOLATE, ISOLATE_GLOBALS } from "../../../runtime/isolate/globals.ts";
 import { scanModule } from "../../../runtime/author/check/_scan.ts";

@@ -1,0 +1,114 @@
+import assert from "node:assert/strict";
+import { standInProblems } from "../../../runtime/author/check/_stand_in.ts";
+import { IsolatePool } from "../../../runtime/isolate/pool.ts";
+import { parseManifest } from "../../../runtime/packages/manifest.ts";
+
+const API = "@sync/extension-api/service";
+
+/** What check says about a package `probe` whose register() runs `body`, then returns its handler. */
+async function registerSays(
+  pool: IsolatePool,
+  body: string,
+  permissions: string[] = ["background"],
+): Promise<string[]> {
+  const manifestText = JSON.stringify({
+    id: "probe",
+    name: "Probe",
+    version: "1.0.0",
+    description: "Calls host functions from register()",
+    permissions,
+    service: "service/index.js",
+    handlers: { "probe.run": { description: "Runs once" } },
+  });
+  const source = `import { memory, net, work } from "${API}";
+export default async function register() {
+${body}
+  return { "probe.run": () => null };
+}`;
+  const problems = await standInProblems(parseManifest(manifestText, "manifest.json"), source, {
+    pool,
+    manifestText,
+  });
+  return problems.map((problem) => `${problem.rule}: ${problem.message}`);
+}
+
+/** The problem a register() that threw `thrown` is reported with. */
+function threw(thrown: string): string[] {
+  return [`register: register() in service/index.js threw ${thrown}`];
+}
+
+Deno.test("`standInProblems()` answers register() as the host does, over an empty project", async (t) => {
+  const pool = new IsolatePool({ size: 1 });
+  try {
+    await t.step("memory reads the package's own writes and nothing else is there", async () => {
+      assert.deepEqual(
+        await registerSays(
+          pool,
+          `await memory.write({ key: "probe.note/1", title: "One" });
+  const page = await memory.list({});
+  const record = await memory.record("probe.note/1");
+  throw new Error(JSON.stringify([page.records.map((r) => r.key), record.title]));`,
+        ),
+        threw('Error: [["probe.note/1"],"One"]'),
+      );
+      assert.deepEqual(
+        await registerSays(pool, `await memory.write({ key: "probe.note/1", title: "One" });`),
+        [],
+        "a write in register() is no problem of check's",
+      );
+    });
+
+    await t.step("memory refuses other packages' kinds, as for a handler", async () => {
+      assert.deepEqual(
+        await registerSays(pool, `await memory.list({ kind: "other.note" });`),
+        threw(
+          "MemoryAccessError: probe cannot read kind other.note: it is not probe's own and no " +
+            "installed package publishes it",
+        ),
+      );
+      assert.deepEqual(
+        await registerSays(pool, `await memory.remove("other.note/1");`),
+        threw(
+          'MemoryAccessError: probe cannot remove other.note/1: a package may remove only kinds under "probe."',
+        ),
+      );
+    });
+
+    await t.step("work needs its permission, and then orders nothing", async () => {
+      assert.deepEqual(
+        await registerSays(pool, `await work.order({ kind: "agent.session" });`),
+        threw(
+          "PermissionDeniedError: work.order() needs the work.agent permission, which probe does " +
+            "not declare",
+        ),
+      );
+      const withWork = ["background", "work.agent"];
+      const order = `{ kind: "agent.session", agent: "demo", title: "Fix it", ` +
+        `prompt: { text: "Fix it" }, onInterrupted: "wait" }`;
+      assert.deepEqual(
+        await registerSays(pool, `await work.order(${order});`, withWork),
+        threw("NotFoundError: the stand-in host of deno task check orders no work"),
+      );
+      assert.deepEqual(
+        await registerSays(pool, `await work.state("work-1");`, withWork),
+        threw("NotFoundError: the stand-in host of deno task check orders no work"),
+      );
+    });
+
+    await t.step("net.fetch makes no request, whatever it is asked", async () => {
+      assert.deepEqual(
+        await registerSays(pool, `await net.fetch({ url: "https://example.com/" });`, [
+          "background",
+          "net:example.com",
+        ]),
+        threw("PermissionDeniedError: the stand-in host of deno task check makes no requests"),
+      );
+      assert.deepEqual(
+        await registerSays(pool, `await net.fetch("not a url");`),
+        threw("PermissionDeniedError: the stand-in host of deno task check makes no requests"),
+      );
+    });
+  } finally {
+    pool.close();
+  }
+});
