@@ -31,6 +31,17 @@ Deno.test("`syncHome()` finds the installation folder from the environment", asy
     );
   });
 
+  await t.step("by default it reads the process's environment", () => {
+    const before = Deno.env.get("SYNC_HOME");
+    Deno.env.set("SYNC_HOME", "/srv/from-env");
+    try {
+      assert.equal(syncHome(), "/srv/from-env");
+    } finally {
+      if (before === undefined) Deno.env.delete("SYNC_HOME");
+      else Deno.env.set("SYNC_HOME", before);
+    }
+  });
+
   await t.step("with none of them it says which to set", () => {
     assert.throws(
       () => syncHome(env({})),
