@@ -1,0 +1,67 @@
+import assert from "node:assert/strict";
+import { exitCodeOf, httpStatusOf } from "../runtime/error_status.ts";
+import * as errors from "../runtime/errors.ts";
+
+/** One of each error class, with the HTTP status and exit code it must map to. */
+const EXPECTED: Record<string, { error: Error; status: number; exit: number }> = {
+  SyncError: { error: new errors.SyncError("x"), status: 500, exit: 1 },
+  ManifestError: {
+    error: new errors.ManifestError("manifest.json", [{ path: "id", message: "is missing" }]),
+    status: 400,
+    exit: 1,
+  },
+  ArchiveError: { error: new errors.ArchiveError("x"), status: 400, exit: 1 },
+  InvalidInputError: { error: new errors.InvalidInputError("x"), status: 400, exit: 2 },
+  NotFoundError: { error: new errors.NotFoundError("x"), status: 404, exit: 1 },
+  ApprovalRequiredError: { error: new errors.ApprovalRequiredError("x"), status: 403, exit: 1 },
+  PermissionDeniedError: { error: new errors.PermissionDeniedError("x"), status: 403, exit: 1 },
+  MemoryAccessError: { error: new errors.MemoryAccessError("x"), status: 403, exit: 1 },
+  PayloadTooLargeError: { error: new errors.PayloadTooLargeError("x"), status: 413, exit: 1 },
+  InvalidValueError: { error: new errors.InvalidValueError("x"), status: 400, exit: 1 },
+  HandlerTimeoutError: { error: new errors.HandlerTimeoutError("x"), status: 422, exit: 1 },
+  HandlerResourceError: { error: new errors.HandlerResourceError("x"), status: 422, exit: 1 },
+  HandlerFailedError: { error: new errors.HandlerFailedError("x"), status: 422, exit: 1 },
+  HandlerBusyError: { error: new errors.HandlerBusyError("x"), status: 409, exit: 1 },
+  RateLimitedError: { error: new errors.RateLimitedError("x"), status: 429, exit: 1 },
+  SupersededError: { error: new errors.SupersededError("x"), status: 409, exit: 1 },
+  ConflictError: { error: new errors.ConflictError("x"), status: 409, exit: 1 },
+  LifecycleFailedError: { error: new errors.LifecycleFailedError("x"), status: 422, exit: 1 },
+  // Builds run only in the author's CLI; the web app never answers one.
+  BuildError: {
+    error: new errors.BuildError("x", { file: "src/service.ts", line: 1 }),
+    status: 500,
+    exit: 1,
+  },
+  PackageCheckError: { error: new errors.PackageCheckError("x", []), status: 400, exit: 1 },
+};
+
+Deno.test("`httpStatusOf()` and `exitCodeOf()` map every domain error", async (t) => {
+  await t.step("every error class the domain declares is in this table", () => {
+    const classes = Object.entries(errors)
+      .filter(([, value]) => typeof value === "function" && value.prototype instanceof Error)
+      .map(([name]) => name)
+      .sort();
+    assert.deepEqual(classes, Object.keys(EXPECTED).sort());
+  });
+
+  await t.step("each class is named after itself and is a SyncError", () => {
+    for (const [name, { error }] of Object.entries(EXPECTED)) {
+      assert.equal(error.name, name);
+      assert.ok(error instanceof errors.SyncError, name);
+    }
+  });
+
+  for (const [name, { error, status, exit }] of Object.entries(EXPECTED)) {
+    await t.step(`${name} is HTTP ${status} and exit ${exit}`, () => {
+      assert.equal(httpStatusOf(error), status);
+      assert.equal(exitCodeOf(error), exit);
+    });
+  }
+
+  await t.step("what is not a domain error is 500 and exit 1", () => {
+    for (const thrown of [new Error("x"), new TypeError("x"), "a string", undefined, null]) {
+      assert.equal(httpStatusOf(thrown), 500);
+      assert.equal(exitCodeOf(thrown), 1);
+    }
+  });
+});

@@ -1,0 +1,129 @@
+import assert from "node:assert/strict";
+import { parseWorkOrder } from "../../runtime/work/order.ts";
+import { InvalidInputError } from "../../runtime/errors.ts";
+
+/** An order with only what is required. */
+const ORDER = {
+  kind: "agent.session",
+  agent: "demo",
+  title: "Say hello",
+  prompt: { text: "Hello" },
+  onInterrupted: "wait",
+};
+
+/** Refuses `value` with an InvalidInputError saying exactly `problems`. */
+function refuses(value: unknown, problems: string): void {
+  assert.throws(() => parseWorkOrder(value), (error: Error) => {
+    assert.ok(error instanceof InvalidInputError, `${error.name}: ${error.message}`);
+    assert.equal(error.message, `work.order() refused the order: ${problems}`);
+    return true;
+  });
+}
+
+Deno.test("`parseWorkOrder()` takes a well-formed order", async (t) => {
+  await t.step("with only what is required", () => {
+    assert.deepEqual(parseWorkOrder(structuredClone(ORDER)), ORDER);
+  });
+
+  await t.step("with every field at its longest", () => {
+    const order = {
+      ...ORDER,
+      onInterrupted: "continue",
+      agent: "a".repeat(100),
+      title: "t".repeat(200),
+      prompt: { text: "x".repeat(100_000), attachments: Array(32).fill("f".repeat(4096)) },
+      about: "issues.issue/".padEnd(300, "1"),
+    };
+    assert.deepEqual(parseWorkOrder(structuredClone(order)), order);
+  });
+});
+
+Deno.test("`parseWorkOrder()` names the field of every refusal", async (t) => {
+  const TOO_SMALL = "Too small: expected string to have >=1 characters";
+
+  await t.step("what is not an object is refused as the order", () => {
+    refuses(null, "(order): Invalid input: expected object, received null");
+    refuses("an order", "(order): Invalid input: expected object, received string");
+    refuses([ORDER], "(order): Invalid input: expected object, received array");
+  });
+
+  await t.step("kind: only agent.session", () => {
+    refuses({ ...ORDER, kind: "agent.chat" }, 'kind: Invalid input: expected "agent.session"');
+  });
+
+  await t.step("agent: a string of 1 to 100 characters", () => {
+    refuses({ ...ORDER, agent: 7 }, "agent: Invalid input: expected string, received number");
+    refuses({ ...ORDER, agent: "" }, `agent: ${TOO_SMALL}`);
+    refuses(
+      { ...ORDER, agent: "a".repeat(101) },
+      "agent: Too big: expected string to have <=100 characters",
+    );
+  });
+
+  await t.step("title: a string of 1 to 200 characters", () => {
+    refuses({ ...ORDER, title: "" }, `title: ${TOO_SMALL}`);
+    refuses(
+      { ...ORDER, title: "t".repeat(201) },
+      "title: Too big: expected string to have <=200 characters",
+    );
+  });
+
+  await t.step("prompt: an object with text and perhaps attachments, nothing else", () => {
+    refuses(
+      { ...ORDER, prompt: "Hello" },
+      "prompt: Invalid input: expected object, received string",
+    );
+    refuses({ ...ORDER, prompt: { text: "" } }, `prompt.text: ${TOO_SMALL}`);
+    refuses(
+      { ...ORDER, prompt: { text: "x".repeat(100_001) } },
+      "prompt.text: Too big: expected string to have <=100000 characters",
+    );
+    refuses({ ...ORDER, prompt: { text: "Hi", tone: "warm" } }, 'prompt: Unrecognized key: "tone"');
+  });
+
+  await t.step("prompt.attachments: at most 32 paths, each named by its place", () => {
+    refuses(
+      { ...ORDER, prompt: { text: "Hi", attachments: Array(33).fill("notes.md") } },
+      "prompt.attachments: Too big: expected array to have <=32 items",
+    );
+    refuses(
+      { ...ORDER, prompt: { text: "Hi", attachments: ["notes.md", ""] } },
+      `prompt.attachments.1: ${TOO_SMALL}`,
+    );
+    refuses(
+      { ...ORDER, prompt: { text: "Hi", attachments: ["f".repeat(4097)] } },
+      "prompt.attachments.0: Too big: expected string to have <=4096 characters",
+    );
+  });
+
+  await t.step("onInterrupted: required, continue or wait", () => {
+    const expected = 'onInterrupted: Invalid option: expected one of "continue"|"wait"';
+    refuses({ ...ORDER, onInterrupted: "resume" }, expected);
+    const { onInterrupted: _, ...without } = ORDER;
+    refuses(without, expected);
+  });
+
+  await t.step("about: when given, a string of 1 to 300 characters", () => {
+    refuses({ ...ORDER, about: "" }, `about: ${TOO_SMALL}`);
+    refuses(
+      { ...ORDER, about: "a".repeat(301) },
+      "about: Too big: expected string to have <=300 characters",
+    );
+  });
+
+  await t.step("a field the order does not have is refused by name", () => {
+    refuses({ ...ORDER, source: { kind: "person" } }, '(order): Unrecognized key: "source"');
+  });
+
+  await t.step("every problem is named at once, in the order's field order", () => {
+    refuses(
+      { kind: "agent.session", title: "", onInterrupted: "never" },
+      [
+        "agent: Invalid input: expected string, received undefined",
+        `title: ${TOO_SMALL}`,
+        "prompt: Invalid input: expected object, received undefined",
+        'onInterrupted: Invalid option: expected one of "continue"|"wait"',
+      ].join("; "),
+    );
+  });
+});
