@@ -8,5 +8,10 @@
  * @module
  */
 export { buildPackage } from "./build.ts";
+export type { BuildOptions, BuildOutput, BuildResult } from "./build.ts";
 export { checkBuiltPackage, checkPackage, formatProblem } from "./check/check.ts";
+export type { CheckOptions, CheckReport } from "./check/check.ts";
+export type { CheckProblem } from "./check/problem.ts";
 export { scaffoldPackage } from "./scaffold.ts";
+export type { ScaffoldOptions, ScaffoldResult } from "./scaffold.ts";
+export type { SourceMap } from "./source_map.ts";

@@ -7,6 +7,8 @@
  *
  * @module
  */
-export type { HandlerCaller } from "./call.ts";
+export type { CallOptions, CallResult, HandlerCaller } from "./call.ts";
 export { Host } from "./host.ts";
+export type { HostOptions } from "./host.ts";
 export { listReceipts, writeReceipt } from "./receipts.ts";
+export type { ListReceiptsOptions } from "./receipts.ts";

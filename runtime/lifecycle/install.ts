@@ -73,7 +73,9 @@ export interface InstallOptions {
 
 /** What an install did. */
 export interface InstallResult {
+  /** The package installed, as stored on this machine. */
   package: LoadedPackage;
+  /** The project's resolved folder. */
   project: string;
   /** Permissions newly approved by this install (empty when nothing new was asked). */
   approved: string[];
@@ -238,6 +240,7 @@ export interface RemoveOptions {
 
 /** What a removal did. */
 export interface RemoveResult {
+  /** The project's resolved folder. */
   project: string;
   /** The `removed` handler, when the package names one and it could run. */
   removed: LifecycleRun | null;

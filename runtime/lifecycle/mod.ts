@@ -8,5 +8,14 @@
  * @module
  */
 export { installPackage, removePackage } from "./install.ts";
+export type {
+  InstallHost,
+  InstallOptions,
+  InstallResult,
+  RemoveHost,
+  RemoveOptions,
+  RemoveResult,
+} from "./install.ts";
 export { openProject } from "./open.ts";
-export type { OpenHost } from "./open.ts";
+export type { LifecycleRun } from "./moment.ts";
+export type { OpenHost, OpenResult } from "./open.ts";
