@@ -24,7 +24,13 @@ import {
   SupersededError,
 } from "./errors.ts";
 
-/** The HTTP status for an error; 500 for anything that is not a domain error. */
+/**
+ * The HTTP status the web app answers for an error; 500 for anything that is not a domain error.
+ *
+ * @param error Anything thrown.
+ * @returns Such as 404 for {@linkcode NotFoundError}, 409 for {@linkcode ConflictError},
+ *   422 when a handler failed.
+ */
 export function httpStatusOf(error: unknown): number {
   if (error instanceof NotFoundError) return 404;
   if (error instanceof ApprovalRequiredError) return 403;
@@ -46,7 +52,11 @@ export function httpStatusOf(error: unknown): number {
   return 500;
 }
 
-/** The CLI exit code for an error: 1 for a refusal or failure, 2 for bad usage. */
+/**
+ * The CLI exit code for an error: 1 for a refusal or failure, 2 for bad usage.
+ *
+ * @param error Anything thrown.
+ */
 export function exitCodeOf(error: unknown): number {
   return error instanceof InvalidInputError ? 2 : 1;
 }

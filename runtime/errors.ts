@@ -8,6 +8,7 @@
 
 /** Base class, so callers can tell a refusal from a bug. */
 export class SyncError extends Error {
+  /** `"SyncError"`: the name receipts, reports and the API show with the message. */
   override name = "SyncError";
 }
 
@@ -21,8 +22,16 @@ export interface ManifestIssue {
 
 /** A manifest that cannot be used. `issues` lists every problem found. */
 export class ManifestError extends SyncError {
+  /** `"ManifestError"`: the name receipts, reports and the API show with the message. */
   override name = "ManifestError";
+  /** Every problem found, each with its field path. */
   readonly issues: ManifestIssue[];
+  /**
+   * The message names where the manifest came from and lists each issue on its own line.
+   *
+   * @param where Where the manifest came from: a path or a package id.
+   * @param issues Every problem found.
+   */
   constructor(where: string, issues: ManifestIssue[]) {
     super(
       `Invalid manifest ${where}:\n` +
@@ -34,76 +43,91 @@ export class ManifestError extends SyncError {
 
 /** An archive that was refused: escaping paths, links, devices, too big. */
 export class ArchiveError extends SyncError {
+  /** `"ArchiveError"`: the name receipts, reports and the API show with the message. */
   override name = "ArchiveError";
 }
 
 /** Bad input from a person or a tool (CLI flags, JSON payloads, paths). */
 export class InvalidInputError extends SyncError {
+  /** `"InvalidInputError"`: the name receipts, reports and the API show with the message. */
   override name = "InvalidInputError";
 }
 
 /** Something named does not exist: a package, a project, a record. */
 export class NotFoundError extends SyncError {
+  /** `"NotFoundError"`: the name receipts, reports and the API show with the message. */
   override name = "NotFoundError";
 }
 
 /** Installing or serving a package needs a person's approval first. */
 export class ApprovalRequiredError extends SyncError {
+  /** `"ApprovalRequiredError"`: the name receipts, reports and the API show with the message. */
   override name = "ApprovalRequiredError";
 }
 
 /** A capability was refused because its permission is not declared. */
 export class PermissionDeniedError extends SyncError {
+  /** `"PermissionDeniedError"`: the name receipts, reports and the API show with the message. */
   override name = "PermissionDeniedError";
 }
 
 /** A package touched memory it may not: another's unpublished kind, or a write outside its prefix. */
 export class MemoryAccessError extends SyncError {
+  /** `"MemoryAccessError"`: the name receipts, reports and the API show with the message. */
   override name = "MemoryAccessError";
 }
 
 /** A value was larger than the host accepts. */
 export class PayloadTooLargeError extends SyncError {
+  /** `"PayloadTooLargeError"`: the name receipts, reports and the API show with the message. */
   override name = "PayloadTooLargeError";
 }
 
 /** A value could not cross as JSON (functions, cycles, BigInt, undefined). */
 export class InvalidValueError extends SyncError {
+  /** `"InvalidValueError"`: the name receipts, reports and the API show with the message. */
   override name = "InvalidValueError";
 }
 
 /** The handler ran past its wall-clock limit. */
 export class HandlerTimeoutError extends SyncError {
+  /** `"HandlerTimeoutError"`: the name receipts, reports and the API show with the message. */
   override name = "HandlerTimeoutError";
 }
 
 /** The handler exceeded the memory or stack cap. */
 export class HandlerResourceError extends SyncError {
+  /** `"HandlerResourceError"`: the name receipts, reports and the API show with the message. */
   override name = "HandlerResourceError";
 }
 
 /** The handler threw, or its module failed to load. */
 export class HandlerFailedError extends SyncError {
+  /** `"HandlerFailedError"`: the name receipts, reports and the API show with the message. */
   override name = "HandlerFailedError";
 }
 
 /** The same handler is already running in this project. */
 export class HandlerBusyError extends SyncError {
+  /** `"HandlerBusyError"`: the name receipts, reports and the API show with the message. */
   override name = "HandlerBusyError";
 }
 
 /** The handler was called more often than the rate limit allows. */
 export class RateLimitedError extends SyncError {
+  /** `"RateLimitedError"`: the name receipts, reports and the API show with the message. */
   override name = "RateLimitedError";
 }
 
 /** The package's generation moved on while the call ran; nothing was committed. */
 export class SupersededError extends SyncError {
+  /** `"SupersededError"`: the name receipts, reports and the API show with the message. */
   override name = "SupersededError";
 }
 
 /** Another writer changed the same entry first. */
 export class ConflictError extends SyncError {
+  /** `"ConflictError"`: the name receipts, reports and the API show with the message. */
   override name = "ConflictError";
 }
 
@@ -112,6 +136,7 @@ export class ConflictError extends SyncError {
  * refused: the install left nothing installed, the removal removed nothing.
  */
 export class LifecycleFailedError extends SyncError {
+  /** `"LifecycleFailedError"`: the name receipts, reports and the API show with the message. */
   override name = "LifecycleFailedError";
 }
 
@@ -119,16 +144,28 @@ export class LifecycleFailedError extends SyncError {
 export interface BuildErrorPlace {
   /** Such as `src/service.ts` or `manifest.json`. */
   file: string;
+  /** Line, from 1, when known. */
   line?: number;
+  /** Column, from 1, when known. */
   column?: number;
 }
 
 /** A package's sources could not be built; `file`, `line` and `column` say where. */
 export class BuildError extends SyncError {
+  /** `"BuildError"`: the name receipts, reports and the API show with the message. */
   override name = "BuildError";
+  /** The file the problem is in, relative to the package folder, such as `src/service.ts`. */
   readonly file: string;
+  /** Line, from 1, when known. */
   readonly line?: number;
+  /** Column, from 1, when known. */
   readonly column?: number;
+  /**
+   * Keeps the place beside the message, so check can show it at the author's line.
+   *
+   * @param message What went wrong, for the author.
+   * @param place Where, relative to the package folder.
+   */
   constructor(message: string, place: BuildErrorPlace) {
     super(message);
     this.file = place.file;
@@ -139,8 +176,19 @@ export class BuildError extends SyncError {
 
 /** A package breaks a rule of `deno task check`; `problems` lists each, with its place. */
 export class PackageCheckError extends SyncError {
+  /** `"PackageCheckError"`: the name receipts, reports and the API show with the message. */
   override name = "PackageCheckError";
+  /**
+   * Each problem: the rule it breaks (such as `free-global`), the file relative
+   * to the package folder, the line from 1 when it has one, and what is wrong.
+   */
   readonly problems: readonly { rule: string; file: string; line?: number; message: string }[];
+  /**
+   * Keeps the problems beside the message, so a caller can list them one by one.
+   *
+   * @param message The whole refusal, every problem as check prints it.
+   * @param problems Each problem found.
+   */
   constructor(
     message: string,
     problems: readonly { rule: string; file: string; line?: number; message: string }[],

@@ -54,25 +54,41 @@ export const DEFAULT_LIMITS: Readonly<HandlerLimits> = Object.freeze({
 });
 
 /** Limits on one record in project memory. */
-export const RECORD_LIMITS = Object.freeze({
+export interface RecordLimits {
   /** Title length in characters. */
-  maxTitleChars: 500,
+  maxTitleChars: number;
   /** `fields` as JSON bytes. */
-  maxFieldsBytes: 32 * 1024,
+  maxFieldsBytes: number;
   /** `content` as UTF-8 bytes. */
-  maxContentBytes: 512 * 1024,
+  maxContentBytes: number;
   /** Record key length in characters. */
-  maxKeyChars: 300,
+  maxKeyChars: number;
   /** Records one list call may return. */
+  maxListLimit: number;
+}
+
+/** The limits every record is held to. */
+export const RECORD_LIMITS: Readonly<RecordLimits> = Object.freeze({
+  maxTitleChars: 500,
+  maxFieldsBytes: 32 * 1024,
+  maxContentBytes: 512 * 1024,
+  maxKeyChars: 300,
   maxListLimit: 500,
 });
 
-/** Limits on a package archive. */
-export const ARCHIVE_LIMITS = Object.freeze({
-  /** Compressed archive size. */
-  maxArchiveBytes: 32 * 1024 * 1024,
-  /** Unpacked size of all entries together. */
-  maxUnpackedBytes: 128 * 1024 * 1024,
+/** Limits on a package archive, which is untrusted input. */
+export interface ArchiveLimits {
+  /** Compressed archive size, in bytes. */
+  maxArchiveBytes: number;
+  /** Unpacked size of all entries together, in bytes. */
+  maxUnpackedBytes: number;
   /** Number of entries (files and folders). */
+  maxEntries: number;
+}
+
+/** The limits every archive is held to. */
+export const ARCHIVE_LIMITS: Readonly<ArchiveLimits> = Object.freeze({
+  maxArchiveBytes: 32 * 1024 * 1024,
+  maxUnpackedBytes: 128 * 1024 * 1024,
   maxEntries: 2_000,
 });

@@ -18,13 +18,21 @@ export type Outcome = "ok" | "failed" | "skipped";
 
 /** What one call of a handler leaves behind. */
 export interface Receipt {
+  /** Sorts by when the attempt started, so receipts list newest first by id. */
   id: string;
+  /** The project's resolved folder. */
   project: string;
+  /** The package whose handler was called. */
   packageId: string;
+  /** The handler's name, such as `issues.poll`; empty when the clock passed the whole package over. */
   handler: string;
+  /** Why it was called. */
   occasion: Occasion;
+  /** When the attempt started, as an ISO 8601 time. */
   startedAt: string;
+  /** When it ended, as an ISO 8601 time. */
   endedAt: string;
+  /** `ok`, `failed`, or `skipped` when the clock passed the handler over. */
   outcome: Outcome;
   /** `{ name, message }` when the outcome is not `ok`. */
   error?: { name: string; message: string };

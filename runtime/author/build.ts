@@ -43,6 +43,7 @@ export interface BuildOutput {
 
 /** What a build wrote: nothing when the package has no `src/` sources. */
 export interface BuildResult {
+  /** Each file written, in the order built: the service module, then the screen. */
   outputs: BuildOutput[];
 }
 
@@ -64,6 +65,7 @@ const ENTRIES = [
  * compiler options only.
  *
  * @param dir The package folder (holding `manifest.json`).
+ * @param options The `deno` that bundles, and who is handed each file's source map.
  * @returns What was written, with sizes, paths relative to `dir`.
  * @throws {BuildError} when the folder or its manifest cannot be read, the
  *   manifest names no output for a source that exists, a source imports what

@@ -8,6 +8,11 @@
  * @module
  */
 export { buildPackage } from "./build.ts";
+export type { BuildOptions, BuildOutput, BuildResult } from "./build.ts";
 export { checkBuiltPackage, checkPackage } from "./check/check.ts";
+export type { CheckOptions, CheckReport } from "./check/check.ts";
 export { formatProblem } from "./check/problem.ts";
+export type { CheckProblem } from "./check/problem.ts";
 export { scaffoldPackage } from "./scaffold.ts";
+export type { ScaffoldOptions, ScaffoldResult } from "./scaffold.ts";
+export type { SourceMap } from "./source_map.ts";

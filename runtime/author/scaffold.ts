@@ -21,6 +21,7 @@ export interface ScaffoldOptions {
 
 /** What `new` created. */
 export interface ScaffoldResult {
+  /** The package id, as given. */
   id: string;
   /** The package folder, absolute. */
   dir: string;
@@ -39,6 +40,8 @@ export const API_MODULE_URL: string = new URL("../extension_api/service.ts", imp
  * @param id The package id (2–40 characters: a lowercase letter, then
  *   lowercase letters, digits or `-`).
  * @param dir Where to create it; it must not exist, or be empty.
+ * @param options The package's name, and the API module its `deno.json` maps the import to.
+ * @returns The id, the folder, the files written and the handler declared.
  * @throws {InvalidInputError} for an id the manifest rules refuse, or a
  *   folder that exists and is not empty (or is a file).
  * @example

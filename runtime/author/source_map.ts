@@ -7,7 +7,9 @@
 
 /** A source map as a build hands it on: `sources` relative to the package folder. */
 export interface SourceMap {
+  /** The source files, relative to the package folder, such as `src/service.ts`. */
   sources: string[];
+  /** The encoded mappings (Base64 VLQ segments, `;` between generated lines). */
   mappings: string;
 }
 

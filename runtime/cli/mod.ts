@@ -6,5 +6,7 @@
  *
  * @module
  */
+export type { CliIo } from "./io.ts";
 export { enterStartFolder } from "./start_folder.ts";
 export { runCli } from "./sync.ts";
+export type { RunCliOptions } from "./sync.ts";

@@ -84,9 +84,13 @@ export type SkipReason =
 
 /** One handler the clock called in a tick. */
 export interface TickRun {
+  /** The project's resolved folder. */
   project: string;
+  /** The package whose handler it called. */
   packageId: string;
+  /** The handler, such as `issues.poll`. */
   handler: string;
+  /** How the attempt ended. */
   outcome: "ok" | "failed";
   /** `{ name, message }` when it failed. */
   error?: { name: string; message: string };
@@ -96,12 +100,15 @@ export interface TickRun {
 
 /** Something the clock passed over in a tick, and why. */
 export interface TickSkip {
+  /** The project's folder, as the scheduled-projects list holds it. */
   project: string;
   /** Absent when the whole project was passed over. */
   packageId?: string;
   /** Absent when the whole package (or project) was passed over. */
   handler?: string;
+  /** Why, as a code a program can test. */
   reason: SkipReason;
+  /** Why, in words a person reads. */
   message: string;
 }
 
@@ -111,6 +118,7 @@ export interface TickReport {
   at: string;
   /** The handlers it called, in the order it called them. */
   ran: TickRun[];
+  /** What it passed over, and why. */
   skipped: TickSkip[];
   /**
    * Set when another process holds the installation's clock, so this one
@@ -225,6 +233,9 @@ export class Clock {
    * Looks once: finds what is due across every scheduled project and calls
    * it, one handler at a time, most overdue first. A tick asked for while
    * another runs waits for it.
+   *
+   * @returns What the look did: what it called, what it passed over and why,
+   *   or that another process holds the clock.
    */
   tick(): Promise<TickReport> {
     const next = this.#queue.then(() => this.#tick());
@@ -235,7 +246,10 @@ export class Clock {
   /**
    * Looks now and then once a minute until stopped. A look that comes round
    * while the previous one is still running is passed over rather than
-   * queued, so a slow tick never piles up behind itself.
+   * queued, so a slow tick never piles up behind itself. Starting a running
+   * clock does nothing.
+   *
+   * @param options A signal that stops the clock when aborted.
    */
   start(options: StartOptions = {}): void {
     if (this.#timer !== undefined) return;

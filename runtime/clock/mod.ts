@@ -9,14 +9,26 @@
  */
 export { assertSwitchable } from "./assert_switchable.ts";
 export { Clock } from "./clock.ts";
-export type { ClockHost } from "./clock.ts";
+export type {
+  ClockHost,
+  ClockOptions,
+  SkipReason,
+  StartOptions,
+  TickReport,
+  TickRun,
+  TickSkip,
+} from "./clock.ts";
 export { knownProjectPath, projectOrWhereItWent } from "./known_project_path.ts";
 export { clearClockLease } from "./lease.ts";
 export { describeSchedule } from "./schedule_view.ts";
+export type { DescribeScheduleOptions, ScheduleView } from "./schedule_view.ts";
 export {
   forgetScheduledProject,
   listScheduledProjects,
   rememberIfScheduled,
 } from "./scheduled_projects.ts";
+export type { RememberIfScheduledOptions, ScheduledProject } from "./scheduled_projects.ts";
 export { forgetSchedule } from "./stamps.ts";
+export type { StampOutcome } from "./stamps.ts";
 export { switchOff, switchOn } from "./switch.ts";
+export type { SwitchOffOptions } from "./switch.ts";

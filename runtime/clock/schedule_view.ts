@@ -22,8 +22,11 @@ import { describeError } from "../internal/describe_error.ts";
 
 /** One row of `sync schedule`: a scheduled handler of one package in one project. */
 export interface ScheduleView {
+  /** The package id. */
   packageId: string;
+  /** The package's name, as people see it. */
   packageName: string;
+  /** The handler the row calls, such as `issues.poll`. */
   handler: string;
   /** What the handler does, as the package wrote it on the schedule row. */
   description: string;
@@ -38,7 +41,11 @@ export interface ScheduleView {
    * approved here, or cannot be loaded. Absent when it can run.
    */
   blocked?: { reason: SkipReason; message: string };
-  /** The last attempt, or null when it never ran. */
+  /**
+   * The last attempt, or null when it never ran. Times are ISO 8601: `at` is
+   * when the clock found it due (intervals count from there), `startedAt` when
+   * the call began, `endedAt` when it ended (absent while it runs).
+   */
   lastAttempt: {
     at: string;
     startedAt: string;

@@ -16,7 +16,7 @@ import { scheduledProjectKey, scheduledProjectsPrefix } from "./keys.ts";
 export interface ScheduledProject {
   /** Absolute, resolved path of the project folder. */
   path: string;
-  /** When the project was first put on the list. */
+  /** When the project was first put on the list, as an ISO 8601 time. */
   addedAt: string;
 }
 
@@ -51,7 +51,10 @@ export async function addScheduledProject(
  * Takes a project off the scheduled list. Only a person does this; the clock
  * never does, not even for a project whose folder is gone.
  *
+ * @param kv The installation's KV.
+ * @param path The project's path as the list holds it (resolved when it was added).
  * @returns True when the project was on the list.
+ * @throws {InvalidInputError} when `path` is empty.
  */
 export async function forgetScheduledProject(kv: Deno.Kv, path: string): Promise<boolean> {
   const key = scheduledProjectKey(checkPath(path));
@@ -67,7 +70,12 @@ export async function isScheduledProject(kv: Deno.Kv, path: string): Promise<boo
   return (await kv.get(scheduledProjectKey(checkPath(path)))).versionstamp !== null;
 }
 
-/** Every project on the scheduled list, in path order. The list is never capped. */
+/**
+ * Every project on the scheduled list, in path order. The list is never capped.
+ *
+ * @param kv The installation's KV.
+ * @returns Each project with when it joined the list.
+ */
 export async function listScheduledProjects(kv: Deno.Kv): Promise<ScheduledProject[]> {
   const out: ScheduledProject[] = [];
   for await (const entry of kv.list<ScheduledProject>({ prefix: scheduledProjectsPrefix() })) {

@@ -222,6 +222,10 @@ export async function markSkip(
  * Forgets what the clock remembers about a package in a project — stamps,
  * recent outcomes and skip marks — as when it is removed, so that installing
  * it again starts afresh: never run, so due at once, and not needing review.
+ *
+ * @param kv The installation's KV.
+ * @param project The project's resolved path.
+ * @param id The package id.
  */
 export async function forgetSchedule(kv: Deno.Kv, project: string, id: string): Promise<void> {
   const keys: Deno.KvKey[] = [scheduleOutcomesKey(project, id)];

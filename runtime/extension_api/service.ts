@@ -261,6 +261,7 @@ export interface MemoryApi {
    * Records of kinds the package may not read are left out; asking for such a
    * `kind` by name is refused.
    *
+   * @param query A `kind` or key `prefix`, a `limit`, and the `cursor` of the page before.
    * @throws `MemoryAccessError` when `query.kind` is neither the package's own
    *   nor published by an installed package.
    * @throws `InvalidInputError` for a malformed kind, limit or cursor.
@@ -277,6 +278,7 @@ export interface MemoryApi {
   /**
    * A record's text content, or `null` when there is no such record.
    *
+   * @param key `kind/name`, such as `issues.issue/142`.
    * @throws `MemoryAccessError` when the kind may not be read.
    * @throws `InvalidInputError` for a malformed key.
    */
@@ -285,6 +287,7 @@ export interface MemoryApi {
    * Writes a record, creating it or changing the values given. Staged until
    * the handler returns; this call's later reads see it.
    *
+   * @param input The `key`, and the `title`, `fields`, `content` and expected `revision` to write.
    * @throws `MemoryAccessError` when the kind is not under the package's own
    *   prefix (`<id>.`).
    * @throws `ConflictError` when `revision` is given and is not the current one.
@@ -295,6 +298,7 @@ export interface MemoryApi {
   /**
    * Removes a record. Staged like a write.
    *
+   * @param key `kind/name`, such as `issues.issue/142`.
    * @throws `MemoryAccessError` when the kind is not under the package's own prefix.
    * @throws `InvalidInputError` for a malformed key.
    */
@@ -308,6 +312,7 @@ export interface WorkApi {
    * the call commits, with this handler as its source; raising the agent is
    * the host's.
    *
+   * @param order What to do: `kind`, `agent`, `title`, `prompt`, `onInterrupted`, and optionally `about`.
    * @throws `PermissionDeniedError` when the package does not declare the
    *   `work.agent` permission (checked when called).
    * @throws `InvalidInputError` naming each wrong field of the order.

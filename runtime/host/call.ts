@@ -77,8 +77,25 @@ export interface CallResult {
  */
 export interface HandlerCaller {
   /**
-   * Calls a handler as a transaction and leaves a receipt, whatever happens.
-   * See {@linkcode callHandler}.
+   * Calls a handler as a transaction and leaves a receipt, whatever happens:
+   * the package serving the project is resolved, the handler is claimed so it
+   * is not re-entered and counted against its rate limit, then run in the
+   * isolate pool; its memory writes and work orders are committed only when it
+   * returns and the package's generation is still the one the call started
+   * under. A call that throws commits nothing.
+   *
+   * @param projectDir The project folder.
+   * @param id The package id.
+   * @param handler The handler's name, such as `issues.poll`.
+   * @param options Why and for whom the call is made, its payload, and what the caller already read.
+   * @returns The handler's answer (`null` when it returned nothing) and the receipt.
+   * @throws {NotFoundError} when the project, the package or the handler does not exist.
+   * @throws {ApprovalRequiredError} when nothing approved can serve the package in the project.
+   * @throws {HandlerBusyError} when the handler is already running in the project.
+   * @throws {RateLimitedError} when the handler was called more often than its rate limit allows.
+   * @throws {HandlerTimeoutError | HandlerResourceError | HandlerFailedError} when the handler
+   *   runs too long, past its memory or stack cap, or throws.
+   * @throws {SupersededError} when the generation moved on while it ran.
    */
   callHandler(
     projectDir: string,

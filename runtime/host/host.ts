@@ -76,7 +76,11 @@ export class Host implements HandlerCaller {
     };
   }
 
-  /** The project's memory KV, opened once per process. */
+  /**
+   * The project's memory KV (`<project>/.sync/memory.kv`), opened once per process.
+   *
+   * @param project The project's resolved folder.
+   */
   projectMemory(project: string): Promise<Deno.Kv> {
     let memory = this.#memories.get(project);
     if (!memory) {
@@ -88,11 +92,15 @@ export class Host implements HandlerCaller {
   }
 
   /**
-   * Calls a handler as a transaction and leaves a receipt, whatever happens
-   * (see {@linkcode callHandler}).
+   * Calls a handler as a transaction and leaves a receipt, whatever happens;
+   * {@linkcode HandlerCaller.callHandler} says what it commits and what it refuses.
    *
+   * @param projectDir The project folder.
+   * @param id The package id.
+   * @param handler The handler's name, such as `issues.poll`.
+   * @param options Why and for whom the call is made, its payload, and what the caller already read.
    * @returns The handler's answer (`null` when it returned nothing) and the receipt.
-   * @throws A domain error from `errors.ts` naming why the call failed; nothing was committed then.
+   * @throws {SyncError} naming why the call failed; nothing was committed then.
    */
   callHandler(
     projectDir: string,
@@ -114,7 +122,12 @@ export class Host implements HandlerCaller {
     this.#memories.clear();
   }
 
-  /** Forgets an open memory (after its project folder is removed, say). */
+  /**
+   * Closes and forgets a project's open memory (after its project folder is
+   * removed, say); the next {@linkcode Host.projectMemory} opens it afresh.
+   *
+   * @param project The project's resolved folder.
+   */
   async forgetProject(project: string): Promise<void> {
     const memory = this.#memories.get(project);
     this.#memories.delete(project);

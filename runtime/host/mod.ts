@@ -7,9 +7,11 @@
  *
  * @module
  */
-export type { HandlerCaller } from "./call.ts";
+export type { CallOptions, CallResult, HandlerCaller } from "./call.ts";
 export { findHostFunction } from "./function_table.ts";
 export { Host } from "./host.ts";
+export type { HostOptions } from "./host.ts";
 export { runHostFunction } from "./host_function.ts";
 export type { HostFunction, HostFunctionContext } from "./host_function.ts";
 export { listReceipts, writeReceipt } from "./receipts.ts";
+export type { ListReceiptsOptions } from "./receipts.ts";

@@ -17,7 +17,11 @@ export const RECEIPTS_KEPT = 500;
 
 /**
  * Writes a receipt. Once a package has more than {@linkcode RECEIPTS_KEPT}
- * (plus slack, so trimming is occasional) its oldest receipts are dropped.
+ * in a project (plus slack, so trimming is occasional) its oldest receipts are
+ * dropped.
+ *
+ * @param kv The installation's KV.
+ * @param receipt What the attempt left; one whose `id` is already written is not written again.
  */
 export async function writeReceipt(kv: Deno.Kv, receipt: Receipt): Promise<void> {
   const key = receiptKey(receipt.project, receipt.packageId, receipt.id);
@@ -53,7 +57,13 @@ export interface ListReceiptsOptions {
   limit?: number;
 }
 
-/** Lists a project's receipts, newest first. */
+/**
+ * Lists a project's receipts, newest first.
+ *
+ * @param kv The installation's KV.
+ * @param project The project's resolved folder.
+ * @param options One package only, and how many.
+ */
 export async function listReceipts(
   kv: Deno.Kv,
   project: string,

@@ -97,6 +97,7 @@ export const ES_GLOBALS_NOT_IN_ISOLATE: readonly string[] = Object.freeze([
 /**
  * Whether handler code can use `name` as a global.
  *
+ * @param name A global's name, such as `JSON` or `setTimeout`.
  * @example
  * ```ts
  * isIsolateGlobal("JSON"); // true
@@ -177,6 +178,8 @@ const HINTS: Record<string, string> = {
  * What to tell an author whose code reaches for a global the isolate does not
  * have: why it is not there and what to use instead.
  *
+ * @param name A global the isolate does not have, such as `setTimeout`.
+ * @returns One line for the author; a general one for a name with no hint of its own.
  * @example
  * ```ts
  * missingGlobalHint("setTimeout"); // "the isolate has no timers: …"

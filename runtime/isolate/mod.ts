@@ -9,5 +9,12 @@
  */
 export { isIsolateGlobal, missingGlobalHint } from "./globals.ts";
 export { IsolatePool } from "./pool.ts";
-export { SERVICE_API_SPECIFIER } from "./protocol.ts";
-export type { HostFunctionName } from "./protocol.ts";
+export type {
+  CallHooks,
+  HostDispatch,
+  IsolateCall,
+  IsolatePoolOptions,
+  IsolateProbe,
+} from "./pool.ts";
+export { CONSOLE_LEVELS, HOST_FUNCTIONS, SERVICE_API_SPECIFIER } from "./protocol.ts";
+export type { ConsoleLevel, CrossedError, HostFunctionName, ProbeReport } from "./protocol.ts";

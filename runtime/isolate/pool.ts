@@ -19,10 +19,10 @@ import { quickJSWasmModule } from "./quickjs_wasm.ts";
 import type { Occasion } from "../extension_api/service.ts";
 import type {
   CallMessage,
+  ConsoleLevel,
   CrossedError,
   FromWorker,
   HostFunctionName,
-  LogMessage,
   ProbeMessage,
   ProbeReport,
   ToWorker,
@@ -34,10 +34,13 @@ export interface IsolateCall {
   source: string;
   /** Name the module is evaluated under, e.g. `issues/service/index.js`. */
   sourceName: string;
+  /** The package the handler belongs to. */
   packageId: string;
+  /** The handler's name, such as `issues.poll`: the key `register()` returned it under. */
   handler: string;
   /** Any JSON value. */
   payload: unknown;
+  /** Why the handler is called; it is handed the occasion as its second argument. */
   occasion: Occasion;
   /** Defaults to {@linkcode DEFAULT_LIMITS}. */
   limits?: HandlerLimits;
@@ -49,6 +52,7 @@ export interface IsolateProbe {
   source: string;
   /** Name the module is evaluated under, e.g. `issues/service/index.js`. */
   sourceName: string;
+  /** The package the module belongs to. */
   packageId: string;
   /** Defaults to {@linkcode DEFAULT_LIMITS}. */
   limits?: HandlerLimits;
@@ -62,7 +66,7 @@ export interface CallHooks {
   /** Host functions (memory, work, net). */
   host: HostDispatch;
   /** Console lines from handler code. */
-  log?: (level: LogMessage["level"], text: string) => void;
+  log?: (level: ConsoleLevel, text: string) => void;
 }
 
 /** Options for {@linkcode IsolatePool}. */
@@ -112,6 +116,11 @@ export class IsolatePool {
   #closed = false;
   #replaced = 0;
 
+  /**
+   * Makes a pool; no worker starts until the first call (or {@linkcode IsolatePool.warm}).
+   *
+   * @param options How many workers at most; by default `DEFAULT_LIMITS.maxConcurrentCalls`.
+   */
   constructor(options: IsolatePoolOptions = {}) {
     this.#size = Math.max(1, options.size ?? DEFAULT_LIMITS.maxConcurrentCalls);
   }
@@ -129,12 +138,16 @@ export class IsolatePool {
 
   /**
    * Runs one handler call and returns its answer (`null` when it returns nothing).
+   * It waits for a free worker when all are busy.
    *
+   * @param call The service module, the handler, its payload and occasion, and the limits.
+   * @param hooks What host functions and console lines of the handler go to.
    * @throws {HandlerTimeoutError} past the wall-clock limit, awaits included.
    * @throws {HandlerResourceError} past the memory or stack cap.
-   * @throws {HandlerFailedError} when the module fails to load, register() or the handler throws.
+   * @throws {HandlerFailedError} when the module fails to load, or `register()` or the handler throws.
    * @throws {PayloadTooLargeError} when the payload or the answer is over the size cap.
-   * @throws {InvalidValueError} when the answer is not plain JSON.
+   * @throws {InvalidValueError} when the payload or the answer is not plain JSON.
+   * @throws {HandlerBusyError} when the pool is closed.
    */
   async call(call: IsolateCall, hooks: CallHooks): Promise<unknown> {
     if (this.#closed) throw new HandlerBusyError("The isolate pool is closed");
@@ -175,9 +188,12 @@ export class IsolatePool {
    * functions called by the module's top level or by `register()` go to
    * `hooks`.
    *
+   * @param probe The service module, and the limits it loads under.
+   * @param hooks What host functions and console lines of the module go to.
    * @returns The report; a module that fails to load or whose `register()`
    *   throws is described in `failed`, not thrown.
    * @throws {HandlerTimeoutError} when the worker stops answering.
+   * @throws {HandlerBusyError} when the pool is closed.
    */
   async probe(probe: IsolateProbe, hooks: CallHooks): Promise<ProbeReport> {
     if (this.#closed) throw new HandlerBusyError("The isolate pool is closed");

@@ -34,9 +34,14 @@ export type HostFunctionName = typeof HOST_FUNCTIONS[number];
 /** Console levels routed to the host log. */
 export const CONSOLE_LEVELS = ["log", "info", "warn", "error", "debug"] as const;
 
+/** One console level, such as `warn`. */
+export type ConsoleLevel = typeof CONSOLE_LEVELS[number];
+
 /** An error as it crosses: a name and a message, never an object graph. */
 export interface CrossedError {
+  /** The error's class name, such as `HandlerTimeoutError` or `TypeError`. */
   name: string;
+  /** Its message. */
   message: string;
 }
 
@@ -126,7 +131,7 @@ export interface HostRequestMessage {
 export interface LogMessage {
   type: "log";
   callId: number;
-  level: typeof CONSOLE_LEVELS[number];
+  level: ConsoleLevel;
   text: string;
 }
 

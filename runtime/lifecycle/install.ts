@@ -55,7 +55,9 @@ export interface InstallOptions {
 
 /** What an install did. */
 export interface InstallResult {
+  /** The package installed, as stored on this machine. */
   package: LoadedPackage;
+  /** The project's resolved folder. */
   project: string;
   /** Permissions newly approved by this install (empty when nothing new was asked). */
   approved: string[];

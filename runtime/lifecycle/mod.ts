@@ -8,6 +8,9 @@
  * @module
  */
 export { installPackage } from "./install.ts";
+export type { InstallHost, InstallOptions, InstallResult } from "./install.ts";
 export { removePackage } from "./remove.ts";
+export type { RemoveHost, RemoveOptions, RemoveResult } from "./remove.ts";
 export { openProject } from "./open.ts";
-export type { OpenHost } from "./open.ts";
+export type { LifecycleRun } from "./moment.ts";
+export type { OpenHost, OpenResult } from "./open.ts";

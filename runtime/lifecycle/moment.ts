@@ -11,9 +11,13 @@ import type { LifecycleMoment, LoadedPackage } from "../packages/mod.ts";
 
 /** What one lifecycle handler did. */
 export interface LifecycleRun {
+  /** The package whose handler ran. */
   packageId: string;
+  /** The handler the manifest names for the moment. */
   handler: string;
+  /** Which moment it ran at. */
   moment: LifecycleMoment;
+  /** How the call ended. */
   outcome: "ok" | "failed";
   /** `{ name, message }` when it failed. */
   error?: { name: string; message: string };

@@ -13,6 +13,7 @@ import { rememberIfScheduled } from "../clock/mod.ts";
 
 /** What opening a project did. */
 export interface OpenResult {
+  /** What the installation now remembers of the project. */
   project: ProjectInfo;
   /** The project is on the clock's scheduled list. */
   scheduled: boolean;

@@ -14,6 +14,8 @@ export class MemoryAccess {
   #published: ReadonlySet<string>;
 
   /**
+   * The kinds `packageId` may reach, given what the project's packages publish.
+   *
    * @param packageId The package calling.
    * @param published Kinds published by the packages installed in the project.
    */
@@ -22,12 +24,21 @@ export class MemoryAccess {
     this.#published = new Set(published);
   }
 
-  /** Whether the package may read records of `kind`. */
+  /**
+   * Whether the package may read records of `kind`: its own, or published.
+   *
+   * @param kind A record kind, such as `issues.issue`.
+   */
   canRead(kind: string): boolean {
     return kind.startsWith(`${this.#id}.`) || this.#published.has(kind);
   }
 
-  /** @throws {MemoryAccessError} when `kind` is neither the package's own nor published. */
+  /**
+   * Refuses reading records of `kind`, by name, unless {@linkcode MemoryAccess.canRead} allows it.
+   *
+   * @param kind A record kind, such as `issues.issue`.
+   * @throws {MemoryAccessError} when `kind` is neither the package's own nor published.
+   */
   assertReadKind(kind: string): void {
     if (this.canRead(kind)) return;
     throw new MemoryAccessError(
@@ -35,12 +46,26 @@ export class MemoryAccess {
     );
   }
 
-  /** @throws {MemoryAccessError} when the record's kind may not be read. */
+  /**
+   * Refuses reading the record at `key` unless its kind may be read.
+   *
+   * @param key A record key, `kind/name`.
+   * @throws {InvalidInputError} when `key` is not a valid record key.
+   * @throws {MemoryAccessError} when the record's kind may not be read.
+   */
   assertReadKey(key: string): void {
     this.assertReadKind(parseRecordKey(key).kind);
   }
 
-  /** @throws {MemoryAccessError} when the record's kind is outside the package's prefix. */
+  /**
+   * Refuses writing (or removing) the record at `key` unless its kind is under
+   * the package's own prefix, `<id>.`.
+   *
+   * @param key A record key, `kind/name`.
+   * @param verb What the refusal says the package tried: `write` or `remove`.
+   * @throws {InvalidInputError} when `key` is not a valid record key.
+   * @throws {MemoryAccessError} when the record's kind is outside the package's prefix.
+   */
   assertWriteKey(key: string, verb = "write"): void {
     const { kind } = parseRecordKey(key);
     if (kind.startsWith(`${this.#id}.`)) return;

@@ -28,7 +28,14 @@ function checkPackageId(packageId: unknown): string {
   return packageId;
 }
 
-/** Reads a package's current generation in the project whose memory `kv` is. */
+/**
+ * Reads a package's current generation in the project whose memory `kv` is.
+ *
+ * @param kv The project's memory KV.
+ * @param packageId The package id.
+ * @returns The value, and the versionstamp a commit checks it by.
+ * @throws {InvalidInputError} when `packageId` is empty.
+ */
 export async function readGeneration(kv: Deno.Kv, packageId: string): Promise<Generation> {
   const entry = await kv.get<number>(generationKey(checkPackageId(packageId)));
   return { value: entry.value ?? 0, versionstamp: entry.versionstamp };
@@ -37,6 +44,11 @@ export async function readGeneration(kv: Deno.Kv, packageId: string): Promise<Ge
 /**
  * Moves a package's generation on by one and answers the new value. Every call
  * running under the old value will then fail to commit.
+ *
+ * @param kv The project's memory KV.
+ * @param packageId The package id.
+ * @returns The new value.
+ * @throws {InvalidInputError} when `packageId` is empty.
  */
 export async function bumpGeneration(kv: Deno.Kv, packageId: string): Promise<number> {
   const key = generationKey(checkPackageId(packageId));

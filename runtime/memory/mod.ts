@@ -12,3 +12,4 @@ export { bumpGeneration, readGeneration } from "./generation.ts";
 export type { Generation } from "./generation.ts";
 export { listRecords, openProjectMemory, projectMemoryPath, removeProjectMemory } from "./store.ts";
 export { MemoryTransaction } from "./transaction.ts";
+export type { CommitResult, MemoryTransactionOptions } from "./transaction.ts";

@@ -49,12 +49,20 @@ export interface StoredEntry {
   versionstamp: string | null;
 }
 
-/** Where a project's memory lives. */
+/**
+ * Where a project's memory lives: `<project>/.sync/memory.kv`.
+ *
+ * @param projectDir The project folder.
+ */
 export function projectMemoryPath(projectDir: string): string {
   return join(projectDir, ".sync", "memory.kv");
 }
 
-/** Opens (creating if needed) a project's memory. The caller closes it. */
+/**
+ * Opens (creating if needed) a project's memory. The caller closes it.
+ *
+ * @param projectDir The project folder; its `.sync/` is created when missing.
+ */
 export async function openProjectMemory(projectDir: string): Promise<Deno.Kv> {
   const path = projectMemoryPath(projectDir);
   await Deno.mkdir(join(projectDir, ".sync"), { recursive: true });
@@ -296,6 +304,11 @@ export async function listRecordPage(
  * Lists committed records in key order, without their content. `kind` lists
  * exactly that kind, `prefix` keys starting with it; `cursor` continues from a
  * previous page and is absent on the last one.
+ *
+ * @param kv The project's memory KV.
+ * @param query Which records, how many, and from where.
+ * @returns One page of summaries, and a cursor when there are more.
+ * @throws {InvalidInputError} for a malformed query or a cursor no page returned.
  */
 export function listRecords(kv: Deno.Kv, query: RecordQuery = {}): Promise<RecordPage> {
   return listRecordPage(kv, query);

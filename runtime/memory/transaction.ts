@@ -124,7 +124,14 @@ export class MemoryTransaction {
   #state: State = "open";
   #queue: Promise<unknown> = Promise.resolve();
 
-  /** Starts a transaction over project memory `kv`. */
+  /**
+   * Starts a transaction over project memory `kv`.
+   *
+   * @param kv The project's memory KV.
+   * @param options The calling package and the generation its call started
+   *   under (or the person writing), and the clock.
+   * @throws {TypeError} when `packageId` is given without `generation`.
+   */
   constructor(kv: Deno.Kv, options: MemoryTransactionOptions = {}) {
     if (options.packageId !== undefined && options.generation === undefined) {
       throw new TypeError("A package's transaction needs the generation its call started under.");
@@ -136,7 +143,12 @@ export class MemoryTransaction {
     this.#now = options.now ?? (() => new Date());
   }
 
-  /** Lists records like `listRecords`, with this transaction's changes applied. */
+  /**
+   * Lists records like {@linkcode listRecords}, with this transaction's changes applied.
+   *
+   * @param query Which records, how many, and from where.
+   * @throws {InvalidInputError} for a malformed query or a cursor no page returned.
+   */
   list(query: RecordQuery = {}): Promise<RecordPage> {
     return this.#run(() => {
       const overlay = new Map<string, StoredRecord | null>();
@@ -145,7 +157,12 @@ export class MemoryTransaction {
     });
   }
 
-  /** A record's summary as this transaction sees it, or null. */
+  /**
+   * A record's summary as this transaction sees it, or null when there is no record.
+   *
+   * @param key A record key, `kind/name`.
+   * @throws {InvalidInputError} when `key` is not a valid record key.
+   */
   record(key: string): Promise<RecordSummary | null> {
     return this.#run(async () => {
       parseRecordKey(key);
@@ -156,7 +173,13 @@ export class MemoryTransaction {
     });
   }
 
-  /** A record's content as this transaction sees it, or null when there is no record. */
+  /**
+   * A record's content as this transaction sees it, or null when there is no record.
+   *
+   * @param key A record key, `kind/name`.
+   * @throws {InvalidInputError} when `key` is not a valid record key.
+   * @throws {ConflictError} when another writer changed the record while the call ran.
+   */
   content(key: string): Promise<string | null> {
     return this.#run(async () => {
       parseRecordKey(key);
@@ -175,6 +198,12 @@ export class MemoryTransaction {
    * Stages a write. Values not given keep the record's current ones (defaults
    * for a new record); `revision`, when given, must equal the current revision
    * (0: the record must not exist). Answers the revision the record will have.
+   *
+   * @param input The key, and the title, fields, content and expected revision to write.
+   * @throws {InvalidInputError} for a malformed key or value.
+   * @throws {PayloadTooLargeError} past a record's limits, or when the call's
+   *   changes together would no longer fit one atomic write.
+   * @throws {ConflictError} when `revision` is not the record's current one.
    */
   write(input: RecordInput): Promise<WriteResult> {
     return this.#run(async () => {
@@ -224,7 +253,12 @@ export class MemoryTransaction {
     });
   }
 
-  /** Stages a removal. `removed` says whether there was a record to remove. */
+  /**
+   * Stages a removal. `removed` says whether there was a record to remove.
+   *
+   * @param key A record key, `kind/name`.
+   * @throws {InvalidInputError} when `key` is not a valid record key.
+   */
   remove(key: string): Promise<RemoveResult> {
     return this.#run(async () => {
       parseRecordKey(key);
@@ -240,6 +274,10 @@ export class MemoryTransaction {
    * nothing, with `SupersededError` when the package's generation moved on
    * and with `ConflictError` when a record a change was based on was written
    * by someone else first. The transaction is finished either way.
+   *
+   * @returns The versionstamp, and the keys written and removed.
+   * @throws {SupersededError} when the package's generation moved on.
+   * @throws {ConflictError} when another writer changed a record first.
    */
   commit(): Promise<CommitResult> {
     return this.#run(() => this.#commit(), "committed");

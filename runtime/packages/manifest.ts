@@ -17,6 +17,7 @@
 
 import { z } from "zod";
 import { InvalidInputError, ManifestError, type ManifestIssue } from "../errors.ts";
+import type { LifecycleMoment } from "../extension_api/service.ts";
 import { parseEvery } from "./every.ts";
 
 /** The permissions a manifest may declare besides `net:<host>`. */
@@ -212,7 +213,7 @@ const lifecycleShape = {
   installed: z.string().optional(),
   removed: z.string().optional(),
   opened: z.string().optional(),
-};
+} satisfies Record<LifecycleMoment, unknown>;
 
 const processShape = {
   id: text((id) =>
@@ -245,20 +246,99 @@ const manifestShape = {
 
 const manifestSchema = z.strictObject(manifestShape);
 
-/** A validated manifest, with `permissions`, `handlers` and `schedule` defaulted. */
-export type Manifest = z.output<typeof manifestSchema>;
+/**
+ * A validated manifest, with `permissions`, `handlers` and `schedule`
+ * defaulted. `docs/manifest.md` says each rule in full.
+ */
+export interface Manifest {
+  /** The package id, such as `issues`: also the prefix of its kinds and handler names. */
+  id: string;
+  /** The name a person sees, 1 to 80 characters. */
+  name: string;
+  /** A semver version such as `1.2.0`. */
+  version: string;
+  /** What the package does, for the install card: 1 to 500 characters. */
+  description: string;
+  /**
+   * What the package asks a person to approve: `background`, `schedule`,
+   * `work.agent`, `host.processes` and `net:<host>` entries; `[]` when absent.
+   */
+  permissions: string[];
+  /** The built service module, as a path inside the package such as `service/index.js`. */
+  service?: string;
+  /** The built screen, as a path inside the package such as `ui/index.js`. */
+  ui?: string;
+  /** Every handler the service module returns, by name (`issues.poll`); `{}` when absent. */
+  handlers: Record<string, ManifestHandler>;
+  /** Which handlers the clock calls, and how often; `[]` when absent. */
+  schedule: ScheduleRow[];
+  /** The handler called at each lifecycle moment, by handler name. */
+  lifecycle?: Partial<Record<LifecycleMoment, string>>;
+  /** The record types the package publishes, as paths of JSON files such as `types/issue.json`. */
+  types?: string[];
+  /** What the package tells an agent, as a path inside the package such as `prompt/instructions.md`. */
+  prompt?: string;
+  /** What the package asks of the host besides handler calls. */
+  host?: ManifestHost;
+}
 
 /** One entry of `handlers`: what the handler does and, optionally, its agent tool. */
-export type ManifestHandler = z.output<typeof manifestSchema>["handlers"][string];
+export interface ManifestHandler {
+  /** What the handler does, 1 to 300 characters. */
+  description: string;
+  /** Present when the handler is also a tool agents may call on sync-mcp. */
+  agent?: AgentTool;
+}
 
-/** One row of `schedule`. */
-export type ScheduleRow = Manifest["schedule"][number];
+/** How a handler shows up as a tool agents may call. */
+export interface AgentTool {
+  /** What the tool does, as the agent reads it: 1 to 1000 characters. */
+  description: string;
+  /** A JSON Schema for the payload; its `type` is `object`. */
+  input: Record<string, unknown>;
+}
+
+/** One row of `schedule`: a handler the clock calls at an interval. */
+export interface ScheduleRow {
+  /** The handler's name; one the manifest declares under `handlers`. */
+  handler: string;
+  /** What the row does, for the person reading the schedule: 1 to 300 characters. */
+  description: string;
+  /** The interval, such as `15m`, `1h` or `1d`; never under `1m` (see {@linkcode parseEvery}). */
+  every: string;
+}
+
+/** The `host` field: what the package asks of the host besides handler calls. */
+export interface ManifestHost {
+  /** Programs the host may start for the package; at most 16 (`MAX_HOST_PROCESSES`). */
+  processes?: HostProcess[];
+}
 
 /** One program declared under `host.processes`. */
-export type HostProcess = NonNullable<NonNullable<Manifest["host"]>["processes"]>[number];
+export interface HostProcess {
+  /** The process's id within the package, such as `lsp`; unique in the manifest. */
+  id: string;
+  /** The program to run. */
+  program: string;
+  /** Its arguments. */
+  args?: string[];
+}
 
-/** What a lifecycle moment is called in the manifest. */
-export type LifecycleMoment = keyof typeof lifecycleShape;
+// The moments a manifest's `lifecycle` names are the ones the extension API tells a handler.
+export type { LifecycleMoment };
+
+// The types above are written out rather than inferred from the schema, so
+// that they read as documentation; this line keeps the two the same. A field
+// added to one and not the other, or typed differently, fails `deno check`
+// here, since `validateManifest` hands out the schema's output as a `Manifest`.
+type _SchemaOutputIsManifest = Assert<Same<z.output<typeof manifestSchema>, Manifest>>;
+
+/** Accepts `true` only. */
+type Assert<T extends true> = T;
+
+/** True when `A` and `B` are the same type, not merely assignable one way. */
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true
+  : false;
 
 // ---------------------------------------------------------------------------
 // Entry points.

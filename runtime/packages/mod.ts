@@ -12,9 +12,18 @@ export type { Approval } from "./approval.ts";
 export { describeEvery, parseEvery } from "./every.ts";
 export { approvalsPrefix } from "./keys.ts";
 export { declaredHosts, parseManifest, validateManifest } from "./manifest.ts";
-export type { LifecycleMoment, Manifest } from "./manifest.ts";
+export type {
+  AgentTool,
+  HostProcess,
+  LifecycleMoment,
+  Manifest,
+  ManifestHandler,
+  ManifestHost,
+  ScheduleRow,
+} from "./manifest.ts";
 export { describePermission } from "./permission_text.ts";
 export { describeServingState, readServingState, servingPackage } from "./serving.ts";
+export type { ServingOptions, ServingState } from "./serving.ts";
 export {
   loadPackage,
   publishedKinds,
@@ -23,4 +32,4 @@ export {
   setPackageRef,
   storePackage,
 } from "./store.ts";
-export type { LoadedPackage, PackageRef } from "./store.ts";
+export type { LoadedPackage, PackageRef, StoredPackage, StorePackageOptions } from "./store.ts";

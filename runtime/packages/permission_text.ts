@@ -4,7 +4,17 @@
  * @module
  */
 
-/** The install card's sentence for one permission. */
+/**
+ * The install card's sentence for one permission, so a person knows what they approve.
+ *
+ * @param permission A permission as a manifest declares it, such as `schedule` or `net:api.example.com`.
+ * @returns The sentence, after the package's name; `unknown permission` for one the host does not know.
+ * @example
+ * ```ts
+ * describePermission("net:api.example.com");
+ * // "may reach api.example.com over the network, through the host"
+ * ```
+ */
 export function describePermission(permission: string): string {
   if (permission.startsWith("net:")) {
     return `may reach ${permission.slice(4)} over the network, through the host`;

@@ -15,7 +15,9 @@ import { packageRefKey } from "./keys.ts";
 
 /** Which artefact serves a package id on this machine. */
 export interface PackageRef {
+  /** The package id. */
   id: string;
+  /** The version installed. */
   version: string;
   /** `folder`: linked to a folder being written; `archive`: unpacked into the store. */
   source: "folder" | "archive";
@@ -23,13 +25,17 @@ export interface PackageRef {
   dir: string;
   /** First 16 hex digits of the archive's SHA-256, for archives. */
   digest?: string;
+  /** When it was installed, as an ISO 8601 time. */
   installedAt: string;
 }
 
 /** A package as read from disk now. */
 export interface LoadedPackage {
+  /** The artefact it was read from. */
   ref: PackageRef;
+  /** Its manifest, validated as read now. */
   manifest: Manifest;
+  /** The absolute folder its files are read from (the ref's `dir`). */
   dir: string;
 }
 
@@ -52,7 +58,13 @@ export async function readManifestAt(dir: string): Promise<Manifest> {
   return parseManifest(text, file);
 }
 
-/** Reads the ref serving `id`, or null when it is not installed on this machine. */
+/**
+ * Reads which artefact serves `id` on this machine.
+ *
+ * @param kv The installation's KV.
+ * @param id The package id.
+ * @returns The ref, or null when the package is not installed on this machine.
+ */
 export async function readPackageRef(kv: Deno.Kv, id: string): Promise<PackageRef | null> {
   return (await kv.get<PackageRef>(packageRefKey(id))).value;
 }
@@ -60,6 +72,8 @@ export async function readPackageRef(kv: Deno.Kv, id: string): Promise<PackageRe
 /**
  * Loads the package a ref points at, reading its manifest from disk now.
  *
+ * @param ref The artefact to read.
+ * @returns The package with the manifest as it reads now.
  * @throws {NotFoundError} when the folder is gone.
  * @throws {ManifestError} when its manifest no longer validates, or names another id.
  */
@@ -91,6 +105,7 @@ export interface StoredPackage extends LoadedPackage {
 export interface StorePackageOptions {
   /** The installation folder (the store is under it). */
   home: string;
+  /** The host's clock, in ms; stamps `installedAt`. */
   now: () => number;
   /**
    * Decides whether a package may be stored: called with the folder (linked,
@@ -108,6 +123,11 @@ export interface StorePackageOptions {
  * admitted. The ref is not moved: {@linkcode setPackageRef} does that once the
  * caller has decided the package may serve.
  *
+ * @param source A package folder or archive file, relative to the working folder or absolute.
+ * @param options Where the store is, the clock, and what decides admission.
+ * @returns The package as stored, with the ref a caller may then set.
+ * @throws {NotFoundError} when `source` does not exist.
+ * @throws {ManifestError} when the package's manifest is missing or invalid.
  * @throws {ArchiveError} for hostile or broken archives; nothing is left behind.
  * @throws whatever `options.admit` throws; nothing is left behind.
  */
@@ -178,12 +198,23 @@ export async function storePackage(
   }
 }
 
-/** Makes `pkg` the artefact that serves its id on this machine. */
+/**
+ * Makes `ref` the artefact that serves its id on this machine.
+ *
+ * @param kv The installation's KV.
+ * @param ref The artefact that serves from now on.
+ */
 export async function setPackageRef(kv: Deno.Kv, ref: PackageRef): Promise<void> {
   await kv.set(packageRefKey(ref.id), ref);
 }
 
-/** Reads the service module's source text. */
+/**
+ * Reads the service module's source text, the file the manifest's `service` names.
+ *
+ * @param pkg The package, as loaded.
+ * @returns The built module's text, as the isolate evaluates it.
+ * @throws {InvalidInputError} when the package has no service module.
+ */
 export async function readServiceSource(pkg: LoadedPackage): Promise<string> {
   if (!pkg.manifest.service) {
     throw new InvalidInputError(`${pkg.manifest.id} has no service module`);
@@ -191,7 +222,14 @@ export async function readServiceSource(pkg: LoadedPackage): Promise<string> {
   return await Deno.readTextFile(join(pkg.dir, pkg.manifest.service));
 }
 
-/** The record kinds a package publishes: the `kind` of each of its `types/*.json`. */
+/**
+ * The record kinds a package publishes: the `kind` of each of its `types/*.json`
+ * that starts with the package id. A type file that is missing or unreadable
+ * publishes nothing rather than failing.
+ *
+ * @param pkg The package, as loaded.
+ * @returns Kinds such as `["issues.issue"]`.
+ */
 export async function publishedKinds(pkg: LoadedPackage): Promise<string[]> {
   const kinds: string[] = [];
   for (const file of pkg.manifest.types ?? []) {

@@ -27,7 +27,9 @@ export function syncHome(env: (name: string) => string | undefined = Deno.env.ge
 
 /**
  * Opens the installation's KV (`<home>/sync.kv`), creating the folder.
- * Open it once per process and pass it in.
+ * Open it once per process and pass it in; the caller closes it.
+ *
+ * @param home The installation folder, as {@linkcode syncHome} finds it.
  */
 export async function openInstallation(home: string): Promise<Deno.Kv> {
   await Deno.mkdir(home, { recursive: true });

@@ -15,6 +15,7 @@ export interface ProjectInfo {
   path: string;
   /** Extension ids the project declared when it was last opened. */
   extensionIds: string[];
+  /** When the installation last opened it, as an ISO 8601 time. */
   openedAt: string;
 }
 
@@ -24,8 +25,10 @@ export function extensionsFilePath(project: string): string {
 }
 
 /**
- * Resolves a project folder to its absolute real path.
+ * Resolves a project folder to its absolute real path, links followed: the
+ * one spelling by which the installation keys a project.
  *
+ * @param dir The project folder, relative to the working folder or absolute.
  * @throws {NotFoundError} when it does not exist or is not a folder.
  */
 export async function resolveProjectDir(dir: string): Promise<string> {
@@ -41,8 +44,10 @@ export async function resolveProjectDir(dir: string): Promise<string> {
 }
 
 /**
- * Reads the extension ids a project declares (`[]` when it declares none).
+ * Reads the extension ids a project declares (`[]` when it declares none),
+ * each once, in the order the file lists them.
  *
+ * @param project The project folder.
  * @throws {InvalidInputError} when `.sync/extensions.json` is not a list of ids.
  */
 export async function readDeclaredIds(project: string): Promise<string[]> {
@@ -69,7 +74,13 @@ export async function readDeclaredIds(project: string): Promise<string[]> {
   return [...new Set(list as string[])];
 }
 
-/** Writes the project's declared ids, sorted; written to a temp file and renamed. */
+/**
+ * Writes the project's declared ids to `.sync/extensions.json`, each once and
+ * sorted; written to a temp file and renamed, so a reader never sees half a file.
+ *
+ * @param project The project folder; its `.sync/` is created when missing.
+ * @param ids The extension ids installed into the project.
+ */
 export async function writeDeclaredIds(project: string, ids: string[]): Promise<void> {
   const file = extensionsFilePath(project);
   await Deno.mkdir(join(project, ".sync"), { recursive: true });
@@ -81,12 +92,16 @@ export async function writeDeclaredIds(project: string, ids: string[]): Promise<
 
 /**
  * Remembers a project: reads what it declares now and keeps it in the
- * installation, for the clock to tick with. {@linkcode openProject} in
- * `open_project.ts` does this and runs the `opened` handlers.
+ * installation, for the clock to tick with. Opening a project (the lifecycle
+ * domain's `openProject`) does this and runs the `opened` handlers. When a
+ * newer opening was remembered meanwhile, that one is kept and answered.
  *
  * @param kv The installation's KV.
  * @param dir The project folder.
+ * @param options The host's clock, in ms, for `openedAt`.
+ * @returns What the installation now remembers of the project.
  * @throws {NotFoundError} when the folder does not exist.
+ * @throws {InvalidInputError} when `.sync/extensions.json` is malformed.
  */
 export async function rememberProject(
   kv: Deno.Kv,
@@ -107,7 +122,13 @@ export async function rememberProject(
   }
 }
 
-/** Reads what the installation remembers about a project, or null. */
+/**
+ * Reads what the installation remembers about a project.
+ *
+ * @param kv The installation's KV.
+ * @param path The project's resolved path.
+ * @returns What was remembered when it was last opened, or null when it never was.
+ */
 export async function readProject(kv: Deno.Kv, path: string): Promise<ProjectInfo | null> {
   return (await kv.get<ProjectInfo>(projectKey(path))).value;
 }

@@ -7,3 +7,4 @@
  * @module
  */
 export { serve } from "./serve.ts";
+export type { ServeHost, ServeOptions } from "./serve.ts";

@@ -21,7 +21,9 @@ export interface ServeHost extends ClockHost, OpenHost {
 
 /** Options for {@linkcode serve}. */
 export interface ServeOptions {
+  /** The port on 127.0.0.1; 0 lets the system pick one (the line logged says which). */
   port: number;
+  /** Where the process's lines go: the address to open, the clock's notices. */
   log: (line: string) => void;
   /** Stops serving when aborted (tests). */
   signal?: AbortSignal;

@@ -31,18 +31,25 @@ export const workOrderInputSchema = z.strictObject({
 
 /** An order as written down. Its source never changes. */
 export interface WorkOrder extends WorkOrderInput {
+  /** Names the order, such as `work-<time-ordered id>`; `work.state` reads it back by this. */
   key: string;
+  /** The project's resolved folder, where the work runs. */
   project: string;
   /** The extension that ordered it, when a handler did. */
   extensionId?: string;
+  /** Who asked for the work; set when ordered, never edited. */
   source: Source;
+  /** `ordered` once written down; the only state so far. */
   state: "ordered";
+  /** When it was ordered, as an ISO 8601 time. */
   orderedAt: string;
 }
 
 /**
  * Validates an order, naming each wrong field.
  *
+ * @param value What a handler passed to `work.order()`, as parsed JSON.
+ * @returns The order as the extension API shapes it.
  * @throws {InvalidInputError} e.g. `work.order(): onInterrupted: expected "continue" or "wait"`.
  */
 export function parseWorkOrder(value: unknown): WorkOrderInput {
@@ -55,7 +62,14 @@ export function parseWorkOrder(value: unknown): WorkOrderInput {
   throw new InvalidInputError(`work.order() refused the order: ${problems.join("; ")}`);
 }
 
-/** Writes orders down, each once (an existing key is never overwritten). */
+/**
+ * Writes orders down in one atomic commit, each once (an existing key is never
+ * overwritten), with an index by project and extension for those a handler ordered.
+ *
+ * @param kv The installation's KV.
+ * @param orders The orders one call made; nothing is written when empty.
+ * @throws {InvalidInputError} when an order's key is already written down; then none is.
+ */
 export async function writeWorkOrders(kv: Deno.Kv, orders: WorkOrder[]): Promise<void> {
   if (orders.length === 0) return;
   const op = kv.atomic();
@@ -72,7 +86,13 @@ export async function writeWorkOrders(kv: Deno.Kv, orders: WorkOrder[]): Promise
   if (!result.ok) throw new InvalidInputError("A work order with the same key already exists");
 }
 
-/** Reads an order by key, or null. */
+/**
+ * Reads an order by key.
+ *
+ * @param kv The installation's KV.
+ * @param key The key `work.order` answered.
+ * @returns The order, or null when none has that key.
+ */
 export async function readWorkOrder(kv: Deno.Kv, key: string): Promise<WorkOrder | null> {
   return (await kv.get<WorkOrder>(workOrderKey(key))).value;
 }

@@ -49,7 +49,9 @@ export interface CheckOptions {
 export interface CheckReport {
   /** True when there are no problems. */
   ok: boolean;
+  /** Every problem, in the order check prints them. */
   problems: CheckProblem[];
+  /** What the build wrote before checking; empty when the build itself failed. */
   build: BuildResult;
 }
 
@@ -59,6 +61,8 @@ export interface CheckReport {
  * module (see {@linkcode checkBuiltPackage}).
  *
  * @param dir The package folder (holding `manifest.json`).
+ * @param options The isolate pool and limits the stand-in host runs in, and the `deno` that
+ *   builds and type-checks.
  * @returns Every problem found and what the build wrote; `ok` only when clean.
  * @example
  * ```ts
@@ -160,6 +164,7 @@ function locateDefaultExport(text: string): { line: number; column: number } | u
  * stand-in host. No build, no type-check.
  *
  * @param dir The package folder (holding `manifest.json`).
+ * @param options The isolate pool and limits the stand-in host runs in.
  * @returns Every problem found, in file order; empty when the package is clean.
  * @example
  * ```ts

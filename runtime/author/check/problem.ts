@@ -25,6 +25,7 @@ export interface CheckProblem {
  * One problem as the terminal shows it: `file:line:col  message` and an
  * indented hint. Install uses the same words when it refuses a package.
  *
+ * @param problem One problem check found.
  * @example
  * ```ts
  * formatProblem({ rule: "free-global", file: "service/index.js", line: 4, column: 7,
