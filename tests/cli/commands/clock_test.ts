@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { REPO_ROOT, runSync, SYNC_RUN_ARGS } from "../internal/cli.ts";
-import { writePackage } from "../internal/packages.ts";
-import { readClockLease } from "../../runtime/clock/lease.ts";
+import { REPO_ROOT, runSync, SYNC_RUN_ARGS } from "../../internal/cli.ts";
+import { writePackage } from "../../internal/packages.ts";
+import { readClockLease } from "../../../runtime/clock/lease.ts";
 
 const TICKER = {
   id: "ticker",

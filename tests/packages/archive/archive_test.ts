@@ -4,9 +4,9 @@ import {
   readArchive,
   stripCommonFolder,
   writeArchiveEntries,
-} from "../../runtime/packages/archive/archive.ts";
-import type { ArchiveEntry } from "../../runtime/packages/archive/entry_list.ts";
-import { ArchiveError } from "../../runtime/errors.ts";
+} from "../../../runtime/packages/archive/archive.ts";
+import type { ArchiveEntry } from "../../../runtime/packages/archive/entry_list.ts";
+import { ArchiveError } from "../../../runtime/errors.ts";
 import {
   concat,
   gnuLongNameSpec,
@@ -25,7 +25,7 @@ import {
   zipBomb,
   zipHeaders,
   type ZipSpec,
-} from "../internal/archive_fixtures.ts";
+} from "../../internal/archive_fixtures.ts";
 
 const MIB = 1024 * 1024;
 const encoder = new TextEncoder();
