@@ -4,7 +4,6 @@
  *
  * @module
  */
-import type { Host } from "../host/mod.ts";
 import { describePermission, describeServingState, readServingState } from "../packages/mod.ts";
 
 /**
@@ -12,13 +11,17 @@ import { describePermission, describeServingState, readServingState } from "../p
  * there (the approved version, or nothing while a widened one awaits
  * approval), or why it cannot load.
  *
- * @param host The host over the installation.
+ * @param kv The installation's KV.
  * @param project The project's resolved path.
  * @param id The package id the project declares.
  * @returns The entry: a first line, then one indented line per permission.
  */
-export async function describeInstalled(host: Host, project: string, id: string): Promise<string> {
-  const serving = await readServingState(host.kv, project, id);
+export async function describeInstalled(
+  kv: Deno.Kv,
+  project: string,
+  id: string,
+): Promise<string> {
+  const serving = await readServingState(kv, project, id);
   if (serving.state === "not-on-machine") {
     return `${id}  not on this machine: install it here to use it`;
   }

@@ -113,7 +113,7 @@ async function runList({ flags, io }: CommandContext<typeof LIST_OPTIONS>): Prom
     const project = await resolveProjectDir(dir);
     const ids = await readDeclaredIds(project);
     if (ids.length === 0) io.out("Nothing is installed in this project.");
-    for (const id of ids) io.out(await describeInstalled(host, project, id));
+    for (const id of ids) io.out(await describeInstalled(host.kv, project, id));
     return 0;
   });
 }
