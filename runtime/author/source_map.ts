@@ -15,8 +15,11 @@ export interface SourceMap {
 
 /** A place in a source; lines and columns from 1. */
 export interface SourcePlace {
+  /** The source file as the map's `sources` names it, relative to the package folder. */
   file: string;
+  /** The line, from 1. */
   line: number;
+  /** The column, from 1. */
   column: number;
 }
 

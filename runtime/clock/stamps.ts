@@ -39,6 +39,11 @@ export interface ScheduleStamp {
   startedAt: number;
   /** When the call ended, in ms; absent while it runs. */
   endedAt?: number;
+  /**
+   * `running` from when the attempt starts until {@linkcode endAttempt}
+   * records how it ended; a stamp left `running` long past the call's limits
+   * belongs to a process that stopped during it.
+   */
   outcome: StampOutcome;
   /** `{ name, message }` when the attempt failed. */
   error?: { name: string; message: string };
@@ -123,8 +128,11 @@ export async function takeBackAttempt(
 
 /** How an attempt ended, for {@linkcode endAttempt}. */
 export interface AttemptEnd {
+  /** How the call ended; it is added to the package's recent outcomes when it counts. */
   outcome: Outcome;
+  /** When the call ended, in ms. */
   endedAt: number;
+  /** `{ name, message }` of what failed the call, as the stamp keeps it. */
   error?: { name: string; message: string };
   /**
    * Whether the outcome says something about the package. A call fenced off
@@ -196,6 +204,10 @@ export async function needsReview(kv: Deno.Kv, project: string, id: string): Pro
 
 /** Why the clock last passed something over. */
 export interface SkipMark {
+  /**
+   * The skip reason, such as `busy` or `switched-off`. A mark with the same
+   * reason is no news; one with another reason is reported again.
+   */
   reason: string;
   /** When the skip was first seen, in ms. */
   at: number;

@@ -13,6 +13,7 @@ import { clockOffKey, clockOffsPrefix } from "./keys.ts";
 
 /** What is stored for a package whose clock is switched off in a project. */
 export interface ClockOff {
+  /** When it was first switched off, as an ISO 8601 time; switching off again keeps it. */
   switchedOffAt: string;
 }
 

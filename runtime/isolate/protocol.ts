@@ -47,23 +47,38 @@ export interface CrossedError {
 
 /** Host → worker: start with the compiled QuickJS module. */
 export interface InitMessage {
+  /** Tells the message apart from the other {@linkcode ToWorker} messages. */
   type: "init";
+  /**
+   * QuickJS compiled once by the host and shared by every worker, so a new
+   * worker instantiates it rather than compiling it again.
+   */
   wasmModule: WebAssembly.Module;
 }
 
 /** Host → worker: run one handler. */
 export interface CallMessage {
+  /** Tells the message apart from the other {@linkcode ToWorker} messages. */
   type: "call";
+  /**
+   * The host's number for this call, unique within its pool. Every message
+   * about the call carries it, so the host can drop late messages of a call
+   * it has already given up on.
+   */
   callId: number;
   /** The service module's source text. */
   source: string;
   /** Name the module is evaluated under (for stack traces). */
   sourceName: string;
+  /** The package the handler belongs to. */
   packageId: string;
+  /** The handler's name, such as `issues.poll`: the key `register()` returned it under. */
   handler: string;
   /** The payload as JSON text. */
   payload: string;
+  /** Why the handler is called; it is handed the occasion as its second argument. */
   occasion: Occasion;
+  /** The limits the worker enforces on this call: time, memory, stack, host calls, sizes. */
   limits: HandlerLimits;
 }
 
@@ -74,13 +89,21 @@ export interface CallMessage {
  * declares, in the same isolate that runs handlers.
  */
 export interface ProbeMessage {
+  /** Tells the message apart from the other {@linkcode ToWorker} messages. */
   type: "probe";
+  /**
+   * The host's number for this call, unique within its pool. Every message
+   * about the call carries it, so the host can drop late messages of a call
+   * it has already given up on.
+   */
   callId: number;
   /** The service module's source text. */
   source: string;
   /** Name the module is evaluated under (for stack traces). */
   sourceName: string;
+  /** The package the module belongs to. */
   packageId: string;
+  /** The limits loading the module and calling `register()` run under. */
   limits: HandlerLimits;
 }
 
@@ -101,11 +124,15 @@ export interface ProbeReport {
 
 /** Host → worker: the answer to one host function call. */
 export interface HostResultMessage {
+  /** Tells the message apart from the other {@linkcode ToWorker} messages. */
   type: "host-result";
+  /** The call whose handler code made the request. */
   callId: number;
+  /** The {@linkcode HostRequestMessage.requestId} this answers. */
   requestId: number;
   /** JSON text of the value, when it succeeded. */
   value?: string;
+  /** Why the host function failed; handler code sees it thrown, with this name and message. */
   error?: CrossedError;
 }
 
@@ -114,14 +141,22 @@ export type ToWorker = InitMessage | CallMessage | ProbeMessage | HostResultMess
 
 /** Worker → host: ready to take calls. */
 export interface ReadyMessage {
+  /** Tells the message apart from the other {@linkcode FromWorker} messages. */
   type: "ready";
 }
 
 /** Worker → host: handler code called a host function. */
 export interface HostRequestMessage {
+  /** Tells the message apart from the other {@linkcode FromWorker} messages. */
   type: "host";
+  /** The call whose handler code made the request. */
   callId: number;
+  /**
+   * The worker's number for this request within the call; the answer carries
+   * it back, since handler code may await several host functions at once.
+   */
   requestId: number;
+  /** The host function called, such as `memory.write`. */
   fn: HostFunctionName;
   /** JSON text of the argument. */
   args: string;
@@ -129,18 +164,29 @@ export interface HostRequestMessage {
 
 /** Worker → host: a console line. */
 export interface LogMessage {
+  /** Tells the message apart from the other {@linkcode FromWorker} messages. */
   type: "log";
+  /** The call whose handler code wrote the line. */
   callId: number;
+  /** The console method called, such as `warn`. */
   level: ConsoleLevel;
+  /** The line: the arguments joined by spaces, non-strings as JSON, cut to 4,096 characters. */
   text: string;
 }
 
 /** Worker → host: the call ended. */
 export interface DoneMessage {
+  /** Tells the message apart from the other {@linkcode FromWorker} messages. */
   type: "done";
+  /** The call that ended. */
   callId: number;
   /** JSON text of the handler's answer (or of the {@linkcode ProbeReport}), when it succeeded. */
   value?: string;
+  /**
+   * Why the call failed. The host turns a known name (such as
+   * `HandlerTimeoutError`) into that domain error, and any other into
+   * `HandlerFailedError`.
+   */
   error?: CrossedError;
   /** The worker's QuickJS instance is unusable (Wasm abort): replace the worker. */
   fatal?: boolean;

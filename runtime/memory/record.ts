@@ -14,6 +14,7 @@ import type { JsonValue, RecordInput, RecordSummary } from "../extension_api/ser
 
 /** A whole record: its summary and its text body. */
 export interface MemoryRecord extends RecordSummary {
+  /** The text body; `""` when the record has none. */
   content: string;
 }
 

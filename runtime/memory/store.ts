@@ -45,7 +45,12 @@ export interface StoredRecord extends RecordSummary {
 
 /** A record's metadata as read, with the versionstamp a write must check. */
 export interface StoredEntry {
+  /** The record's metadata, or null when there is no such record. */
   record: StoredRecord | null;
+  /**
+   * The KV versionstamp of the metadata, or null when there is no record; a
+   * write checks it so that a change made meanwhile fails the commit.
+   */
   versionstamp: string | null;
 }
 

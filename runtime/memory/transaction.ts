@@ -32,19 +32,27 @@ import type {
   WriteResult,
 } from "../extension_api/service.ts";
 
+/** The sizes one transaction's commit may reach; see {@linkcode TRANSACTION_LIMITS}. */
+export interface TransactionLimits {
+  /** Keys and values the commit writes or checks, in bytes. */
+  maxBytes: number;
+  /** Sets and deletes in the commit. */
+  maxMutations: number;
+  /** Checks in the commit: one per record changed, one for the generation. */
+  maxChecks: number;
+  /** Encoded size of the keys the commit sets or deletes, in bytes (KV allows 80 KiB). */
+  maxMutationKeyBytes: number;
+}
+
 /**
  * What one transaction may stage. Deno KV refuses an atomic operation over
  * 800 KiB of mutations, 1000 mutations, 100 checks or 80 KiB of mutated keys;
  * staying under these means a commit never fails for its size.
  */
-export const TRANSACTION_LIMITS = Object.freeze({
-  /** Keys and values the commit writes or checks, in bytes. */
+export const TRANSACTION_LIMITS: Readonly<TransactionLimits> = Object.freeze({
   maxBytes: 700 * 1024,
-  /** Sets and deletes in the commit. */
   maxMutations: 1000,
-  /** Checks in the commit: one per record changed, one for the generation. */
   maxChecks: 100,
-  /** Encoded size of the keys the commit sets or deletes (KV allows 80 KiB). */
   maxMutationKeyBytes: 72 * 1024,
 });
 

@@ -22,6 +22,24 @@ export interface AppOptions {
   port: number;
 }
 
+/**
+ * The app as its server and its tests use it. Its own type rather than
+ * Hono's, so that what the app offers does not depend on the framework's
+ * generic parameters.
+ */
+export interface WebApp {
+  /** Answers one request; bound, so it can be handed to `Deno.serve` as it is. */
+  readonly fetch: (request: Request) => Response | Promise<Response>;
+  /**
+   * Answers a request without a server, given as a `Request`, a URL or a
+   * path (taken on `http://localhost`); what the tests call.
+   */
+  readonly request: (
+    input: Request | string | URL,
+    init?: RequestInit,
+  ) => Response | Promise<Response>;
+}
+
 const LOOPBACK = /^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/;
 
 /**
@@ -29,8 +47,9 @@ const LOOPBACK = /^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/;
  *
  * @param host The installation the API reads, and what runs the handlers opening a project calls.
  * @param options The token every request must carry, and the port served on.
+ * @returns The app; `serve` hands its `fetch` to `Deno.serve`.
  */
-export function createApp(host: OpenHost, options: AppOptions): Hono {
+export function createApp(host: OpenHost, options: AppOptions): WebApp {
   const app = new Hono();
   app.use("*", async (c, next) => {
     const hostHeader = c.req.header("host") ?? new URL(c.req.url).host;

@@ -16,6 +16,14 @@ import { workOrderIndexKey, workOrderKey } from "./keys.ts";
  * the extension API's `WorkOrderInput`, which stays the one definition of the
  * shape (tests/extension_api/shapes_test.ts keeps the two in step).
  * `onInterrupted` is required: the source decides, nothing guesses.
+ *
+ * Exported for that test alone; other modules call {@linkcode parseWorkOrder}.
+ * Its type is left to inference on purpose: the test compares the inferred
+ * input and output types with the API's, which a declared type such as
+ * `z.ZodType<WorkOrderInput>` would replace with the API's own, and spelling
+ * out zod's types names types this module cannot export.
+ *
+ * @internal
  */
 export const workOrderInputSchema = z.strictObject({
   kind: z.literal("agent.session"),

@@ -8,7 +8,9 @@
 
 /** A line and column, both from 1. */
 export interface JsonPlace {
+  /** The line, from 1. */
   line: number;
+  /** The column, from 1. */
   column: number;
 }
 

@@ -17,6 +17,7 @@ export interface ManifestCheck {
   manifest?: Manifest;
   /** The file's text, when it could be read. */
   text?: string;
+  /** Why the manifest is missing or invalid, each validator issue at its field; empty when valid. */
   problems: CheckProblem[];
 }
 

@@ -10,7 +10,9 @@ import { parse } from "acorn";
 
 /** A place in the scanned text; lines from 1, columns from 1. */
 export interface ScanPlace {
+  /** The line, from 1. */
   line: number;
+  /** The column, from 1. */
   column: number;
 }
 
@@ -18,11 +20,13 @@ export interface ScanPlace {
 export interface ScannedImport extends ScanPlace {
   /** The specifier, or undefined for a dynamic import of a computed value. */
   specifier: string | undefined;
+  /** Whether it is an `import(…)` expression rather than an `import` or `export … from` statement. */
   dynamic: boolean;
 }
 
 /** A name used as a global: declared nowhere in the module. */
 export interface FreeReference extends ScanPlace {
+  /** The global's name, such as `fetch`; the place is its first use. */
   name: string;
   /** How many times the module uses it. */
   count: number;
@@ -30,6 +34,7 @@ export interface FreeReference extends ScanPlace {
 
 /** What a scan found. */
 export interface ModuleScan {
+  /** Every import in source order, the extension API's included. */
   imports: ScannedImport[];
   /** Free references in order of first use, one per name; `typeof x` guards excluded. */
   free: FreeReference[];
@@ -50,6 +55,7 @@ export interface ModuleScan {
 
 /** A use of `eval`, or a call of the `Function` constructor. */
 export interface DynamicCode extends ScanPlace {
+  /** Which of the two: a use of `eval`, or a call of `Function` (with or without `new`). */
   what: "eval" | "Function";
 }
 
@@ -58,6 +64,7 @@ export const WHOLE_API = "*";
 
 /** A module that does not parse. */
 export interface ScanSyntaxError extends ScanPlace {
+  /** The parser's message, without the `(line:column)` it appends. */
   message: string;
 }
 

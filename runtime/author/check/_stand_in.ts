@@ -35,7 +35,12 @@ const WITHHELD: HostFunctionContext["withheld"] = {
 
 /** What the stand-in host needs besides the module. */
 export interface StandInOptions {
+  /** The pool whose isolate loads the module and calls `register()`; the caller closes it. */
   pool: IsolatePool;
+  /**
+   * The limits `register()` and the host functions it calls run under;
+   * defaults to {@linkcode DEFAULT_LIMITS}.
+   */
   limits?: HandlerLimits;
   /** The manifest's text, to place problems about declarations. */
   manifestText: string;

@@ -9,11 +9,19 @@ import type { NetRequest, NetResponse } from "../../extension_api/service.ts";
 
 /** Options for {@linkcode netFetch}. */
 export interface NetFetchOptions {
+  /** The package whose handler asks; a refusal names it. */
   packageId: string;
-  /** Hosts from the manifest's `net:<host>` permissions. */
+  /**
+   * Hosts from the manifest's `net:<host>` permissions. A host declared with
+   * a port (`localhost:8080`) is reached on that port only; one without, on
+   * its scheme's default port only.
+   */
   hosts: readonly string[];
+  /** How long the request may take, in milliseconds, before it is aborted. */
   timeoutMs: number;
+  /** The largest response body taken, in bytes; a longer one fails the request. */
   maxBytes: number;
+  /** Performs the request; the global `fetch` when absent. */
   fetch?: typeof fetch;
 }
 
