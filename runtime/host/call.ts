@@ -11,7 +11,13 @@ import { describeError } from "../internal/describe_error.ts";
 import { newId } from "../internal/id.ts";
 import type { IsolatePool } from "../isolate/mod.ts";
 import type { HandlerLimits } from "../limits.ts";
-import { type Generation, MemoryAccess, MemoryTransaction, readGeneration } from "../memory/mod.ts";
+import {
+  type Generation,
+  MemoryAccess,
+  MemoryTransaction,
+  readGeneration,
+  type RecordCursors,
+} from "../memory/mod.ts";
 import {
   type LoadedPackage,
   publishedKinds,
@@ -119,6 +125,8 @@ export interface CallResources {
   projectMemory: (project: string) => Promise<Deno.Kv>;
   /** The process's count of calls per handler. */
   rateLimit: HandlerRateLimit;
+  /** Seals the cursors of handlers' record listings with the installation's secret. */
+  cursors: RecordCursors;
   /** Where console lines of handler code go. */
   log: (line: string) => void;
   /** Performs `net.fetch`; the global `fetch` when absent. */
@@ -186,6 +194,7 @@ export async function callHandler(
       packageId: id,
       generation,
       now: () => new Date(now()),
+      cursors: resources.cursors,
     });
     const access = new MemoryAccess(id, await readableKinds(kv, project, pkg, declaredIds));
     const orders: WorkOrder[] = [];

@@ -7,7 +7,7 @@
  */
 import { IsolatePool } from "../isolate/mod.ts";
 import { DEFAULT_LIMITS, type HandlerLimits } from "../limits.ts";
-import { openProjectMemory } from "../memory/mod.ts";
+import { openProjectMemory, RecordCursors } from "../memory/mod.ts";
 import {
   callHandler,
   type CallOptions,
@@ -16,6 +16,7 @@ import {
   type HandlerCaller,
 } from "./call.ts";
 import { HandlerRateLimit } from "./handler_rate_limit.ts";
+import { recordCursorSecret } from "./record_cursor_secret.ts";
 
 /** Options for {@linkcode Host}. */
 export interface HostOptions {
@@ -71,6 +72,8 @@ export class Host implements HandlerCaller {
       pool: this.pool,
       projectMemory: (project) => this.projectMemory(project),
       rateLimit: new HandlerRateLimit(this.limits),
+      // Read (or made) the first time a listing pages, then kept for the process.
+      cursors: new RecordCursors(() => recordCursorSecret(this.kv)),
       log: options.log ?? ((line) => console.error(line)),
       fetch: options.fetch,
     };
