@@ -28,6 +28,7 @@ import { readDeclaredIds, resolveProjectDir } from "../projects/mod.ts";
 import type { Occasion } from "../extension_api/service.ts";
 import type { Receipt, Source } from "../types.ts";
 import { type WorkOrder, writeWorkOrders } from "../work/mod.ts";
+import { consoleLine } from "./console_line.ts";
 import { findHostFunction } from "./function_table.ts";
 import type { HandlerRateLimit } from "./handler_rate_limit.ts";
 import { type HostFunctionContext, runHostFunction } from "./host_function.ts";
@@ -220,7 +221,7 @@ export async function callHandler(
       limits,
     }, {
       host: (fn, args) => runHostFunction(findHostFunction(fn), args, context),
-      log: (level, text) => resources.log(`[${id}] ${level === "log" ? "" : `${level}: `}${text}`),
+      log: (level, text) => resources.log(consoleLine(id, level, text)),
     });
     await transaction.commit();
     await writeWorkOrders(kv, orders);

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { printable } from "../internal/printable.ts";
 import { IsolatePool } from "../isolate/mod.ts";
 import { DEFAULT_LIMITS, type HandlerLimits } from "../limits.ts";
 import { openProjectMemory, RecordCursors } from "../memory/mod.ts";
@@ -74,7 +75,8 @@ export class Host implements HandlerCaller {
       rateLimit: new HandlerRateLimit(this.limits),
       // Read (or made) the first time a listing pages, then kept for the process.
       cursors: new RecordCursors(() => recordCursorSecret(this.kv)),
-      log: options.log ?? ((line) => console.error(line)),
+      // One entry, one line: what a handler wrote cannot start another.
+      log: options.log ?? ((line) => console.error(printable(line))),
       fetch: options.fetch,
     };
   }
