@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { printable } from "../internal/printable.ts";
 import { describePermission, describeServingState, readServingState } from "../packages/mod.ts";
 
 /**
@@ -25,9 +26,9 @@ export async function describeInstalled(
   if (serving.state === "not-on-machine") {
     return `${id}  not on this machine: install it here to use it`;
   }
-  if (serving.state === "cannot-load") return `${id}  cannot load: ${serving.message}`;
+  if (serving.state === "cannot-load") return `${id}  cannot load: ${printable(serving.message)}`;
   const { version, name, permissions } = serving.current.manifest;
   const state = describeServingState(serving);
   const perms = permissions.map((p) => `\n    ${p} — ${describePermission(p)}`).join("");
-  return `${id}@${version}  ${name}  [${serving.current.ref.source}]  ${state}${perms}`;
+  return `${id}@${version}  ${printable(name)}  [${serving.current.ref.source}]  ${state}${perms}`;
 }

@@ -4,8 +4,9 @@
  *
  * @module
  */
-import { BuildError, SyncError } from "../errors.ts";
+import { BuildError, HandlerFailedError, SyncError } from "../errors.ts";
 import { exitCodeOf } from "../error_status.ts";
+import { printable } from "../internal/printable.ts";
 import type { CliIo } from "./io.ts";
 
 /**
@@ -28,7 +29,11 @@ export function reportFailure(error: unknown, command: string, io: CliIo): numbe
     return exitCodeOf(error);
   }
   if (error instanceof SyncError) {
-    io.err(`sync ${command}: ${error.name}: ${error.message}`);
+    // A handler's failure says what the handler threw, all of it the
+    // package's text: one line. The host's own messages keep their line
+    // breaks; what they quote of a package was made printable where quoted.
+    const message = error instanceof HandlerFailedError ? printable(error.message) : error.message;
+    io.err(`sync ${command}: ${error.name}: ${message}`);
     return exitCodeOf(error);
   }
   io.err(`sync ${command}: unexpected failure: ${(error as Error)?.stack ?? error}`);

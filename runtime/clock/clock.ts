@@ -53,6 +53,7 @@ import {
 } from "./stamps.ts";
 import { describeError } from "../internal/describe_error.ts";
 import { newId } from "../internal/id.ts";
+import { printable } from "../internal/printable.ts";
 
 /** How often the clock looks: once a minute, the shortest interval a manifest can ask for. */
 export const LOOK_EVERY_MS = 60_000;
@@ -220,7 +221,9 @@ export class Clock {
   constructor(host: ClockHost, options: ClockOptions = {}) {
     this.#host = host;
     this.#now = options.now ?? host.now;
-    this.#log = options.log ?? ((line) => console.error(line));
+    // One entry, one line: a message quoting a handler's error cannot start another.
+    const log = options.log ?? ((line) => console.error(line));
+    this.#log = (entry) => log(printable(entry));
     this.#lookEveryMs = options.lookEveryMs ?? LOOK_EVERY_MS;
   }
 

@@ -111,7 +111,11 @@ export interface RecordQuery {
   prefix?: string;
   /** Records per page; default 50 (the most a page holds is in `docs/limits.md`). */
   limit?: number;
-  /** The `cursor` of the previous page; this page starts strictly after it. */
+  /**
+   * The `cursor` of the previous page, unchanged; this page starts strictly
+   * after it. It is good only for the same `kind` and `prefix`, and only for
+   * the package it was given to; any other is refused.
+   */
   cursor?: string;
 }
 
@@ -119,7 +123,11 @@ export interface RecordQuery {
 export interface RecordPage {
   /** The page's records, without their content. */
   records: RecordSummary[];
-  /** Pass as `cursor` to list the next page; absent on the last one. */
+  /**
+   * Pass as `cursor` to list the next page of the same query; absent on the
+   * last one. Opaque: it says nothing a handler can read, and may be kept to
+   * continue in a later call.
+   */
   cursor?: string;
 }
 
@@ -258,13 +266,15 @@ export type Handlers = { [name: string]: Handler };
 export interface MemoryApi {
   /**
    * Lists records in key order, without their content, 50 a page by default.
-   * Records of kinds the package may not read are left out; asking for such a
-   * `kind` by name is refused.
+   * Records of kinds the package may not read are left out before the page is
+   * counted, so a page holds `limit` records whenever that many follow; asking
+   * for such a `kind` by name is refused.
    *
    * @param query A `kind` or key `prefix`, a `limit`, and the `cursor` of the page before.
    * @throws `MemoryAccessError` when `query.kind` is neither the package's own
    *   nor published by an installed package.
-   * @throws `InvalidInputError` for a malformed kind, limit or cursor.
+   * @throws `InvalidInputError` for a malformed kind or limit, or a cursor that
+   *   was not issued for this query to this package.
    */
   list(query?: RecordQuery): Promise<RecordPage>;
   /**

@@ -11,7 +11,13 @@ import { describeError } from "../internal/describe_error.ts";
 import { newId } from "../internal/id.ts";
 import type { IsolatePool } from "../isolate/mod.ts";
 import type { HandlerLimits } from "../limits.ts";
-import { type Generation, MemoryAccess, MemoryTransaction, readGeneration } from "../memory/mod.ts";
+import {
+  type Generation,
+  MemoryAccess,
+  MemoryTransaction,
+  readGeneration,
+  type RecordCursors,
+} from "../memory/mod.ts";
 import {
   type LoadedPackage,
   publishedKinds,
@@ -22,6 +28,7 @@ import { readDeclaredIds, resolveProjectDir } from "../projects/mod.ts";
 import type { Occasion } from "../extension_api/service.ts";
 import type { Receipt, Source } from "../types.ts";
 import { type WorkOrder, writeWorkOrders } from "../work/mod.ts";
+import { consoleLine } from "./console_line.ts";
 import { findHostFunction } from "./function_table.ts";
 import type { HandlerRateLimit } from "./handler_rate_limit.ts";
 import { type HostFunctionContext, runHostFunction } from "./host_function.ts";
@@ -119,6 +126,8 @@ export interface CallResources {
   projectMemory: (project: string) => Promise<Deno.Kv>;
   /** The process's count of calls per handler. */
   rateLimit: HandlerRateLimit;
+  /** Seals the cursors of handlers' record listings with the installation's secret. */
+  cursors: RecordCursors;
   /** Where console lines of handler code go. */
   log: (line: string) => void;
   /** Performs `net.fetch`; the global `fetch` when absent. */
@@ -186,6 +195,7 @@ export async function callHandler(
       packageId: id,
       generation,
       now: () => new Date(now()),
+      cursors: resources.cursors,
     });
     const access = new MemoryAccess(id, await readableKinds(kv, project, pkg, declaredIds));
     const orders: WorkOrder[] = [];
@@ -211,7 +221,7 @@ export async function callHandler(
       limits,
     }, {
       host: (fn, args) => runHostFunction(findHostFunction(fn), args, context),
-      log: (level, text) => resources.log(`[${id}] ${level === "log" ? "" : `${level}: `}${text}`),
+      log: (level, text) => resources.log(consoleLine(id, level, text)),
     });
     await transaction.commit();
     await writeWorkOrders(kv, orders);

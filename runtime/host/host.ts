@@ -5,9 +5,10 @@
  *
  * @module
  */
+import { printable } from "../internal/printable.ts";
 import { IsolatePool } from "../isolate/mod.ts";
 import { DEFAULT_LIMITS, type HandlerLimits } from "../limits.ts";
-import { openProjectMemory } from "../memory/mod.ts";
+import { openProjectMemory, RecordCursors } from "../memory/mod.ts";
 import {
   callHandler,
   type CallOptions,
@@ -16,6 +17,7 @@ import {
   type HandlerCaller,
 } from "./call.ts";
 import { HandlerRateLimit } from "./handler_rate_limit.ts";
+import { recordCursorSecret } from "./record_cursor_secret.ts";
 
 /** Options for {@linkcode Host}. */
 export interface HostOptions {
@@ -71,7 +73,10 @@ export class Host implements HandlerCaller {
       pool: this.pool,
       projectMemory: (project) => this.projectMemory(project),
       rateLimit: new HandlerRateLimit(this.limits),
-      log: options.log ?? ((line) => console.error(line)),
+      // Read (or made) the first time a listing pages, then kept for the process.
+      cursors: new RecordCursors(() => recordCursorSecret(this.kv)),
+      // One entry, one line: what a handler wrote cannot start another.
+      log: options.log ?? ((line) => console.error(printable(line))),
       fetch: options.fetch,
     };
   }

@@ -1,7 +1,7 @@
 /**
  * Every Deno KV key the host writes in the installation: receipts (by
- * package, in a time-ordered index, and their count) and the claims of
- * running handlers. Keys are built here and nowhere else, so their shapes —
+ * package, in a time-ordered index, and their count), the claims of
+ * running handlers, and the secret record cursors are sealed with. Keys are built here and nowhere else, so their shapes —
  * which data already stored must keep matching — can be read in one place.
  *
  * @module
@@ -69,4 +69,9 @@ export function receiptCountKey(project: string, packageId: string): Deno.KvKey 
  */
 export function runningClaimKey(project: string, id: string, handler: string): Deno.KvKey {
   return ["running", project, id, handler];
+}
+
+/** Key of the installation's secret that seals the cursors of handlers' record listings. */
+export function recordCursorSecretKey(): Deno.KvKey {
+  return ["secret", "record_cursor"];
 }

@@ -34,6 +34,7 @@ import {
   writeDeclaredIds,
 } from "../projects/mod.ts";
 import { pathExists } from "../internal/path_exists.ts";
+import { printable } from "../internal/printable.ts";
 
 /** What installing a package needs of the host: besides removal's, the store and the isolates. */
 export interface InstallHost extends RemoveHost {
@@ -139,7 +140,8 @@ export async function installPackage(
     if (installed?.outcome === "failed") {
       throw new LifecycleFailedError(
         `Cannot install ${id}@${version} into ${project}: its installed handler ` +
-          `${installed.handler} failed: ${installed.error!.name}: ${installed.error!.message}\n` +
+          `${installed.handler} failed: ${printable(installed.error!.name)}: ` +
+          `${printable(installed.error!.message)}\n` +
           `Nothing was installed; fix the handler and install again`,
         { cause: installed.failure },
       );

@@ -7,6 +7,7 @@
  */
 import { deleteApproval, servingPackage } from "../packages/mod.ts";
 import { LifecycleFailedError, NotFoundError } from "../errors.ts";
+import { printable } from "../internal/printable.ts";
 import { bumpGeneration } from "../memory/mod.ts";
 import type { HandlerCaller } from "../host/mod.ts";
 import { forgetSchedule, switchOn } from "../clock/mod.ts";
@@ -88,7 +89,7 @@ export async function removePackage(
     if (failed && !options.force) {
       throw new LifecycleFailedError(
         `Cannot remove ${id} from ${project}: its removed handler ${failed.handler} failed: ` +
-          `${failed.error!.name}: ${failed.error!.message}\n` +
+          `${printable(failed.error!.name)}: ${printable(failed.error!.message)}\n` +
           `${id} stays installed. Fix the handler, or run again with --force to remove it anyway`,
         { cause: failed.failure },
       );

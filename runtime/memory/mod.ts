@@ -11,5 +11,11 @@ export { MemoryAccess } from "./access.ts";
 export { bumpGeneration, readGeneration } from "./generation.ts";
 export type { Generation } from "./generation.ts";
 export { listRecords, openProjectMemory, projectMemoryPath, removeProjectMemory } from "./store.ts";
+export { newCursorSecret, RecordCursors } from "./record_cursors.ts";
+export type { CursorScope } from "./record_cursors.ts";
 export { MemoryTransaction } from "./transaction.ts";
-export type { CommitResult, MemoryTransactionOptions } from "./transaction.ts";
+export type {
+  CommitResult,
+  MemoryTransactionOptions,
+  TransactionListOptions,
+} from "./transaction.ts";

@@ -29,6 +29,7 @@ import { RECORD_LIMITS } from "../limits.ts";
 import { assertKind, compareRecordKeys, DEFAULT_LIST_LIMIT, parseRecordKey } from "./record.ts";
 import type { RecordPage, RecordQuery, RecordSummary } from "../extension_api/service.ts";
 import { contentChunkKey, recordKey, recordsPrefix } from "./keys.ts";
+import { cursorRefusal, processRecordCursors, type RecordCursors } from "./record_cursors.ts";
 
 /** Largest content chunk, in bytes; leaves room under Deno KV's 64 KiB value limit. */
 export const CONTENT_CHUNK_BYTES = 60 * 1024;
@@ -198,8 +199,8 @@ interface ResolvedQuery {
   /** Keys listed start with this; null when kind and prefix exclude each other. */
   prefix: string | null;
   limit: number;
-  /** The page starts strictly after this key. */
-  after?: string;
+  /** The cursor as given, opened once the listing's scope is known. */
+  cursor?: unknown;
 }
 
 function resolveQuery(query: unknown): ResolvedQuery {
@@ -236,44 +237,54 @@ function resolveQuery(query: unknown): ResolvedQuery {
     limit = Math.min(q.limit, RECORD_LIMITS.maxListLimit);
   }
   const resolved: ResolvedQuery = { prefix, limit };
-  if (q.cursor !== undefined) resolved.after = decodeCursor(q.cursor);
+  if (q.cursor !== undefined) resolved.cursor = q.cursor;
   return resolved;
 }
 
-function encodeCursor(lastKey: string): string {
-  const binary = Array.from(encoder.encode(lastKey), (byte) => String.fromCharCode(byte)).join("");
-  return btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
-}
-
-function decodeCursor(cursor: unknown): string {
-  try {
-    if (typeof cursor !== "string" || cursor === "") throw new Error("not a cursor");
-    const binary = atob(cursor.replaceAll("-", "+").replaceAll("_", "/"));
-    const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0));
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    throw new InvalidInputError(
-      `A list query's "cursor" must be one a previous page returned, got ${
-        JSON.stringify(cursor)
-      }.`,
-    );
-  }
+/** How {@linkcode listRecordPage} lists, besides the query. */
+export interface RecordPageOptions {
+  /** A transaction's staged changes, applied over what is committed. */
+  overlay?: RecordOverlay;
+  /**
+   * Whether the reader may see records of a kind. Records it may not are
+   * passed over before the page is counted, so a page, its size and its
+   * cursor show nothing of them. Every kind when absent.
+   */
+  readable?: (kind: string) => boolean;
+  /** Who lists: a cursor is good only for the reader it was issued to. */
+  reader: string;
+  /** Seals and opens cursors; the process's own when absent. */
+  cursors?: RecordCursors;
 }
 
 /**
  * Lists records in key order, applying a transaction's staged changes when
  * `overlay` is given: a staged version replaces the committed one (or appears
- * where there was none) and a staged removal hides it.
+ * where there was none) and a staged removal hides it. Records of a kind the
+ * reader may not read are passed over before the page is counted.
+ *
+ * @throws {InvalidInputError} for a malformed query, or a cursor not issued
+ *   to this reader for this kind and prefix.
  */
 export async function listRecordPage(
   kv: Deno.Kv,
   query: RecordQuery | undefined,
-  overlay: RecordOverlay = new Map(),
+  options: RecordPageOptions,
 ): Promise<RecordPage> {
-  const { prefix, limit, after } = resolveQuery(query);
-  if (prefix === null) return { records: [] };
+  const { prefix, limit, cursor } = resolveQuery(query);
+  if (prefix === null) {
+    // A listing that can hold nothing issues no cursor, so none is good for it.
+    if (cursor !== undefined) throw cursorRefusal(cursor);
+    return { records: [] };
+  }
+  const cursors = options.cursors ?? processRecordCursors();
+  const scope = { reader: options.reader, prefix };
+  const after = cursor === undefined ? undefined : await cursors.open(cursor, scope);
+  const overlay = options.overlay ?? new Map();
+  const readable = options.readable ?? (() => true);
   const inPage = (key: string) =>
-    key.startsWith(prefix) && (after === undefined || compareRecordKeys(key, after) > 0);
+    key.startsWith(prefix) && (after === undefined || compareRecordKeys(key, after) > 0) &&
+    readable(kindOf(key));
   const staged = [...overlay]
     .filter((pair): pair is [string, StoredRecord] => pair[1] !== null && inPage(pair[0]))
     .sort((a, b) => compareRecordKeys(a[0], b[0]));
@@ -282,27 +293,51 @@ export async function listRecordPage(
   const wanted = limit + 1;
   const found: RecordSummary[] = [];
   let next = 0;
-  const start = after !== undefined && compareRecordKeys(after, prefix) > 0 ? after : prefix;
-  const entries = kv.list<Uint8Array>(
-    { prefix: recordsPrefix(), start: recordKey(start) },
-    { batchSize: Math.min(1000, wanted + overlay.size + 1) },
-  );
-  for await (const entry of entries) {
-    const key = entry.key[1] as string;
-    if (!key.startsWith(prefix)) break;
-    if (key === after || overlay.has(key)) continue;
-    while (next < staged.length && compareRecordKeys(staged[next][0], key) < 0) {
+  const take = (key: string | null) => {
+    // Staged records before `key` (all of them at the end) come first.
+    while (
+      next < staged.length && found.length < wanted &&
+      (key === null || compareRecordKeys(staged[next][0], key) < 0)
+    ) {
       found.push(summaryOf(staged[next++][1]));
     }
-    if (found.length >= wanted) break;
-    found.push(summaryOf(decodeStoredRecord(entry.value)));
-    if (found.length >= wanted) break;
+  };
+  let start: string | null = after !== undefined && compareRecordKeys(after, prefix) > 0
+    ? after
+    : prefix;
+  while (start !== null && found.length < wanted) {
+    const from: string = start;
+    start = null;
+    const entries = kv.list<Uint8Array>(
+      { prefix: recordsPrefix(), start: recordKey(from) },
+      { batchSize: Math.min(1000, wanted + overlay.size + 1) },
+    );
+    for await (const entry of entries) {
+      const key = entry.key[1] as string;
+      if (!key.startsWith(prefix)) break;
+      if (key === after || overlay.has(key)) continue;
+      const kind = kindOf(key);
+      if (!readable(kind)) {
+        // Go on past the whole kind at once: "<kind>0" is the first key after
+        // every "<kind>/…", since "0" follows "/".
+        start = `${kind}0`;
+        break;
+      }
+      take(key);
+      if (found.length >= wanted) break;
+      found.push(summaryOf(decodeStoredRecord(entry.value)));
+      if (found.length >= wanted) break;
+    }
   }
-  while (next < staged.length && found.length < wanted) found.push(summaryOf(staged[next++][1]));
+  take(null);
 
   if (found.length <= limit) return { records: found };
   const records = found.slice(0, limit);
-  return { records, cursor: encodeCursor(records[limit - 1].key) };
+  return { records, cursor: await cursors.issue(records[limit - 1].key, scope) };
+}
+
+function kindOf(key: string): string {
+  return key.slice(0, key.indexOf("/"));
 }
 
 /**
@@ -316,5 +351,5 @@ export async function listRecordPage(
  * @throws {InvalidInputError} for a malformed query or a cursor no page returned.
  */
 export function listRecords(kv: Deno.Kv, query: RecordQuery = {}): Promise<RecordPage> {
-  return listRecordPage(kv, query);
+  return listRecordPage(kv, query, { reader: "person" });
 }

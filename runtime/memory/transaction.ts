@@ -22,6 +22,7 @@ import {
   type StoredRecord,
   summaryOf,
 } from "./store.ts";
+import type { RecordCursors } from "./record_cursors.ts";
 import { checkRecordInput, compareRecordKeys, parseRecordKey } from "./record.ts";
 import type {
   RecordInput,
@@ -66,6 +67,21 @@ export interface MemoryTransactionOptions {
   by?: string;
   /** Clock for `updatedAt`. */
   now?: () => Date;
+  /**
+   * Seals the cursors of this transaction's listings. The host passes the
+   * installation's, so a cursor a handler keeps stays good in later calls;
+   * the process's own when absent.
+   */
+  cursors?: RecordCursors;
+}
+
+/** How {@linkcode MemoryTransaction.list} lists, besides the query. */
+export interface TransactionListOptions {
+  /**
+   * Whether the reader may see records of a kind; records it may not are
+   * passed over before the page is counted. Every kind when absent.
+   */
+  readable?: (kind: string) => boolean;
 }
 
 /** What `commit()` applied. */
@@ -127,6 +143,7 @@ export class MemoryTransaction {
   #generation: Generation | null;
   #writer: string;
   #now: () => Date;
+  #cursors: RecordCursors | undefined;
   #staged = new Map<string, Staged>();
   #total: Cost = { bytes: 0, mutations: 0, mutationKeyBytes: 0 };
   #state: State = "open";
@@ -149,19 +166,28 @@ export class MemoryTransaction {
     this.#generation = options.generation ?? null;
     this.#writer = options.packageId ?? options.by ?? "person";
     this.#now = options.now ?? (() => new Date());
+    this.#cursors = options.cursors;
   }
 
   /**
    * Lists records like {@linkcode listRecords}, with this transaction's changes applied.
    *
    * @param query Which records, how many, and from where.
-   * @throws {InvalidInputError} for a malformed query or a cursor no page returned.
+   * @param options Which kinds the reader may see.
+   * @throws {InvalidInputError} for a malformed query, or a cursor not issued
+   *   to this transaction's package for this kind and prefix.
    */
-  list(query: RecordQuery = {}): Promise<RecordPage> {
+  list(query: RecordQuery = {}, options: TransactionListOptions = {}): Promise<RecordPage> {
     return this.#run(() => {
       const overlay = new Map<string, StoredRecord | null>();
       for (const [key, staged] of this.#staged) overlay.set(key, staged.next);
-      return listRecordPage(this.#kv, query, overlay);
+      return listRecordPage(this.#kv, query, {
+        overlay,
+        readable: options.readable,
+        // A cursor is the package's own: another package, or a person, cannot use it.
+        reader: this.#packageId !== null ? `package ${this.#packageId}` : `writer ${this.#writer}`,
+        cursors: this.#cursors,
+      });
     });
   }
 

@@ -625,3 +625,33 @@ Deno.test("clock: a package removed while the tick runs is not started, and leav
     await s.close();
   }
 });
+
+Deno.test("clock: each log entry is one line, whatever a failing handler's message holds", async () => {
+  const s = await setup();
+  try {
+    await installScheduled(s, {
+      id: "forger",
+      permissions: ["background", "schedule"],
+      handlers: ["forger.fail"],
+      service: `export default function register() {
+  return { "forger.fail": () => { throw new Error("down\\n[other] forged\\u001b[2J\\u202e"); } };
+}
+`,
+      manifest: { schedule: [{ handler: "forger.fail", description: "Fails", every: "1h" }] },
+    });
+    const report = await s.clock.tick();
+    assert.equal(report.ran[0]?.outcome, "failed");
+    // The report and the receipt keep the message as the handler threw it.
+    assert.ok(report.ran[0].error?.message.endsWith("down\n[other] forged\u001b[2J\u202e"));
+    assert.ok(s.lines.length > 0);
+    for (const line of s.lines) {
+      // deno-lint-ignore no-control-regex
+      assert.ok(!/[\n\r\u001b\u202e]/.test(line), `a raw control in ${JSON.stringify(line)}`);
+    }
+    const failed = s.lines.filter((line) => line.startsWith("[forger] forger.fail failed"));
+    assert.equal(failed.length, 1, s.lines.join("\n"));
+    assert.ok(failed[0].endsWith(String.raw`down\n[other] forged\u001b[2J\u202e`));
+  } finally {
+    await s.close();
+  }
+});

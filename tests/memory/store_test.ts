@@ -4,14 +4,16 @@ import { InvalidInputError, PayloadTooLargeError } from "../../runtime/errors.ts
 import { RECORD_LIMITS } from "../../runtime/limits.ts";
 import {
   CONTENT_CHUNK_BYTES,
+  encodeStoredRecord,
   getContent,
   getRecord,
+  listRecordPage,
   listRecords,
   openProjectMemory,
   projectMemoryPath,
   removeProjectMemory,
 } from "../../runtime/memory/store.ts";
-import { contentChunkKey } from "../../runtime/memory/keys.ts";
+import { contentChunkKey, recordKey } from "../../runtime/memory/keys.ts";
 import { writeRecord } from "../../runtime/memory/write_record.ts";
 
 /** A clock that moves one second per reading. */
@@ -325,3 +327,94 @@ Deno.test("record keys and values are checked", async (t) => {
     assert.equal((await getContent(kv, key))?.length, RECORD_LIMITS.maxContentBytes);
   });
 });
+
+Deno.test("listRecordPage() passes over kinds the reader may not read before it counts a page", async (t) => {
+  using kv = await Deno.openKv(":memory:");
+  const now = fakeClock();
+  // Kinds that sort around and between one another: "a.b.c" < "a.b/…" < "a.b0"-like names.
+  const hidden = [
+    ...Array.from({ length: 1_200 }, (_, i) => `sec.secret/${String(i).padStart(4, "0")}`),
+    "sec.secret.deeper/1",
+    "box.hidden/1",
+  ];
+  const shown = ["box.note/1", "box.note/2", "box.notes/1", "sec.public/1", "sec.secret0x.a/1"];
+  for (let at = 0; at < hidden.length; at += 500) {
+    const atomic = kv.atomic();
+    for (const key of hidden.slice(at, at + 500)) {
+      atomic.set(recordKey(key), encodedRecord(key, now()));
+    }
+    await atomic.commit();
+  }
+  for (const key of shown) await writeRecord(kv, { key }, { now });
+  const readable = (kind: string) =>
+    !["sec.secret", "sec.secret.deeper", "box.hidden"].includes(kind);
+  let reads = 0;
+  const counting = new Proxy(kv, {
+    get(target, name) {
+      const value = Reflect.get(target, name, target);
+      if (name !== "list") return typeof value === "function" ? value.bind(target) : value;
+      return (...args: Parameters<Deno.Kv["list"]>) => {
+        reads++;
+        return target.list(...args);
+      };
+    },
+  });
+
+  await t.step("every page but the last is full, each shown record comes once", async () => {
+    const pages: string[][] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await listRecordPage(counting, { limit: 2, cursor }, {
+        reader: "package spy",
+        readable,
+      });
+      pages.push(page.records.map((r) => r.key));
+      cursor = page.cursor;
+    } while (cursor !== undefined);
+    assert.deepEqual(pages, [
+      ["box.note/1", "box.note/2"],
+      ["box.notes/1", "sec.public/1"],
+      ["sec.secret0x.a/1"],
+    ]);
+  });
+
+  await t.step("a hidden kind is passed over at once, not record by record", () => {
+    // Each page is one listing, and one more for each hidden kind it meets
+    // (1, 2 and 2 here), however many records the kind holds.
+    assert.ok(reads <= 3 + 5, `${reads} listings`);
+  });
+
+  await t.step("a listing of a hidden kind alone is empty and has no cursor", async () => {
+    const page = await listRecordPage(kv, { prefix: "sec.secret/", limit: 1 }, {
+      reader: "package spy",
+      readable,
+    });
+    assert.deepEqual(page, { records: [] });
+  });
+
+  await t.step("a cursor is refused for a listing of another reader", async () => {
+    const first = await listRecords(kv, { limit: 1 });
+    await assert.rejects(
+      listRecordPage(kv, { limit: 1, cursor: first.cursor }, { reader: "package spy" }),
+      InvalidInputError,
+    );
+    const apart = listRecords(kv, { kind: "box.note", prefix: "sec.", cursor: first.cursor });
+    await assert.rejects(apart, InvalidInputError);
+  });
+});
+
+/** A stored record's metadata as `writeRecord` would store it, written directly (fast). */
+function encodedRecord(key: string, at: Date): Uint8Array {
+  return encodeStoredRecord({
+    key,
+    kind: key.slice(0, key.indexOf("/")),
+    title: "",
+    fields: {},
+    revision: 1,
+    updatedAt: at.toISOString(),
+    updatedBy: "sec",
+    contentId: "",
+    contentBytes: 0,
+    chunks: 0,
+  });
+}

@@ -11,6 +11,7 @@ import { MemoryTransaction, TRANSACTION_LIMITS } from "../../runtime/memory/tran
 import { getContent, getRecord, listRecords } from "../../runtime/memory/store.ts";
 import { contentChunkKey } from "../../runtime/memory/keys.ts";
 import { writeRecord } from "../../runtime/memory/write_record.ts";
+import { newCursorSecret, RecordCursors } from "../../runtime/memory/record_cursors.ts";
 
 /** A clock that moves one second per reading. */
 function fakeClock(start = "2025-03-01T09:00:00.000Z"): () => Date {
@@ -110,6 +111,26 @@ Deno.test("MemoryTransaction reads its own writes", async (t) => {
       ["issues.issue/f"],
     ]);
     tx.discard();
+  });
+
+  await t.step("a cursor is good for its package's listing only", async () => {
+    const cursors = new RecordCursors(() => Promise.resolve(newCursorSecret()));
+    const issues = new MemoryTransaction(kv, {
+      packageId: "issues",
+      generation: await readGeneration(kv, "issues"),
+      cursors,
+    });
+    const mail = new MemoryTransaction(kv, {
+      packageId: "mail",
+      generation: await readGeneration(kv, "mail"),
+      cursors,
+    });
+    const { cursor } = await issues.list({ kind: "issues.issue", limit: 1 });
+    await assert.rejects(mail.list({ kind: "issues.issue", cursor }), InvalidInputError);
+    const next = await issues.list({ kind: "issues.issue", limit: 1, cursor });
+    assert.deepEqual(next.records.map((r) => r.key), ["issues.issue/c"]);
+    issues.discard();
+    mail.discard();
   });
 
   await t.step("operations run in call order even when not awaited", async () => {

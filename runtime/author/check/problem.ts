@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { printable } from "../../internal/printable.ts";
 
 /** One problem check found. Paths are relative to the package folder. */
 export interface CheckProblem {
@@ -37,5 +38,6 @@ export function formatProblem(problem: CheckProblem): string {
   const place = problem.line === undefined
     ? problem.file
     : `${problem.file}:${problem.line}:${problem.column ?? 1}`;
-  return `${place}  ${problem.message}\n  hint: ${problem.hint}`;
+  // A message may quote the package's own text: each part stays on its line.
+  return `${printable(place)}  ${printable(problem.message)}\n  hint: ${printable(problem.hint)}`;
 }

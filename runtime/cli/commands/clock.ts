@@ -6,6 +6,7 @@
  * @module
  */
 import { InvalidInputError } from "../../errors.ts";
+import { printable } from "../../internal/printable.ts";
 import {
   assertSwitchable,
   describeSchedule,
@@ -57,15 +58,18 @@ async function runSchedule(
       const attempt = row.lastAttempt;
       const last = attempt
         ? `last ${shortTime(attempt.startedAt)} ${attempt.outcome}` +
-          (attempt.error ? ` (${attempt.error.name}: ${attempt.error.message})` : "")
+          (attempt.error
+            ? ` (${printable(attempt.error.name)}: ${printable(attempt.error.message)})`
+            : "")
         : "never ran";
       const next = !row.on
         ? "Off for this project"
         : row.blocked
-        ? `passed over (${row.blocked.reason}): ${row.blocked.message}`
+        ? `passed over (${row.blocked.reason}): ${printable(row.blocked.message)}`
         : `next ${shortTime(row.nextDue!)}`;
       io.out(
-        `${row.packageName} (${row.packageId}): ${row.description}, ${row.wording}` +
+        `${printable(row.packageName)} (${row.packageId}): ${printable(row.description)}, ` +
+          `${row.wording}` +
           `  [${row.on ? "on" : "off"}]  ${last}  ${next}` +
           (row.needsReview ? "  NEEDS REVIEW: the last three attempts failed" : ""),
       );

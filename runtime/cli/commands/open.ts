@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { printable } from "../../internal/printable.ts";
 import { openProject } from "../../lifecycle/mod.ts";
 import type { Command, CommandContext, CommandSummary } from "../command.ts";
 import { formatSummaries } from "../format_summaries.ts";
@@ -38,10 +39,15 @@ async function runOpen({ flags, io }: CommandContext<typeof OPTIONS>): Promise<n
     );
     for (const run of result.opened) {
       if (run.outcome === "ok") io.out(`  ${run.handler} (opened): ok`);
-      else io.err(`  ${run.handler} (opened) failed: ${run.error!.name}: ${run.error!.message}`);
+      else {
+        io.err(
+          `  ${run.handler} (opened) failed: ` +
+            `${printable(run.error!.name)}: ${printable(run.error!.message)}`,
+        );
+      }
     }
     for (const { packageId, message } of result.unavailable) {
-      io.err(`  ${packageId} cannot serve here: ${message}`);
+      io.err(`  ${packageId} cannot serve here: ${printable(message)}`);
     }
     return 0;
   });

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { printable } from "../../internal/printable.ts";
 import { installPackage, removePackage } from "../../lifecycle/mod.ts";
 import { readDeclaredIds, resolveProjectDir } from "../../projects/mod.ts";
 import type { Command, CommandContext, CommandSummary } from "../command.ts";
@@ -80,11 +81,11 @@ async function runRemove(
     const { removed } = result;
     if (removed?.outcome === "failed") {
       io.err(
-        `Its removed handler ${removed.handler} failed: ${removed.error!.name}: ` +
-          `${removed.error!.message}; removed anyway (--force)`,
+        `Its removed handler ${removed.handler} failed: ${printable(removed.error!.name)}: ` +
+          `${printable(removed.error!.message)}; removed anyway (--force)`,
       );
     } else if (removed) io.out(`Ran its removed handler ${removed.handler}: ok`);
-    if (result.notice) io.err(result.notice);
+    if (result.notice) io.err(printable(result.notice));
     io.out(`Removed ${id}; its records stay in the project's memory`);
     return 0;
   });

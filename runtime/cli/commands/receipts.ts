@@ -4,6 +4,7 @@
  * @module
  */
 import { InvalidInputError } from "../../errors.ts";
+import { printable } from "../../internal/printable.ts";
 import { knownProjectPath } from "../../clock/mod.ts";
 import { listReceipts } from "../../host/mod.ts";
 import type { Command, CommandContext, CommandSummary } from "../command.ts";
@@ -52,9 +53,9 @@ async function runReceipts({ flags, io }: CommandContext<typeof OPTIONS>): Promi
         ? `${r.occasion.kind}:${r.occasion.moment}`
         : r.occasion.kind;
       io.out(
-        `${r.startedAt}  ${r.outcome.padEnd(7)} ${r.handler || "(every handler)"} ` +
-          `(${occasion}, ${ms} ms)` +
-          (r.error ? `  ${r.error.name}: ${r.error.message}` : ""),
+        `${r.startedAt}  ${r.outcome.padEnd(7)} ${printable(r.handler) || "(every handler)"} ` +
+          `(${printable(occasion)}, ${ms} ms)` +
+          (r.error ? `  ${printable(r.error.name)}: ${printable(r.error.message)}` : ""),
       );
     }
     if (receipts.length === 0) io.out("No receipts yet.");
