@@ -76,6 +76,43 @@ export const RECORD_LIMITS: Readonly<RecordLimits> = Object.freeze({
   maxListLimit: 500,
 });
 
+/**
+ * Limits on the work one handler call orders. An order is staged in the
+ * call's transaction and committed with its records, in project memory, so
+ * these keep every order inside what one atomic write of Deno KV takes (a
+ * value of 64 KiB at most) and leave the call's records most of the commit.
+ */
+export interface WorkOrderLimits {
+  /** Orders one call may place. */
+  maxOrdersPerCall: number;
+  /** One order as stored (its JSON, UTF-8), source and key included, in bytes. */
+  maxOrderBytes: number;
+  /** `agent` length in characters. */
+  maxAgentChars: number;
+  /** `title` length in characters. */
+  maxTitleChars: number;
+  /** `prompt.text` length in characters. */
+  maxPromptChars: number;
+  /** Entries of `prompt.attachments`. */
+  maxAttachments: number;
+  /** One attachment's length in characters. */
+  maxAttachmentChars: number;
+  /** `about` length in characters. */
+  maxAboutChars: number;
+}
+
+/** The limits every work order is held to. */
+export const WORK_ORDER_LIMITS: Readonly<WorkOrderLimits> = Object.freeze({
+  maxOrdersPerCall: 50,
+  maxOrderBytes: 60 * 1024,
+  maxAgentChars: 100,
+  maxTitleChars: 200,
+  maxPromptChars: 60_000,
+  maxAttachments: 32,
+  maxAttachmentChars: 4096,
+  maxAboutChars: 300,
+});
+
 /** Limits on a package archive, which is untrusted input. */
 export interface ArchiveLimits {
   /** Compressed archive size, in bytes. */

@@ -356,11 +356,6 @@ Deno.test("the keys.ts builders answer the shapes stored data is under", async (
 
   await t.step("work", () => {
     assert.deepEqual(workKeys.workOrderKey("work-1"), ["work_order", "work-1"]);
-    assert.deepEqual(workKeys.workOrderIndexKey("/p", "x", "work-1"), [
-      "work_by_extension",
-      "/p",
-      "x",
-      "work-1",
-    ]);
+    assert.deepEqual(workKeys.workOrdersPrefix(), ["work_order"]);
   });
 });

@@ -21,7 +21,7 @@ import {
 import { readDeclaredIds, resolveProjectDir } from "../projects/mod.ts";
 import type { Occasion } from "../extension_api/service.ts";
 import type { Receipt, Source } from "../types.ts";
-import { type WorkOrder, writeWorkOrders } from "../work/mod.ts";
+import type { WorkOrder } from "../work/mod.ts";
 import { findHostFunction } from "./function_table.ts";
 import type { HandlerRateLimit } from "./handler_rate_limit.ts";
 import { type HostFunctionContext, runHostFunction } from "./host_function.ts";
@@ -107,7 +107,7 @@ export interface HandlerCaller {
 
 /** What a call uses of the process it runs in; the Host holds these. */
 export interface CallResources {
-  /** The installation's KV: claims, receipts, approvals, work orders. */
+  /** The installation's KV: claims, receipts, approvals. */
   kv: Deno.Kv;
   /** The host's clock, in ms. */
   now: () => number;
@@ -213,8 +213,8 @@ export async function callHandler(
       host: (fn, args) => runHostFunction(findHostFunction(fn), args, context),
       log: (level, text) => resources.log(`[${id}] ${level === "log" ? "" : `${level}: `}${text}`),
     });
+    // The records and the orders (in the project's outbox) in one atomic write.
     await transaction.commit();
-    await writeWorkOrders(kv, orders);
     receipt.endedAt = new Date(now()).toISOString();
     return { value, receipt };
   } catch (error) {
