@@ -113,6 +113,28 @@ export const WORK_ORDER_LIMITS: Readonly<WorkOrderLimits> = Object.freeze({
   maxAboutChars: 300,
 });
 
+/**
+ * Limits on what a receipt keeps of an error. A receipt is one value in the
+ * installation's KV, which takes 64 KiB at most; a handler decides what its
+ * error says, so what is kept of it is cut, with a mark saying how much was
+ * left out, rather than lose the receipt.
+ */
+export interface ReceiptLimits {
+  /** An error's name, in characters. */
+  maxErrorNameChars: number;
+  /** An error's message, in characters. */
+  maxErrorMessageChars: number;
+  /** A handler's name as the receipt keeps it, in characters (a person may type any). */
+  maxHandlerChars: number;
+}
+
+/** The limits every receipt is held to. */
+export const RECEIPT_LIMITS: Readonly<ReceiptLimits> = Object.freeze({
+  maxErrorNameChars: 100,
+  maxErrorMessageChars: 4096,
+  maxHandlerChars: 200,
+});
+
 /** Limits on a package archive, which is untrusted input. */
 export interface ArchiveLimits {
   /** Compressed archive size, in bytes. */

@@ -324,6 +324,7 @@ Deno.test("the keys.ts builders answer the shapes stored data is under", async (
     assert.deepEqual(hostKeys.receiptIndexPrefix("/p"), ["receipt_by_time", "/p"]);
     assert.deepEqual(hostKeys.receiptCountKey("/p", "x"), ["receipt_count", "/p", "x"]);
     assert.deepEqual(hostKeys.runningClaimKey("/p", "x", "x.run"), ["running", "/p", "x", "x.run"]);
+    assert.deepEqual(hostKeys.runningClaimsPrefix(), ["running"]);
   });
 
   await t.step("clock", () => {

@@ -16,6 +16,9 @@ import {
   type HandlerCaller,
 } from "./call.ts";
 import { HandlerRateLimit } from "./handler_rate_limit.ts";
+import { ProcessLock } from "./process_lock.ts";
+import { recordInterruptedCalls } from "./running_claim.ts";
+import type { Receipt } from "../types.ts";
 
 /** Options for {@linkcode Host}. */
 export interface HostOptions {
@@ -36,8 +39,9 @@ export interface HostOptions {
 }
 
 /**
- * One per process. Holds the installation KV, the isolate pool, and the open
- * project memories.
+ * One per process. Holds the installation KV, the isolate pool, the open
+ * project memories, and the lock that tells other processes this one still
+ * runs the calls it claimed.
  */
 export class Host implements HandlerCaller {
   /** The installation's KV (the caller's to close). */
@@ -52,6 +56,8 @@ export class Host implements HandlerCaller {
   readonly pool: IsolatePool;
   #memories = new Map<string, Promise<Deno.Kv>>();
   #resources: CallResources;
+  #log: (line: string) => void;
+  #lock: Promise<ProcessLock> | undefined;
 
   /**
    * A host over an installation, with a pool of its own unless one is given.
@@ -64,6 +70,7 @@ export class Host implements HandlerCaller {
     this.now = options.now ?? Date.now;
     this.limits = options.limits ?? DEFAULT_LIMITS;
     this.pool = options.pool ?? new IsolatePool({ size: this.limits.maxConcurrentCalls });
+    this.#log = options.log ?? ((line) => console.error(line));
     this.#resources = {
       kv: this.kv,
       now: this.now,
@@ -71,8 +78,9 @@ export class Host implements HandlerCaller {
       pool: this.pool,
       projectMemory: (project) => this.projectMemory(project),
       rateLimit: new HandlerRateLimit(this.limits),
-      log: options.log ?? ((line) => console.error(line)),
+      log: this.#log,
       fetch: options.fetch,
+      processLock: () => this.#processLock(),
     };
   }
 
@@ -111,9 +119,44 @@ export class Host implements HandlerCaller {
     return callHandler(this.#resources, projectDir, id, handler, options);
   }
 
-  /** Closes the pool and the project memories (the installation KV is the caller's). */
+  /**
+   * Leaves a receipt of outcome `interrupted` for every call whose process
+   * stopped before the call ended (a `sync call` killed with `kill -9`, say),
+   * and lets go of its claim. A process that owns the installation runs this
+   * when it starts; each one found is logged.
+   *
+   * @returns The receipts written.
+   */
+  async recordInterruptedCalls(): Promise<Receipt[]> {
+    const lock = await this.#processLock();
+    const receipts = await recordInterruptedCalls(this.kv, { now: this.now(), lock });
+    await lock.sweep();
+    for (const r of receipts) {
+      this.#log(
+        `A call of ${r.handler} (${r.packageId}) in ${r.project} was interrupted: ` +
+          `its process stopped before it ended. Its receipt says so.`,
+      );
+    }
+    return receipts;
+  }
+
+  /**
+   * The lock this host holds while it runs calls in the installation, taken
+   * at its first call: its claims name it, so others can tell when it is gone.
+   */
+  #processLock(): Promise<ProcessLock> {
+    this.#lock ??= ProcessLock.take(this.home);
+    return this.#lock;
+  }
+
+  /**
+   * Closes the pool and the project memories, and lets go of the host's
+   * process lock (the installation KV is the caller's).
+   */
   async close(): Promise<void> {
     this.pool.close();
+    if (this.#lock) (await this.#lock).release();
+    this.#lock = undefined;
     for (const memory of this.#memories.values()) {
       try {
         (await memory).close();

@@ -1,9 +1,13 @@
 import assert from "node:assert/strict";
 import { bumpGeneration, readGeneration } from "../../runtime/memory/generation.ts";
 import { listRecords } from "../../runtime/memory/store.ts";
-import { WORK_ORDER_LIMITS } from "../../runtime/limits.ts";
+import { Host } from "../../runtime/host/host.ts";
+import { listReceipts } from "../../runtime/host/receipts.ts";
+import { installPackage } from "../../runtime/lifecycle/install.ts";
+import { join } from "node:path";
+import { RECEIPT_LIMITS, WORK_ORDER_LIMITS } from "../../runtime/limits.ts";
 import { listWorkOrders } from "../../runtime/work/order.ts";
-import { testHost } from "../internal/packages.ts";
+import { testHost, writePackage } from "../internal/packages.ts";
 
 /**
  * A hostile package: it writes a record, then orders as much work as its
@@ -132,5 +136,90 @@ Deno.test("`work.order()` refuses when called what the commit would refuse, and 
     });
   } finally {
     await env.close();
+  }
+});
+
+Deno.test("an error message of 100,000 characters still leaves a receipt", async () => {
+  const env = await testHost();
+  try {
+    await env.install({
+      id: "loud",
+      handlers: ["loud.run"],
+      service: `export default function register() {
+  return { "loud.run": () => { throw new Error("x".repeat(100000)); } };
+}
+`,
+    });
+    await assert.rejects(env.call("loud", "loud.run"), { name: "HandlerFailedError" });
+    const [receipt] = await listReceipts(env.kv, env.project, { packageId: "loud" });
+    assert.ok(receipt, "the attempt left a receipt");
+    assert.equal(receipt.outcome, "failed");
+    assert.equal(receipt.error?.name, "HandlerFailedError");
+    const message = receipt.error?.message ?? "";
+    assert.ok(
+      message.length <= RECEIPT_LIMITS.maxErrorMessageChars,
+      `${message.length} characters`,
+    );
+    assert.match(message, /threw Error: x{1000}/, "it starts as the error did");
+    assert.match(message, /x… \[cut: \d{2},\d{3} more characters\]$/, "and says what was cut");
+  } finally {
+    await env.close();
+  }
+});
+
+Deno.test("a receipt that cannot be written does not change what the caller is told", async () => {
+  const root = await Deno.makeTempDir({ prefix: "sync-receipt-fails-" });
+  const env = await testHost();
+  // The installation is opened a second time, as another process would, and that
+  // handle is lost while the handler runs: the claim and the receipt cannot be written.
+  const file = join(root, "sync.kv");
+  const installation = await Deno.openKv(file);
+  const lost = await Deno.openKv(file);
+  const logs: string[] = [];
+  const host = new Host({ kv: installation, home: root, log: (line) => logs.push(line) });
+  const other = new Host({ kv: lost, home: root, log: (line) => logs.push(line) });
+  try {
+    const dir = await writePackage(join(root, "packages"), {
+      id: "slow",
+      handlers: ["slow.run"],
+      service: `import { memory } from "@sync/extension-api/service";
+export default function register() {
+  return {
+    "slow.run": async () => {
+      await memory.write({ key: "slow.note/one", title: "committed" });
+      console.log("started");
+      const until = Date.now() + 1500;
+      while (Date.now() < until) {}
+      return "done";
+    },
+  };
+}
+`,
+    });
+    await installPackage(host, dir, env.project, { approve: true });
+    const running = other.callHandler(env.project, "slow", "slow.run", {
+      occasion: { kind: "extension" },
+      source: { kind: "person" },
+    });
+    const until = Date.now() + 30_000;
+    while (!logs.includes("[slow] started")) {
+      if (Date.now() > until) throw new Error("the call never started");
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    lost.close();
+    const { value } = await running;
+    assert.equal(value, "done", "the call committed, and the caller is told so");
+    const memory = await host.projectMemory(env.project);
+    assert.deepEqual((await listRecords(memory, {})).records.map((r) => r.key), ["slow.note/one"]);
+    assert.ok(
+      logs.some((line) => /receipt/i.test(line)),
+      `the lost receipt is logged: ${logs.join(" | ")}`,
+    );
+  } finally {
+    await other.close();
+    await host.close();
+    installation.close();
+    await env.close();
+    await Deno.remove(root, { recursive: true });
   }
 });
