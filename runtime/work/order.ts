@@ -6,6 +6,14 @@
  * the call's records, and raising the agent is the work executor's, which
  * reads the outbox.
  *
+ * Why an outbox of entries rather than Deno KV's `atomic().enqueue()`, which
+ * would ride in the same commit too: a queued message cannot be listed or read
+ * back, so `work.state` and Chat could not show an order before it is raised;
+ * it reaches only a listener on that project's KV, which every process would
+ * have to keep open for every project; and KV retries or drops it by a policy
+ * of its own. An entry stays where it was committed until the executor takes
+ * it, and what was ordered is read, and tested, like any other data.
+ *
  * @module
  */
 import { z } from "zod";
