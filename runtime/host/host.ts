@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { describeError } from "../internal/describe_error.ts";
 import { IsolatePool } from "../isolate/mod.ts";
 import { DEFAULT_LIMITS, type HandlerLimits } from "../limits.ts";
 import { openProjectMemory } from "../memory/mod.ts";
@@ -123,14 +124,25 @@ export class Host implements HandlerCaller {
    * Leaves a receipt of outcome `interrupted` for every call whose process
    * stopped before the call ended (a `sync call` killed with `kill -9`, say),
    * and lets go of its claim. A process that owns the installation runs this
-   * when it starts; each one found is logged.
+   * when it starts; each one found is logged. It never fails the process
+   * starting: what cannot be looked at now is logged, and found again at the
+   * next start or by the next call of the handler.
    *
    * @returns The receipts written.
    */
   async recordInterruptedCalls(): Promise<Receipt[]> {
     const lock = await this.#processLock();
-    const receipts = await recordInterruptedCalls(this.kv, { now: this.now(), lock });
-    await lock.sweep();
+    let receipts: Receipt[];
+    try {
+      receipts = await recordInterruptedCalls(this.kv, { now: this.now(), lock });
+      await lock.sweep();
+    } catch (error) {
+      this.#log(
+        `Could not look for calls interrupted when their process stopped: ` +
+          `${describeError(error).message}. They are looked for again at the next start.`,
+      );
+      return [];
+    }
     for (const r of receipts) {
       this.#log(
         `A call of ${r.handler} (${r.packageId}) in ${r.project} was interrupted: ` +

@@ -250,3 +250,21 @@ Deno.test("`recordInterruptedCalls()` leaves a receipt for every claim that no l
     await Deno.remove(home, { recursive: true });
   }
 });
+
+Deno.test("`Host.recordInterruptedCalls()` logs what it cannot look at and lets the process start", async () => {
+  const home = await Deno.makeTempDir({ prefix: "sync-claims-" });
+  const kv = await Deno.openKv(":memory:");
+  const logs: string[] = [];
+  const host = new Host({ kv, home, log: (line) => logs.push(line) });
+  try {
+    kv.close();
+    assert.deepEqual(await host.recordInterruptedCalls(), []);
+    assert.match(
+      logs.join("\n"),
+      /^Could not look for calls interrupted when their process stopped: /,
+    );
+  } finally {
+    await host.close();
+    await Deno.remove(home, { recursive: true });
+  }
+});
