@@ -76,6 +76,65 @@ export const RECORD_LIMITS: Readonly<RecordLimits> = Object.freeze({
   maxListLimit: 500,
 });
 
+/**
+ * Limits on the work one handler call orders. An order is staged in the
+ * call's transaction and committed with its records, in project memory, so
+ * these keep every order inside what one atomic write of Deno KV takes (a
+ * value of 64 KiB at most) and leave the call's records most of the commit.
+ */
+export interface WorkOrderLimits {
+  /** Orders one call may place. */
+  maxOrdersPerCall: number;
+  /** One order as stored (its JSON, UTF-8), source and key included, in bytes. */
+  maxOrderBytes: number;
+  /** `agent` length in characters. */
+  maxAgentChars: number;
+  /** `title` length in characters. */
+  maxTitleChars: number;
+  /** `prompt.text` length in characters. */
+  maxPromptChars: number;
+  /** Entries of `prompt.attachments`. */
+  maxAttachments: number;
+  /** One attachment's length in characters. */
+  maxAttachmentChars: number;
+  /** `about` length in characters. */
+  maxAboutChars: number;
+}
+
+/** The limits every work order is held to. */
+export const WORK_ORDER_LIMITS: Readonly<WorkOrderLimits> = Object.freeze({
+  maxOrdersPerCall: 50,
+  maxOrderBytes: 60 * 1024,
+  maxAgentChars: 100,
+  maxTitleChars: 200,
+  maxPromptChars: 60_000,
+  maxAttachments: 32,
+  maxAttachmentChars: 4096,
+  maxAboutChars: 300,
+});
+
+/**
+ * Limits on what a receipt keeps of an error. A receipt is one value in the
+ * installation's KV, which takes 64 KiB at most; a handler decides what its
+ * error says, so what is kept of it is cut, with a mark saying how much was
+ * left out, rather than lose the receipt.
+ */
+export interface ReceiptLimits {
+  /** An error's name, in characters. */
+  maxErrorNameChars: number;
+  /** An error's message, in characters. */
+  maxErrorMessageChars: number;
+  /** A handler's name as the receipt keeps it, in characters (a person may type any). */
+  maxHandlerChars: number;
+}
+
+/** The limits every receipt is held to. */
+export const RECEIPT_LIMITS: Readonly<ReceiptLimits> = Object.freeze({
+  maxErrorNameChars: 100,
+  maxErrorMessageChars: 4096,
+  maxHandlerChars: 200,
+});
+
 /** Limits on a package archive, which is untrusted input. */
 export interface ArchiveLimits {
   /** Compressed archive size, in bytes. */

@@ -13,8 +13,12 @@ export type Source =
   | { kind: "agent"; name?: string }
   | { kind: "handler"; extensionId: string; extensionName: string; handler: string };
 
-/** How an attempt ended. */
-export type Outcome = "ok" | "failed" | "skipped";
+/**
+ * How an attempt ended: `interrupted` when the process running it stopped
+ * before it ended (killed, or the machine lost power), as the next process
+ * found.
+ */
+export type Outcome = "ok" | "failed" | "skipped" | "interrupted";
 
 /** What one call of a handler leaves behind. */
 export interface Receipt {
@@ -32,8 +36,14 @@ export interface Receipt {
   startedAt: string;
   /** When it ended, as an ISO 8601 time. */
   endedAt: string;
-  /** `ok`, `failed`, or `skipped` when the clock passed the handler over. */
+  /**
+   * `ok`, `failed`, `skipped` when the clock passed the handler over, or
+   * `interrupted` when its process stopped before the call ended.
+   */
   outcome: Outcome;
-  /** `{ name, message }` when the outcome is not `ok`. */
+  /**
+   * `{ name, message }` when the outcome is not `ok`; stored cut to
+   * `RECEIPT_LIMITS` (`runtime/limits.ts`).
+   */
   error?: { name: string; message: string };
 }

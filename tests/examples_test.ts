@@ -295,7 +295,8 @@ Deno.test("extensions/triage orders an agent session per new open issue, once", 
     });
 
     await t.step("each order is written down with the handler as its source", async () => {
-      const order = await readWorkOrder(env.kv, ordered[0].work);
+      const memory = await env.host.projectMemory(env.project);
+      const order = await readWorkOrder(memory, ordered[0].work);
       assert.ok(order);
       assert.deepEqual(
         {

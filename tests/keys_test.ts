@@ -325,6 +325,7 @@ Deno.test("the keys.ts builders answer the shapes stored data is under", async (
     assert.deepEqual(hostKeys.receiptCountKey("/p", "x"), ["receipt_count", "/p", "x"]);
     assert.deepEqual(hostKeys.runningClaimKey("/p", "x", "x.run"), ["running", "/p", "x", "x.run"]);
     assert.deepEqual(hostKeys.recordCursorSecretKey(), ["secret", "record_cursor"]);
+    assert.deepEqual(hostKeys.runningClaimsPrefix(), ["running"]);
   });
 
   await t.step("clock", () => {
@@ -357,11 +358,6 @@ Deno.test("the keys.ts builders answer the shapes stored data is under", async (
 
   await t.step("work", () => {
     assert.deepEqual(workKeys.workOrderKey("work-1"), ["work_order", "work-1"]);
-    assert.deepEqual(workKeys.workOrderIndexKey("/p", "x", "work-1"), [
-      "work_by_extension",
-      "/p",
-      "x",
-      "work-1",
-    ]);
+    assert.deepEqual(workKeys.workOrdersPrefix(), ["work_order"]);
   });
 });

@@ -9,8 +9,9 @@ import { openInstallation, syncHome } from "../projects/mod.ts";
 import type { CliIo } from "./io.ts";
 
 /**
- * Opens the installation `SYNC_HOME` names and a host over it, runs `use`
- * with it, then closes both. Handlers' console lines go to stderr, so that
+ * Opens the installation `SYNC_HOME` names and a host over it, leaves the
+ * receipts of calls whose process was killed mid-call, runs `use` with it,
+ * then closes both. Handlers' console lines go to stderr, so that
  * stdout holds only the command's answer.
  *
  * @param io Where handlers' console lines go (its `err`).
@@ -24,6 +25,8 @@ export async function withHost<T>(io: CliIo, use: (host: Host) => Promise<T>): P
   try {
     kv = await openInstallation(home);
     host = new Host({ kv, home, log: io.err });
+    // Calls of processes that were killed mid-call get their receipts before anything else runs.
+    await host.recordInterruptedCalls();
     return await use(host);
   } finally {
     await host?.close();

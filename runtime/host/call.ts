@@ -27,12 +27,13 @@ import {
 import { readDeclaredIds, resolveProjectDir } from "../projects/mod.ts";
 import type { Occasion } from "../extension_api/service.ts";
 import type { Receipt, Source } from "../types.ts";
-import { type WorkOrder, writeWorkOrders } from "../work/mod.ts";
+import type { WorkOrder } from "../work/mod.ts";
 import { consoleLine } from "./console_line.ts";
 import { findHostFunction } from "./function_table.ts";
 import type { HandlerRateLimit } from "./handler_rate_limit.ts";
 import { type HostFunctionContext, runHostFunction } from "./host_function.ts";
 import { writeReceipt } from "./receipts.ts";
+import type { ProcessLock } from "./process_lock.ts";
 import { type HandlerHold, holdHandler } from "./running_claim.ts";
 import { runningClaimKey } from "./keys.ts";
 
@@ -114,7 +115,7 @@ export interface HandlerCaller {
 
 /** What a call uses of the process it runs in; the Host holds these. */
 export interface CallResources {
-  /** The installation's KV: claims, receipts, approvals, work orders. */
+  /** The installation's KV: claims, receipts, approvals. */
   kv: Deno.Kv;
   /** The host's clock, in ms. */
   now: () => number;
@@ -132,6 +133,12 @@ export interface CallResources {
   log: (line: string) => void;
   /** Performs `net.fetch`; the global `fetch` when absent. */
   fetch?: typeof fetch;
+  /**
+   * The lock this process holds while it runs calls; claims name it, so that
+   * the claims of a process that was killed are known to be abandoned at once.
+   * Without it, a claim is judged by its expiry alone.
+   */
+  processLock?: () => Promise<ProcessLock>;
 }
 
 /**
@@ -179,12 +186,14 @@ export async function callHandler(
       );
     }
     const forMs = limits.timeoutMs + limits.workerGraceMs + 5_000;
-    hold = await holdHandler(kv, claimKey, { now, forMs });
+    // The claim carries the receipt, so a call whose process is killed still leaves one.
+    const lock = await resources.processLock?.();
+    hold = await holdHandler(kv, claimKey, { now, forMs, receipt, lock });
     if (hold === null) {
       throw new HandlerBusyError(
         `${handler} is already running in ${project}; a handler is not re-entered. ` +
-          `Try again when it ends (a call whose process stopped lets go within ` +
-          `${Math.ceil(forMs / 1000)} s)`,
+          `Try again when it ends (the claim of a call whose process was killed is let go ` +
+          `of at once, or within ${Math.ceil(forMs / 1000)} s where the host cannot tell)`,
       );
     }
     resources.rateLimit.count(project, id, handler, startedAt);
@@ -223,8 +232,8 @@ export async function callHandler(
       host: (fn, args) => runHostFunction(findHostFunction(fn), args, context),
       log: (level, text) => resources.log(consoleLine(id, level, text)),
     });
+    // The records and the orders (in the project's outbox) in one atomic write.
     await transaction.commit();
-    await writeWorkOrders(kv, orders);
     receipt.endedAt = new Date(now()).toISOString();
     return { value, receipt };
   } catch (error) {
@@ -238,9 +247,21 @@ export async function callHandler(
     receipt.endedAt = new Date(now()).toISOString();
     throw error;
   } finally {
-    await hold?.release();
     const busy = receipt.error?.name === "HandlerBusyError" && hold === null;
-    if (!(busy && options.noReceiptWhenBusy)) await writeReceipt(kv, receipt);
+    const wanted = !(busy && options.noReceiptWhenBusy);
+    // Letting go and the receipt are one write. Whether it fails or not, the
+    // caller is told what happened to the call: a call that committed is not
+    // reported as failed because its receipt could not be written.
+    try {
+      if (hold) await hold.release(wanted ? receipt : undefined);
+      else if (wanted) await writeReceipt(kv, receipt);
+    } catch (error) {
+      resources.log(
+        `[host] the receipt of ${handler} in ${project} (${receipt.id}, outcome ` +
+          `${receipt.outcome}) could not be written: ${describeError(error).message}` +
+          (hold ? "; its claim becomes an interrupted receipt once it runs out" : ""),
+      );
+    }
   }
 }
 

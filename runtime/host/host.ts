@@ -6,6 +6,7 @@
  * @module
  */
 import { printable } from "../internal/printable.ts";
+import { describeError } from "../internal/describe_error.ts";
 import { IsolatePool } from "../isolate/mod.ts";
 import { DEFAULT_LIMITS, type HandlerLimits } from "../limits.ts";
 import { openProjectMemory, RecordCursors } from "../memory/mod.ts";
@@ -18,6 +19,9 @@ import {
 } from "./call.ts";
 import { HandlerRateLimit } from "./handler_rate_limit.ts";
 import { recordCursorSecret } from "./record_cursor_secret.ts";
+import { ProcessLock } from "./process_lock.ts";
+import { recordInterruptedCalls } from "./running_claim.ts";
+import type { Receipt } from "../types.ts";
 
 /** Options for {@linkcode Host}. */
 export interface HostOptions {
@@ -38,8 +42,9 @@ export interface HostOptions {
 }
 
 /**
- * One per process. Holds the installation KV, the isolate pool, and the open
- * project memories.
+ * One per process. Holds the installation KV, the isolate pool, the open
+ * project memories, and the lock that tells other processes this one still
+ * runs the calls it claimed.
  */
 export class Host implements HandlerCaller {
   /** The installation's KV (the caller's to close). */
@@ -54,6 +59,8 @@ export class Host implements HandlerCaller {
   readonly pool: IsolatePool;
   #memories = new Map<string, Promise<Deno.Kv>>();
   #resources: CallResources;
+  #log: (line: string) => void;
+  #lock: Promise<ProcessLock> | undefined;
 
   /**
    * A host over an installation, with a pool of its own unless one is given.
@@ -66,6 +73,8 @@ export class Host implements HandlerCaller {
     this.now = options.now ?? Date.now;
     this.limits = options.limits ?? DEFAULT_LIMITS;
     this.pool = options.pool ?? new IsolatePool({ size: this.limits.maxConcurrentCalls });
+    // One entry, one line: what a handler wrote cannot start another.
+    this.#log = options.log ?? ((line) => console.error(printable(line)));
     this.#resources = {
       kv: this.kv,
       now: this.now,
@@ -75,9 +84,9 @@ export class Host implements HandlerCaller {
       rateLimit: new HandlerRateLimit(this.limits),
       // Read (or made) the first time a listing pages, then kept for the process.
       cursors: new RecordCursors(() => recordCursorSecret(this.kv)),
-      // One entry, one line: what a handler wrote cannot start another.
-      log: options.log ?? ((line) => console.error(printable(line))),
+      log: this.#log,
       fetch: options.fetch,
+      processLock: () => this.#processLock(),
     };
   }
 
@@ -116,9 +125,55 @@ export class Host implements HandlerCaller {
     return callHandler(this.#resources, projectDir, id, handler, options);
   }
 
-  /** Closes the pool and the project memories (the installation KV is the caller's). */
+  /**
+   * Leaves a receipt of outcome `interrupted` for every call whose process
+   * stopped before the call ended (a `sync call` killed with `kill -9`, say),
+   * and lets go of its claim. A process that owns the installation runs this
+   * when it starts; each one found is logged. It never fails the process
+   * starting: what cannot be looked at now is logged, and found again at the
+   * next start or by the next call of the handler.
+   *
+   * @returns The receipts written.
+   */
+  async recordInterruptedCalls(): Promise<Receipt[]> {
+    const lock = await this.#processLock();
+    let receipts: Receipt[];
+    try {
+      receipts = await recordInterruptedCalls(this.kv, { now: this.now(), lock });
+      await lock.sweep();
+    } catch (error) {
+      this.#log(
+        `Could not look for calls interrupted when their process stopped: ` +
+          `${describeError(error).message}. They are looked for again at the next start.`,
+      );
+      return [];
+    }
+    for (const r of receipts) {
+      this.#log(
+        `A call of ${r.handler} (${r.packageId}) in ${r.project} was interrupted: ` +
+          `its process stopped before it ended. Its receipt says so.`,
+      );
+    }
+    return receipts;
+  }
+
+  /**
+   * The lock this host holds while it runs calls in the installation, taken
+   * at its first call: its claims name it, so others can tell when it is gone.
+   */
+  #processLock(): Promise<ProcessLock> {
+    this.#lock ??= ProcessLock.take(this.home);
+    return this.#lock;
+  }
+
+  /**
+   * Closes the pool and the project memories, and lets go of the host's
+   * process lock (the installation KV is the caller's).
+   */
   async close(): Promise<void> {
     this.pool.close();
+    if (this.#lock) (await this.#lock).release();
+    this.#lock = undefined;
     for (const memory of this.#memories.values()) {
       try {
         (await memory).close();

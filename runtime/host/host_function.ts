@@ -26,7 +26,10 @@ export interface HostFunctionContext {
   transaction: MemoryTransaction;
   /** Which kinds the package may read and write in the project. */
   access: MemoryAccess;
-  /** Work the call ordered so far; written down only when the call commits. */
+  /**
+   * Work the call ordered so far, counted against the orders one call may
+   * place; each is staged in `transaction` and committed with the records.
+   */
   orders: WorkOrder[];
   /** The installation's KV. */
   kv: Deno.Kv;

@@ -9,6 +9,7 @@
 
 const RECEIPT = "receipt";
 const RECEIPT_BY_TIME = "receipt_by_time";
+const RUNNING = "running";
 
 /**
  * Key of a receipt, by package.
@@ -68,7 +69,12 @@ export function receiptCountKey(project: string, packageId: string): Deno.KvKey 
  * @param handler The handler's name.
  */
 export function runningClaimKey(project: string, id: string, handler: string): Deno.KvKey {
-  return ["running", project, id, handler];
+  return [RUNNING, project, id, handler];
+}
+
+/** Prefix of every claim of a running handler, in every project. */
+export function runningClaimsPrefix(): Deno.KvKey {
+  return [RUNNING];
 }
 
 /** Key of the installation's secret that seals the cursors of handlers' record listings. */

@@ -1,8 +1,12 @@
 /**
- * Receipts: what every attempt leaves in the installation, whatever its occasion.
+ * Receipts: what every attempt leaves in the installation, whatever its
+ * occasion and whatever fails. Each is one value of Deno KV, so what it keeps
+ * of text a handler or a person chose is cut to `RECEIPT_LIMITS`, visibly.
  *
  * @module
  */
+import { cutText } from "../internal/cut_text.ts";
+import { RECEIPT_LIMITS } from "../limits.ts";
 import type { Receipt } from "../types.ts";
 import {
   receiptCountKey,
@@ -16,33 +20,88 @@ import {
 export const RECEIPTS_KEPT = 500;
 
 /**
- * Writes a receipt. Once a package has more than {@linkcode RECEIPTS_KEPT}
- * in a project (plus slack, so trimming is occasional) its oldest receipts are
- * dropped.
+ * A receipt as it is stored: the error's name and message and the handler's
+ * name cut to `RECEIPT_LIMITS`, each with a mark saying how much was left out.
+ *
+ * @param receipt What the attempt left.
+ * @returns A copy, or the receipt itself when nothing needed cutting.
+ */
+export function boundReceipt(receipt: Receipt): Receipt {
+  const handler = cutText(receipt.handler, RECEIPT_LIMITS.maxHandlerChars);
+  const error = receipt.error && {
+    name: cutText(receipt.error.name, RECEIPT_LIMITS.maxErrorNameChars),
+    message: cutText(receipt.error.message, RECEIPT_LIMITS.maxErrorMessageChars),
+  };
+  if (
+    handler === receipt.handler && error?.name === receipt.error?.name &&
+    error?.message === receipt.error?.message
+  ) return receipt;
+  return { ...receipt, handler, ...(error ? { error } : {}) };
+}
+
+/**
+ * Adds a receipt's writes to an atomic operation: the receipt (only if none
+ * with its id is written yet), its place in the project's index, and its
+ * count. For a receipt that must be written together with something else,
+ * such as letting go of the claim of the call it tells of.
+ *
+ * @param op The atomic operation to add to.
+ * @param receipt What the attempt left; it is bounded here.
+ */
+export function addReceipt(op: Deno.AtomicOperation, receipt: Receipt): Deno.AtomicOperation {
+  const stored = boundReceipt(receipt);
+  const key = receiptKey(stored.project, stored.packageId, stored.id);
+  return op
+    .check({ key, versionstamp: null })
+    .set(key, stored)
+    .set(receiptIndexKey(stored.project, stored.id), stored.packageId)
+    .sum(receiptCountKey(stored.project, stored.packageId), 1n);
+}
+
+/**
+ * Writes a receipt. One whose id is already written is not written again,
+ * except over an `interrupted` one: that is what another process concluded
+ * when the call's claim seemed abandoned, and the call's own outcome, once it
+ * arrives, says more. Once a package has more than
+ * {@linkcode RECEIPTS_KEPT} in a project (plus slack, so trimming is
+ * occasional) its oldest receipts are dropped.
  *
  * @param kv The installation's KV.
- * @param receipt What the attempt left; one whose `id` is already written is not written again.
+ * @param receipt What the attempt left; it is bounded first ({@linkcode boundReceipt}).
  */
 export async function writeReceipt(kv: Deno.Kv, receipt: Receipt): Promise<void> {
-  const key = receiptKey(receipt.project, receipt.packageId, receipt.id);
-  const countKey = receiptCountKey(receipt.project, receipt.packageId);
-  await kv.atomic()
-    .check({ key, versionstamp: null })
-    .set(key, receipt)
-    .set(receiptIndexKey(receipt.project, receipt.id), receipt.packageId)
-    .sum(countKey, 1n)
-    .commit();
+  const result = await addReceipt(kv.atomic(), receipt).commit();
+  if (!result.ok && receipt.outcome !== "interrupted") {
+    const key = receiptKey(receipt.project, receipt.packageId, receipt.id);
+    const existing = await kv.get<Receipt>(key);
+    if (existing.value?.outcome === "interrupted") {
+      await kv.atomic().check(existing).set(key, boundReceipt(receipt)).commit();
+    }
+  }
+  await trimReceipts(kv, receipt.project, receipt.packageId);
+}
+
+/**
+ * Drops a package's oldest receipts in a project once it has more than
+ * {@linkcode RECEIPTS_KEPT} (plus slack, so trimming is occasional).
+ *
+ * @param kv The installation's KV.
+ * @param project The project's resolved folder.
+ * @param packageId The package.
+ */
+export async function trimReceipts(kv: Deno.Kv, project: string, packageId: string): Promise<void> {
+  const countKey = receiptCountKey(project, packageId);
   const count = Number((await kv.get<Deno.KvU64>(countKey)).value?.value ?? 0n);
   if (count <= RECEIPTS_KEPT + 50) return;
   const oldest = kv.list<Receipt>(
-    { prefix: receiptsPrefix(receipt.project, receipt.packageId) },
+    { prefix: receiptsPrefix(project, packageId) },
     { limit: count - RECEIPTS_KEPT },
   );
   let dropped = 0;
   for await (const entry of oldest) {
     await kv.atomic()
       .delete(entry.key)
-      .delete(receiptIndexKey(receipt.project, entry.value.id))
+      .delete(receiptIndexKey(project, entry.value.id))
       .commit();
     dropped++;
   }

@@ -2,11 +2,24 @@
  * Running claims: a handler is not re-entered while it runs in a project,
  * whichever process called it (a `sync call` beside `sync serve`'s clock,
  * say). A call claims its handler in the installation KV before it starts and
- * lets go when it ends; a claim left by a process that stopped mid-call runs
- * out on its own once no call could still be running under it.
+ * lets go when it ends, writing its receipt in the same atomic write.
+ *
+ * A claim holds the call's receipt as it stood when the call started and the
+ * process that runs it (its {@linkcode ProcessMark}), and is renewed while the
+ * call runs. A claim no longer counts once its process is known to be gone, or
+ * once it has not been renewed for as long as a call can last; whoever finds
+ * such a claim — the next call of the handler, or the next process to open the
+ * installation ({@linkcode recordInterruptedCalls}) — turns it into a receipt
+ * of outcome `interrupted`, so that every attempt leaves a receipt even when
+ * its process was killed. Claims never expire on their own: a claim Deno KV
+ * dropped would take the only trace of the attempt with it.
  *
  * @module
  */
+import type { Receipt } from "../types.ts";
+import { receiptKey, runningClaimsPrefix } from "./keys.ts";
+import type { ProcessLock, ProcessMark } from "./process_lock.ts";
+import { addReceipt, boundReceipt, writeReceipt } from "./receipts.ts";
 
 /** What a running call holds. */
 export interface RunningClaim {
@@ -14,6 +27,12 @@ export interface RunningClaim {
   startedAt: number;
   /** After this (ms) the claim no longer counts: the call cannot still be running. */
   until: number;
+  /** When the claim was made or last renewed, in ms: the last time its call was known to run. */
+  renewedAt?: number;
+  /** The process running the call, when it holds a lock others can test. */
+  owner?: ProcessMark;
+  /** The call's receipt as it stood when the call started; its outcome is decided when it ends. */
+  receipt?: Receipt;
 }
 
 /** Options for {@linkcode claimHandler}. */
@@ -22,10 +41,75 @@ export interface ClaimHandlerOptions {
   now: number;
   /** How long a call can last at most, in ms. */
   forMs: number;
+  /** The call's receipt as it stands when it starts, to be written if its process stops. */
+  receipt?: Receipt;
+  /**
+   * This process's lock: the claim names it, and the claims of other
+   * processes are tested against theirs. Without it, claims are judged by
+   * their expiry alone.
+   */
+  lock?: ProcessLock;
 }
 
 /**
- * Claims a handler for one call.
+ * Whether a claim still counts at `now`: it was renewed within its term and
+ * its process is not known to be gone.
+ */
+async function stillHeld(
+  claim: RunningClaim,
+  now: number,
+  lock: ProcessLock | undefined,
+): Promise<boolean> {
+  if (claim.until <= now) return false;
+  if (claim.owner === undefined || lock === undefined) return true;
+  return await lock.isGone(claim.owner) !== true;
+}
+
+/**
+ * The receipt of a call whose claim no longer counts: its process stopped
+ * before the call ended, or stopped renewing it.
+ */
+function interruptedReceipt(claim: RunningClaim, now: number): Receipt | null {
+  if (!claim.receipt) return null;
+  const pid = claim.owner ? ` (pid ${claim.owner.pid})` : "";
+  const lastSeen = new Date(claim.renewedAt ?? claim.startedAt).toISOString();
+  return {
+    ...claim.receipt,
+    endedAt: new Date(Math.max(now, claim.startedAt)).toISOString(),
+    outcome: "interrupted",
+    error: {
+      name: "ProcessStopped",
+      message: `The process that ran the call${pid} stopped before the call ended; it was ` +
+        `last known running at ${lastSeen}. A call commits only when its handler returns, ` +
+        `so nothing of it was committed unless it had returned.`,
+    },
+  };
+}
+
+/**
+ * Adds, to `op`, the receipt of a claim that no longer counts, unless a
+ * receipt with its id is already written.
+ *
+ * @returns The receipt added, or null.
+ */
+async function addInterruptedReceipt(
+  kv: Deno.Kv,
+  op: Deno.AtomicOperation,
+  claim: RunningClaim,
+  now: number,
+): Promise<Receipt | null> {
+  const receipt = interruptedReceipt(claim, now);
+  if (receipt === null) return null;
+  const key = receiptKey(receipt.project, receipt.packageId, receipt.id);
+  if ((await kv.get(key)).versionstamp !== null) return null;
+  addReceipt(op, receipt);
+  return receipt;
+}
+
+/**
+ * Claims a handler for one call. A claim that no longer counts is taken over,
+ * and the receipt of the call it stood for is written as `interrupted` in the
+ * same atomic write.
  *
  * @returns The claim's versionstamp, to let go with; null when a call holds it already.
  */
@@ -34,28 +118,56 @@ export async function claimHandler(
   key: Deno.KvKey,
   options: ClaimHandlerOptions,
 ): Promise<string | null> {
-  const current = await kv.get<RunningClaim>(key);
-  if (current.value && current.value.until > options.now) return null;
-  const claim: RunningClaim = { startedAt: options.now, until: options.now + options.forMs };
-  const result = await kv.atomic().check(current).set(key, claim, {
-    expireIn: options.forMs,
-  }).commit();
-  return result.ok ? result.versionstamp : null;
+  const claim: RunningClaim = {
+    startedAt: options.now,
+    until: options.now + options.forMs,
+    renewedAt: options.now,
+    ...(options.lock?.held ? { owner: options.lock.mark } : {}),
+    ...(options.receipt ? { receipt: boundReceipt(options.receipt) } : {}),
+  };
+  // A lost race against a process doing the same is settled by reading again.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const current = await kv.get<RunningClaim>(key);
+    if (current.value && await stillHeld(current.value, options.now, options.lock)) return null;
+    const op = kv.atomic().check(current).set(key, claim);
+    if (current.value) await addInterruptedReceipt(kv, op, current.value, options.now);
+    const result = await op.commit();
+    if (result.ok) return result.versionstamp;
+  }
+  return null;
 }
 
-/** Lets go of a claim this call holds (the versionstamp {@linkcode claimHandler} answered). */
+/**
+ * Lets go of a claim this call holds (the versionstamp {@linkcode claimHandler}
+ * answered), writing the call's receipt in the same atomic write when one is
+ * given. When the claim is no longer this call's — another process found it
+ * abandoned and took it over — the receipt is written alone, replacing the
+ * `interrupted` one written for it.
+ *
+ * @throws What Deno KV throws when the write cannot be made; the claim then stays
+ *   and becomes an `interrupted` receipt once it runs out.
+ */
 export async function releaseHandler(
   kv: Deno.Kv,
   key: Deno.KvKey,
   versionstamp: string,
+  receipt?: Receipt,
 ): Promise<void> {
-  await kv.atomic().check({ key, versionstamp }).delete(key).commit();
+  const op = kv.atomic().check({ key, versionstamp }).delete(key);
+  if (receipt) addReceipt(op, receipt);
+  const result = await op.commit();
+  if (!result.ok && receipt) await writeReceipt(kv, receipt);
 }
 
 /** A claim held for as long as a call runs; see {@linkcode holdHandler}. */
 export interface HandlerHold {
-  /** Stops renewing and lets go of the claim. */
-  release(): Promise<void>;
+  /**
+   * Stops renewing and lets go of the claim, writing the call's receipt in
+   * the same atomic write when one is given.
+   *
+   * @throws What Deno KV throws when the write cannot be made.
+   */
+  release(receipt?: Receipt): Promise<void>;
 }
 
 /** Options for {@linkcode holdHandler}. */
@@ -66,6 +178,10 @@ export interface HoldHandlerOptions {
   forMs: number;
   /** How often the claim is renewed while held, in real ms; a third of `forMs` by default. */
   renewEveryMs?: number;
+  /** The call's receipt as it stands when it starts, to be written if its process stops. */
+  receipt?: Receipt;
+  /** This process's lock ({@linkcode ClaimHandlerOptions.lock}). */
+  lock?: ProcessLock;
 }
 
 /**
@@ -80,26 +196,65 @@ export async function holdHandler(
   key: Deno.KvKey,
   options: HoldHandlerOptions,
 ): Promise<HandlerHold | null> {
-  let versionstamp = await claimHandler(kv, key, { now: options.now(), forMs: options.forMs });
+  let versionstamp = await claimHandler(kv, key, {
+    now: options.now(),
+    forMs: options.forMs,
+    receipt: options.receipt,
+    lock: options.lock,
+  });
   if (versionstamp === null) return null;
   let renewing: Promise<void> = Promise.resolve();
   const timer = setInterval(() => {
     renewing = renewing.then(async () => {
       if (versionstamp === null) return;
+      const current = await kv.get<RunningClaim>(key);
+      if (current.versionstamp !== versionstamp || !current.value) return;
       const now = options.now();
-      const claim: RunningClaim = { startedAt: now, until: now + options.forMs };
-      const result = await kv.atomic().check({ key, versionstamp }).set(key, claim, {
-        expireIn: options.forMs,
-      }).commit();
+      const claim: RunningClaim = { ...current.value, until: now + options.forMs, renewedAt: now };
+      const result = await kv.atomic().check(current).set(key, claim).commit();
       if (result.ok) versionstamp = result.versionstamp;
     }).catch(() => {/* the next renewal tries again */});
   }, options.renewEveryMs ?? Math.max(1_000, Math.floor(options.forMs / 3)));
   return {
-    async release() {
+    async release(receipt?: Receipt) {
       clearInterval(timer);
       await renewing;
-      if (versionstamp !== null) await releaseHandler(kv, key, versionstamp);
+      const held = versionstamp;
       versionstamp = null;
+      if (held !== null) await releaseHandler(kv, key, held, receipt);
+      else if (receipt) await writeReceipt(kv, receipt);
     },
   };
+}
+
+/** Options for {@linkcode recordInterruptedCalls}. */
+export interface RecordInterruptedCallsOptions {
+  /** The host's time, in ms. */
+  now: number;
+  /** This process's lock, to test the claims of others against theirs. */
+  lock?: ProcessLock;
+}
+
+/**
+ * Turns every claim that no longer counts into a receipt of outcome
+ * `interrupted` and removes it: the calls of processes that stopped mid-call.
+ * Run when a process that owns the installation starts, so that a `sync call`
+ * killed with `kill -9` has its receipt before anyone looks.
+ *
+ * @param kv The installation's KV.
+ * @returns The receipts written, one per call found interrupted.
+ */
+export async function recordInterruptedCalls(
+  kv: Deno.Kv,
+  options: RecordInterruptedCallsOptions,
+): Promise<Receipt[]> {
+  const written: Receipt[] = [];
+  for await (const entry of kv.list<RunningClaim>({ prefix: runningClaimsPrefix() })) {
+    if (await stillHeld(entry.value, options.now, options.lock)) continue;
+    const op = kv.atomic().check(entry).delete(entry.key);
+    const receipt = await addInterruptedReceipt(kv, op, entry.value, options.now);
+    const result = await op.commit();
+    if (result.ok && receipt) written.push(receipt);
+  }
+  return written;
 }

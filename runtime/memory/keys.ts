@@ -45,3 +45,14 @@ export function contentChunkKey(key: string, contentId: string, index: number): 
 export function generationKey(packageId: string): Deno.KvKey {
   return [GENERATION, packageId];
 }
+
+/**
+ * Whether a key is one of the records' own (metadata, content or a
+ * generation): entries other domains stage beside records, such as work
+ * orders, may never land there.
+ *
+ * @param key A key of project memory.
+ */
+export function isRecordSpaceKey(key: Deno.KvKey): boolean {
+  return key[0] === RECORD || key[0] === CONTENT || key[0] === GENERATION;
+}

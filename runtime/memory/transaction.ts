@@ -5,6 +5,11 @@
  * they were based on changed and the package's generation is still the one the
  * call started under. A call that fails or is superseded leaves nothing.
  *
+ * Other domains stage their own entries beside the records through
+ * {@linkcode MemoryTransaction.stageEntry} — the work a call orders is one,
+ * the project's outbox of orders — and they are committed in the same atomic
+ * operation, so a call's records and its orders stand or fall together.
+ *
  * Which kinds a package may read or write is decided before this is called.
  *
  * @module
@@ -12,7 +17,7 @@
 
 import { ConflictError, PayloadTooLargeError, SupersededError, SyncError } from "../errors.ts";
 import type { Generation } from "./generation.ts";
-import { contentChunkKey, generationKey, recordKey } from "./keys.ts";
+import { contentChunkKey, generationKey, isRecordSpaceKey, recordKey } from "./keys.ts";
 import {
   encodeStoredRecord,
   listRecordPage,
@@ -43,18 +48,22 @@ export interface TransactionLimits {
   maxChecks: number;
   /** Encoded size of the keys the commit sets or deletes, in bytes (KV allows 80 KiB). */
   maxMutationKeyBytes: number;
+  /** One value the commit sets, in bytes (KV's own limit). */
+  maxValueBytes: number;
 }
 
 /**
- * What one transaction may stage. Deno KV refuses an atomic operation over
- * 800 KiB of mutations, 1000 mutations, 100 checks or 80 KiB of mutated keys;
- * staying under these means a commit never fails for its size.
+ * What one transaction may stage, records and other entries together. Deno KV
+ * refuses an atomic operation over 800 KiB of mutations, 1000 mutations, 100
+ * checks, 80 KiB of mutated keys or a value over 64 KiB; staying under these
+ * means a commit never fails for its size.
  */
 export const TRANSACTION_LIMITS: Readonly<TransactionLimits> = Object.freeze({
   maxBytes: 700 * 1024,
   maxMutations: 1000,
   maxChecks: 100,
   maxMutationKeyBytes: 72 * 1024,
+  maxValueBytes: 64 * 1024,
 });
 
 /** Options of a `MemoryTransaction`. */
@@ -114,6 +123,13 @@ interface Staged {
   cost: Cost;
 }
 
+/** An entry other than a record, staged to be set with the records. */
+interface StagedEntry {
+  key: Deno.KvKey;
+  value: Uint8Array;
+  cost: Cost;
+}
+
 type State = "open" | "committed" | "discarded";
 
 const encoder = new TextEncoder();
@@ -145,6 +161,7 @@ export class MemoryTransaction {
   #now: () => Date;
   #cursors: RecordCursors | undefined;
   #staged = new Map<string, Staged>();
+  #entries = new Map<string, StagedEntry>();
   #total: Cost = { bytes: 0, mutations: 0, mutationKeyBytes: 0 };
   #state: State = "open";
   #queue: Promise<unknown> = Promise.resolve();
@@ -304,6 +321,68 @@ export class MemoryTransaction {
   }
 
   /**
+   * Stages an entry of project memory that is not a record — a work order in
+   * the project's outbox, say — to be set in the same atomic operation as the
+   * records, so it is committed with them or not at all. Each key is staged
+   * once and names an entry nothing else writes; it is checked against the
+   * same limits as the records, so the commit never fails for its size.
+   *
+   * @param key Where the entry goes; never a record's, a content chunk's or a generation's.
+   * @param value The entry's bytes, as stored.
+   * @param what What is staged, for a refusal's message, such as `work.order()`.
+   * @throws {PayloadTooLargeError} when the value, or the call's records and
+   *   entries together, would no longer fit one atomic write.
+   * @throws {TypeError} for a key of the records' own, or one already staged.
+   */
+  stageEntry(key: Deno.KvKey, value: Uint8Array, what: string): Promise<void> {
+    return this.#run(() => {
+      const id = JSON.stringify(key);
+      if (isRecordSpaceKey(key)) {
+        throw new TypeError(
+          `${what} cannot stage ${id}: records, content and generations are kept apart`,
+        );
+      }
+      if (this.#entries.has(id)) throw new TypeError(`${what} staged ${id} already`);
+      const refuse = (detail: string) =>
+        new PayloadTooLargeError(
+          `${what}: ${detail}; one call's records and work orders are committed together and ` +
+            `must fit one atomic write. Nothing of this was staged.`,
+        );
+      if (value.byteLength > TRANSACTION_LIMITS.maxValueBytes) {
+        throw refuse(
+          `it is ${value.byteLength} bytes as stored, at most ` +
+            `${TRANSACTION_LIMITS.maxValueBytes} allowed`,
+        );
+      }
+      const keyBytes = kvKeyBytes(key);
+      const cost: Cost = {
+        bytes: keyBytes + value.byteLength,
+        mutations: 1,
+        mutationKeyBytes: keyBytes,
+      };
+      this.#total = this.#admit(this.#total, cost, this.#checkCount(), refuse);
+      this.#entries.set(id, { key, value, cost });
+      return Promise.resolve();
+    });
+  }
+
+  /**
+   * An entry as this transaction sees it: staged in this call, or committed.
+   *
+   * @param key A key {@linkcode MemoryTransaction.stageEntry} takes.
+   * @returns The entry's bytes, or null when there is none.
+   */
+  entry(key: Deno.KvKey): Promise<Uint8Array | null> {
+    return this.#run(async () => {
+      const staged = this.#entries.get(JSON.stringify(key));
+      if (staged) return staged.value;
+      if (isRecordSpaceKey(key)) return null;
+      const committed = await this.#kv.get<Uint8Array>(key);
+      return committed.value instanceof Uint8Array ? committed.value : null;
+    });
+  }
+
+  /**
    * Applies every staged change in one atomic operation. Refuses, writing
    * nothing, with `SupersededError` when the package's generation moved on
    * and with `ConflictError` when a record a change was based on was written
@@ -322,6 +401,7 @@ export class MemoryTransaction {
     this.#assertOpen();
     this.#state = "discarded";
     this.#staged.clear();
+    this.#entries.clear();
   }
 
   /** Runs operations one at a time, in call order, while the transaction is open. */
@@ -378,19 +458,36 @@ export class MemoryTransaction {
     }
     const cost = costOf(key, staged);
     const old = this.#staged.get(key)?.cost ?? { bytes: 0, mutations: 0, mutationKeyBytes: 0 };
-    const total: Cost = {
-      bytes: this.#total.bytes - old.bytes + cost.bytes,
-      mutations: this.#total.mutations - old.mutations + cost.mutations,
-      mutationKeyBytes: this.#total.mutationKeyBytes - old.mutationKeyBytes +
-        cost.mutationKeyBytes,
+    const without: Cost = {
+      bytes: this.#total.bytes - old.bytes,
+      mutations: this.#total.mutations - old.mutations,
+      mutationKeyBytes: this.#total.mutationKeyBytes - old.mutationKeyBytes,
     };
-    const checks = this.#staged.size + (this.#staged.has(key) ? 0 : 1) +
-      (this.#packageId === null ? 0 : 1);
+    const checks = this.#checkCount() + (this.#staged.has(key) ? 0 : 1);
     const refuse = (what: string) =>
       new PayloadTooLargeError(
         `Record ${quote(key)}: ${what}; one call's changes are committed together and ` +
           `must fit one atomic write. Nothing of this change was staged.`,
       );
+    this.#total = this.#admit(without, cost, checks, refuse);
+    this.#staged.set(key, { ...staged, cost });
+  }
+
+  /** Checks in the commit as staged so far: one per record, one for the generation. */
+  #checkCount(): number {
+    return this.#staged.size + (this.#packageId === null ? 0 : 1);
+  }
+
+  /**
+   * The totals once `cost` is added to `base`, or the refusal naming the
+   * first limit it would pass.
+   */
+  #admit(base: Cost, cost: Cost, checks: number, refuse: (what: string) => SyncError): Cost {
+    const total: Cost = {
+      bytes: base.bytes + cost.bytes,
+      mutations: base.mutations + cost.mutations,
+      mutationKeyBytes: base.mutationKeyBytes + cost.mutationKeyBytes,
+    };
     if (total.bytes > TRANSACTION_LIMITS.maxBytes) {
       throw refuse(
         `this change would bring the call's staged changes to ${total.bytes} bytes, ` +
@@ -413,8 +510,7 @@ export class MemoryTransaction {
           `at most ${TRANSACTION_LIMITS.maxMutationKeyBytes} allowed`,
       );
     }
-    this.#total = total;
-    this.#staged.set(key, { ...staged, cost });
+    return total;
   }
 
   #unstage(key: string): void {
@@ -446,9 +542,11 @@ export class MemoryTransaction {
       }
       (staged.next === null ? removed : written).push(key);
     }
+    for (const entry of this.#entries.values()) atomic.set(entry.key, entry.value);
     const result = await atomic.commit();
     if (!result.ok) throw await this.#explainRefusal();
     this.#staged.clear();
+    this.#entries.clear();
     return {
       versionstamp: result.versionstamp,
       written: written.sort(compareRecordKeys),

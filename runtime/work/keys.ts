@@ -1,28 +1,26 @@
 /**
- * Every Deno KV key the work domain writes in the installation: work orders,
- * and the index of them by project and extension. Keys are built here and
+ * Every Deno KV key the work domain writes. Work orders live in the memory of
+ * the project they are for (`<project>/.sync/memory.kv`), in its outbox: a
+ * call's orders are written in the same atomic commit as its records, and
+ * whoever performs the work reads them from there. Keys are built here and
  * nowhere else, so their shapes — which data already stored must keep
  * matching — can be read in one place.
  *
  * @module
  */
 
-/**
- * Key of a work order.
- *
- * @param key The order's key, as `work.order()` answered it.
- */
-export function workOrderKey(key: string): Deno.KvKey {
-  return ["work_order", key];
-}
+const WORK_ORDER = "work_order";
 
 /**
- * Key of a work order in its project and extension's index.
+ * Key of a work order in its project's outbox (project memory).
  *
- * @param project The project's resolved path.
- * @param extensionId The extension that ordered the work.
- * @param key The order's key.
+ * @param key The order's key, as `work.order()` answered it; keys sort by when they were made.
  */
-export function workOrderIndexKey(project: string, extensionId: string, key: string): Deno.KvKey {
-  return ["work_by_extension", project, extensionId, key];
+export function workOrderKey(key: string): Deno.KvKey {
+  return [WORK_ORDER, key];
+}
+
+/** Prefix of a project's outbox of work orders, oldest first. */
+export function workOrdersPrefix(): Deno.KvKey {
+  return [WORK_ORDER];
 }

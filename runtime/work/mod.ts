@@ -1,10 +1,17 @@
 /**
- * Work: the orders handlers place for long-running work (`agent.session`), as written down.
+ * Work: the orders handlers place for long-running work (`agent.session`), staged with a
+ * call's records and kept in the project's outbox.
  *
  * This file is the domain's public entry: other domains import from it, never
  * from the files behind it.
  *
  * @module
  */
-export { parseWorkOrder, readWorkOrder, writeWorkOrders } from "./order.ts";
-export type { WorkOrder } from "./order.ts";
+export {
+  listWorkOrders,
+  parseWorkOrder,
+  readWorkOrder,
+  stagedWorkOrder,
+  stageWorkOrder,
+} from "./order.ts";
+export type { ListWorkOrdersOptions, WorkOrder, WorkOrderStaging } from "./order.ts";

@@ -1,21 +1,36 @@
 /**
  * Work orders: long-running work a handler (or a person, or an agent) asks the
- * host to perform. Today one kind, `agent.session`. Ordering writes the order
- * down and answers a key at once; raising the agent is the work executor's.
+ * host to perform. Today one kind, `agent.session`. Ordering stages the order
+ * in the call's transaction and answers a key at once; the order is written
+ * into the project's outbox (in project memory) in the same atomic commit as
+ * the call's records, and raising the agent is the work executor's, which
+ * reads the outbox.
+ *
+ * Why an outbox of entries rather than Deno KV's `atomic().enqueue()`, which
+ * would ride in the same commit too: a queued message cannot be listed or read
+ * back, so `work.state` and Chat could not show an order before it is raised;
+ * it reaches only a listener on that project's KV, which every process would
+ * have to keep open for every project; and KV retries or drops it by a policy
+ * of its own. An entry stays where it was committed until the executor takes
+ * it, and what was ordered is read, and tested, like any other data.
  *
  * @module
  */
 import { z } from "zod";
-import { InvalidInputError } from "../errors.ts";
+import { InvalidInputError, PayloadTooLargeError } from "../errors.ts";
+import { WORK_ORDER_LIMITS } from "../limits.ts";
 import type { Source } from "../types.ts";
 import type { WorkOrderInput } from "../extension_api/service.ts";
-import { workOrderIndexKey, workOrderKey } from "./keys.ts";
+import { workOrderKey, workOrdersPrefix } from "./keys.ts";
+
+const LIMITS = WORK_ORDER_LIMITS;
 
 /**
  * What an order must say, checked when a handler orders work. It validates
  * the extension API's `WorkOrderInput`, which stays the one definition of the
  * shape (tests/extension_api/shapes_test.ts keeps the two in step).
- * `onInterrupted` is required: the source decides, nothing guesses.
+ * `onInterrupted` is required: the source decides, nothing guesses. The
+ * whole order's size is checked when it is encoded ({@linkcode encodeWorkOrder}).
  *
  * Exported for that test alone; other modules call {@linkcode parseWorkOrder}.
  * Its type is left to inference on purpose: the test compares the inferred
@@ -27,14 +42,15 @@ import { workOrderIndexKey, workOrderKey } from "./keys.ts";
  */
 export const workOrderInputSchema = z.strictObject({
   kind: z.literal("agent.session"),
-  agent: z.string().min(1).max(100),
-  title: z.string().min(1).max(200),
+  agent: z.string().min(1).max(LIMITS.maxAgentChars),
+  title: z.string().min(1).max(LIMITS.maxTitleChars),
   prompt: z.strictObject({
-    text: z.string().min(1).max(100_000),
-    attachments: z.array(z.string().min(1).max(4096)).max(32).optional(),
+    text: z.string().min(1).max(LIMITS.maxPromptChars),
+    attachments: z.array(z.string().min(1).max(LIMITS.maxAttachmentChars))
+      .max(LIMITS.maxAttachments).optional(),
   }),
   onInterrupted: z.enum(["continue", "wait"]),
-  about: z.string().min(1).max(300).optional(),
+  about: z.string().min(1).max(LIMITS.maxAboutChars).optional(),
 });
 
 /** An order as written down. Its source never changes. */
@@ -70,37 +86,117 @@ export function parseWorkOrder(value: unknown): WorkOrderInput {
   throw new InvalidInputError(`work.order() refused the order: ${problems.join("; ")}`);
 }
 
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
 /**
- * Writes orders down in one atomic commit, each once (an existing key is never
- * overwritten), with an index by project and extension for those a handler ordered.
+ * An order as the outbox stores it: its JSON, UTF-8. Held to
+ * `WORK_ORDER_LIMITS.maxOrderBytes`, so that it fits one value of Deno KV and
+ * is refused when ordered, never when the call commits.
  *
- * @param kv The installation's KV.
- * @param orders The orders one call made; nothing is written when empty.
- * @throws {InvalidInputError} when an order's key is already written down; then none is.
+ * @param order The order, key and source included.
+ * @returns The bytes to stage.
+ * @throws {PayloadTooLargeError} naming the order's size and its largest parts.
  */
-export async function writeWorkOrders(kv: Deno.Kv, orders: WorkOrder[]): Promise<void> {
-  if (orders.length === 0) return;
-  const op = kv.atomic();
-  for (const order of orders) {
-    op.check({ key: workOrderKey(order.key), versionstamp: null }).set(
-      workOrderKey(order.key),
-      order,
-    );
-    if (order.extensionId) {
-      op.set(workOrderIndexKey(order.project, order.extensionId, order.key), order.key);
-    }
-  }
-  const result = await op.commit();
-  if (!result.ok) throw new InvalidInputError("A work order with the same key already exists");
+export function encodeWorkOrder(order: WorkOrder): Uint8Array {
+  const bytes = encoder.encode(JSON.stringify(order));
+  if (bytes.byteLength <= LIMITS.maxOrderBytes) return bytes;
+  const attachments = order.prompt.attachments ?? [];
+  const attached = attachments.reduce((sum, path) => sum + encoder.encode(path).byteLength, 0);
+  throw new PayloadTooLargeError(
+    `work.order() refused the order: it is ${bytes.byteLength} bytes as stored, at most ` +
+      `${LIMITS.maxOrderBytes} allowed (prompt.text is ` +
+      `${encoder.encode(order.prompt.text).byteLength} bytes, prompt.attachments ${attached}); ` +
+      `shorten the prompt, or put the long text in a record and name it in about`,
+  );
 }
 
 /**
- * Reads an order by key.
+ * An order as stored in the outbox.
  *
- * @param kv The installation's KV.
- * @param key The key `work.order` answered.
- * @returns The order, or null when none has that key.
+ * @param bytes What {@linkcode encodeWorkOrder} made.
  */
-export async function readWorkOrder(kv: Deno.Kv, key: string): Promise<WorkOrder | null> {
-  return (await kv.get<WorkOrder>(workOrderKey(key))).value;
+export function decodeWorkOrder(bytes: Uint8Array): WorkOrder {
+  return JSON.parse(decoder.decode(bytes));
+}
+
+/**
+ * Where a call stages its orders: its memory transaction, which commits them
+ * with the call's records. Only these two of its methods are used here.
+ */
+export interface WorkOrderStaging {
+  /** Stages an entry to be set with the call's records; refuses what the commit could not take. */
+  stageEntry(key: Deno.KvKey, value: Uint8Array, what: string): Promise<void>;
+  /** An entry as the call sees it: staged by it, or committed. */
+  entry(key: Deno.KvKey): Promise<Uint8Array | null>;
+}
+
+/**
+ * Stages an order in the project's outbox, to be written in the same atomic
+ * commit as the call's records.
+ *
+ * @param staging The call's memory transaction.
+ * @param order The order, key and source included.
+ * @throws {PayloadTooLargeError} when the order, or the call's records and
+ *   orders together, are past what one commit takes; nothing is staged then.
+ */
+export async function stageWorkOrder(staging: WorkOrderStaging, order: WorkOrder): Promise<void> {
+  await staging.stageEntry(workOrderKey(order.key), encodeWorkOrder(order), "work.order()");
+}
+
+/**
+ * Reads an order as a call sees it: staged by this call, or in the outbox.
+ *
+ * @param staging The call's memory transaction.
+ * @param key The key `work.order` answered.
+ * @returns The order, or null when the project has none with that key.
+ */
+export async function stagedWorkOrder(
+  staging: WorkOrderStaging,
+  key: string,
+): Promise<WorkOrder | null> {
+  const bytes = await staging.entry(workOrderKey(key));
+  return bytes === null ? null : decodeWorkOrder(bytes);
+}
+
+/**
+ * Reads an order from its project's outbox.
+ *
+ * @param memory The project's memory KV.
+ * @param key The key `work.order` answered.
+ * @returns The order, or null when the project has none with that key.
+ */
+export async function readWorkOrder(memory: Deno.Kv, key: string): Promise<WorkOrder | null> {
+  const entry = await memory.get<Uint8Array>(workOrderKey(key));
+  return entry.value instanceof Uint8Array ? decodeWorkOrder(entry.value) : null;
+}
+
+/** Options for {@linkcode listWorkOrders}. */
+export interface ListWorkOrdersOptions {
+  /** Only the orders this extension placed. */
+  extensionId?: string;
+  /** At most this many (all by default). */
+  limit?: number;
+}
+
+/**
+ * Lists a project's outbox of work orders, oldest first: what the work
+ * executor takes, and what Chat and the CLI show of work not yet raised.
+ *
+ * @param memory The project's memory KV.
+ * @param options One extension's orders only, and how many.
+ */
+export async function listWorkOrders(
+  memory: Deno.Kv,
+  options: ListWorkOrdersOptions = {},
+): Promise<WorkOrder[]> {
+  const orders: WorkOrder[] = [];
+  for await (const entry of memory.list<Uint8Array>({ prefix: workOrdersPrefix() })) {
+    if (!(entry.value instanceof Uint8Array)) continue;
+    const order = decodeWorkOrder(entry.value);
+    if (options.extensionId !== undefined && order.extensionId !== options.extensionId) continue;
+    orders.push(order);
+    if (options.limit !== undefined && orders.length >= options.limit) break;
+  }
+  return orders;
 }

@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { listReceipts, RECEIPTS_KEPT, writeReceipt } from "../../runtime/host/receipts.ts";
+import {
+  boundReceipt,
+  listReceipts,
+  RECEIPTS_KEPT,
+  writeReceipt,
+} from "../../runtime/host/receipts.ts";
+import { RECEIPT_LIMITS } from "../../runtime/limits.ts";
 import { receiptCountKey } from "../../runtime/host/keys.ts";
 import type { Outcome, Receipt } from "../../runtime/types.ts";
 
@@ -122,4 +128,48 @@ Deno.test("`writeReceipt()` drops a package's oldest receipts past the number ke
     assert.equal(all.at(-1)?.id, receipt(0, "issues").id, "another package's are kept");
     assert.equal(all.at(-2)?.id, receipt(RECEIPTS_KEPT + slack + 1 - RECEIPTS_KEPT + 1).id);
   });
+});
+
+Deno.test("`writeReceipt()` keeps every receipt within what one value may hold, cut visibly", async (t) => {
+  using kv = await Deno.openKv(":memory:");
+
+  await t.step("a name, message and handler past their limits are cut with a mark", async () => {
+    await writeReceipt(
+      kv,
+      receipt(1, "mail", {
+        handler: "h".repeat(100_000),
+        outcome: "failed",
+        error: { name: "N".repeat(100_000), message: "m".repeat(1_000_000) },
+      }),
+    );
+    const [kept] = await listReceipts(kv, P);
+    assert.ok(kept.handler.length <= RECEIPT_LIMITS.maxHandlerChars);
+    assert.ok(kept.error!.name.length <= RECEIPT_LIMITS.maxErrorNameChars);
+    assert.ok(kept.error!.message.length <= RECEIPT_LIMITS.maxErrorMessageChars);
+    assert.match(kept.error!.message, /^m+… \[cut: 99\d,\d{3} more characters\]$/);
+    assert.match(kept.error!.name, /^N+… \[cut: 99,9\d\d more characters\]$/);
+  });
+
+  await t.step("what fits is kept as it is", async () => {
+    const fits = receipt(2, "mail", {
+      outcome: "failed",
+      error: {
+        name: "HandlerFailedError",
+        message: "m".repeat(RECEIPT_LIMITS.maxErrorMessageChars),
+      },
+    });
+    assert.equal(boundReceipt(fits), fits);
+    await writeReceipt(kv, fits);
+    assert.deepEqual((await listReceipts(kv, P, { limit: 1 }))[0], fits);
+  });
+});
+
+Deno.test("`writeReceipt()` replaces an interrupted receipt with the call's own outcome, and nothing else", async () => {
+  using kv = await Deno.openKv(":memory:");
+  await writeReceipt(kv, receipt(1, "mail", { outcome: "interrupted" }));
+  await writeReceipt(kv, receipt(1, "mail", { outcome: "failed" }));
+  await writeReceipt(kv, receipt(1, "mail", { outcome: "ok" }));
+  await writeReceipt(kv, receipt(1, "mail", { outcome: "interrupted" }));
+  assert.deepEqual((await listReceipts(kv, P)).map((r) => r.outcome), ["failed"]);
+  assert.equal((await kv.get<Deno.KvU64>(receiptCountKey(P, "mail"))).value?.value, 1n);
 });

@@ -1,7 +1,15 @@
 import assert from "node:assert/strict";
 import { Host } from "../../runtime/host/host.ts";
 import { HandlerBusyError } from "../../runtime/errors.ts";
-import { claimHandler, holdHandler, releaseHandler } from "../../runtime/host/running_claim.ts";
+import {
+  claimHandler,
+  holdHandler,
+  recordInterruptedCalls,
+  releaseHandler,
+} from "../../runtime/host/running_claim.ts";
+import { ProcessLock } from "../../runtime/host/process_lock.ts";
+import { listReceipts } from "../../runtime/host/receipts.ts";
+import type { Receipt } from "../../runtime/types.ts";
 import { runningClaimKey } from "../../runtime/host/keys.ts";
 import { testHost } from "../internal/packages.ts";
 
@@ -83,5 +91,180 @@ Deno.test("holdHandler() keeps its claim alive past one stretch until released",
     assert.ok(await claimHandler(kv, key, { now: Date.now(), forMs: 150 }));
   } finally {
     kv.close();
+  }
+});
+
+/** The receipt a call starts with, as `callHandler` makes it. */
+function started(id: string, handler = "x.run"): Receipt {
+  return {
+    id,
+    project: "/p",
+    packageId: "x",
+    handler,
+    occasion: { kind: "extension" },
+    startedAt: new Date(1_000).toISOString(),
+    endedAt: "",
+    outcome: "ok",
+  };
+}
+
+Deno.test("a claim whose process is gone is taken over at once, and its call leaves an interrupted receipt", async (t) => {
+  const home = await Deno.makeTempDir({ prefix: "sync-claims-" });
+  const kv = await Deno.openKv(":memory:");
+  const ours = await ProcessLock.take(home);
+  try {
+    const key = runningClaimKey("/p", "x", "x.run");
+
+    await t.step("the claim of a process that runs is not taken", async () => {
+      const theirs = await ProcessLock.take(home);
+      try {
+        assert.ok(
+          await claimHandler(kv, key, {
+            now: 1_000,
+            forMs: 500,
+            receipt: started("r1"),
+            lock: theirs,
+          }),
+        );
+        assert.equal(
+          await claimHandler(kv, key, {
+            now: 1_100,
+            forMs: 500,
+            receipt: started("r2"),
+            lock: ours,
+          }),
+          null,
+        );
+      } finally {
+        theirs.release();
+      }
+    });
+
+    await t.step(
+      "once that process is gone, the next claim takes it, well before it runs out",
+      async () => {
+        assert.ok(
+          await claimHandler(kv, key, {
+            now: 1_200,
+            forMs: 500,
+            receipt: started("r2"),
+            lock: ours,
+          }),
+        );
+        const receipts = await listReceipts(kv, "/p");
+        assert.deepEqual(receipts.map((r) => [r.id, r.outcome, r.error?.name]), [
+          ["r1", "interrupted", "ProcessStopped"],
+        ]);
+        assert.equal(receipts[0].startedAt, started("r1").startedAt);
+        assert.equal(receipts[0].endedAt, new Date(1_200).toISOString());
+        assert.match(
+          receipts[0].error!.message,
+          /^The process that ran the call \(pid \d+\) stopped/,
+        );
+      },
+    );
+  } finally {
+    ours.release();
+    kv.close();
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("`releaseHandler()` lets go and writes the call's receipt in one write", async (t) => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const key = runningClaimKey("/p", "x", "x.run");
+
+    await t.step("the claim goes and the receipt is written", async () => {
+      const held = await claimHandler(kv, key, { now: 1_000, forMs: 500, receipt: started("r1") });
+      await releaseHandler(kv, key, held!, {
+        ...started("r1"),
+        endedAt: "2030-01-01T00:00:00.000Z",
+      });
+      assert.equal((await kv.get(key)).value, null);
+      assert.deepEqual((await listReceipts(kv, "/p")).map((r) => [r.id, r.outcome]), [[
+        "r1",
+        "ok",
+      ]]);
+    });
+
+    await t.step("a call whose claim was taken over still leaves its own outcome", async () => {
+      const held = await claimHandler(kv, key, { now: 2_000, forMs: 500, receipt: started("r2") });
+      // It ran out (a machine that slept, say); another call took it over and called it interrupted.
+      assert.ok(await claimHandler(kv, key, { now: 3_000, forMs: 500, receipt: started("r3") }));
+      const failed: Receipt = {
+        ...started("r2"),
+        endedAt: new Date(3_100).toISOString(),
+        outcome: "failed",
+        error: { name: "HandlerTimeoutError", message: "ran too long" },
+      };
+      await releaseHandler(kv, key, held!, failed);
+      assert.ok((await kv.get(key)).value, "the other call's claim stays");
+      const r2 = (await listReceipts(kv, "/p")).find((r) => r.id === "r2");
+      assert.equal(r2?.outcome, "failed", "the call's own outcome replaces interrupted");
+    });
+  } finally {
+    kv.close();
+  }
+});
+
+Deno.test("`recordInterruptedCalls()` leaves a receipt for every claim that no longer counts", async () => {
+  const home = await Deno.makeTempDir({ prefix: "sync-claims-" });
+  const kv = await Deno.openKv(":memory:");
+  const ours = await ProcessLock.take(home);
+  const gone = await ProcessLock.take(home);
+  gone.release();
+  try {
+    const claim = (handler: string, id: string, lock: ProcessLock | undefined, now: number) =>
+      claimHandler(kv, runningClaimKey("/p", "x", handler), {
+        now,
+        forMs: 500,
+        receipt: started(id, handler),
+        lock,
+      });
+    assert.ok(await claim("x.running", "r1", ours, 1_000));
+    assert.ok(await claim("x.expired", "r2", undefined, 100));
+    // A claim of a process that is gone (made while it ran, simulated with its mark).
+    await kv.set(runningClaimKey("/p", "x", "x.killed"), {
+      startedAt: 1_000,
+      until: 1_500,
+      renewedAt: 1_000,
+      owner: gone.mark,
+      receipt: started("r3", "x.killed"),
+    });
+    const written = await recordInterruptedCalls(kv, { now: 1_000, lock: ours });
+    assert.deepEqual(written.map((r) => r.id).sort(), ["r2", "r3"]);
+    assert.deepEqual(
+      (await listReceipts(kv, "/p")).map((r) => [r.id, r.handler, r.outcome]),
+      [["r3", "x.killed", "interrupted"], ["r2", "x.expired", "interrupted"]],
+    );
+    assert.ok(
+      (await kv.get(runningClaimKey("/p", "x", "x.running"))).value,
+      "a running call keeps its claim",
+    );
+    assert.equal((await kv.get(runningClaimKey("/p", "x", "x.killed"))).value, null);
+    assert.deepEqual(await recordInterruptedCalls(kv, { now: 1_000, lock: ours }), [], "once");
+  } finally {
+    ours.release();
+    kv.close();
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("`Host.recordInterruptedCalls()` logs what it cannot look at and lets the process start", async () => {
+  const home = await Deno.makeTempDir({ prefix: "sync-claims-" });
+  const kv = await Deno.openKv(":memory:");
+  const logs: string[] = [];
+  const host = new Host({ kv, home, log: (line) => logs.push(line) });
+  try {
+    kv.close();
+    assert.deepEqual(await host.recordInterruptedCalls(), []);
+    assert.match(
+      logs.join("\n"),
+      /^Could not look for calls interrupted when their process stopped: /,
+    );
+  } finally {
+    await host.close();
+    await Deno.remove(home, { recursive: true });
   }
 });

@@ -386,3 +386,125 @@ Deno.test("MemoryTransaction refuses more than one commit can hold", async (t) =
     assert.deepEqual(await everything(kv), []);
   });
 });
+
+Deno.test("MemoryTransaction.stageEntry() commits entries with the records, or neither", async (t) => {
+  const OUTBOX = ["work_order"];
+  const bytes = (text: string) => new TextEncoder().encode(text);
+
+  await t.step(
+    "an entry reads back staged, and is set by the same commit as the records",
+    async () => {
+      using kv = await Deno.openKv(":memory:");
+      const tx = await begin(kv);
+      await tx.write({ key: "issues.issue/1", title: "one" });
+      await tx.stageEntry([...OUTBOX, "a"], bytes("order a"), "work.order()");
+      assert.deepEqual(await tx.entry([...OUTBOX, "a"]), bytes("order a"));
+      assert.equal(await tx.entry([...OUTBOX, "b"]), null);
+      assert.equal(
+        (await kv.get([...OUTBOX, "a"])).value,
+        null,
+        "nothing is written before commit",
+      );
+      const { versionstamp } = await tx.commit();
+      const entry = await kv.get([...OUTBOX, "a"]);
+      assert.deepEqual(entry.value, bytes("order a"));
+      assert.equal(entry.versionstamp, versionstamp, "one atomic write");
+      assert.equal((await getRecord(kv, "issues.issue/1"))?.title, "one");
+      const later = await begin(kv);
+      assert.deepEqual(await later.entry([...OUTBOX, "a"]), bytes("order a"), "committed");
+    },
+  );
+
+  await t.step("a refused commit writes neither the records nor the entries", async () => {
+    using kv = await Deno.openKv(":memory:");
+    const tx = await begin(kv);
+    await tx.write({ key: "issues.issue/1", title: "one" });
+    await tx.stageEntry([...OUTBOX, "a"], bytes("order a"), "work.order()");
+    await bumpGeneration(kv, "issues");
+    const before = await everything(kv);
+    await assert.rejects(() => tx.commit(), SupersededError);
+    assert.deepEqual(await everything(kv), before);
+  });
+
+  await t.step("discard() drops staged entries", async () => {
+    using kv = await Deno.openKv(":memory:");
+    const tx = await begin(kv);
+    await tx.stageEntry([...OUTBOX, "a"], bytes("order a"), "work.order()");
+    tx.discard();
+    assert.deepEqual(await everything(kv), []);
+  });
+
+  await t.step("a record's, a chunk's or a generation's key is never an entry", async () => {
+    using kv = await Deno.openKv(":memory:");
+    const tx = await begin(kv);
+    for (const key of [["record", "issues.issue/1"], ["content", "x"], ["generation", "issues"]]) {
+      await assert.rejects(() => tx.stageEntry(key, bytes("x"), "work.order()"), TypeError);
+    }
+    await assert.rejects(
+      () =>
+        tx.stageEntry(OUTBOX, bytes("x"), "work.order()").then(() =>
+          tx.stageEntry(OUTBOX, bytes("y"), "work.order()")
+        ),
+      /staged \["work_order"\] already/,
+    );
+  });
+
+  await t.step(
+    "an entry past one value, or past the commit with the records, is refused",
+    async () => {
+      using kv = await Deno.openKv(":memory:");
+      const tx = await begin(kv);
+      await assert.rejects(
+        () => tx.stageEntry([...OUTBOX, "big"], new Uint8Array(64 * 1024 + 1), "work.order()"),
+        (error: Error) => {
+          assert.ok(error instanceof PayloadTooLargeError);
+          assert.match(
+            error.message,
+            /^work\.order\(\): it is 65537 bytes as stored, at most 65536/,
+          );
+          return true;
+        },
+      );
+      let staged = 0;
+      const refusal = await (async () => {
+        while (true) {
+          try {
+            await tx.stageEntry(
+              [...OUTBOX, `e${staged}`],
+              new Uint8Array(60 * 1024),
+              "work.order()",
+            );
+            staged++;
+          } catch (error) {
+            return error as Error;
+          }
+        }
+      })();
+      assert.ok(refusal instanceof PayloadTooLargeError);
+      assert.equal(staged, 11, "eleven of 60 KiB fit in 700 KiB");
+      await assert.rejects(
+        () => tx.write({ key: "issues.issue/1", content: "x".repeat(40 * 1024) }),
+        PayloadTooLargeError,
+        "the records share what the entries left",
+      );
+      await tx.commit();
+      let committed = 0;
+      for await (const _ of kv.list({ prefix: OUTBOX })) committed++;
+      assert.equal(committed, 11);
+    },
+  );
+
+  await t.step("entries count against the 1000 mutations of one commit", async () => {
+    using kv = await Deno.openKv(":memory:");
+    const tx = await begin(kv);
+    for (let i = 0; i < TRANSACTION_LIMITS.maxMutations; i++) {
+      await tx.stageEntry([...OUTBOX, `e${i}`], bytes("x"), "work.order()");
+    }
+    await assert.rejects(
+      () => tx.stageEntry([...OUTBOX, "one-more"], bytes("x"), "work.order()"),
+      /at most 1000 allowed/,
+    );
+    await assert.rejects(() => tx.write({ key: "issues.issue/1" }), /at most 1000 allowed/);
+    await tx.commit();
+  });
+});

@@ -1,6 +1,7 @@
 // src/service.ts
 import { console, memory, work } from "@sync/extension-api/service";
 var MAX_ORDERS_PER_SWEEP = 5;
+var MAX_BODY_CHARS = 15e3;
 var AGENT = "demo";
 function register() {
   return {
@@ -21,7 +22,10 @@ function register() {
           const number = issue.key.slice("issues.issue/".length);
           const mark = `triage.ordered/${number}`;
           if (await memory.record(mark)) continue;
-          const body = await memory.content(issue.key) ?? "";
+          const whole = await memory.content(issue.key) ?? "";
+          const body = whole.length <= MAX_BODY_CHARS ? whole : `${whole.slice(0, MAX_BODY_CHARS)}
+
+(The issue goes on: ${whole.length - MAX_BODY_CHARS} more characters in ${issue.key}.)`;
           const { key } = await work.order({
             kind: "agent.session",
             agent: AGENT,

@@ -6,6 +6,13 @@ import { console, type Handlers, memory, work } from "@sync/extension-api/servic
 /** Sessions one sweep orders at most: each spends somebody's agent tokens. */
 const MAX_ORDERS_PER_SWEEP = 5;
 
+/**
+ * The most of an issue's body a prompt carries: an order is at most 60 KiB, and
+ * a character takes up to three bytes. A longer body is cut and the agent is
+ * told where the rest is.
+ */
+const MAX_BODY_CHARS = 15_000;
+
 /** The agent each session runs. */
 const AGENT = "demo";
 
@@ -26,7 +33,12 @@ export default function register(): Handlers {
           const number = issue.key.slice("issues.issue/".length);
           const mark = `triage.ordered/${number}`;
           if (await memory.record(mark)) continue;
-          const body = (await memory.content(issue.key)) ?? "";
+          const whole = (await memory.content(issue.key)) ?? "";
+          const body = whole.length <= MAX_BODY_CHARS
+            ? whole
+            : `${whole.slice(0, MAX_BODY_CHARS)}\n\n(The issue goes on: ${
+              whole.length - MAX_BODY_CHARS
+            } more characters in ${issue.key}.)`;
           const { key } = await work.order({
             kind: "agent.session",
             agent: AGENT,

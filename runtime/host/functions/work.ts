@@ -1,13 +1,15 @@
 /**
- * The `work` host functions: order work (written down only when the call
- * commits) and read the state of work this package ordered in the project.
- * Both need the `work.agent` permission, checked when called.
+ * The `work` host functions: order work (staged in the call's transaction and
+ * committed with its records, into the project's outbox) and read the state
+ * of work this package ordered in the project. Both need the `work.agent`
+ * permission, checked when called.
  *
  * @module
  */
-import { NotFoundError } from "../../errors.ts";
+import { NotFoundError, PayloadTooLargeError } from "../../errors.ts";
 import { newId } from "../../internal/id.ts";
-import { parseWorkOrder, readWorkOrder, type WorkOrder } from "../../work/mod.ts";
+import { WORK_ORDER_LIMITS } from "../../limits.ts";
+import { parseWorkOrder, stagedWorkOrder, stageWorkOrder, type WorkOrder } from "../../work/mod.ts";
 import type { WorkOrderInput } from "../../extension_api/service.ts";
 import type { HostFunction } from "../host_function.ts";
 import { keyArg } from "./_key_arg.ts";
@@ -23,7 +25,16 @@ export const work: {
     name: "work.order",
     permission: "work.agent",
     parse: parseWorkOrder,
-    run(input, context) {
+    async run(input, context) {
+      // Every limit is checked here, so the handler can catch a refusal and
+      // the commit never meets an order it would refuse.
+      const most = WORK_ORDER_LIMITS.maxOrdersPerCall;
+      if (context.orders.length >= most) {
+        throw new PayloadTooLargeError(
+          `work.order() refused the order: one call may place at most ${most} orders, and this ` +
+            `call placed ${context.orders.length}; order the rest from a later call`,
+        );
+      }
       const { manifest } = context.package;
       const order: WorkOrder = {
         ...input,
@@ -39,8 +50,9 @@ export const work: {
         state: "ordered",
         orderedAt: new Date(context.now()).toISOString(),
       };
+      await stageWorkOrder(context.transaction, order);
       context.orders.push(order);
-      return Promise.resolve({ key: order.key });
+      return { key: order.key };
     },
   },
   state: {
@@ -49,9 +61,8 @@ export const work: {
     parse: (args) => keyArg("work.state", args),
     async run(key, context) {
       const id = context.package.manifest.id;
-      // Ordered earlier in this call: not written down yet, but the call reads its own orders.
-      const order = context.orders.find((o) => o.key === key) ??
-        await readWorkOrder(context.kv, key);
+      // Staged earlier in this call, or committed into the project's outbox by an earlier one.
+      const order = await stagedWorkOrder(context.transaction, key);
       if (!order || order.extensionId !== id || order.project !== context.project) {
         throw new NotFoundError(`${id} ordered no work ${key} in this project`);
       }
