@@ -40,7 +40,13 @@ export interface HandlerLimits {
 export const DEFAULT_LIMITS: Readonly<HandlerLimits> = Object.freeze({
   timeoutMs: 5_000,
   memoryBytes: 64 * 1024 * 1024,
-  stackBytes: 512 * 1024,
+  // QuickJS counts its stack in WebAssembly memory, but its frames also use the
+  // worker's native stack (V8 gives a worker about 1 MiB). Measured on this build,
+  // the engine's own recursion over deep data (JSON.stringify of nested arrays)
+  // exhausts the native stack first above 80 KiB; at 64 KiB QuickJS stops every
+  // shape of recursion first (tests/isolate/default_limits_test.ts), leaving
+  // about 330 frames of plain recursion and 4,000 levels of JSON.
+  stackBytes: 64 * 1024,
   maxConcurrentCalls: 4,
   rateLimit: 60,
   rateWindowMs: 60_000,

@@ -147,21 +147,71 @@ async function runCall(call: Job): Promise<FromWorker & { type: "done" }> {
     return { ...base, value };
   } catch (error) {
     if (error instanceof CallStop) return { ...base, error: error.crossed };
+    if (isWorkerStackOverflow(error)) {
+      // The worker's own stack ran out inside QuickJS, before QuickJS's cap
+      // did: V8 unwound the WebAssembly frames mid-operation, so this QuickJS
+      // instance is dropped, not disposed (freeing its half-built objects
+      // aborts), and the call fails as the resource error it is.
+      quickjs = undefined;
+      return { ...base, error: stackOverflow(call, session?.stage ?? "load") };
+    }
     // Anything else came from the Wasm side (an abort, a broken heap): the
     // whole QuickJS instance is suspect, so the host replaces this worker.
     return { ...base, error: crash(String(error)), fatal: true };
   } finally {
     growth.limit = Infinity;
     waiting.clear();
-    try {
-      session?.dispose();
-      vm?.dispose();
-      runtime?.dispose();
-    } catch {
-      // A runtime that cannot be disposed is dropped with its instance below.
+    if (quickjs && !session?.broken) {
+      try {
+        session?.dispose();
+        vm?.dispose();
+        runtime?.dispose();
+      } catch {
+        // A runtime that cannot be disposed is dropped with its instance below.
+        quickjs = undefined;
+      }
+    } else {
       quickjs = undefined;
     }
     if (!quickjs) quickjs = await loadQuickJS().catch(() => undefined);
+  }
+}
+
+/**
+ * V8's own stack overflow, thrown through the WebAssembly frames of QuickJS.
+ * QuickJS measures its stack cap in WebAssembly memory while its frames also
+ * use the worker's native stack; the default cap is set low enough that
+ * QuickJS stops first (docs/limits.md), and this catches the rest.
+ */
+function isWorkerStackOverflow(error: unknown): boolean {
+  return error instanceof RangeError && /Maximum call stack size exceeded/.test(error.message);
+}
+
+/** The error a call whose stack ran out ends with; `stage` says what was running. */
+function stackOverflow(call: Job, stage: string): CrossedError {
+  return {
+    name: "HandlerResourceError",
+    message: `${describeStage(call, stage)} overflowed its stack (the worker's own stack ran ` +
+      `out before the ${call.limits.stackBytes / 1024} KiB limit) and was stopped`,
+  };
+}
+
+/**
+ * What a call was running, in the words its errors use: `stage` is `load`
+ * (the module's top level), `register`, `handler` or `result` (its answer).
+ */
+function describeStage(call: Job, stage: string): string {
+  switch (stage) {
+    case "load":
+      return `Loading ${call.sourceName}`;
+    case "register":
+      return `register() in ${call.sourceName}`;
+    case "handler":
+      return `Handler ${call.type === "call" ? call.handler : ""}`;
+    case "result":
+      return `The answer of ${call.type === "call" ? call.handler : ""}`;
+    default:
+      return `The isolate (${stage})`;
   }
 }
 
@@ -172,8 +222,6 @@ function crash(detail: string): CrossedError {
 /** The state of one call: its QuickJS context, its host requests, its console budget. */
 class CallSession {
   #call: Job;
-  /** The handler a call runs; empty for a probe. */
-  #handler: string;
   #vm: QuickJSContext;
   #runtime: QuickJSRuntime;
   #deadline: number;
@@ -189,6 +237,18 @@ class CallSession {
   #overMemory: () => boolean;
   #encode: QuickJSHandle | undefined;
   #decode: QuickJSHandle | undefined;
+  #stage = "load";
+  #broken = false;
+
+  /** What the call is running now, as {@linkcode describeStage} names it. */
+  get stage(): string {
+    return this.#stage;
+  }
+
+  /** The worker's own stack ran out inside QuickJS: the instance must be dropped, not disposed. */
+  get broken(): boolean {
+    return this.#broken;
+  }
 
   constructor(
     call: Job,
@@ -199,7 +259,6 @@ class CallSession {
   ) {
     this.#overMemory = overMemory;
     this.#call = call;
-    this.#handler = call.type === "call" ? call.handler : "";
     this.#vm = vm;
     this.#runtime = runtime;
     this.#deadline = deadline;
@@ -220,6 +279,7 @@ class CallSession {
 
   /** Sets up the surface and evaluates the module; returns its default export. */
   async #load(): Promise<QuickJSHandle> {
+    this.#stage = "load";
     const vm = this.#vm;
     const own = <T extends QuickJSHandle>(handle: T) => this.#own(handle);
     const binding = own(vm.newFunction("binding", (nameHandle, argsHandle) => {
@@ -245,6 +305,7 @@ class CallSession {
 
   /** Calls `register()` and settles what it returned. */
   async #register(register: QuickJSHandle): Promise<QuickJSHandle> {
+    this.#stage = "register";
     const registered = this.#unwrap(
       this.#vm.callFunction(register, this.#vm.undefined),
       "register",
@@ -260,13 +321,11 @@ class CallSession {
   async probe(): Promise<string> {
     const vm = this.#vm;
     const report: ProbeReport = { register: "missing" };
-    let stage: "load" | "register" = "load";
     try {
       const register = await this.#load();
       const type = vm.typeof(register);
       report.register = type === "undefined" ? "missing" : type;
       if (type !== "function") return JSON.stringify(report);
-      stage = "register";
       const handlers = await this.#register(register);
       const returnedType = vm.typeof(handlers);
       if (returnedType !== "object") {
@@ -277,8 +336,15 @@ class CallSession {
       report.returned = entries.kind;
       if (entries.kind === "object") report.handlers = entries.handlers;
     } catch (error) {
-      if (!(error instanceof CallStop)) throw error;
-      report.failed = { stage, error: error.crossed, ...error.place };
+      const stage = this.#stage === "register" ? "register" : "load";
+      if (isWorkerStackOverflow(error)) {
+        this.#broken = true;
+        report.failed = { stage, error: stackOverflow(this.#call, stage) };
+      } else if (error instanceof CallStop) {
+        report.failed = { stage, error: error.crossed, ...error.place };
+      } else {
+        throw error;
+      }
     }
     return JSON.stringify(report);
   }
@@ -316,6 +382,7 @@ class CallSession {
       vm.callFunction(decode, vm.undefined, own(vm.newString(JSON.stringify(call.occasion)))),
       "occasion",
     );
+    this.#stage = "handler";
     const returned = this.#unwrap(
       vm.callFunction(handler, vm.undefined, payload, occasion),
       "handler",
@@ -323,6 +390,7 @@ class CallSession {
     const answer = await this.#settle(returned, "handler");
 
     if (vm.typeof(answer) === "undefined") return "null";
+    this.#stage = "result";
     const label = own(vm.newString(`${call.handler}() result`));
     const encodedResult = vm.callFunction(encode, vm.undefined, answer, label);
     if (encodedResult.error) {
@@ -546,20 +614,7 @@ class CallSession {
   }
 
   #what(stage: string): string {
-    const { sourceName } = this.#call;
-    const handler = this.#handler;
-    switch (stage) {
-      case "load":
-        return `Loading ${sourceName}`;
-      case "register":
-        return `register() in ${sourceName}`;
-      case "handler":
-        return `Handler ${handler}`;
-      case "result":
-        return `The answer of ${handler}`;
-      default:
-        return `The isolate (${stage})`;
-    }
+    return describeStage(this.#call, stage);
   }
 
   #timeout(stage: string): CallStop {
