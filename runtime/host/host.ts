@@ -7,7 +7,7 @@
  */
 import { IsolatePool } from "../isolate/mod.ts";
 import { DEFAULT_LIMITS, type HandlerLimits } from "../limits.ts";
-import { openProjectMemory } from "../memory/mod.ts";
+import { ProjectMemories } from "../memory/mod.ts";
 import {
   callHandler,
   type CallOptions,
@@ -50,7 +50,7 @@ export class Host implements HandlerCaller {
   readonly limits: HandlerLimits;
   /** The isolates calls run in. */
   readonly pool: IsolatePool;
-  #memories = new Map<string, Promise<Deno.Kv>>();
+  #memories: ProjectMemories;
   #resources: CallResources;
 
   /**
@@ -64,6 +64,8 @@ export class Host implements HandlerCaller {
     this.now = options.now ?? Date.now;
     this.limits = options.limits ?? DEFAULT_LIMITS;
     this.pool = options.pool ?? new IsolatePool({ size: this.limits.maxConcurrentCalls });
+    const log = options.log ?? ((line) => console.error(line));
+    this.#memories = new ProjectMemories({ log });
     this.#resources = {
       kv: this.kv,
       now: this.now,
@@ -71,24 +73,21 @@ export class Host implements HandlerCaller {
       pool: this.pool,
       projectMemory: (project) => this.projectMemory(project),
       rateLimit: new HandlerRateLimit(this.limits),
-      log: options.log ?? ((line) => console.error(line)),
+      log,
       fetch: options.fetch,
     };
   }
 
   /**
-   * The project's memory KV (`<project>/.sync/memory.kv`), opened once per process.
+   * The project's memory KV (`<project>/.sync/memory.kv`), opened once per
+   * process and checked each time against the file under that path: when the
+   * folder was removed and made again, the new folder's memory is opened.
    *
    * @param project The project's resolved folder.
+   * @throws {NotFoundError} when the project folder is gone.
    */
   projectMemory(project: string): Promise<Deno.Kv> {
-    let memory = this.#memories.get(project);
-    if (!memory) {
-      memory = openProjectMemory(project);
-      this.#memories.set(project, memory);
-      memory.catch(() => this.#memories.delete(project));
-    }
-    return memory;
+    return this.#memories.open(project);
   }
 
   /**
@@ -114,12 +113,7 @@ export class Host implements HandlerCaller {
   /** Closes the pool and the project memories (the installation KV is the caller's). */
   async close(): Promise<void> {
     this.pool.close();
-    for (const memory of this.#memories.values()) {
-      try {
-        (await memory).close();
-      } catch { /* already closed or never opened */ }
-    }
-    this.#memories.clear();
+    await this.#memories.close();
   }
 
   /**
@@ -128,9 +122,7 @@ export class Host implements HandlerCaller {
    *
    * @param project The project's resolved folder.
    */
-  async forgetProject(project: string): Promise<void> {
-    const memory = this.#memories.get(project);
-    this.#memories.delete(project);
-    if (memory) (await memory).close();
+  forgetProject(project: string): Promise<void> {
+    return this.#memories.forget(project);
   }
 }
