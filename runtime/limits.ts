@@ -26,6 +26,18 @@ export interface HandlerLimits {
   maxHostValueBytes: number;
   /** Host function calls one handler call may make. */
   maxHostCalls: number;
+  /**
+   * Host function calls of one handler call the host performs at once; more
+   * wait in the isolate, in the order they were made.
+   */
+  maxHostCallsInFlight: number;
+  /**
+   * Bytes the host calls of one handler call performed at once may bring into
+   * the host: each holds its argument's JSON and, for `net.fetch`,
+   * `maxFetchBytes` for the body. A call that needs more than this alone runs
+   * alone.
+   */
+  maxHostBytesInFlight: number;
   /** Extra time the host waits past `timeoutMs` before it terminates a silent worker. */
   workerGraceMs: number;
   /** Console lines one call may write; the rest are dropped with one notice. */
@@ -53,6 +65,10 @@ export const DEFAULT_LIMITS: Readonly<HandlerLimits> = Object.freeze({
   maxValueBytes: 1024 * 1024,
   maxHostValueBytes: 1024 * 1024,
   maxHostCalls: 1_000,
+  maxHostCallsInFlight: 16,
+  // About seven 1 MiB fetches at once: one call's answers in flight stay a few
+  // tens of MiB of the host's memory, however many it starts.
+  maxHostBytesInFlight: 8 * 1024 * 1024,
   workerGraceMs: 1_000,
   maxConsoleLines: 100,
   fetchTimeoutMs: 10_000,

@@ -22,6 +22,8 @@ import {
   type CrossedError,
   type FromWorker,
   HOST_FUNCTIONS,
+  hostCallBytes,
+  type HostFunctionName,
   type HostResultMessage,
   type ProbeMessage,
   type ProbeReport,
@@ -103,6 +105,15 @@ function capGrowth(memory: WebAssembly.Memory): void {
 function wasmBytes(module: QuickJSWASMModule): number {
   // deno-lint-ignore no-explicit-any
   return (module as any).getWasmMemory?.().buffer.byteLength ?? 0;
+}
+
+/** A host call handler code made: its argument is kept as QuickJS's own string until it is sent. */
+interface HostRequest {
+  requestId: number;
+  fn: HostFunctionName;
+  args: QuickJSHandle;
+  /** What it counts against the call's bytes in flight. */
+  bytes: number;
 }
 
 /** Why a call stopped, told apart so the host can name it. */
@@ -231,6 +242,11 @@ class CallSession {
   #consoleLines = 0;
   #wake: (() => void) | undefined;
   #answered: { requestId: number; message: HostResultMessage }[] = [];
+  /** Host calls made and not yet sent, first made first. */
+  #held: HostRequest[] = [];
+  /** Host calls sent and not yet answered: their bytes, by request. */
+  #inFlight = new Map<number, number>();
+  #inFlightBytes = 0;
   #promises = new Map<number, ReturnType<QuickJSContext["newPromise"]>>();
   #owned: QuickJSHandle[] = [];
 
@@ -266,6 +282,7 @@ class CallSession {
 
   /** Disposes every handle the call still holds; QuickJS refuses to free a runtime with live ones. */
   dispose(): void {
+    for (const request of this.#held.splice(0)) request.args.dispose();
     for (const deferred of this.#promises.values()) deferred.dispose();
     this.#promises.clear();
     for (const handle of this.#owned) if (handle.alive) handle.dispose();
@@ -283,7 +300,9 @@ class CallSession {
     const vm = this.#vm;
     const own = <T extends QuickJSHandle>(handle: T) => this.#own(handle);
     const binding = own(vm.newFunction("binding", (nameHandle, argsHandle) => {
-      return this.#onBinding(vm.getString(nameHandle), vm.getString(argsHandle));
+      const name = vm.getString(nameHandle);
+      if (name.startsWith("console.")) return this.#onConsole(name, vm.getString(argsHandle));
+      return this.#onHostCall(name, argsHandle);
     }));
     vm.setProp(vm.global, BINDING_GLOBAL, binding);
 
@@ -464,26 +483,36 @@ class CallSession {
     return text ? `{ ${text} }` : "an empty object";
   }
 
-  /** Handles one call of the private binding from the shim. */
-  #onBinding(name: string, args: string): QuickJSHandle {
+  /** A console line from the shim: sent to the host within the call's line budget. */
+  #onConsole(name: string, args: string): QuickJSHandle {
     const vm = this.#vm;
-    if (name.startsWith("console.")) {
-      const level = name.slice("console.".length) as typeof CONSOLE_LEVELS[number];
-      if (!CONSOLE_LEVELS.includes(level)) return vm.undefined;
-      this.#consoleLines++;
-      if (this.#consoleLines <= this.#call.limits.maxConsoleLines) {
-        send({ type: "log", callId: this.#call.callId, level, text: args.slice(0, 4096) });
-      } else if (this.#consoleLines === this.#call.limits.maxConsoleLines + 1) {
-        send({
-          type: "log",
-          callId: this.#call.callId,
-          level: "warn",
-          text:
-            `console output limit of ${this.#call.limits.maxConsoleLines} lines reached; further lines dropped`,
-        });
-      }
-      return vm.undefined;
+    const level = name.slice("console.".length) as typeof CONSOLE_LEVELS[number];
+    if (!CONSOLE_LEVELS.includes(level)) return vm.undefined;
+    this.#consoleLines++;
+    if (this.#consoleLines <= this.#call.limits.maxConsoleLines) {
+      send({ type: "log", callId: this.#call.callId, level, text: args.slice(0, 4096) });
+    } else if (this.#consoleLines === this.#call.limits.maxConsoleLines + 1) {
+      send({
+        type: "log",
+        callId: this.#call.callId,
+        level: "warn",
+        text:
+          `console output limit of ${this.#call.limits.maxConsoleLines} lines reached; further lines dropped`,
+      });
     }
+    return vm.undefined;
+  }
+
+  /**
+   * A host function call from the shim: refused at once when it is not one
+   * the host offers, passes the call's count or is too large; otherwise it is
+   * sent to the host, or waits here, in order, while the call has as many
+   * host calls or bytes in flight as its limits allow. A waiting call keeps
+   * its argument in QuickJS's heap, under the call's memory cap, not in the
+   * worker's or the host's.
+   */
+  #onHostCall(name: string, argsHandle: QuickJSHandle): QuickJSHandle {
+    const vm = this.#vm;
     const deferred = vm.newPromise();
     const refuse = (crossed: CrossedError) => {
       const error = this.#newError(crossed);
@@ -503,28 +532,59 @@ class CallSession {
         message: `one call may make at most ${this.#call.limits.maxHostCalls} host calls`,
       });
     }
-    if (args.length > this.#call.limits.maxHostValueBytes) {
+    const lengthHandle = vm.getProp(argsHandle, "length");
+    const length = vm.getNumber(lengthHandle);
+    lengthHandle.dispose();
+    if (length > this.#call.limits.maxHostValueBytes) {
       return refuse({
         name: "PayloadTooLargeError",
         message:
-          `${name}() argument is ${args.length} bytes of JSON; the limit is ${this.#call.limits.maxHostValueBytes}`,
+          `${name}() argument is ${length} bytes of JSON; the limit is ${this.#call.limits.maxHostValueBytes}`,
       });
     }
-    const requestId = this.#nextRequest++;
+    const request: HostRequest = {
+      requestId: this.#nextRequest++,
+      fn: name as HostFunctionName,
+      args: argsHandle.dup(),
+      bytes: hostCallBytes(name, length, this.#call.limits),
+    };
     this.#outstanding++;
-    this.#promises.set(requestId, deferred);
-    waiting.set(requestId, (message) => {
-      this.#answered.push({ requestId, message });
-      this.#wake?.();
-    });
-    send({
-      type: "host",
-      callId: this.#call.callId,
-      requestId,
-      fn: name as typeof HOST_FUNCTIONS[number],
-      args,
-    });
+    this.#promises.set(request.requestId, deferred);
+    this.#held.push(request);
+    this.#letOut();
     return deferred.handle;
+  }
+
+  /**
+   * Sends waiting host calls to the host, first made first, while the call's
+   * calls and bytes in flight stay within its limits. One that needs more
+   * bytes than the limit alone is sent when nothing else is in flight.
+   */
+  #letOut(): void {
+    const limits = this.#call.limits;
+    while (this.#held.length > 0) {
+      const request = this.#held[0];
+      const fits = this.#inFlight.size === 0 ||
+        (this.#inFlight.size < limits.maxHostCallsInFlight &&
+          this.#inFlightBytes + request.bytes <= limits.maxHostBytesInFlight);
+      if (!fits) return;
+      this.#held.shift();
+      const args = this.#vm.getString(request.args);
+      request.args.dispose();
+      this.#inFlight.set(request.requestId, request.bytes);
+      this.#inFlightBytes += request.bytes;
+      waiting.set(request.requestId, (message) => {
+        this.#answered.push({ requestId: request.requestId, message });
+        this.#wake?.();
+      });
+      send({
+        type: "host",
+        callId: this.#call.callId,
+        requestId: request.requestId,
+        fn: request.fn,
+        args,
+      });
+    }
   }
 
   #newError(crossed: CrossedError): QuickJSHandle {
@@ -533,7 +593,10 @@ class CallSession {
     return error;
   }
 
-  /** Resolves the QuickJS promises of host answers that have arrived. */
+  /**
+   * Resolves the QuickJS promises of host answers that have arrived, and lets
+   * out the host calls waiting for the room they leave.
+   */
   #deliver(): void {
     const vm = this.#vm;
     for (const { requestId, message } of this.#answered.splice(0)) {
@@ -541,6 +604,8 @@ class CallSession {
       this.#promises.delete(requestId);
       waiting.delete(requestId);
       this.#outstanding--;
+      this.#inFlightBytes -= this.#inFlight.get(requestId) ?? 0;
+      this.#inFlight.delete(requestId);
       if (!deferred) continue;
       if (message.error) {
         const error = this.#newError(message.error);
@@ -553,6 +618,7 @@ class CallSession {
       }
       deferred.dispose();
     }
+    this.#letOut();
   }
 
   /**

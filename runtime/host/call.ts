@@ -210,7 +210,8 @@ export async function callHandler(
       occasion: options.occasion,
       limits,
     }, {
-      host: (fn, args) => runHostFunction(findHostFunction(fn), args, context),
+      host: (fn, args, signal) =>
+        runHostFunction(findHostFunction(fn), args, { ...context, signal }),
       log: (level, text) => resources.log(`[${id}] ${level === "log" ? "" : `${level}: `}${text}`),
     });
     await transaction.commit();
