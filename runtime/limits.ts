@@ -26,6 +26,18 @@ export interface HandlerLimits {
   maxHostValueBytes: number;
   /** Host function calls one handler call may make. */
   maxHostCalls: number;
+  /**
+   * Host function calls of one handler call the host performs at once; more
+   * wait in the isolate, in the order they were made.
+   */
+  maxHostCallsInFlight: number;
+  /**
+   * Bytes the host calls of one handler call performed at once may bring into
+   * the host: each holds its argument's JSON and, for `net.fetch`,
+   * `maxFetchBytes` for the body. A call that needs more than this alone runs
+   * alone.
+   */
+  maxHostBytesInFlight: number;
   /** Extra time the host waits past `timeoutMs` before it terminates a silent worker. */
   workerGraceMs: number;
   /** Console lines one call may write; the rest are dropped with one notice. */
@@ -40,13 +52,23 @@ export interface HandlerLimits {
 export const DEFAULT_LIMITS: Readonly<HandlerLimits> = Object.freeze({
   timeoutMs: 5_000,
   memoryBytes: 64 * 1024 * 1024,
-  stackBytes: 512 * 1024,
+  // QuickJS counts its stack in WebAssembly memory, but its frames also use the
+  // worker's native stack (V8 gives a worker about 1 MiB). Measured on this build,
+  // the engine's own recursion over deep data (JSON.stringify of nested arrays)
+  // exhausts the native stack first above 80 KiB; at 64 KiB QuickJS stops every
+  // shape of recursion first (tests/isolate/default_limits_test.ts), leaving
+  // about 330 frames of plain recursion and 4,000 levels of JSON.
+  stackBytes: 64 * 1024,
   maxConcurrentCalls: 4,
   rateLimit: 60,
   rateWindowMs: 60_000,
   maxValueBytes: 1024 * 1024,
   maxHostValueBytes: 1024 * 1024,
   maxHostCalls: 1_000,
+  maxHostCallsInFlight: 16,
+  // About seven 1 MiB fetches at once: one call's answers in flight stay a few
+  // tens of MiB of the host's memory, however many it starts.
+  maxHostBytesInFlight: 8 * 1024 * 1024,
   workerGraceMs: 1_000,
   maxConsoleLines: 100,
   fetchTimeoutMs: 10_000,

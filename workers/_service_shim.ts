@@ -28,15 +28,23 @@ export const BOOTSTRAP_SOURCE = `(() => {
   const keys = Object.keys;
   const getPrototypeOf = Object.getPrototypeOf;
   const freeze = Object.freeze;
+  const defineProperty = Object.defineProperty;
   const ObjectProto = Object.prototype;
   const TypeErr = TypeError;
   const isFiniteNumber = Number.isFinite;
 
   // Values cross as plain JSON only; anything else is refused with its path,
   // rather than silently dropped the way JSON.stringify drops a function.
+  // The copy is built with a list of open containers, not by recursion, so
+  // that sending a value costs the handler none of its stack cap.
   function encode(value, label) {
-    const seen = [];
-    function walk(v, path, depth) {
+    // The containers being copied, innermost last; their sources are the
+    // path from the top, which is what a cycle would lead back to.
+    const open = [];
+    const sources = [];
+    // Checks one value and answers what the copy holds for it: the value
+    // itself, or a fresh container that is filled in when its turn comes.
+    function enter(v, path, depth) {
       if (depth > 256) throw new TypeErr(label + ": " + path + " is nested more than 256 levels deep");
       if (v === null) return null;
       switch (typeof v) {
@@ -57,27 +65,51 @@ export const BOOTSTRAP_SOURCE = `(() => {
       }
       if (typeof v.toJSON === "function") {
         v = v.toJSON();
-        if (v === null || typeof v !== "object") return walk(v, path, depth + 1);
+        if (v === null || typeof v !== "object") return enter(v, path, depth + 1);
       }
-      if (seen.indexOf(v) !== -1) throw new TypeErr(label + ": " + path + " refers back to itself (a cycle), which JSON cannot carry");
-      seen.push(v);
-      let out;
+      if (sources.indexOf(v) !== -1) throw new TypeErr(label + ": " + path + " refers back to itself (a cycle), which JSON cannot carry");
+      let copy;
+      let names = null;
       if (isArray(v)) {
-        out = [];
-        for (let i = 0; i < v.length; i++) out.push(walk(v[i], path + "[" + i + "]", depth + 1));
+        copy = [];
       } else {
         const proto = getPrototypeOf(v);
         if (proto !== ObjectProto && proto !== null) {
           const ctor = proto && proto.constructor && proto.constructor.name;
           throw new TypeErr(label + ": " + path + " is a " + (ctor || "non-plain object") + ", not plain JSON data");
         }
-        out = {};
-        for (const k of keys(v)) out[k] = walk(v[k], path + "." + k, depth + 1);
+        copy = {};
+        names = keys(v);
       }
-      seen.pop();
-      return out;
+      sources.push(v);
+      open.push({ source: v, copy, names, next: 0, path, depth });
+      return copy;
     }
-    return stringify(walk(value, "value", 0));
+    const top = enter(value, "value", 0);
+    while (open.length > 0) {
+      const at = open[open.length - 1];
+      const { source, copy, names } = at;
+      if (names === null ? at.next >= source.length : at.next >= names.length) {
+        open.pop();
+        sources.pop();
+        continue;
+      }
+      const i = at.next++;
+      if (names === null) {
+        copy.push(enter(source[i], at.path + "[" + i + "]", at.depth + 1));
+      } else {
+        const k = names[i];
+        // Defined, not assigned: assigning an own "__proto__" key would set
+        // the copy's prototype instead, and the key would vanish from the JSON.
+        defineProperty(copy, k, {
+          value: enter(source[k], at.path + "." + k, at.depth + 1),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      }
+    }
+    return stringify(top);
   }
 
   function decode(text) {

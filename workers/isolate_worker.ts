@@ -22,6 +22,8 @@ import {
   type CrossedError,
   type FromWorker,
   HOST_FUNCTIONS,
+  hostCallBytes,
+  type HostFunctionName,
   type HostResultMessage,
   type ProbeMessage,
   type ProbeReport,
@@ -105,6 +107,15 @@ function wasmBytes(module: QuickJSWASMModule): number {
   return (module as any).getWasmMemory?.().buffer.byteLength ?? 0;
 }
 
+/** A host call handler code made: its argument is kept as QuickJS's own string until it is sent. */
+interface HostRequest {
+  requestId: number;
+  fn: HostFunctionName;
+  args: QuickJSHandle;
+  /** What it counts against the call's bytes in flight. */
+  bytes: number;
+}
+
 /** Why a call stopped, told apart so the host can name it. */
 class CallStop extends Error {
   /** Where in the module the error was thrown, when its stack says. */
@@ -147,21 +158,71 @@ async function runCall(call: Job): Promise<FromWorker & { type: "done" }> {
     return { ...base, value };
   } catch (error) {
     if (error instanceof CallStop) return { ...base, error: error.crossed };
+    if (isWorkerStackOverflow(error)) {
+      // The worker's own stack ran out inside QuickJS, before QuickJS's cap
+      // did: V8 unwound the WebAssembly frames mid-operation, so this QuickJS
+      // instance is dropped, not disposed (freeing its half-built objects
+      // aborts), and the call fails as the resource error it is.
+      quickjs = undefined;
+      return { ...base, error: stackOverflow(call, session?.stage ?? "load") };
+    }
     // Anything else came from the Wasm side (an abort, a broken heap): the
     // whole QuickJS instance is suspect, so the host replaces this worker.
     return { ...base, error: crash(String(error)), fatal: true };
   } finally {
     growth.limit = Infinity;
     waiting.clear();
-    try {
-      session?.dispose();
-      vm?.dispose();
-      runtime?.dispose();
-    } catch {
-      // A runtime that cannot be disposed is dropped with its instance below.
+    if (quickjs && !session?.broken) {
+      try {
+        session?.dispose();
+        vm?.dispose();
+        runtime?.dispose();
+      } catch {
+        // A runtime that cannot be disposed is dropped with its instance below.
+        quickjs = undefined;
+      }
+    } else {
       quickjs = undefined;
     }
     if (!quickjs) quickjs = await loadQuickJS().catch(() => undefined);
+  }
+}
+
+/**
+ * V8's own stack overflow, thrown through the WebAssembly frames of QuickJS.
+ * QuickJS measures its stack cap in WebAssembly memory while its frames also
+ * use the worker's native stack; the default cap is set low enough that
+ * QuickJS stops first (docs/limits.md), and this catches the rest.
+ */
+function isWorkerStackOverflow(error: unknown): boolean {
+  return error instanceof RangeError && /Maximum call stack size exceeded/.test(error.message);
+}
+
+/** The error a call whose stack ran out ends with; `stage` says what was running. */
+function stackOverflow(call: Job, stage: string): CrossedError {
+  return {
+    name: "HandlerResourceError",
+    message: `${describeStage(call, stage)} overflowed its stack (the worker's own stack ran ` +
+      `out before the ${call.limits.stackBytes / 1024} KiB limit) and was stopped`,
+  };
+}
+
+/**
+ * What a call was running, in the words its errors use: `stage` is `load`
+ * (the module's top level), `register`, `handler` or `result` (its answer).
+ */
+function describeStage(call: Job, stage: string): string {
+  switch (stage) {
+    case "load":
+      return `Loading ${call.sourceName}`;
+    case "register":
+      return `register() in ${call.sourceName}`;
+    case "handler":
+      return `Handler ${call.type === "call" ? call.handler : ""}`;
+    case "result":
+      return `The answer of ${call.type === "call" ? call.handler : ""}`;
+    default:
+      return `The isolate (${stage})`;
   }
 }
 
@@ -172,8 +233,6 @@ function crash(detail: string): CrossedError {
 /** The state of one call: its QuickJS context, its host requests, its console budget. */
 class CallSession {
   #call: Job;
-  /** The handler a call runs; empty for a probe. */
-  #handler: string;
   #vm: QuickJSContext;
   #runtime: QuickJSRuntime;
   #deadline: number;
@@ -183,12 +242,29 @@ class CallSession {
   #consoleLines = 0;
   #wake: (() => void) | undefined;
   #answered: { requestId: number; message: HostResultMessage }[] = [];
+  /** Host calls made and not yet sent, first made first. */
+  #held: HostRequest[] = [];
+  /** Host calls sent and not yet answered: their bytes, by request. */
+  #inFlight = new Map<number, number>();
+  #inFlightBytes = 0;
   #promises = new Map<number, ReturnType<QuickJSContext["newPromise"]>>();
   #owned: QuickJSHandle[] = [];
 
   #overMemory: () => boolean;
   #encode: QuickJSHandle | undefined;
   #decode: QuickJSHandle | undefined;
+  #stage = "load";
+  #broken = false;
+
+  /** What the call is running now, as {@linkcode describeStage} names it. */
+  get stage(): string {
+    return this.#stage;
+  }
+
+  /** The worker's own stack ran out inside QuickJS: the instance must be dropped, not disposed. */
+  get broken(): boolean {
+    return this.#broken;
+  }
 
   constructor(
     call: Job,
@@ -199,7 +275,6 @@ class CallSession {
   ) {
     this.#overMemory = overMemory;
     this.#call = call;
-    this.#handler = call.type === "call" ? call.handler : "";
     this.#vm = vm;
     this.#runtime = runtime;
     this.#deadline = deadline;
@@ -207,6 +282,7 @@ class CallSession {
 
   /** Disposes every handle the call still holds; QuickJS refuses to free a runtime with live ones. */
   dispose(): void {
+    for (const request of this.#held.splice(0)) request.args.dispose();
     for (const deferred of this.#promises.values()) deferred.dispose();
     this.#promises.clear();
     for (const handle of this.#owned) if (handle.alive) handle.dispose();
@@ -220,10 +296,13 @@ class CallSession {
 
   /** Sets up the surface and evaluates the module; returns its default export. */
   async #load(): Promise<QuickJSHandle> {
+    this.#stage = "load";
     const vm = this.#vm;
     const own = <T extends QuickJSHandle>(handle: T) => this.#own(handle);
     const binding = own(vm.newFunction("binding", (nameHandle, argsHandle) => {
-      return this.#onBinding(vm.getString(nameHandle), vm.getString(argsHandle));
+      const name = vm.getString(nameHandle);
+      if (name.startsWith("console.")) return this.#onConsole(name, vm.getString(argsHandle));
+      return this.#onHostCall(name, argsHandle);
     }));
     vm.setProp(vm.global, BINDING_GLOBAL, binding);
 
@@ -245,6 +324,7 @@ class CallSession {
 
   /** Calls `register()` and settles what it returned. */
   async #register(register: QuickJSHandle): Promise<QuickJSHandle> {
+    this.#stage = "register";
     const registered = this.#unwrap(
       this.#vm.callFunction(register, this.#vm.undefined),
       "register",
@@ -260,13 +340,11 @@ class CallSession {
   async probe(): Promise<string> {
     const vm = this.#vm;
     const report: ProbeReport = { register: "missing" };
-    let stage: "load" | "register" = "load";
     try {
       const register = await this.#load();
       const type = vm.typeof(register);
       report.register = type === "undefined" ? "missing" : type;
       if (type !== "function") return JSON.stringify(report);
-      stage = "register";
       const handlers = await this.#register(register);
       const returnedType = vm.typeof(handlers);
       if (returnedType !== "object") {
@@ -277,8 +355,15 @@ class CallSession {
       report.returned = entries.kind;
       if (entries.kind === "object") report.handlers = entries.handlers;
     } catch (error) {
-      if (!(error instanceof CallStop)) throw error;
-      report.failed = { stage, error: error.crossed, ...error.place };
+      const stage = this.#stage === "register" ? "register" : "load";
+      if (isWorkerStackOverflow(error)) {
+        this.#broken = true;
+        report.failed = { stage, error: stackOverflow(this.#call, stage) };
+      } else if (error instanceof CallStop) {
+        report.failed = { stage, error: error.crossed, ...error.place };
+      } else {
+        throw error;
+      }
     }
     return JSON.stringify(report);
   }
@@ -316,6 +401,7 @@ class CallSession {
       vm.callFunction(decode, vm.undefined, own(vm.newString(JSON.stringify(call.occasion)))),
       "occasion",
     );
+    this.#stage = "handler";
     const returned = this.#unwrap(
       vm.callFunction(handler, vm.undefined, payload, occasion),
       "handler",
@@ -323,6 +409,7 @@ class CallSession {
     const answer = await this.#settle(returned, "handler");
 
     if (vm.typeof(answer) === "undefined") return "null";
+    this.#stage = "result";
     const label = own(vm.newString(`${call.handler}() result`));
     const encodedResult = vm.callFunction(encode, vm.undefined, answer, label);
     if (encodedResult.error) {
@@ -396,26 +483,36 @@ class CallSession {
     return text ? `{ ${text} }` : "an empty object";
   }
 
-  /** Handles one call of the private binding from the shim. */
-  #onBinding(name: string, args: string): QuickJSHandle {
+  /** A console line from the shim: sent to the host within the call's line budget. */
+  #onConsole(name: string, args: string): QuickJSHandle {
     const vm = this.#vm;
-    if (name.startsWith("console.")) {
-      const level = name.slice("console.".length) as typeof CONSOLE_LEVELS[number];
-      if (!CONSOLE_LEVELS.includes(level)) return vm.undefined;
-      this.#consoleLines++;
-      if (this.#consoleLines <= this.#call.limits.maxConsoleLines) {
-        send({ type: "log", callId: this.#call.callId, level, text: args.slice(0, 4096) });
-      } else if (this.#consoleLines === this.#call.limits.maxConsoleLines + 1) {
-        send({
-          type: "log",
-          callId: this.#call.callId,
-          level: "warn",
-          text:
-            `console output limit of ${this.#call.limits.maxConsoleLines} lines reached; further lines dropped`,
-        });
-      }
-      return vm.undefined;
+    const level = name.slice("console.".length) as typeof CONSOLE_LEVELS[number];
+    if (!CONSOLE_LEVELS.includes(level)) return vm.undefined;
+    this.#consoleLines++;
+    if (this.#consoleLines <= this.#call.limits.maxConsoleLines) {
+      send({ type: "log", callId: this.#call.callId, level, text: args.slice(0, 4096) });
+    } else if (this.#consoleLines === this.#call.limits.maxConsoleLines + 1) {
+      send({
+        type: "log",
+        callId: this.#call.callId,
+        level: "warn",
+        text:
+          `console output limit of ${this.#call.limits.maxConsoleLines} lines reached; further lines dropped`,
+      });
     }
+    return vm.undefined;
+  }
+
+  /**
+   * A host function call from the shim: refused at once when it is not one
+   * the host offers, passes the call's count or is too large; otherwise it is
+   * sent to the host, or waits here, in order, while the call has as many
+   * host calls or bytes in flight as its limits allow. A waiting call keeps
+   * its argument in QuickJS's heap, under the call's memory cap, not in the
+   * worker's or the host's.
+   */
+  #onHostCall(name: string, argsHandle: QuickJSHandle): QuickJSHandle {
+    const vm = this.#vm;
     const deferred = vm.newPromise();
     const refuse = (crossed: CrossedError) => {
       const error = this.#newError(crossed);
@@ -435,28 +532,59 @@ class CallSession {
         message: `one call may make at most ${this.#call.limits.maxHostCalls} host calls`,
       });
     }
-    if (args.length > this.#call.limits.maxHostValueBytes) {
+    const lengthHandle = vm.getProp(argsHandle, "length");
+    const length = vm.getNumber(lengthHandle);
+    lengthHandle.dispose();
+    if (length > this.#call.limits.maxHostValueBytes) {
       return refuse({
         name: "PayloadTooLargeError",
         message:
-          `${name}() argument is ${args.length} bytes of JSON; the limit is ${this.#call.limits.maxHostValueBytes}`,
+          `${name}() argument is ${length} bytes of JSON; the limit is ${this.#call.limits.maxHostValueBytes}`,
       });
     }
-    const requestId = this.#nextRequest++;
+    const request: HostRequest = {
+      requestId: this.#nextRequest++,
+      fn: name as HostFunctionName,
+      args: argsHandle.dup(),
+      bytes: hostCallBytes(name, length, this.#call.limits),
+    };
     this.#outstanding++;
-    this.#promises.set(requestId, deferred);
-    waiting.set(requestId, (message) => {
-      this.#answered.push({ requestId, message });
-      this.#wake?.();
-    });
-    send({
-      type: "host",
-      callId: this.#call.callId,
-      requestId,
-      fn: name as typeof HOST_FUNCTIONS[number],
-      args,
-    });
+    this.#promises.set(request.requestId, deferred);
+    this.#held.push(request);
+    this.#letOut();
     return deferred.handle;
+  }
+
+  /**
+   * Sends waiting host calls to the host, first made first, while the call's
+   * calls and bytes in flight stay within its limits. One that needs more
+   * bytes than the limit alone is sent when nothing else is in flight.
+   */
+  #letOut(): void {
+    const limits = this.#call.limits;
+    while (this.#held.length > 0) {
+      const request = this.#held[0];
+      const fits = this.#inFlight.size === 0 ||
+        (this.#inFlight.size < limits.maxHostCallsInFlight &&
+          this.#inFlightBytes + request.bytes <= limits.maxHostBytesInFlight);
+      if (!fits) return;
+      this.#held.shift();
+      const args = this.#vm.getString(request.args);
+      request.args.dispose();
+      this.#inFlight.set(request.requestId, request.bytes);
+      this.#inFlightBytes += request.bytes;
+      waiting.set(request.requestId, (message) => {
+        this.#answered.push({ requestId: request.requestId, message });
+        this.#wake?.();
+      });
+      send({
+        type: "host",
+        callId: this.#call.callId,
+        requestId: request.requestId,
+        fn: request.fn,
+        args,
+      });
+    }
   }
 
   #newError(crossed: CrossedError): QuickJSHandle {
@@ -465,7 +593,10 @@ class CallSession {
     return error;
   }
 
-  /** Resolves the QuickJS promises of host answers that have arrived. */
+  /**
+   * Resolves the QuickJS promises of host answers that have arrived, and lets
+   * out the host calls waiting for the room they leave.
+   */
   #deliver(): void {
     const vm = this.#vm;
     for (const { requestId, message } of this.#answered.splice(0)) {
@@ -473,6 +604,8 @@ class CallSession {
       this.#promises.delete(requestId);
       waiting.delete(requestId);
       this.#outstanding--;
+      this.#inFlightBytes -= this.#inFlight.get(requestId) ?? 0;
+      this.#inFlight.delete(requestId);
       if (!deferred) continue;
       if (message.error) {
         const error = this.#newError(message.error);
@@ -485,6 +618,7 @@ class CallSession {
       }
       deferred.dispose();
     }
+    this.#letOut();
   }
 
   /**
@@ -546,20 +680,7 @@ class CallSession {
   }
 
   #what(stage: string): string {
-    const { sourceName } = this.#call;
-    const handler = this.#handler;
-    switch (stage) {
-      case "load":
-        return `Loading ${sourceName}`;
-      case "register":
-        return `register() in ${sourceName}`;
-      case "handler":
-        return `Handler ${handler}`;
-      case "result":
-        return `The answer of ${handler}`;
-      default:
-        return `The isolate (${stage})`;
-    }
+    return describeStage(this.#call, stage);
   }
 
   #timeout(stage: string): CallStop {

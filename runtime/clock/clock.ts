@@ -136,6 +136,8 @@ export interface ClockHost extends HandlerCaller {
   readonly now: () => number;
   /** The project's memory KV, where the package's generation is read before a call. */
   projectMemory(project: string): Promise<Deno.Kv>;
+  /** Closes what the host holds open of a project whose folder is gone. */
+  forgetProject(project: string): Promise<void>;
 }
 
 /** Options for {@linkcode Clock}. */
@@ -368,6 +370,9 @@ export class Clock {
       return;
     }
     if (!await isFolder(project)) {
+      // A memory still open would be a deleted file: let go of it, so a
+      // folder made again at the path is read afresh.
+      await this.#host.forgetProject(project);
       const scheduled = [];
       for (const id of info.extensionIds) if (await reads.mayBeScheduled(id)) scheduled.push(id);
       await this.#skip(report, marks, { project }, "project-gone", {

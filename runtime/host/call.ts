@@ -229,7 +229,8 @@ export async function callHandler(
       occasion: options.occasion,
       limits,
     }, {
-      host: (fn, args) => runHostFunction(findHostFunction(fn), args, context),
+      host: (fn, args, signal) =>
+        runHostFunction(findHostFunction(fn), args, { ...context, signal }),
       log: (level, text) => resources.log(consoleLine(id, level, text)),
     });
     // The records and the orders (in the project's outbox) in one atomic write.

@@ -9,7 +9,7 @@ import { printable } from "../internal/printable.ts";
 import { describeError } from "../internal/describe_error.ts";
 import { IsolatePool } from "../isolate/mod.ts";
 import { DEFAULT_LIMITS, type HandlerLimits } from "../limits.ts";
-import { openProjectMemory, RecordCursors } from "../memory/mod.ts";
+import { ProjectMemories, RecordCursors } from "../memory/mod.ts";
 import {
   callHandler,
   type CallOptions,
@@ -57,7 +57,7 @@ export class Host implements HandlerCaller {
   readonly limits: HandlerLimits;
   /** The isolates calls run in. */
   readonly pool: IsolatePool;
-  #memories = new Map<string, Promise<Deno.Kv>>();
+  #memories: ProjectMemories;
   #resources: CallResources;
   #log: (line: string) => void;
   #lock: Promise<ProcessLock> | undefined;
@@ -74,7 +74,9 @@ export class Host implements HandlerCaller {
     this.limits = options.limits ?? DEFAULT_LIMITS;
     this.pool = options.pool ?? new IsolatePool({ size: this.limits.maxConcurrentCalls });
     // One entry, one line: what a handler wrote cannot start another.
-    this.#log = options.log ?? ((line) => console.error(printable(line)));
+    const log = options.log ?? ((line) => console.error(printable(line)));
+    this.#log = log;
+    this.#memories = new ProjectMemories({ log });
     this.#resources = {
       kv: this.kv,
       now: this.now,
@@ -84,25 +86,22 @@ export class Host implements HandlerCaller {
       rateLimit: new HandlerRateLimit(this.limits),
       // Read (or made) the first time a listing pages, then kept for the process.
       cursors: new RecordCursors(() => recordCursorSecret(this.kv)),
-      log: this.#log,
+      log,
       fetch: options.fetch,
       processLock: () => this.#processLock(),
     };
   }
 
   /**
-   * The project's memory KV (`<project>/.sync/memory.kv`), opened once per process.
+   * The project's memory KV (`<project>/.sync/memory.kv`), opened once per
+   * process and checked each time against the file under that path: when the
+   * folder was removed and made again, the new folder's memory is opened.
    *
    * @param project The project's resolved folder.
+   * @throws {NotFoundError} when the project folder is gone.
    */
   projectMemory(project: string): Promise<Deno.Kv> {
-    let memory = this.#memories.get(project);
-    if (!memory) {
-      memory = openProjectMemory(project);
-      this.#memories.set(project, memory);
-      memory.catch(() => this.#memories.delete(project));
-    }
-    return memory;
+    return this.#memories.open(project);
   }
 
   /**
@@ -174,12 +173,7 @@ export class Host implements HandlerCaller {
     this.pool.close();
     if (this.#lock) (await this.#lock).release();
     this.#lock = undefined;
-    for (const memory of this.#memories.values()) {
-      try {
-        (await memory).close();
-      } catch { /* already closed or never opened */ }
-    }
-    this.#memories.clear();
+    await this.#memories.close();
   }
 
   /**
@@ -188,9 +182,7 @@ export class Host implements HandlerCaller {
    *
    * @param project The project's resolved folder.
    */
-  async forgetProject(project: string): Promise<void> {
-    const memory = this.#memories.get(project);
-    this.#memories.delete(project);
-    if (memory) (await memory).close();
+  forgetProject(project: string): Promise<void> {
+    return this.#memories.forget(project);
   }
 }

@@ -40,6 +40,11 @@ export interface HostFunctionContext {
   /** Performs `net.fetch`; the global `fetch` when absent. */
   fetch?: typeof fetch;
   /**
+   * Aborts when the handler call ends: work a function started for it (a
+   * request, say) stops then rather than outlive the call.
+   */
+  signal?: AbortSignal;
+  /**
    * Functions this call refuses instead of performing, each with the error it
    * refuses with, checked after the permission and before the argument: the
    * stand-in host of `deno task check` orders no work and makes no requests.

@@ -12,11 +12,13 @@ import {
   HandlerTimeoutError,
   InvalidValueError,
   PayloadTooLargeError,
+  RateLimitedError,
   SyncError,
 } from "../errors.ts";
 import { DEFAULT_LIMITS, type HandlerLimits } from "../limits.ts";
 import { quickJSWasmModule } from "./quickjs_wasm.ts";
 import type { Occasion } from "../extension_api/service.ts";
+import { hostCallBytes } from "./protocol.ts";
 import type {
   CallMessage,
   ConsoleLevel,
@@ -58,8 +60,16 @@ export interface IsolateProbe {
   limits?: HandlerLimits;
 }
 
-/** Performs one host function for handler code; its answer crosses back as JSON. */
-export type HostDispatch = (fn: HostFunctionName, args: unknown) => Promise<unknown>;
+/**
+ * Performs one host function for handler code; its answer crosses back as
+ * JSON. `signal` aborts when the handler call ends, so that work the handler
+ * started and did not wait for (a fetch, say) does not outlive it.
+ */
+export type HostDispatch = (
+  fn: HostFunctionName,
+  args: unknown,
+  signal: AbortSignal,
+) => Promise<unknown>;
 
 /** What the pool calls back into while a handler runs. */
 export interface CallHooks {
@@ -88,6 +98,11 @@ interface Active {
   limits: HandlerLimits;
   resolve: (json: string) => void;
   reject: (error: Error) => void;
+  /** Host calls being performed for the call, and the bytes they count. */
+  inFlight: number;
+  inFlightBytes: number;
+  /** Aborted when the call ends. */
+  ended: AbortController;
 }
 
 const WORKER_URL = new URL("../../workers/isolate_worker.ts", import.meta.url);
@@ -304,12 +319,16 @@ export class IsolatePool {
       }, limits.timeoutMs + limits.workerGraceMs);
       const finish = () => {
         clearTimeout(timer);
+        active.ended.abort();
         if (slot.active === active) slot.active = undefined;
       };
       const active: Active = {
         callId: message.callId,
         hooks,
         limits,
+        inFlight: 0,
+        inFlightBytes: 0,
+        ended: new AbortController(),
         resolve: (json) => {
           finish();
           resolve(json);
@@ -350,17 +369,40 @@ export class IsolatePool {
     args: string,
   ): Promise<void> {
     let reply: ToWorker;
+    const limits = active.limits;
+    const bytes = hostCallBytes(fn, args.length, limits);
+    // The worker lets host calls out within these limits; the host holds it
+    // to them rather than trust it, so one call's host work stays bounded.
+    if (
+      active.inFlight > 0 &&
+      (active.inFlight >= limits.maxHostCallsInFlight ||
+        active.inFlightBytes + bytes > limits.maxHostBytesInFlight)
+    ) {
+      const refused = new RateLimitedError(
+        `${fn}() was refused: the call already has ${active.inFlight} host calls ` +
+          `(${active.inFlightBytes} bytes) in flight; the limits are ${limits.maxHostCallsInFlight} ` +
+          `calls and ${limits.maxHostBytesInFlight} bytes`,
+      );
+      reply = { type: "host-result", callId: active.callId, requestId, error: crossError(refused) };
+      if (slot.active === active) slot.worker.postMessage(reply);
+      return;
+    }
+    active.inFlight++;
+    active.inFlightBytes += bytes;
     try {
-      const value = await active.hooks.host(fn, JSON.parse(args));
+      const value = await active.hooks.host(fn, JSON.parse(args), active.ended.signal);
       const json = JSON.stringify(value ?? null);
-      if (json.length > active.limits.maxHostValueBytes) {
+      if (json.length > limits.maxHostValueBytes) {
         throw new PayloadTooLargeError(
-          `${fn}() answered ${json.length} bytes of JSON; the limit is ${active.limits.maxHostValueBytes}`,
+          `${fn}() answered ${json.length} bytes of JSON; the limit is ${limits.maxHostValueBytes}`,
         );
       }
       reply = { type: "host-result", callId: active.callId, requestId, value: json };
     } catch (error) {
       reply = { type: "host-result", callId: active.callId, requestId, error: crossError(error) };
+    } finally {
+      active.inFlight--;
+      active.inFlightBytes -= bytes;
     }
     if (slot.active === active) slot.worker.postMessage(reply);
   }

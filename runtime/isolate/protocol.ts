@@ -31,6 +31,23 @@ export const HOST_FUNCTIONS = [
 /** One host function name. */
 export type HostFunctionName = typeof HOST_FUNCTIONS[number];
 
+/**
+ * What one host call counts against `maxHostBytesInFlight` while the host
+ * performs it: its argument's JSON and, for `net.fetch`, the body it may
+ * bring back. The worker lets calls out by it and the host checks the same.
+ *
+ * @param fn The host function called.
+ * @param argsLength The length of its argument's JSON text.
+ * @param limits The call's limits.
+ */
+export function hostCallBytes(
+  fn: string,
+  argsLength: number,
+  limits: Pick<HandlerLimits, "maxFetchBytes">,
+): number {
+  return argsLength + (fn === "net.fetch" ? limits.maxFetchBytes : 0);
+}
+
 /** Console levels routed to the host log. */
 export const CONSOLE_LEVELS = ["log", "info", "warn", "error", "debug"] as const;
 

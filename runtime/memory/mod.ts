@@ -10,6 +10,8 @@
 export { MemoryAccess } from "./access.ts";
 export { bumpGeneration, readGeneration } from "./generation.ts";
 export type { Generation } from "./generation.ts";
+export { ProjectMemories } from "./project_memories.ts";
+export type { ProjectMemoriesOptions } from "./project_memories.ts";
 export { listRecords, openProjectMemory, projectMemoryPath, removeProjectMemory } from "./store.ts";
 export { newCursorSecret, RecordCursors } from "./record_cursors.ts";
 export type { CursorScope } from "./record_cursors.ts";

@@ -98,6 +98,7 @@ export function checkTitle(key: string, title: unknown): string {
       `Record ${show(key)}: field "title" must be a string, got ${describe(title)}.`,
     );
   }
+  refuseUnpairedSurrogate(key, "title", title);
   const length = characters(title);
   if (length > RECORD_LIMITS.maxTitleChars) {
     throw new PayloadTooLargeError(
@@ -133,7 +134,15 @@ export function checkFields(key: string, fields: unknown): { [name: string]: Jso
         `at most ${RECORD_LIMITS.maxFieldsBytes} allowed.`,
     );
   }
-  return JSON.parse(json);
+  const copy = JSON.parse(json);
+  const where = unpairedSurrogateIn(copy);
+  if (where !== null) {
+    throw new InvalidInputError(
+      `Record ${show(key)}: field "fields" contains an unpaired surrogate in ${where}; ` +
+        UNPAIRED_WHY,
+    );
+  }
+  return copy;
 }
 
 /** Checks content for record `key`; answers it unchanged. */
@@ -143,6 +152,7 @@ export function checkContent(key: string, content: unknown): string {
       `Record ${show(key)}: field "content" must be a string, got ${describe(content)}.`,
     );
   }
+  refuseUnpairedSurrogate(key, "content", content);
   // Cheap bound first: a UTF-16 unit is at most 3 UTF-8 bytes.
   if (content.length * 3 > RECORD_LIMITS.maxContentBytes) {
     const bytes = utf8Bytes(content);
@@ -154,6 +164,52 @@ export function checkContent(key: string, content: unknown): string {
     }
   }
   return content;
+}
+
+// Stored text is UTF-8, which has no form for half a surrogate pair: it would
+// come back as U+FFFD, so it is refused, as it is in a key.
+const UNPAIRED_WHY = "text is stored as UTF-8, which cannot hold half a pair.";
+
+function refuseUnpairedSurrogate(key: string, field: string, text: string): void {
+  if (text.isWellFormed()) return;
+  let at = 0;
+  for (const char of text) {
+    if (char.length === 1 && char >= "\uD800" && char <= "\uDFFF") break;
+    at++;
+  }
+  throw new InvalidInputError(
+    `Record ${show(key)}: field ${show(field)} contains an unpaired surrogate ` +
+      `at character ${at}; ${UNPAIRED_WHY}`,
+  );
+}
+
+const NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/**
+ * Where in a JSON value the first string with an unpaired surrogate is, as a
+ * path from `fields` (a name as well as a value); null when there is none.
+ * Walked with a list rather than recursion: 32 KiB of JSON nests deep.
+ */
+function unpairedSurrogateIn(value: unknown): string | null {
+  const pending: [unknown, string][] = [[value, "fields"]];
+  while (pending.length > 0) {
+    const [item, path] = pending.pop()!;
+    if (typeof item === "string") {
+      if (!item.isWellFormed()) return path;
+    } else if (Array.isArray(item)) {
+      for (let i = item.length - 1; i >= 0; i--) pending.push([item[i], `${path}[${i}]`]);
+    } else if (item !== null && typeof item === "object") {
+      const entries = Object.entries(item).map(([name, inner]): [unknown, string, string] => [
+        inner,
+        NAME.test(name) ? `${path}.${name}` : `${path}[${JSON.stringify(name)}]`,
+        name,
+      ]);
+      const badName = entries.find(([, , name]) => !name.isWellFormed());
+      if (badName) return `the name of ${badName[1]}`;
+      for (let i = entries.length - 1; i >= 0; i--) pending.push([entries[i][0], entries[i][1]]);
+    }
+  }
+  return null;
 }
 
 const INPUT_FIELDS = new Set(["key", "title", "fields", "content", "revision"]);

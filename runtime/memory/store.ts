@@ -24,7 +24,7 @@
  */
 
 import { join } from "node:path";
-import { ConflictError, InvalidInputError } from "../errors.ts";
+import { ConflictError, InvalidInputError, NotFoundError } from "../errors.ts";
 import { RECORD_LIMITS } from "../limits.ts";
 import { assertKind, compareRecordKeys, DEFAULT_LIST_LIMIT, parseRecordKey } from "./record.ts";
 import type { RecordPage, RecordQuery, RecordSummary } from "../extension_api/service.ts";
@@ -68,10 +68,21 @@ export function projectMemoryPath(projectDir: string): string {
  * Opens (creating if needed) a project's memory. The caller closes it.
  *
  * @param projectDir The project folder; its `.sync/` is created when missing.
+ * @throws {NotFoundError} when the project folder is gone: making it again
+ *   would put a memory where there is no project.
  */
 export async function openProjectMemory(projectDir: string): Promise<Deno.Kv> {
   const path = projectMemoryPath(projectDir);
-  await Deno.mkdir(join(projectDir, ".sync"), { recursive: true });
+  try {
+    await Deno.mkdir(join(projectDir, ".sync"));
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      throw new NotFoundError(
+        `The project folder ${projectDir} is gone, so its memory cannot be opened`,
+      );
+    }
+    if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+  }
   return await Deno.openKv(path);
 }
 

@@ -9,7 +9,8 @@ import { deleteApproval } from "../../runtime/packages/approval.ts";
 import { installPackage } from "../../runtime/lifecycle/install.ts";
 import { removePackage } from "../../runtime/lifecycle/remove.ts";
 import { rememberProject, writeDeclaredIds } from "../../runtime/projects/project.ts";
-import { listRecords } from "../../runtime/memory/store.ts";
+import { listRecords, projectMemoryPath } from "../../runtime/memory/store.ts";
+import { canListOpenFiles, deletedFilesHeldOpen } from "../internal/open_files.ts";
 import { listReceipts } from "../../runtime/host/receipts.ts";
 import { needsReview, readStamp } from "../../runtime/clock/stamps.ts";
 import {
@@ -362,6 +363,44 @@ Deno.test("clock: a removed project folder is skipped and stays on the list", as
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("clock: a removed project folder's memory is let go of; made again at the same path, the next tick writes into the new folder", async (t) => {
+  const s = await setup();
+  try {
+    await installScheduled(s, scheduled("tracker", "1h"));
+    assert.deepEqual(ranIds(await s.clock.tick()), ["tracker"]);
+    assert.equal(await runsOnDisk(s.env.project, "tracker"), 1);
+
+    await Deno.remove(s.env.project, { recursive: true });
+    s.advance(HOUR);
+    const gone = await s.clock.tick();
+    assert.deepEqual(gone.skipped.map((k) => k.reason), ["project-gone"]);
+    if (await canListOpenFiles()) {
+      await t.step("project-gone closes the memory it had open", async () => {
+        assert.deepEqual(await deletedFilesHeldOpen(s.env.project), []);
+      });
+    }
+
+    await Deno.mkdir(s.env.project);
+    await writeDeclaredIds(s.env.project, ["tracker"]);
+    s.advance(HOUR);
+    await t.step("the next tick runs in the new folder and writes into its memory", async () => {
+      assert.deepEqual(ranIds(await s.clock.tick()), ["tracker"]);
+      assert.equal(await runsOnDisk(s.env.project, "tracker"), 1);
+      const receipts = await listReceipts(s.env.kv, s.env.project, { packageId: "tracker" });
+      // Newest first: the run in the new folder, the skip while it was gone, the first run.
+      assert.deepEqual(receipts.map((r) => r.outcome), ["ok", "skipped", "ok"]);
+    });
+  } finally {
+    await s.close();
+  }
+});
+
+/** The runs another process (`sync records`) finds in the folder's memory file now. */
+async function runsOnDisk(project: string, id: string): Promise<number> {
+  using memory = await Deno.openKv(projectMemoryPath(project));
+  return (await listRecords(memory, { kind: `${id}.run`, limit: 1000 })).records.length;
+}
 
 Deno.test("clock: a package not approved or no longer installed is skipped with a receipt", async () => {
   const s = await setup();

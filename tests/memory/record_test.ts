@@ -334,6 +334,50 @@ Deno.test("`checkRecordInput()` checks a writer's input whole", async (t) => {
   });
 });
 
+Deno.test("`checkRecordInput()` refuses an unpaired surrogate in title, content or fields, naming where", async (t) => {
+  const why = "text is stored as UTF-8, which cannot hold half a pair.";
+  await t.step("in content and title, by character", () => {
+    throwsWith(
+      () => checkRecordInput({ key: "a.b/1", content: "😀 x\uDFFF" }),
+      InvalidInputError,
+      `Record "a.b/1": field "content" contains an unpaired surrogate at character 3; ${why}`,
+    );
+    throwsWith(
+      () => checkRecordInput({ key: "a.b/1", title: "\uD83D" }),
+      InvalidInputError,
+      `Record "a.b/1": field "title" contains an unpaired surrogate at character 0; ${why}`,
+    );
+  });
+  await t.step("in fields, by path, a name as well as a value", () => {
+    throwsWith(
+      () => checkRecordInput({ key: "a.b/1", fields: { a: { "b c": ["ok", "\uD800"] } } }),
+      InvalidInputError,
+      `Record "a.b/1": field "fields" contains an unpaired surrogate in fields.a["b c"][1]; ${why}`,
+    );
+    throwsWith(
+      () => checkRecordInput({ key: "a.b/1", fields: { ok: 1, ["\uDC00"]: 2 } }),
+      InvalidInputError,
+      `Record "a.b/1": field "fields" contains an unpaired surrogate in the name of ` +
+        `fields["\\udc00"]; ${why}`,
+    );
+  });
+  await t.step("fields nested as deep as 32 KiB allows are walked", () => {
+    const deep = JSON.parse("[".repeat(16_000) + '"\\ud800"' + "]".repeat(16_000));
+    assert.throws(() => checkFields("a.b/1", { deep }), /unpaired surrogate in fields\.deep\[0\]/);
+  });
+  await t.step("whole pairs pass", () => {
+    assert.deepEqual(
+      checkRecordInput({ key: "a.b/1", title: "😀", content: "😀", fields: { "😀": "😀" } }),
+      {
+        key: "a.b/1",
+        title: "😀",
+        content: "😀",
+        fields: { "😀": "😀" },
+      },
+    );
+  });
+});
+
 Deno.test("`compareRecordKeys()` orders keys as Deno KV does", async (t) => {
   await t.step("by code point, shorter first on a common prefix", () => {
     assert.ok(compareRecordKeys("a.b/1", "a.b/2") < 0);

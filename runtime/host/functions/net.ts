@@ -22,13 +22,14 @@ export const net: {
     permission: null,
     // netFetch checks the request's shape itself, in its own words.
     parse: (args) => args,
-    async run(request, { package: pkg, limits, fetch }) {
+    async run(request, { package: pkg, limits, fetch, signal }) {
       return await netFetch(request, {
         packageId: pkg.manifest.id,
         hosts: declaredHosts(pkg.manifest),
         timeoutMs: Math.min(limits.fetchTimeoutMs, limits.timeoutMs),
         maxBytes: limits.maxFetchBytes,
         fetch,
+        signal,
       });
     },
   },

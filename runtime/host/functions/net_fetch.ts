@@ -23,6 +23,8 @@ export interface NetFetchOptions {
   maxBytes: number;
   /** Performs the request; the global `fetch` when absent. */
   fetch?: typeof fetch;
+  /** Stops the request when the handler call it was made for ends. */
+  signal?: AbortSignal;
 }
 
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]);
@@ -68,11 +70,15 @@ export async function netFetch(request: unknown, options: NetFetchOptions): Prom
       body: req.body,
       // A redirect could lead to an undeclared host; the handler sees it instead.
       redirect: "manual",
-      signal: AbortSignal.timeout(options.timeoutMs),
+      signal: options.signal
+        ? AbortSignal.any([AbortSignal.timeout(options.timeoutMs), options.signal])
+        : AbortSignal.timeout(options.timeoutMs),
     });
   } catch (error) {
     const reason = (error as Error).name === "TimeoutError"
       ? `no answer within ${options.timeoutMs} ms`
+      : options.signal?.aborted
+      ? "the handler call it was made for ended"
       : (error as Error).message;
     throw new InvalidInputError(`net.fetch() to ${url.host} failed: ${reason}`);
   }

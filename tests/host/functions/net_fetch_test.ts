@@ -227,6 +227,28 @@ Deno.test("`netFetch()` performs a handler's request: declared hosts only, withi
       for (const answer of slowAnswers) answer();
     });
 
+    await t.step("a request stops when the handler call it was made for ends", async () => {
+      seen.length = 0;
+      slowAnswers.length = 0; // the earlier ones were answered
+      const ended = new AbortController();
+      const pending = netFetch(`${base}/slow`, {
+        ...options,
+        timeoutMs: 60_000,
+        signal: ended.signal,
+      });
+      // Wait until the server holds the request, then end the call.
+      while (!seen.includes("GET /slow") || slowAnswers.length === 0) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      ended.abort();
+      await rejectsWith(
+        pending,
+        InvalidInputError,
+        `net.fetch() to 127.0.0.1:${port} failed: the handler call it was made for ended`,
+      );
+      for (const answer of slowAnswers.splice(0)) answer();
+    });
+
     await t.step("a host that cannot be reached fails with the reason", async () => {
       const closed = closedPort();
       await rejectsWith(

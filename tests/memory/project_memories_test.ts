@@ -1,0 +1,83 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { ProjectMemories } from "../../runtime/memory/project_memories.ts";
+import { projectMemoryPath } from "../../runtime/memory/store.ts";
+import { NotFoundError } from "../../runtime/errors.ts";
+
+async function isClosed(kv: Deno.Kv): Promise<boolean> {
+  try {
+    await kv.get(["probe"]);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+Deno.test("`ProjectMemories.open()` answers the memory of the folder at the path now", async (t) => {
+  const root = await Deno.makeTempDir({ prefix: "sync-memories-" });
+  const project = join(root, "project");
+  await Deno.mkdir(project);
+  const lines: string[] = [];
+  const memories = new ProjectMemories({ log: (line) => lines.push(line) });
+  try {
+    const first = await memories.open(project);
+    await first.set(["mark"], "first");
+
+    await t.step("while the file is the one open, the same handle", async () => {
+      assert.equal(await memories.open(project), first);
+      assert.deepEqual(lines, []);
+    });
+
+    await t.step(
+      "a file moved aside and another put there: the old handle is closed, the new file opened",
+      async () => {
+        await Deno.rename(join(project, ".sync"), join(root, "aside"));
+        await Deno.mkdir(join(project, ".sync"));
+        {
+          using other = await Deno.openKv(projectMemoryPath(project));
+          await other.set(["mark"], "other");
+        }
+        const second = await memories.open(project);
+        assert.notEqual(second, first);
+        assert.equal(await isClosed(first), true);
+        assert.equal((await second.get(["mark"])).value, "other");
+        assert.match(
+          lines.join("\n"),
+          /memory\.kv is another file now; the memory open under that name was closed/,
+        );
+      },
+    );
+
+    await t.step("many callers at once after a change open the new file once", async () => {
+      const before = await memories.open(project);
+      await Deno.remove(join(project, ".sync"), { recursive: true });
+      const opened = await Promise.all(Array.from({ length: 10 }, () => memories.open(project)));
+      assert.equal(new Set(opened).size, 1);
+      assert.match(lines.at(-1)!, /memory\.kv is gone/);
+      assert.notEqual(opened[0], before);
+      assert.equal(await isClosed(before), true);
+    });
+
+    await t.step("a project folder that is gone is refused, and not made again", async () => {
+      const gone = join(root, "gone");
+      await assert.rejects(memories.open(gone), (error: Error) => {
+        assert.ok(error instanceof NotFoundError, `${error.name}: ${error.message}`);
+        assert.match(error.message, /The project folder .*gone is gone/);
+        return true;
+      });
+      await assert.rejects(Deno.stat(gone), Deno.errors.NotFound);
+    });
+
+    await t.step("forget closes the memory; the next open opens it again", async () => {
+      const held = await memories.open(project);
+      await memories.forget(project);
+      assert.equal(await isClosed(held), true);
+      const again = await memories.open(project);
+      assert.notEqual(again, held);
+      assert.ok((await Deno.stat(projectMemoryPath(project))).isFile);
+    });
+  } finally {
+    await memories.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
