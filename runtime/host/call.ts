@@ -117,7 +117,7 @@ export interface CallResources {
   pool: IsolatePool;
   /** The project's memory KV, opened once per process. */
   projectMemory: (project: string) => Promise<Deno.Kv>;
-  /** The process's count of calls per handler. */
+  /** The installation's count of calls per handler. */
   rateLimit: HandlerRateLimit;
   /** Where console lines of handler code go. */
   log: (line: string) => void;
@@ -178,7 +178,7 @@ export async function callHandler(
           `${Math.ceil(forMs / 1000)} s)`,
       );
     }
-    resources.rateLimit.count(project, id, handler, startedAt);
+    await resources.rateLimit.count(project, id, handler, startedAt);
 
     const memory = await resources.projectMemory(project);
     const generation = options.generation ?? await readGeneration(memory, id);

@@ -70,7 +70,7 @@ export class Host implements HandlerCaller {
       limits: this.limits,
       pool: this.pool,
       projectMemory: (project) => this.projectMemory(project),
-      rateLimit: new HandlerRateLimit(this.limits),
+      rateLimit: new HandlerRateLimit(this.kv, this.limits),
       log: options.log ?? ((line) => console.error(line)),
       fetch: options.fetch,
     };

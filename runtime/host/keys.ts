@@ -1,7 +1,7 @@
 /**
  * Every Deno KV key the host writes in the installation: receipts (by
- * package, in a time-ordered index, and their count) and the claims of
- * running handlers. Keys are built here and nowhere else, so their shapes —
+ * package, in a time-ordered index, and their count), the claims of
+ * running handlers and their rate counts. Keys are built here and nowhere else, so their shapes —
  * which data already stored must keep matching — can be read in one place.
  *
  * @module
@@ -69,4 +69,15 @@ export function receiptCountKey(project: string, packageId: string): Deno.KvKey 
  */
 export function runningClaimKey(project: string, id: string, handler: string): Deno.KvKey {
   return ["running", project, id, handler];
+}
+
+/**
+ * Key of the recent calls of a handler in a project, counted against its rate limit.
+ *
+ * @param project The project's resolved path.
+ * @param id The package id.
+ * @param handler The handler's name.
+ */
+export function handlerRateKey(project: string, id: string, handler: string): Deno.KvKey {
+  return ["rate", project, id, handler];
 }
