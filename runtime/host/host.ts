@@ -1,7 +1,7 @@
 /**
- * The host: what one process holds to run handlers — the installation KV,
- * the isolate pool, the open project memories and the rate-limit counts —
- * wired into {@linkcode callHandler}.
+ * The host: what the installation's owner holds to run handlers — the
+ * installation KV, the isolate pool, the open project memories — wired into
+ * {@linkcode callHandler}.
  *
  * @module
  */
@@ -52,6 +52,8 @@ export class Host implements HandlerCaller {
   readonly pool: IsolatePool;
   #memories = new Map<string, Promise<Deno.Kv>>();
   #resources: CallResources;
+  /** Made by {@linkcode Host.withLog}: what it holds is the other host's to close. */
+  #borrowed = false;
 
   /**
    * A host over an installation, with a pool of its own unless one is given.
@@ -111,8 +113,32 @@ export class Host implements HandlerCaller {
     return callHandler(this.#resources, projectDir, id, handler, options);
   }
 
+  /**
+   * This host, writing handlers' console lines to `log` instead: the serve
+   * that owns the installation runs a person's CLI command with one, so that
+   * the lines go back to that person's terminal. It shares this host's KV,
+   * pool and open memories; closing it closes nothing.
+   *
+   * @param log Where console lines and host notices of calls made through it go.
+   */
+  withLog(log: (line: string) => void): Host {
+    const view = new Host({
+      kv: this.kv,
+      home: this.home,
+      now: this.now,
+      limits: this.limits,
+      pool: this.pool,
+      log,
+    });
+    view.#memories = this.#memories;
+    view.#resources = { ...this.#resources, log };
+    view.#borrowed = true;
+    return view;
+  }
+
   /** Closes the pool and the project memories (the installation KV is the caller's). */
   async close(): Promise<void> {
+    if (this.#borrowed) return;
     this.pool.close();
     for (const memory of this.#memories.values()) {
       try {
