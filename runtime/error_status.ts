@@ -17,6 +17,7 @@ import {
   ManifestError,
   MemoryAccessError,
   NotFoundError,
+  OwnerGoneError,
   PackageCheckError,
   PayloadTooLargeError,
   PermissionDeniedError,
@@ -38,6 +39,7 @@ export function httpStatusOf(error: unknown): number {
   if (error instanceof PayloadTooLargeError) return 413;
   if (error instanceof RateLimitedError) return 429;
   if (error instanceof HandlerBusyError) return 409;
+  if (error instanceof OwnerGoneError) return 503;
   if (error instanceof ConflictError || error instanceof SupersededError) return 409;
   if (
     error instanceof InvalidInputError || error instanceof InvalidValueError ||

@@ -140,6 +140,26 @@ export class LifecycleFailedError extends SyncError {
   override name = "LifecycleFailedError";
 }
 
+/**
+ * A file the installation relies on can be read or changed by other users of
+ * the machine (the token file, say), so Sync will not use it until it is
+ * made private again.
+ */
+export class UnsafeFileError extends SyncError {
+  /** `"UnsafeFileError"`: the name receipts, reports and the API show with the message. */
+  override name = "UnsafeFileError";
+}
+
+/**
+ * The `sync serve` that owns the installation stopped before it finished a
+ * command sent to it: what the command did is unknown, and is to be read from
+ * the installation (`sync receipts`, `sync list`).
+ */
+export class OwnerGoneError extends SyncError {
+  /** `"OwnerGoneError"`: the name receipts, reports and the API show with the message. */
+  override name = "OwnerGoneError";
+}
+
 /** Where a build problem is, relative to the package folder. */
 export interface BuildErrorPlace {
   /** Such as `src/service.ts` or `manifest.json`. */

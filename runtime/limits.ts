@@ -173,3 +173,22 @@ export const ARCHIVE_LIMITS: Readonly<ArchiveLimits> = Object.freeze({
   maxUnpackedBytes: 128 * 1024 * 1024,
   maxEntries: 2_000,
 });
+
+/**
+ * How a KV write that finds its database locked by another program is
+ * retried. Only the installation's owner opens its databases, so this is for
+ * what Sync does not control (a backup, a person's SQLite shell); SQLite
+ * itself has already waited its own busy time before each refusal.
+ */
+export interface LockRetryLimits {
+  /** Tries in all, the first included. */
+  attempts: number;
+  /** Wait before the second try; each later wait is twice the one before. */
+  firstDelayMs: number;
+}
+
+/** The retries every KV of the installation and of a project's memory get. */
+export const LOCK_RETRY: Readonly<LockRetryLimits> = Object.freeze({
+  attempts: 5,
+  firstDelayMs: 50,
+});

@@ -26,6 +26,8 @@ const EXPECTED: Record<string, { error: Error; status: number; exit: number }> =
   SupersededError: { error: new errors.SupersededError("x"), status: 409, exit: 1 },
   ConflictError: { error: new errors.ConflictError("x"), status: 409, exit: 1 },
   LifecycleFailedError: { error: new errors.LifecycleFailedError("x"), status: 422, exit: 1 },
+  UnsafeFileError: { error: new errors.UnsafeFileError("x"), status: 500, exit: 1 },
+  OwnerGoneError: { error: new errors.OwnerGoneError("x"), status: 503, exit: 1 },
   // Builds run only in the author's CLI; the web app never answers one.
   BuildError: {
     error: new errors.BuildError("x", { file: "src/service.ts", line: 1 }),

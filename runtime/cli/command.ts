@@ -7,6 +7,7 @@
  * @module
  */
 import type { ParseArgsOptionsConfig } from "node:util";
+import type { Host } from "../host/mod.ts";
 import type { CliIo } from "./io.ts";
 
 /** One entry of the command list in `sync help` and in a command's usage. */
@@ -28,6 +29,20 @@ export type FlagValues<O extends ParseArgsOptionsConfig> = {
     : string | boolean;
 };
 
+/**
+ * How a command that touches the installation reaches it: the installation
+ * has one owner at a time (see `through_owner.ts`).
+ */
+export type InstallationAccess =
+  /**
+   * Typed here: through the owner, by `withHost` — sent whole (`args`, every
+   * word after `sync`) to the serve that runs, or run here while this
+   * process owns the installation.
+   */
+  | { kind: "typed"; command: string; args: readonly string[] }
+  /** Sent here by the CLI: this serve owns the installation, and the command runs on its host. */
+  | { kind: "served"; host: Host };
+
 /** What a command runs with. */
 export interface CommandContext<O extends ParseArgsOptionsConfig = ParseArgsOptionsConfig> {
   /** The words after the command's name that are not flags. */
@@ -38,9 +53,16 @@ export interface CommandContext<O extends ParseArgsOptionsConfig = ParseArgsOpti
   io: CliIo;
   /**
    * The folder relative paths start from, as the person knows it (the
-   * process is already there; see `start_folder.ts`).
+   * process is already there; see `start_folder.ts`). Resolve every path
+   * the person typed from it: a serve running the command is elsewhere.
    */
   cwd: string;
+  /**
+   * How the command reaches the installation; given to commands that touch
+   * it (see {@linkcode Command.touchesInstallation}), which use it through
+   * `withHost`.
+   */
+  installation?: InstallationAccess;
 }
 
 /** One `sync` command. Adding a command is adding one of these to the table in `sync.ts`. */
@@ -53,6 +75,12 @@ export interface Command<O extends ParseArgsOptionsConfig = ParseArgsOptionsConf
   usage: string;
   /** Its flags, for `parseArgs`; `--help`/`-h` is added to every command. */
   options: O;
+  /**
+   * True when it reads or changes the installation: it then runs in the
+   * installation's owner — sent to the serve that runs, or run here while
+   * this process holds the installation — and reaches it with `withHost`.
+   */
+  touchesInstallation?: boolean;
   /**
    * Runs the command and answers its exit code. A domain error it throws
    * becomes a message and an exit code (see `report_failure.ts`).

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { resolve } from "node:path";
 import { InvalidInputError } from "../errors.ts";
 
 /**
@@ -19,11 +20,14 @@ export function need(value: string | undefined, message: string): string {
 }
 
 /**
- * Answers the `--project <dir>` a command needs.
+ * Answers the `--project <dir>` a command needs, resolved from the folder
+ * the person typed the command in (the command may run in a serve, which is
+ * elsewhere).
  *
  * @param project The flag's value, absent when not given.
+ * @param cwd The folder the person typed the command in.
  * @throws {InvalidInputError} when it was not given.
  */
-export function needProject(project: string | undefined): string {
-  return need(project, "--project <dir> is required");
+export function needProject(project: string | undefined, cwd: string): string {
+  return resolve(cwd, need(project, "--project <dir> is required"));
 }

@@ -6,12 +6,16 @@
  *
  * Run it as `deno task sync <command>` (and `deno task check|build|new`);
  * `SYNC_HOME` chooses the installation. Each command is one entry of
- * {@linkcode COMMANDS}, from a file under `commands/`.
+ * {@linkcode COMMANDS}, from a file under `commands/`. A command that
+ * touches the installation runs in its owner (`through_owner.ts`): the
+ * serve that runs, or this process for the length of the command.
  *
  * @module
  */
 import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
-import type { Command } from "./command.ts";
+import type { Host } from "../host/mod.ts";
+import type { CommandOutput, CommandRequest } from "../web/mod.ts";
+import type { Command, InstallationAccess } from "./command.ts";
 import { buildCommand, newCommand } from "./commands/author.ts";
 import { callCommand } from "./commands/call.ts";
 import { checkCommand } from "./commands/check.ts";
@@ -40,7 +44,7 @@ export const COMMANDS: readonly Command[] = [
   scheduleCommand,
   switchCommand,
   projectsCommand,
-  serveCommand,
+  serveCommand(runSentCommand),
 ];
 
 /** `--help`/`-h`, which every command takes. */
@@ -74,6 +78,12 @@ export interface RunCliOptions {
    * current folder.
    */
   cwd?: string;
+  /**
+   * The host of the serve that runs this command for a person who sent it
+   * from the CLI: the command runs on it, and only a command that touches
+   * the installation is taken.
+   */
+  served?: Host;
 }
 
 /**
@@ -94,7 +104,25 @@ export async function runCli(args: string[], options: RunCliOptions = {}): Promi
   const name = at === -1 ? undefined : args[at];
   const command = COMMANDS.find((c) => c.name === name);
   if (!command) return answerWithoutCommand(args, name, io);
-  return await runCommand(command, args.toSpliced(at, 1), io, options.cwd ?? Deno.cwd());
+  const cwd = options.cwd ?? Deno.cwd();
+  if (options.served && !command.touchesInstallation) {
+    io.err(`sync ${command.name}: runs where it is typed, not in sync serve`);
+    return 2;
+  }
+  const installation: InstallationAccess = options.served
+    ? { kind: "served", host: options.served }
+    : { kind: "typed", command: command.name, args };
+  return await runCommand(command, args.toSpliced(at, 1), io, cwd, installation);
+}
+
+/**
+ * Runs a command the CLI sent to the serve that owns the installation, on
+ * that serve's host, with its lines going back to the person; handlers'
+ * console lines go to the person's stderr, as they would had the command
+ * run where it was typed.
+ */
+function runSentCommand(request: CommandRequest, output: CommandOutput, host: Host) {
+  return runCli(request.args, { io: output, cwd: request.cwd, served: host.withLog(output.err) });
 }
 
 /** Where the command's name stands in `args`: the first word that is not a flag or its value. */
@@ -115,6 +143,7 @@ async function runCommand(
   args: string[],
   io: CliIo,
   cwd: string,
+  installation: InstallationAccess,
 ): Promise<number> {
   let parsed;
   try {
@@ -132,7 +161,13 @@ async function runCommand(
     return 0;
   }
   try {
-    return await command.run({ args: parsed.positionals, flags, io, cwd });
+    return await command.run({
+      args: parsed.positionals,
+      flags,
+      io,
+      cwd,
+      ...(command.touchesInstallation ? { installation } : {}),
+    });
   } catch (error) {
     return reportFailure(error, command.name, io);
   }

@@ -1,25 +1,61 @@
 /**
- * The installation a command works in: `SYNC_HOME`'s KV and a host over it,
- * opened for one command and closed after it, whatever happens.
+ * The installation a command works in, through its owner (see
+ * `through_owner.ts`): the serve's host when the serve runs the command;
+ * else the command is sent to the serve that runs, or this process takes
+ * the installation for the command's length, opens `SYNC_HOME`'s KV and a
+ * host over it, and closes both after it, whatever happens.
+ *
+ * A command writes nothing before it calls {@linkcode withHost}: sent to a
+ * serve, it runs there again from its first word.
  *
  * @module
  */
 import { Host } from "../host/mod.ts";
 import { openInstallation, syncHome } from "../projects/mod.ts";
+import type { CommandContext } from "./command.ts";
 import type { CliIo } from "./io.ts";
+import { throughOwner } from "./through_owner.ts";
 
 /**
- * Opens the installation `SYNC_HOME` names and a host over it, leaves the
- * receipts of calls whose process was killed mid-call, runs `use` with it,
- * then closes both. Handlers' console lines go to stderr, so that
- * stdout holds only the command's answer.
+ * Runs `use` on the host of the installation, in its owner. Handlers'
+ * console lines go to the command's stderr, so that stdout holds only the
+ * command's answer.
  *
- * @param io Where handlers' console lines go (its `err`).
- * @param use What the command does with the host (its KV is `host.kv`).
- * @returns What `use` answers.
+ * @param context The command's context: its `io`, its `cwd`, and how it reaches the installation.
+ * @param use What the command does with the host (its KV is `host.kv`); answers the exit code.
+ * @returns The command's exit code, wherever it ran.
  */
-export async function withHost<T>(io: CliIo, use: (host: Host) => Promise<T>): Promise<T> {
+export async function withHost(
+  context: Pick<CommandContext, "io" | "cwd" | "installation">,
+  use: (host: Host) => Promise<number>,
+): Promise<number> {
+  const access = context.installation;
+  if (!access) {
+    // A command's own mistake: it reached for the installation without saying it touches it.
+    throw new Error("withHost() is for commands that touch the installation");
+  }
+  if (access.kind === "served") return await use(access.host);
   const home = syncHome();
+  return await throughOwner(
+    { home, command: access.command, args: access.args, cwd: context.cwd, io: context.io },
+    () => withOwnedHost(home, context.io, use),
+  );
+}
+
+/**
+ * Opens the installation this process owns, leaves the receipts of calls
+ * whose process was killed mid-call, runs `use` on a host over it, and
+ * closes both, whatever happens.
+ *
+ * @param home The installation folder.
+ * @param io Where handlers' console lines go (its `err`).
+ * @param use What to do with the host.
+ */
+export async function withOwnedHost<T>(
+  home: string,
+  io: CliIo,
+  use: (host: Host) => Promise<T>,
+): Promise<T> {
   let kv: Deno.Kv | undefined;
   let host: Host | undefined;
   try {

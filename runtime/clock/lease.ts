@@ -52,8 +52,8 @@ export async function releaseClockLease(kv: Deno.Kv, holder: string): Promise<vo
 
 /**
  * Clears the lease whoever holds it. For a process that knows the holder is
- * gone: `sync serve` holds an OS lock on `<home>/clock.lock` while it runs,
- * and getting that lock means every earlier serve has stopped or died.
+ * gone: `sync serve` owns the installation (an OS lock on `<home>/owner.lock`)
+ * while it runs, and owning it means every earlier serve has stopped or died.
  *
  * @param kv The installation's KV.
  */

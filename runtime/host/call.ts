@@ -125,7 +125,7 @@ export interface CallResources {
   pool: IsolatePool;
   /** The project's memory KV, opened once per process. */
   projectMemory: (project: string) => Promise<Deno.Kv>;
-  /** The process's count of calls per handler. */
+  /** The installation's count of calls per handler. */
   rateLimit: HandlerRateLimit;
   /** Seals the cursors of handlers' record listings with the installation's secret. */
   cursors: RecordCursors;
@@ -196,7 +196,7 @@ export async function callHandler(
           `of at once, or within ${Math.ceil(forMs / 1000)} s where the host cannot tell)`,
       );
     }
-    resources.rateLimit.count(project, id, handler, startedAt);
+    await resources.rateLimit.count(project, id, handler, startedAt);
 
     const memory = await resources.projectMemory(project);
     const generation = options.generation ?? await readGeneration(memory, id);

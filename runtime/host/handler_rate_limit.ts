@@ -1,24 +1,30 @@
 /**
  * The rate limit per handler: how often one handler may be called in one
- * project within a window. Counted in the process that runs the calls (the
- * installation's owner), so it needs no shared state.
+ * project within a window. The count is kept in the installation KV, so it
+ * is the installation's and not one process's: a serve counts the calls a
+ * person sends it from the CLI, and with no serve each command that owns the
+ * installation in turn adds to the same count. Only the owner counts, so the
+ * count is read and written by one process at a time.
  *
  * @module
  */
 import { RateLimitedError } from "../errors.ts";
 import type { HandlerLimits } from "../limits.ts";
+import { handlerRateKey } from "./keys.ts";
 
 /** Counts calls per handler and project against `rateLimit` calls per `rateWindowMs`. */
 export class HandlerRateLimit {
+  #kv: Deno.Kv;
   #limits: Pick<HandlerLimits, "rateLimit" | "rateWindowMs">;
-  #calls = new Map<string, number[]>();
 
   /**
-   * A count with no calls yet.
+   * The count kept in an installation.
    *
+   * @param kv The installation's KV.
    * @param limits The limit and the window it counts over.
    */
-  constructor(limits: Pick<HandlerLimits, "rateLimit" | "rateWindowMs">) {
+  constructor(kv: Deno.Kv, limits: Pick<HandlerLimits, "rateLimit" | "rateWindowMs">) {
+    this.#kv = kv;
     this.#limits = limits;
   }
 
@@ -28,17 +34,24 @@ export class HandlerRateLimit {
    * @throws {RateLimitedError} when the handler was called `rateLimit` times within the window;
    * that call is not counted.
    */
-  count(project: string, id: string, handler: string, now: number): void {
-    const running = `${project}\0${id}\0${handler}`;
+  async count(project: string, id: string, handler: string, now: number): Promise<void> {
+    const key = handlerRateKey(project, id, handler);
     const window = this.#limits.rateWindowMs;
-    const recent = (this.#calls.get(running) ?? []).filter((at) => now - at < window);
-    if (recent.length >= this.#limits.rateLimit) {
-      throw new RateLimitedError(
-        `${handler} was called ${recent.length} times in the last ${window / 1000} s; ` +
-          `the limit is ${this.#limits.rateLimit}. Try again later`,
-      );
+    for (;;) {
+      const entry = await this.#kv.get<number[]>(key);
+      const recent = (entry.value ?? []).filter((at) => now - at < window);
+      if (recent.length >= this.#limits.rateLimit) {
+        throw new RateLimitedError(
+          `${handler} was called ${recent.length} times in the last ${window / 1000} s; ` +
+            `the limit is ${this.#limits.rateLimit}. Try again later`,
+        );
+      }
+      recent.push(now);
+      // Kept until its newest call leaves the window, and no longer.
+      const expireIn = Math.max(1, Math.max(...recent) + window - now);
+      const written = await this.#kv.atomic().check(entry).set(key, recent, { expireIn })
+        .commit();
+      if (written.ok) return;
     }
-    recent.push(now);
-    this.#calls.set(running, recent);
   }
 }

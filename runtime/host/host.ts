@@ -1,7 +1,7 @@
 /**
- * The host: what one process holds to run handlers — the installation KV,
- * the isolate pool, the open project memories and the rate-limit counts —
- * wired into {@linkcode callHandler}.
+ * The host: what the installation's owner holds to run handlers — the
+ * installation KV, the isolate pool, the open project memories — wired into
+ * {@linkcode callHandler}.
  *
  * @module
  */
@@ -61,6 +61,8 @@ export class Host implements HandlerCaller {
   #resources: CallResources;
   #log: (line: string) => void;
   #lock: Promise<ProcessLock> | undefined;
+  /** Made by {@linkcode Host.withLog}: what it holds is the other host's to close. */
+  #borrowed = false;
 
   /**
    * A host over an installation, with a pool of its own unless one is given.
@@ -83,7 +85,7 @@ export class Host implements HandlerCaller {
       limits: this.limits,
       pool: this.pool,
       projectMemory: (project) => this.projectMemory(project),
-      rateLimit: new HandlerRateLimit(this.limits),
+      rateLimit: new HandlerRateLimit(this.kv, this.limits),
       // Read (or made) the first time a listing pages, then kept for the process.
       cursors: new RecordCursors(() => recordCursorSecret(this.kv)),
       log,
@@ -166,10 +168,34 @@ export class Host implements HandlerCaller {
   }
 
   /**
+   * This host, writing handlers' console lines to `log` instead: the serve
+   * that owns the installation runs a person's CLI command with one, so that
+   * the lines go back to that person's terminal. It shares this host's KV,
+   * pool and open memories; closing it closes nothing.
+   *
+   * @param log Where console lines and host notices of calls made through it go.
+   */
+  withLog(log: (line: string) => void): Host {
+    const view = new Host({
+      kv: this.kv,
+      home: this.home,
+      now: this.now,
+      limits: this.limits,
+      pool: this.pool,
+      log,
+    });
+    view.#memories = this.#memories;
+    view.#resources = { ...this.#resources, log };
+    view.#borrowed = true;
+    return view;
+  }
+
+  /**
    * Closes the pool and the project memories, and lets go of the host's
    * process lock (the installation KV is the caller's).
    */
   async close(): Promise<void> {
+    if (this.#borrowed) return;
     this.pool.close();
     if (this.#lock) (await this.#lock).release();
     this.#lock = undefined;

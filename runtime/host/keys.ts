@@ -1,7 +1,7 @@
 /**
  * Every Deno KV key the host writes in the installation: receipts (by
  * package, in a time-ordered index, and their count), the claims of
- * running handlers, and the secret record cursors are sealed with. Keys are built here and nowhere else, so their shapes —
+ * running handlers and their rate counts, and the secret record cursors are sealed with. Keys are built here and nowhere else, so their shapes —
  * which data already stored must keep matching — can be read in one place.
  *
  * @module
@@ -80,4 +80,15 @@ export function runningClaimsPrefix(): Deno.KvKey {
 /** Key of the installation's secret that seals the cursors of handlers' record listings. */
 export function recordCursorSecretKey(): Deno.KvKey {
   return ["secret", "record_cursor"];
+}
+
+/**
+ * Key of the recent calls of a handler in a project, counted against its rate limit.
+ *
+ * @param project The project's resolved path.
+ * @param id The package id.
+ * @param handler The handler's name.
+ */
+export function handlerRateKey(project: string, id: string, handler: string): Deno.KvKey {
+  return ["rate", project, id, handler];
 }

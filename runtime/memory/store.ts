@@ -25,7 +25,8 @@
 
 import { join } from "node:path";
 import { ConflictError, InvalidInputError, NotFoundError } from "../errors.ts";
-import { RECORD_LIMITS } from "../limits.ts";
+import { retryWhenLocked } from "../internal/retry_when_locked.ts";
+import { LOCK_RETRY, RECORD_LIMITS } from "../limits.ts";
 import { assertKind, compareRecordKeys, DEFAULT_LIST_LIMIT, parseRecordKey } from "./record.ts";
 import type { RecordPage, RecordQuery, RecordSummary } from "../extension_api/service.ts";
 import { contentChunkKey, recordKey, recordsPrefix } from "./keys.ts";
@@ -83,7 +84,7 @@ export async function openProjectMemory(projectDir: string): Promise<Deno.Kv> {
     }
     if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
   }
-  return await Deno.openKv(path);
+  return retryWhenLocked(await Deno.openKv(path), LOCK_RETRY);
 }
 
 /**

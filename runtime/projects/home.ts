@@ -5,6 +5,8 @@
  */
 import { join } from "node:path";
 import { InvalidInputError } from "../errors.ts";
+import { retryWhenLocked } from "../internal/retry_when_locked.ts";
+import { LOCK_RETRY } from "../limits.ts";
 
 /**
  * Returns the installation folder: `SYNC_HOME` if set, else
@@ -27,11 +29,13 @@ export function syncHome(env: (name: string) => string | undefined = Deno.env.ge
 
 /**
  * Opens the installation's KV (`<home>/sync.kv`), creating the folder.
- * Open it once per process and pass it in; the caller closes it.
+ * Only the installation's owner opens it (see `installation_owner.ts`), once,
+ * and passes it in; the caller closes it. A write that finds the file locked
+ * by another program is retried (`retryWhenLocked`).
  *
  * @param home The installation folder, as {@linkcode syncHome} finds it.
  */
 export async function openInstallation(home: string): Promise<Deno.Kv> {
   await Deno.mkdir(home, { recursive: true });
-  return await Deno.openKv(join(home, "sync.kv"));
+  return retryWhenLocked(await Deno.openKv(join(home, "sync.kv")), LOCK_RETRY);
 }

@@ -8,6 +8,9 @@
  * @module
  */
 export { openInstallation, syncHome } from "./home.ts";
+export { readInstallationOwner, tryOwnInstallation } from "./installation_owner.ts";
+export type { InstallationOwnership, OwnerNote } from "./installation_owner.ts";
+export { installationToken, readInstallationToken } from "./installation_token.ts";
 export { projectKey, projectsPrefix } from "./keys.ts";
 export {
   readDeclaredIds,

@@ -13,6 +13,7 @@ import { InvalidInputError } from "../errors.ts";
 import { type OpenHost, openProject } from "../lifecycle/mod.ts";
 import { listReceipts } from "../host/mod.ts";
 import { type ProjectInfo, projectsPrefix, resolveProjectDir } from "../projects/mod.ts";
+import { commandRoutes, type CommandRunner } from "./api/commands.ts";
 
 /** Options for {@linkcode createApp}. */
 export interface AppOptions {
@@ -20,6 +21,8 @@ export interface AppOptions {
   token: string;
   /** The port the app is served on (for the Origin check). */
   port: number;
+  /** Runs the CLI's commands sent to the owner (`/api/owner`); absent, that API is not served. */
+  commands?: CommandRunner;
 }
 
 /**
@@ -78,6 +81,7 @@ export function createApp(host: OpenHost, options: AppOptions): WebApp {
     return c.json({ error: error.message, name: error.name }, status as 400);
   });
   app.get("/api/health", (c) => c.json({ ok: true }));
+  if (options.commands) app.route("/api/owner", commandRoutes(options.token, options.commands));
   app.get("/api/projects", async (c) => {
     const projects: ProjectInfo[] = [];
     for await (const entry of host.kv.list<ProjectInfo>({ prefix: projectsPrefix() })) {

@@ -1,19 +1,22 @@
 /**
- * `sync serve`: the long-running process. Serves the app on 127.0.0.1 until
- * interrupted.
+ * `sync serve`: the long-running process. It owns the installation while it
+ * runs — the caller takes the installation first (`tryOwnInstallation`) —
+ * so it serves the app, runs the clock, and runs the commands the CLI sends
+ * it, until interrupted.
  *
  * @module
  */
-import { join } from "node:path";
 import { clearClockLease, Clock, type ClockHost } from "../clock/mod.ts";
 import { ConflictError } from "../errors.ts";
 import type { IsolatePool } from "../isolate/mod.ts";
 import type { OpenHost } from "../lifecycle/mod.ts";
+import { type InstallationOwnership, installationToken } from "../projects/mod.ts";
+import type { CommandRunner } from "./api/commands.ts";
 import { createApp } from "./app.ts";
 
 /** What serving needs of the host: the app's and the clock's, the installation folder and the isolates. */
 export interface ServeHost extends ClockHost, OpenHost {
-  /** The installation folder: its token and its clock lock live there. */
+  /** The installation folder: its token lives there. */
   readonly home: string;
   /** The isolates, warmed before the first request. */
   readonly pool: IsolatePool;
@@ -27,20 +30,26 @@ export interface ServeOptions {
   log: (line: string) => void;
   /** Stops serving when aborted (tests). */
   signal?: AbortSignal;
+  /** The installation this process owns; serve says there which port it answers on. */
+  ownership?: InstallationOwnership;
+  /** Runs the commands the CLI sends the owner; absent, the CLI's commands are not taken. */
+  commands?: CommandRunner;
 }
 
 /**
- * Serves until interrupted (or `signal` aborts).
+ * Serves until interrupted (or `signal` aborts). The caller owns the
+ * installation for as long as this runs.
  *
  * @param host What the app and the clock run on.
- * @param options The port, where lines go, and what stops it.
+ * @param options The port, where lines go, what stops it, and the ownership to announce.
  * @throws {ConflictError} when the port is taken.
+ * @throws {UnsafeFileError} when the token file may be read by other users.
  */
 export async function serve(host: ServeHost, options: ServeOptions): Promise<void> {
   const token = await installationToken(host.home);
-  const app = createApp(host, { token, port: options.port });
+  const app = createApp(host, { token, port: options.port, commands: options.commands });
   await host.pool.warm();
-  let server: Deno.HttpServer;
+  let server: Deno.HttpServer<Deno.NetAddr>;
   try {
     server = Deno.serve({
       hostname: "127.0.0.1",
@@ -52,19 +61,20 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
   } catch (error) {
     if (error instanceof Deno.errors.AddrInUse) {
       throw new ConflictError(
-        `Cannot serve on 127.0.0.1:${options.port}: the port is taken (another sync serve?). ` +
+        `Cannot serve on 127.0.0.1:${options.port}: the port is taken (by another program). ` +
           `Stop it, or pass --port <port> or set SYNC_PORT`,
       );
     }
     throw error;
   }
+  // Owning the installation means every earlier serve has stopped or died: a clock
+  // lease one of them left is stale. The clock looks once now, so a package just
+  // installed proves itself within the minute, and then once a minute.
+  await clearClockLease(host.kv);
   const clock = new Clock(host, { log: options.log });
-  const lock = await takeClock(host, options.log);
-  lock.taken.then(() => {
-    // The clock looks once now, so a package just installed proves itself
-    // within the minute, and then once a minute.
-    if (!options.signal?.aborted) clock.start({ signal: options.signal });
-  });
+  if (!options.signal?.aborted) clock.start({ signal: options.signal });
+  // Said last, once everything answers: the CLI sends its commands here from now on.
+  await options.ownership?.tell({ port: server.addr.port });
   let signalled = 0;
   const stop = () => {
     if (++signalled > 1) Deno.exit(130);
@@ -83,65 +93,9 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
   }
   await server.finished;
   await clock.stop();
-  lock.release();
   for (const signal of signals) {
     try {
       Deno.removeSignalListener(signal, stop);
     } catch { /* was never added */ }
   }
-}
-
-/**
- * Waits for the installation's clock: an OS lock on `<home>/clock.lock`,
- * held while this process runs and let go by the OS however it ends, so a
- * serve started after another crashed takes the clock at once. While another
- * serve holds it, this one serves the app and says so once.
- */
-async function takeClock(
-  host: ServeHost,
-  log: (line: string) => void,
-): Promise<{ taken: Promise<void>; release: () => void }> {
-  const file = await Deno.open(join(host.home, "clock.lock"), {
-    read: true,
-    write: true,
-    create: true,
-  });
-  let waiting = true;
-  const taken = file.lock(true).then(async () => {
-    // Every earlier serve has stopped or died: a lease one of them left is stale.
-    await clearClockLease(host.kv);
-    if (!waiting) log("This process runs the clock now");
-    waiting = false;
-  });
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([taken, new Promise((resolve) => timer = setTimeout(resolve, 200))]);
-  clearTimeout(timer);
-  if (waiting) {
-    waiting = false;
-    log(
-      "Another sync serve runs the clock for this installation; this one serves the app " +
-        "and takes the clock when that one stops",
-    );
-  }
-  return {
-    taken: taken.catch(() => {/* closed while waiting: this process is stopping */}),
-    release: () => {
-      try {
-        file.close();
-      } catch { /* already closed */ }
-    },
-  };
-}
-
-/** The installation's token, made once and kept in `<home>/token`. */
-export async function installationToken(home: string): Promise<string> {
-  const file = join(home, "token");
-  try {
-    const token = (await Deno.readTextFile(file)).trim();
-    if (token.length >= 32) return token;
-  } catch { /* made below */ }
-  const bytes = crypto.getRandomValues(new Uint8Array(24));
-  const token = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-  await Deno.writeTextFile(file, token + "\n", { mode: 0o600 });
-  return token;
 }

@@ -1,13 +1,18 @@
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { HandlerRateLimit } from "../../runtime/host/handler_rate_limit.ts";
+import { Host } from "../../runtime/host/host.ts";
+import { installPackage } from "../../runtime/lifecycle/install.ts";
+import { DEFAULT_LIMITS } from "../../runtime/limits.ts";
 import { RateLimitedError } from "../../runtime/errors.ts";
+import { writePackage } from "../internal/packages.ts";
 
 const T0 = Date.UTC(2030, 0, 1, 9, 0, 0);
 const P = "/projects/alpha";
 
-/** Throws a RateLimitedError with exactly this message. */
-function refused(run: () => void, message: string): void {
-  assert.throws(run, (error: Error) => {
+/** Rejects with a RateLimitedError with exactly this message. */
+async function refused(run: () => Promise<void>, message: string): Promise<void> {
+  await assert.rejects(run, (error: Error) => {
     assert.ok(error instanceof RateLimitedError, `${error.name}: ${error.message}`);
     assert.equal(error.message, message);
     return true;
@@ -15,45 +20,97 @@ function refused(run: () => void, message: string): void {
 }
 
 Deno.test("`HandlerRateLimit.count()` allows `rateLimit` calls per window", async (t) => {
-  const limit = new HandlerRateLimit({ rateLimit: 3, rateWindowMs: 60_000 });
+  using kv = await Deno.openKv(":memory:");
+  const limit = new HandlerRateLimit(kv, { rateLimit: 3, rateWindowMs: 60_000 });
   const full = "mail.poll was called 3 times in the last 60 s; the limit is 3. Try again later";
 
-  await t.step("calls up to the limit are counted", () => {
-    limit.count(P, "mail", "mail.poll", T0);
-    limit.count(P, "mail", "mail.poll", T0 + 1_000);
-    limit.count(P, "mail", "mail.poll", T0 + 2_000);
+  await t.step("calls up to the limit are counted", async () => {
+    await limit.count(P, "mail", "mail.poll", T0);
+    await limit.count(P, "mail", "mail.poll", T0 + 1_000);
+    await limit.count(P, "mail", "mail.poll", T0 + 2_000);
   });
 
-  await t.step("the next call within the window is refused, naming the limit", () => {
-    refused(() => limit.count(P, "mail", "mail.poll", T0 + 3_000), full);
+  await t.step("the next call within the window is refused, naming the limit", async () => {
+    await refused(() => limit.count(P, "mail", "mail.poll", T0 + 3_000), full);
   });
 
-  await t.step("a refused call is not counted", () => {
-    refused(() => limit.count(P, "mail", "mail.poll", T0 + 59_999), full);
+  await t.step("a refused call is not counted", async () => {
+    await refused(() => limit.count(P, "mail", "mail.poll", T0 + 59_999), full);
     // Had the refusals counted, the window would still be full here.
-    limit.count(P, "mail", "mail.poll", T0 + 60_000);
+    await limit.count(P, "mail", "mail.poll", T0 + 60_000);
   });
 
-  await t.step("the window slides: a call leaves it a window after it was made", () => {
-    refused(() => limit.count(P, "mail", "mail.poll", T0 + 60_999), full);
-    limit.count(P, "mail", "mail.poll", T0 + 61_000);
+  await t.step("the window slides: a call leaves it a window after it was made", async () => {
+    await refused(() => limit.count(P, "mail", "mail.poll", T0 + 60_999), full);
+    await limit.count(P, "mail", "mail.poll", T0 + 61_000);
   });
 
-  await t.step("the count is per handler, per package and per project", () => {
-    limit.count(P, "mail", "mail.send", T0 + 61_000);
-    limit.count(P, "post", "mail.poll", T0 + 61_000);
-    limit.count("/projects/beta", "mail", "mail.poll", T0 + 61_000);
-    refused(() => limit.count(P, "mail", "mail.poll", T0 + 61_001), full);
+  await t.step("the count is per handler, per package and per project", async () => {
+    await limit.count(P, "mail", "mail.send", T0 + 61_000);
+    await limit.count(P, "post", "mail.poll", T0 + 61_000);
+    await limit.count("/projects/beta", "mail", "mail.poll", T0 + 61_000);
+    await refused(() => limit.count(P, "mail", "mail.poll", T0 + 61_001), full);
+  });
+
+  await t.step("the count is the installation's: a second counter over it sees it", async () => {
+    const second = new HandlerRateLimit(kv, { rateLimit: 3, rateWindowMs: 60_000 });
+    await refused(() => second.count(P, "mail", "mail.poll", T0 + 61_002), full);
   });
 });
 
-Deno.test("`HandlerRateLimit.count()` says the window in seconds", () => {
-  const limit = new HandlerRateLimit({ rateLimit: 2, rateWindowMs: 1_500 });
-  limit.count(P, "mail", "mail.poll", T0);
-  limit.count(P, "mail", "mail.poll", T0 + 1);
-  refused(
+Deno.test("`HandlerRateLimit.count()` says the window in seconds", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const limit = new HandlerRateLimit(kv, { rateLimit: 2, rateWindowMs: 1_500 });
+  await limit.count(P, "mail", "mail.poll", T0);
+  await limit.count(P, "mail", "mail.poll", T0 + 1);
+  await refused(
     () => limit.count(P, "mail", "mail.poll", T0 + 1_499),
     "mail.poll was called 2 times in the last 1.5 s; the limit is 2. Try again later",
   );
-  limit.count(P, "mail", "mail.poll", T0 + 1_500);
+  await limit.count(P, "mail", "mail.poll", T0 + 1_500);
 });
+
+Deno.test(
+  "the rate limit counts the calls of every process that owned the installation, one after another",
+  async () => {
+    const root = await Deno.makeTempDir({ prefix: "sync-rate-" });
+    const home = join(root, "home");
+    const project = join(root, "project");
+    await Deno.mkdir(project);
+    const limits = { ...DEFAULT_LIMITS, rateLimit: 2 };
+    /** One process's turn: opens the installation, runs `use`, closes it. */
+    const owning = async (use: (host: Host) => Promise<void>) => {
+      await Deno.mkdir(home, { recursive: true });
+      const kv = await Deno.openKv(join(home, "sync.kv"));
+      const host = new Host({ kv, home, limits, log: () => {} });
+      try {
+        await use(host);
+      } finally {
+        await host.close();
+        kv.close();
+      }
+    };
+    const call = (host: Host) =>
+      host.callHandler(project, "ping", "ping.run", {
+        occasion: { kind: "extension" },
+        source: { kind: "person" },
+      });
+    try {
+      const folder = await writePackage(join(root, "packages"), {
+        id: "ping",
+        handlers: ["ping.run"],
+        service: `export default function register() { return { "ping.run": () => 1 }; }`,
+      });
+      await owning(async (host) => {
+        await installPackage(host, folder, project, { approve: true });
+        await call(host);
+      });
+      await owning(async (host) => void await call(host));
+      await owning(async (host) => {
+        await assert.rejects(call(host), RateLimitedError);
+      });
+    } finally {
+      await Deno.remove(root, { recursive: true });
+    }
+  },
+);

@@ -28,15 +28,29 @@ export const SYNC_RUN_ARGS: readonly string[] = [
   "main.ts",
 ];
 
+/** Options for {@linkcode runSync}. */
+export interface RunSyncOptions {
+  /** The folder the person typed the command in (`INIT_CWD`, as `deno task` passes it). */
+  startFolder?: string;
+}
+
 /**
  * Runs `main.ts <args>` as a person would, with its own Deno, in the
  * installation `home`.
  */
-export async function runSync(home: string, args: string[]): Promise<CliResult> {
+export async function runSync(
+  home: string,
+  args: string[],
+  options: RunSyncOptions = {},
+): Promise<CliResult> {
   const command = new Deno.Command(Deno.execPath(), {
     args: [...SYNC_RUN_ARGS, ...args],
     cwd: REPO_ROOT,
-    env: { SYNC_HOME: home, NO_COLOR: "1" },
+    env: {
+      SYNC_HOME: home,
+      NO_COLOR: "1",
+      ...(options.startFolder ? { INIT_CWD: options.startFolder } : {}),
+    },
     stdin: "null",
     stdout: "piped",
     stderr: "piped",

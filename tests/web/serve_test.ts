@@ -1,65 +1,17 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { REPO_ROOT, runSync, SYNC_RUN_ARGS } from "../internal/cli.ts";
+import { runSync } from "../internal/cli.ts";
 import { writePackage } from "../internal/packages.ts";
+import { ServeProcess } from "../internal/serve_process.ts";
 
-/** A `sync serve` subprocess whose output lines can be waited for. */
-class ServeProcess {
-  #child: Deno.ChildProcess;
-  #lines: string[] = [];
-  #done: Promise<void>;
-
-  constructor(home: string) {
-    this.#child = new Deno.Command(Deno.execPath(), {
-      args: [...SYNC_RUN_ARGS, "serve", "--port", "0"],
-      cwd: REPO_ROOT,
-      env: { SYNC_HOME: home, NO_COLOR: "1" },
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    this.#done = Promise.all([this.#read(this.#child.stdout), this.#read(this.#child.stderr)])
-      .then(() => {});
-  }
-
-  async #read(stream: ReadableStream<Uint8Array>): Promise<void> {
-    let rest = "";
-    for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
-      const parts = (rest + chunk).split("\n");
-      rest = parts.pop()!;
-      this.#lines.push(...parts);
-    }
-    if (rest) this.#lines.push(rest);
-  }
-
-  /** Waits for a line matching `pattern`; fails after `ms`. */
-  async line(pattern: RegExp, ms = 15_000): Promise<string> {
-    const until = Date.now() + ms;
-    while (Date.now() < until) {
-      const found = this.#lines.find((l) => pattern.test(l));
-      if (found) return found;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error(`no line like ${pattern} in ${JSON.stringify(this.#lines)}`);
-  }
-
-  async stop(signal: Deno.Signal): Promise<Deno.CommandStatus> {
-    try {
-      this.#child.kill(signal);
-    } catch { /* already gone */ }
-    const status = await this.#child.status;
-    await this.#done;
-    return status;
-  }
-}
-
-Deno.test("`sync serve`: one clock per installation, taken over at once when its holder dies", async (t) => {
+Deno.test("`sync serve`: one owner per installation, taken over at once when it dies", async (t) => {
   const root = await Deno.makeTempDir({ prefix: "sync-serve-" });
   const home = join(root, "home");
   const project = join(root, "project");
   await Deno.mkdir(project);
   const first = new ServeProcess(home);
   let second: ServeProcess | undefined;
+  let third: ServeProcess | undefined;
   try {
     const folder = await writePackage(join(root, "packages"), {
       id: "beat",
@@ -68,25 +20,42 @@ Deno.test("`sync serve`: one clock per installation, taken over at once when its
       service: `export default function register() { return { "beat.run": () => 1 }; }`,
       manifest: { schedule: [{ handler: "beat.run", description: "Beats", every: "1h" }] },
     });
-    const installed = await runSync(home, ["install", folder, "--project", project, "--approve"]);
-    assert.equal(installed.code, 0, installed.stderr);
-    await first.line(/^Sync is serving at http:\/\/127\.0\.0\.1:\d+\/\?token=/);
+    const url = await first.url();
 
-    await t.step("a second serve serves the app and leaves the clock to the first", async () => {
+    await t.step("a second serve is refused with the URL of the one running", async () => {
       second = new ServeProcess(home);
-      await second.line(/^Sync is serving at/);
-      await second.line(/^Another sync serve runs the clock for this installation/);
+      const served = second.url().then(() => "served", () => "did not serve");
+      const status = await Promise.race([second.status, served]);
+      assert.notEqual(status, "served", "the second serve should not serve");
+      assert.equal((status as Deno.CommandStatus).code, 1);
+      const refusal = await second.line(/^sync serve: ConflictError: /);
+      assert.ok(refusal.includes(url), refusal);
+      assert.match(refusal, new RegExp(`\\(pid ${first.pid}\\)`));
     });
 
-    await t.step("when the first dies, the second runs the clock at once", async () => {
+    await t.step("when the first dies, a serve started next owns it at once", async () => {
       await first.stop("SIGKILL");
-      await second!.line(/^This process runs the clock now/, 5_000);
+      // With no serve, the command owns the installation itself.
+      const installed = await runSync(home, ["install", folder, "--project", project, "--approve"]);
+      assert.equal(installed.code, 0, installed.stderr);
+      third = new ServeProcess(home);
+      await third.url();
+      // Its clock runs beat.run, which never ran, at its first look.
+      const until = Date.now() + 60_000;
+      let ticked = false;
+      while (!ticked && Date.now() < until) {
+        const receipts = await runSync(home, ["receipts", "--project", project, "--json"]);
+        assert.equal(receipts.code, 0, receipts.stderr);
+        ticked = receipts.stdout.includes('"kind":"clock"');
+        if (!ticked) await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      assert.ok(ticked, "the clock of the new serve should have run beat.run");
     });
 
     await t.step("Ctrl-C stops it, saying so", async () => {
-      const status = await second!.stop("SIGINT");
+      const status = await third!.stop("SIGINT");
       assert.equal(status.code, 0);
-      await second!.line(/^Stopping/, 1_000);
+      await third!.line(/^Stopping/, 1_000);
     });
 
     await t.step("a port already taken is refused with what to do", async () => {
@@ -103,9 +72,22 @@ Deno.test("`sync serve`: one clock per installation, taken over at once when its
         listener.close();
       }
     });
+
+    await t.step("a token file other users can read is refused, saying why", async () => {
+      await Deno.chmod(join(home, "token"), 0o644);
+      const serve = new ServeProcess(home);
+      const served = serve.url().then(() => "served", () => "did not serve");
+      const status = await Promise.race([serve.status, served]);
+      await serve.stop("SIGKILL");
+      assert.notEqual(status, "served");
+      assert.equal((status as Deno.CommandStatus).code, 1);
+      const refusal = await serve.line(/^sync serve: /);
+      assert.match(refusal, /token can be read by other users \(mode 644\).*chmod 600/);
+    });
   } finally {
     await first.stop("SIGKILL");
     await second?.stop("SIGKILL");
+    await third?.stop("SIGKILL");
     await Deno.remove(root, { recursive: true });
   }
 });

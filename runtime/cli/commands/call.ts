@@ -26,9 +26,11 @@ export const callCommand: Command = {
   usage: `Usage:\n${formatSummaries(SUMMARY)}`,
   options: OPTIONS,
   run: runCall,
+  touchesInstallation: true,
 };
 
-async function runCall({ args, flags, io }: CommandContext<typeof OPTIONS>): Promise<number> {
+async function runCall(context: CommandContext<typeof OPTIONS>): Promise<number> {
+  const { args, flags, io } = context;
   const id = need(args[0], "call needs a package id and a handler");
   const handler = need(args[1], "call needs a handler name after the package id");
   let payload: unknown = null;
@@ -39,8 +41,8 @@ async function runCall({ args, flags, io }: CommandContext<typeof OPTIONS>): Pro
       throw new InvalidInputError(`--payload is not JSON: ${(error as Error).message}`);
     }
   }
-  const project = needProject(flags.project);
-  return await withHost(io, async (host) => {
+  const project = needProject(flags.project, context.cwd);
+  return await withHost(context, async (host) => {
     const { value } = await host.callHandler(project, id, handler, {
       occasion: { kind: "extension" },
       source: { kind: "person" },

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { resolve } from "node:path";
 import { InvalidInputError } from "../../errors.ts";
 import { printable } from "../../internal/printable.ts";
 import {
@@ -40,13 +41,13 @@ export const scheduleCommand: Command = {
   usage: `Usage:\n${formatSummaries(SCHEDULE_SUMMARY)}`,
   options: SCHEDULE_OPTIONS,
   run: runSchedule,
+  touchesInstallation: true,
 };
 
-async function runSchedule(
-  { flags, io }: CommandContext<typeof SCHEDULE_OPTIONS>,
-): Promise<number> {
-  const dir = needProject(flags.project);
-  return await withHost(io, async (host) => {
+async function runSchedule(context: CommandContext<typeof SCHEDULE_OPTIONS>): Promise<number> {
+  const { flags, io } = context;
+  const dir = needProject(flags.project, context.cwd);
+  return await withHost(context, async (host) => {
     const project = await projectOrWhereItWent(host.kv, dir);
     const rows = await describeSchedule(host.kv, project, host);
     if (rows.length === 0) io.out("Nothing here runs on the clock.");
@@ -92,11 +93,11 @@ export const switchCommand: Command = {
   usage: `Usage:\n${formatSummaries(SWITCH_SUMMARY)}`,
   options: SWITCH_OPTIONS,
   run: runSwitch,
+  touchesInstallation: true,
 };
 
-async function runSwitch(
-  { args, flags, io }: CommandContext<typeof SWITCH_OPTIONS>,
-): Promise<number> {
+async function runSwitch(context: CommandContext<typeof SWITCH_OPTIONS>): Promise<number> {
+  const { args, flags, io } = context;
   const id = need(args[0], "switch needs a package id");
   const state = args[1];
   if (state !== "off" && state !== "on") {
@@ -104,8 +105,8 @@ async function runSwitch(
       `switch needs "off" or "on" after the id, not ${state ?? "nothing"}`,
     );
   }
-  const dir = needProject(flags.project);
-  return await withHost(io, async (host) => {
+  const dir = needProject(flags.project, context.cwd);
+  return await withHost(context, async (host) => {
     const project = await resolveProjectDir(dir);
     await assertSwitchable(host.kv, project, id);
     if (state === "off") await switchOff(host.kv, project, id, host);
@@ -129,12 +130,14 @@ export const projectsCommand: Command = {
   usage: `Usage:\n${formatSummaries(PROJECTS_SUMMARY)}`,
   options: PROJECTS_OPTIONS,
   run: runProjects,
+  touchesInstallation: true,
 };
 
-async function runProjects({ args, io }: CommandContext<typeof PROJECTS_OPTIONS>): Promise<number> {
+async function runProjects(context: CommandContext<typeof PROJECTS_OPTIONS>): Promise<number> {
+  const { args, io } = context;
   if (args[0] === "forget") {
-    const dir = need(args[1], "projects forget needs a project folder");
-    return await withHost(io, async (host) => {
+    const dir = resolve(context.cwd, need(args[1], "projects forget needs a project folder"));
+    return await withHost(context, async (host) => {
       let path = dir;
       try {
         path = await resolveProjectDir(dir);
@@ -146,7 +149,7 @@ async function runProjects({ args, io }: CommandContext<typeof PROJECTS_OPTIONS>
       return 0;
     });
   }
-  return await withHost(io, async (host) => {
+  return await withHost(context, async (host) => {
     const projects = await listScheduledProjects(host.kv);
     if (projects.length === 0) io.out("No project is on the clock's list.");
     for (const project of projects) {

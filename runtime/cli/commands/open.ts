@@ -25,11 +25,13 @@ export const openCommand: Command = {
   usage: `Usage:\n${formatSummaries(SUMMARY)}`,
   options: OPTIONS,
   run: runOpen,
+  touchesInstallation: true,
 };
 
-async function runOpen({ flags, io }: CommandContext<typeof OPTIONS>): Promise<number> {
-  const dir = needProject(flags.project);
-  return await withHost(io, async (host) => {
+async function runOpen(context: CommandContext<typeof OPTIONS>): Promise<number> {
+  const { flags, io } = context;
+  const dir = needProject(flags.project, context.cwd);
+  return await withHost(context, async (host) => {
     const result = await openProject(host, dir);
     const ids = result.project.extensionIds;
     io.out(

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { resolve } from "node:path";
 import { printable } from "../../internal/printable.ts";
 import { installPackage, removePackage } from "../../lifecycle/mod.ts";
 import { readDeclaredIds, resolveProjectDir } from "../../projects/mod.ts";
@@ -31,14 +32,14 @@ export const installCommand: Command = {
   usage: `Usage:\n${formatSummaries(INSTALL_SUMMARY)}`,
   options: INSTALL_OPTIONS,
   run: runInstall,
+  touchesInstallation: true,
 };
 
-async function runInstall(
-  { args, flags, io }: CommandContext<typeof INSTALL_OPTIONS>,
-): Promise<number> {
-  const source = need(args[0], "install needs a folder or an archive");
-  const project = needProject(flags.project);
-  return await withHost(io, async (host) => {
+async function runInstall(context: CommandContext<typeof INSTALL_OPTIONS>): Promise<number> {
+  const { args, flags, io } = context;
+  const source = resolve(context.cwd, need(args[0], "install needs a folder or an archive"));
+  const project = needProject(flags.project, context.cwd);
+  return await withHost(context, async (host) => {
     const result = await installPackage(host, source, project, { approve: flags.approve });
     const { manifest, ref } = result.package;
     io.out(
@@ -69,14 +70,14 @@ export const removeCommand: Command = {
   usage: `Usage:\n${formatSummaries(REMOVE_SUMMARY)}`,
   options: REMOVE_OPTIONS,
   run: runRemove,
+  touchesInstallation: true,
 };
 
-async function runRemove(
-  { args, flags, io }: CommandContext<typeof REMOVE_OPTIONS>,
-): Promise<number> {
+async function runRemove(context: CommandContext<typeof REMOVE_OPTIONS>): Promise<number> {
+  const { args, flags, io } = context;
   const id = need(args[0], "remove needs a package id");
-  const project = needProject(flags.project);
-  return await withHost(io, async (host) => {
+  const project = needProject(flags.project, context.cwd);
+  return await withHost(context, async (host) => {
     const result = await removePackage(host, id, project, { force: flags.force });
     const { removed } = result;
     if (removed?.outcome === "failed") {
@@ -105,11 +106,13 @@ export const listCommand: Command = {
   usage: `Usage:\n${formatSummaries(LIST_SUMMARY)}`,
   options: LIST_OPTIONS,
   run: runList,
+  touchesInstallation: true,
 };
 
-async function runList({ flags, io }: CommandContext<typeof LIST_OPTIONS>): Promise<number> {
-  const dir = needProject(flags.project);
-  return await withHost(io, async (host) => {
+async function runList(context: CommandContext<typeof LIST_OPTIONS>): Promise<number> {
+  const { flags, io } = context;
+  const dir = needProject(flags.project, context.cwd);
+  return await withHost(context, async (host) => {
     // A read: it does not open the project (that is `sync open`).
     const project = await resolveProjectDir(dir);
     const ids = await readDeclaredIds(project);

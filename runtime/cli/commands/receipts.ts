@@ -31,11 +31,13 @@ export const receiptsCommand: Command = {
   usage: `Usage:\n${formatSummaries(SUMMARY)}`,
   options: OPTIONS,
   run: runReceipts,
+  touchesInstallation: true,
 };
 
-async function runReceipts({ flags, io }: CommandContext<typeof OPTIONS>): Promise<number> {
-  const dir = needProject(flags.project);
-  return await withHost(io, async (host) => {
+async function runReceipts(context: CommandContext<typeof OPTIONS>): Promise<number> {
+  const { flags, io } = context;
+  const dir = needProject(flags.project, context.cwd);
+  return await withHost(context, async (host) => {
     // A project whose folder is gone still has receipts to read.
     const project = await knownProjectPath(host.kv, dir);
     const limit = flags.limit ? Number(flags.limit) : 50;

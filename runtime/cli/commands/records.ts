@@ -28,11 +28,13 @@ export const recordsCommand: Command = {
   usage: `Usage:\n${formatSummaries(SUMMARY)}`,
   options: OPTIONS,
   run: runRecords,
+  touchesInstallation: true,
 };
 
-async function runRecords({ flags, io }: CommandContext<typeof OPTIONS>): Promise<number> {
-  const dir = needProject(flags.project);
-  return await withHost(io, async (host) => {
+async function runRecords(context: CommandContext<typeof OPTIONS>): Promise<number> {
+  const { flags, io } = context;
+  const dir = needProject(flags.project, context.cwd);
+  return await withHost(context, async (host) => {
     const memory = await host.projectMemory(await resolveProjectDir(dir));
     // Page by page, so a large memory prints as it is read.
     let cursor: string | undefined;

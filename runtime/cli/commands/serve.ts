@@ -1,33 +1,67 @@
 /**
- * `sync serve`: serve the app and run the clock until stopped.
+ * `sync serve`: own the installation, serve the app and run the clock until
+ * stopped, and run the commands the CLI sends meanwhile.
  *
  * @module
  */
-import { serve } from "../../web/mod.ts";
+import type { Host } from "../../host/mod.ts";
+import { syncHome } from "../../projects/mod.ts";
+import { type CommandOutput, type CommandRequest, serve } from "../../web/mod.ts";
 import type { Command, CommandContext, CommandSummary } from "../command.ts";
 import { formatSummaries } from "../format_summaries.ts";
-import { withHost } from "../with_host.ts";
+import { ownForServing } from "../through_owner.ts";
+import { withOwnedHost } from "../with_host.ts";
 
 const OPTIONS = { port: { type: "string" } } as const;
 
 const SUMMARY: readonly CommandSummary[] = [{
   synopsis: "serve [--port <port>]",
-  about: "Serve the app on 127.0.0.1 and run the clock.",
+  about: "Serve the app on 127.0.0.1 and run the clock; while it runs,\n" +
+    "the other commands are run by it.",
 }];
 
-/** `sync serve [--port <port>]`; without `--port`, `SYNC_PORT`, else 4321. */
-export const serveCommand: Command = {
-  name: "serve",
-  summary: SUMMARY,
-  usage: `Usage:\n${formatSummaries(SUMMARY)}`,
-  options: OPTIONS,
-  run: runServe,
-};
+/** Runs a command the CLI sent, on the serve's host; answers its exit code. */
+export type SentCommandRunner = (
+  request: CommandRequest,
+  output: CommandOutput,
+  host: Host,
+) => Promise<number>;
 
-async function runServe({ flags, io }: CommandContext<typeof OPTIONS>): Promise<number> {
-  return await withHost(io, async (host) => {
-    const port = flags.port ? Number(flags.port) : Number(Deno.env.get("SYNC_PORT") ?? 4321);
-    await serve(host, { port, log: io.out });
-    return 0;
-  });
+/**
+ * `sync serve [--port <port>]`; without `--port`, `SYNC_PORT`, else 4321.
+ *
+ * @param runSent Runs a command the CLI sends (the table of commands is the caller's).
+ */
+export function serveCommand(runSent: SentCommandRunner): Command {
+  return {
+    name: "serve",
+    summary: SUMMARY,
+    usage: `Usage:\n${formatSummaries(SUMMARY)}`,
+    options: OPTIONS,
+    run: ({ flags, io }: CommandContext<typeof OPTIONS>) => runServe(flags.port, io, runSent),
+  };
+}
+
+async function runServe(
+  portFlag: string | undefined,
+  io: CommandContext["io"],
+  runSent: SentCommandRunner,
+): Promise<number> {
+  const port = portFlag ? Number(portFlag) : Number(Deno.env.get("SYNC_PORT") ?? 4321);
+  const home = syncHome();
+  const ownership = await ownForServing(home, io);
+  try {
+    // The installation is let go only after its KV and memories are closed.
+    return await withOwnedHost(home, io, async (host) => {
+      await serve(host, {
+        port,
+        log: io.out,
+        ownership,
+        commands: (request, output) => runSent(request, output, host),
+      });
+      return 0;
+    });
+  } finally {
+    await ownership.release();
+  }
 }
