@@ -92,3 +92,18 @@ export const ARCHIVE_LIMITS: Readonly<ArchiveLimits> = Object.freeze({
   maxUnpackedBytes: 128 * 1024 * 1024,
   maxEntries: 2_000,
 });
+
+/** Limits on what the web app reads from a request. */
+export interface WebLimits {
+  /**
+   * Largest request body, in bytes. Every body the app takes is JSON; the
+   * largest it has to carry is a handler's payload (`maxValueBytes`) with the
+   * few names around it.
+   */
+  maxJsonBodyBytes: number;
+}
+
+/** The limits every request to the web app is held to. */
+export const WEB_LIMITS: Readonly<WebLimits> = Object.freeze({
+  maxJsonBodyBytes: 2 * 1024 * 1024,
+});

@@ -13,5 +13,5 @@ export { Host } from "./host.ts";
 export type { HostOptions } from "./host.ts";
 export { runHostFunction } from "./host_function.ts";
 export type { HostFunction, HostFunctionContext } from "./host_function.ts";
-export { listReceipts, writeReceipt } from "./receipts.ts";
+export { listReceipts, RECEIPTS_KEPT, writeReceipt } from "./receipts.ts";
 export type { ListReceiptsOptions } from "./receipts.ts";

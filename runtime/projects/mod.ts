@@ -9,6 +9,8 @@
  */
 export { openInstallation, syncHome } from "./home.ts";
 export { projectKey, projectsPrefix } from "./keys.ts";
+export { openableFolder } from "./openable_folder.ts";
+export type { OpenableFolderOptions } from "./openable_folder.ts";
 export {
   readDeclaredIds,
   readProject,

@@ -9,6 +9,7 @@ import { clearClockLease, Clock, type ClockHost } from "../clock/mod.ts";
 import { ConflictError } from "../errors.ts";
 import type { IsolatePool } from "../isolate/mod.ts";
 import type { OpenHost } from "../lifecycle/mod.ts";
+import type { Hono } from "hono";
 import { createApp } from "./app.ts";
 
 /** What serving needs of the host: the app's and the clock's, the installation folder and the isolates. */
@@ -27,6 +28,8 @@ export interface ServeOptions {
   log: (line: string) => void;
   /** Stops serving when aborted (tests). */
   signal?: AbortSignal;
+  /** The person's home folder, which the app never opens as a project. */
+  userHome?: string;
 }
 
 /**
@@ -38,17 +41,21 @@ export interface ServeOptions {
  */
 export async function serve(host: ServeHost, options: ServeOptions): Promise<void> {
   const token = await installationToken(host.home);
-  const app = createApp(host, { token, port: options.port });
   await host.pool.warm();
+  // The app checks the port requests are addressed to, which with port 0 is
+  // known only once the server listens; no request comes before that.
+  let app: Hono | undefined;
   let server: Deno.HttpServer;
   try {
     server = Deno.serve({
       hostname: "127.0.0.1",
       port: options.port,
       signal: options.signal,
-      onListen: ({ port }) =>
-        options.log(`Sync is serving at http://127.0.0.1:${port}/?token=${token}`),
-    }, app.fetch);
+      onListen: ({ port }) => {
+        app = createApp(host, { token, port, userHome: options.userHome });
+        options.log(`Sync is serving at http://127.0.0.1:${port}/?token=${token}`);
+      },
+    }, (request, info) => app!.fetch(request, info));
   } catch (error) {
     if (error instanceof Deno.errors.AddrInUse) {
       throw new ConflictError(

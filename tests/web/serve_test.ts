@@ -72,6 +72,29 @@ Deno.test("`sync serve`: one clock per installation, taken over at once when its
     assert.equal(installed.code, 0, installed.stderr);
     await first.line(/^Sync is serving at http:\/\/127\.0\.0\.1:\d+\/\?token=/);
 
+    await t.step(
+      "over HTTP, the app on the port the system picked admits only its own origin",
+      async () => {
+        const line = await first.line(/^Sync is serving at/);
+        const [, port, token] = line.match(/http:\/\/127\.0\.0\.1:(\d+)\/\?token=(\w+)/)!;
+        const health = await fetch(`http://127.0.0.1:${port}/api/health?token=${token}`);
+        assert.equal(health.status, 200);
+        assert.match(health.headers.get("set-cookie") ?? "", new RegExp(`^sync_token_${port}=`));
+        await health.body?.cancel();
+        const foreign = await fetch(`http://127.0.0.1:${port}/api/projects/open`, {
+          method: "POST",
+          headers: {
+            cookie: `sync_token_${port}=${token}`,
+            origin: "http://localhost:3000",
+            "content-type": "text/plain",
+          },
+          body: JSON.stringify({ path: project }),
+        });
+        assert.equal(foreign.status, 403);
+        await foreign.body?.cancel();
+      },
+    );
+
     await t.step("a second serve serves the app and leaves the clock to the first", async () => {
       second = new ServeProcess(home);
       await second.line(/^Sync is serving at/);

@@ -27,7 +27,7 @@ export const serveCommand: Command = {
 async function runServe({ flags, io }: CommandContext<typeof OPTIONS>): Promise<number> {
   return await withHost(io, async (host) => {
     const port = flags.port ? Number(flags.port) : Number(Deno.env.get("SYNC_PORT") ?? 4321);
-    await serve(host, { port, log: io.out });
+    await serve(host, { port, log: io.out, userHome: Deno.env.get("HOME") });
     return 0;
   });
 }
