@@ -264,8 +264,11 @@ function scanProblems(manifest: Manifest, scan: ModuleScan): CheckProblem[] {
       column: code.column,
       message: code.what === "eval"
         ? "uses eval, which runs code from a string that check cannot see into"
-        : "calls the Function constructor, which makes code from a string that check cannot " +
-          "see into",
+        : code.what === "Function"
+        ? "calls the Function constructor, which makes code from a string that check cannot " +
+          "see into"
+        : "calls the constructor of a function, which is the Function constructor (or its " +
+          "async or generator kin): it makes code from a string that check cannot see into",
       hint: "write the code in the module itself: check scans it for globals the isolate does " +
         "not have and for use of work and net, and code made from strings escapes both",
     });

@@ -31,6 +31,10 @@ async function copyFixture(path: string): Promise<string> {
 
 type Expected = Omit<CheckProblem, "hint">;
 
+const CONSTRUCTOR_MESSAGE = "calls the constructor of a function, which is the Function " +
+  "constructor (or its async or generator kin): it makes code from a string that check cannot " +
+  "see into";
+
 /** Every broken fixture and exactly what check says about it. */
 const BROKEN: Record<string, Expected[]> = {
   "manifest-json": [{
@@ -257,6 +261,25 @@ const BROKEN: Record<string, Expected[]> = {
     column: 52,
     message:
       "calls the Function constructor, which makes code from a string that check cannot see into",
+  }],
+  "dynamic-code-constructor": [{
+    rule: "dynamic-code",
+    file: "service/index.js",
+    line: 4,
+    column: 24,
+    message: CONSTRUCTOR_MESSAGE,
+  }, {
+    rule: "dynamic-code",
+    file: "service/index.js",
+    line: 5,
+    column: 52,
+    message: CONSTRUCTOR_MESSAGE,
+  }, {
+    rule: "dynamic-code",
+    file: "service/index.js",
+    line: 6,
+    column: 26,
+    message: CONSTRUCTOR_MESSAGE,
   }],
   "foreign-import": [{
     rule: "foreign-import",
@@ -517,6 +540,38 @@ Deno.test("scanModule() resolves scopes before calling a name free", async (t) =
       [],
     );
   });
+
+  await t.step(
+    "the Function constructor called through a function's constructor is dynamic code",
+    () => {
+      const dynamic = (source: string) => scan(source).dynamicCode.map((d) => d.what);
+      assert.deepEqual(
+        dynamic(`(async () => {}).constructor("return 1");
+        new (function* () {}).constructor("yield 1");
+        Object.getPrototypeOf(async function* () {}).constructor("x");
+        Reflect.getPrototypeOf(() => 1)["constructor"]("x");
+        Function.prototype.constructor("x"); Function.constructor("x");
+        (class {}).constructor("x");`),
+        [
+          "constructor",
+          "constructor",
+          "constructor",
+          "constructor",
+          "constructor",
+          "constructor",
+          "constructor",
+        ],
+      );
+      assert.deepEqual(
+        dynamic(`const AsyncFunction = (async () => {}).constructor; f instanceof AsyncFunction;
+        new this.constructor(); x.constructor(1); o.constructor.name;
+        const Object = { getPrototypeOf: () => ({ constructor: () => 1 }) };
+        Object.getPrototypeOf(() => 1).constructor("x");`),
+        [],
+        "reading it, a constructor of what may not be a function, a shadowed Object",
+      );
+    },
+  );
 
   await t.step("a block-scoped name does not leak out of its block", () => {
     assert.deepEqual(free(`{ const fetch = 1; } fetch;`), ["fetch"]);
