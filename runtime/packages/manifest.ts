@@ -17,6 +17,7 @@
 
 import { z } from "zod";
 import { InvalidInputError, ManifestError, type ManifestIssue } from "../errors.ts";
+import { duplicateJsonKeys } from "../internal/duplicate_json_keys.ts";
 import type { LifecycleMoment } from "../extension_api/service.ts";
 import { parseEvery } from "./every.ts";
 
@@ -371,6 +372,22 @@ export function parseManifest(text: string, where: string): Manifest {
     value = JSON.parse(source);
   } catch (error) {
     throw new ManifestError(where, [{ path: "", message: jsonProblem(source, error) }]);
+  }
+  // What JSON.parse made of a repeated key is not what the file says to a
+  // person reading it, so there is nothing sound to validate.
+  const repeats = duplicateJsonKeys(source);
+  if (repeats.length > 0) {
+    throw new ManifestError(
+      where,
+      repeats.map(({ key, path, at, first }) => ({
+        path: "",
+        message:
+          `the key ${JSON.stringify(key)} appears twice in ${
+            path.length === 0 ? "the manifest" : formatPath(path)
+          }, at line ${at.line}, column ${at.column} (first at line ${first.line}, column ` +
+          `${first.column}); JSON would keep only the last one silently: keep one`,
+      })),
+    );
   }
   return validateManifest(value, where);
 }

@@ -193,6 +193,42 @@ Deno.test("`parseManifest()` reads JSON text", async (t) => {
     assertIssue(issuesOf(() => parseManifest("[1, 2]", "test")), "", "expected a JSON object");
   });
 
+  await t.step("refuses a key written twice in one object, at the second one's line", () => {
+    const text = [
+      "{",
+      '  "id": "notes",',
+      '  "name": "Notes",',
+      '  "version": "1.0.0",',
+      '  "description": "Notes",',
+      '  "service": "service/index.js",',
+      '  "handlers": {',
+      '    "notes.run": { "description": "Runs" },',
+      '    "notes.run": { "description": "Runs again" }',
+      "  },",
+      '  "\\u0069d": "other"',
+      "}",
+    ].join("\n");
+    const issues = issuesOf(() => parseManifest(text, "test"));
+    assert.deepEqual(issues, [{
+      path: "",
+      message: 'the key "notes.run" appears twice in handlers, at line 9, column 5 (first at ' +
+        "line 8, column 5); JSON would keep only the last one silently: keep one",
+    }, {
+      path: "",
+      message: 'the key "id" appears twice in the manifest, at line 11, column 3 (first at ' +
+        "line 2, column 3); JSON would keep only the last one silently: keep one",
+    }]);
+    const apart = '{"id": "notes", "handlers": {"a": {"description": "x"}}, "x": {"a": 1}}';
+    assert.doesNotThrow(() => {
+      try {
+        parseManifest(apart, "test");
+      } catch (error) {
+        assert.ok(error instanceof ManifestError);
+        assert.ok(!error.issues.some((i) => /appears twice/.test(i.message)), error.message);
+      }
+    }, "the same key in two objects is not a duplicate");
+  });
+
   await t.step("the error message says where and lists each issue by path", () => {
     const text = JSON.stringify(change(full, ["schedule", 0, "every"], "30s"));
     assert.throws(

@@ -45,6 +45,14 @@ const BROKEN: Record<string, Expected[]> = {
     message:
       `manifest.json: not valid JSON at line 4, column 1: expected a property name in double quotes, found "}"`,
   }],
+  "manifest-duplicate-key": [{
+    rule: "manifest-json",
+    file: "manifest.json",
+    line: 11,
+    column: 3,
+    message: 'manifest.json: the key "permissions" appears twice in the manifest, at line 11, ' +
+      "column 3 (first at line 6, column 3); JSON would keep only the last one silently: keep one",
+  }],
   "manifest-field-missing": [{
     rule: "manifest",
     file: "manifest.json",
