@@ -93,6 +93,21 @@ export const ARCHIVE_LIMITS: Readonly<ArchiveLimits> = Object.freeze({
   maxEntries: 2_000,
 });
 
+/** Limits on what one package's manifest may declare. */
+export interface ManifestLimits {
+  /**
+   * Handlers one package may declare. Each is a line on the install card, a
+   * key `register()` returns before every call, and possibly a tool offered
+   * to agents; a package with more is several packages.
+   */
+  maxHandlers: number;
+}
+
+/** The limits every manifest is held to. */
+export const MANIFEST_LIMITS: Readonly<ManifestLimits> = Object.freeze({
+  maxHandlers: 256,
+});
+
 /** Limits on what the web app reads from a request. */
 export interface WebLimits {
   /**

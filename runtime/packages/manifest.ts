@@ -19,6 +19,7 @@ import { z } from "zod";
 import { InvalidInputError, ManifestError, type ManifestIssue } from "../errors.ts";
 import { duplicateJsonKeys } from "../internal/duplicate_json_keys.ts";
 import type { LifecycleMoment } from "../extension_api/service.ts";
+import { MANIFEST_LIMITS } from "../limits.ts";
 import { parseEvery } from "./every.ts";
 
 /** The permissions a manifest may declare besides `net:<host>`. */
@@ -413,6 +414,16 @@ export function validateManifest(value: unknown, where: string): Manifest {
     throw new ManifestError(where, [{
       path: "",
       message: `expected a JSON object, got ${show(value)}`,
+    }]);
+  }
+  // Counted before anything else, so a manifest of 20,000 handlers is one
+  // issue, not one per handler, and costs no more to refuse than to count.
+  const handlerCount = isRecord(value.handlers) ? Object.keys(value.handlers).length : 0;
+  if (handlerCount > MANIFEST_LIMITS.maxHandlers) {
+    throw new ManifestError(where, [{
+      path: "handlers",
+      message: `declares ${handlerCount} handlers; at most ${MANIFEST_LIMITS.maxHandlers} ` +
+        `are allowed`,
     }]);
   }
   const result = manifestSchema.safeParse(value, { reportInput: true });

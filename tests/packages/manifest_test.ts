@@ -7,6 +7,7 @@ import {
   validateManifest,
 } from "../../runtime/packages/manifest.ts";
 import { ManifestError, type ManifestIssue } from "../../runtime/errors.ts";
+import { MANIFEST_LIMITS } from "../../runtime/limits.ts";
 
 /** A manifest that uses every field. */
 function fullManifest(): Record<string, unknown> {
@@ -527,6 +528,29 @@ Deno.test("`validateManifest()` refuses a service module and handlers that do no
       message: "expected an object, got an array",
     },
   ]);
+});
+
+Deno.test("`validateManifest()` refuses more handlers than a package may declare, in one issue", async (t) => {
+  const withHandlers = (count: number, handler: Record<string, unknown>) =>
+    change(
+      full,
+      ["handlers"],
+      Object.fromEntries([
+        ...Object.entries(full.handlers as Record<string, unknown>),
+        ...Array.from({ length: count - 2 }, (_, i) => [`issues.h${i}`, handler]),
+      ]),
+    );
+  await t.step("the most a package may declare is accepted", () => {
+    validateManifest(withHandlers(MANIFEST_LIMITS.maxHandlers, { description: "Does it" }), "test");
+  });
+  await t.step("one more is refused, and its handlers are not each reported", () => {
+    const issues = issuesOf(() => validateManifest(withHandlers(20_000, {}), "test"));
+    assert.equal(issues.length, 1, `${issues.length} issues, the first: ${issues[0]?.message}`);
+    assert.deepEqual(issues, [{
+      path: "handlers",
+      message: `declares 20000 handlers; at most ${MANIFEST_LIMITS.maxHandlers} are allowed`,
+    }]);
+  });
 });
 
 Deno.test("`validateManifest()` refuses bad schedules", async (t) => {

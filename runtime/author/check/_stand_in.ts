@@ -15,7 +15,7 @@ import { DEFAULT_LIMITS, type HandlerLimits } from "../../limits.ts";
 import type { Manifest } from "../../packages/mod.ts";
 import { MemoryAccess, MemoryTransaction } from "../../memory/mod.ts";
 import type { CheckProblem } from "./problem.ts";
-import { jsonPlace } from "./_json_place.ts";
+import type { JsonPlaces } from "./_json_place.ts";
 import type { ScanPlace } from "./_scan.ts";
 
 /** What the stand-in answers `work` with, once the permission is there. */
@@ -37,8 +37,8 @@ const WITHHELD: HostFunctionContext["withheld"] = {
 export interface StandInOptions {
   pool: IsolatePool;
   limits?: HandlerLimits;
-  /** The manifest's text, to place problems about declarations. */
-  manifestText: string;
+  /** Places of the manifest's fields, to place problems about declarations. */
+  manifestPlaces: JsonPlaces;
   /** Where the module's default export is written, when the scan found it. */
   defaultExport?: ScanPlace;
   /** Where the module exports a function named `register`, when it does. */
@@ -165,7 +165,7 @@ export async function standInProblems(
       lifecycle.has(name) ? "a lifecycle handler" : undefined,
     ].filter(Boolean);
     const role = uses.length ? ` (it is ${uses.join(" and ")})` : "";
-    const place = jsonPlace(options.manifestText, ["handlers", name]);
+    const place = options.manifestPlaces.of(["handlers", name]);
     problems.push(
       type === undefined
         ? {

@@ -184,9 +184,9 @@ async function builtProblems(
   options: CheckOptions = {},
 ): Promise<CheckProblem[]> {
   const read = await checkManifest(dir);
-  if (!read.manifest || read.text === undefined) return read.problems;
+  if (!read.manifest || read.places === undefined) return read.problems;
   const manifest = read.manifest;
-  const problems = await checkFiles(dir, manifest, read.text);
+  const problems = await checkFiles(dir, manifest, read.places);
   if (!manifest.service || problems.some((p) => p.rule === "service-file")) return problems;
 
   const service = manifest.service;
@@ -214,7 +214,7 @@ async function builtProblems(
       ...await standInProblems(manifest, source, {
         pool,
         limits: options.limits,
-        manifestText: read.text,
+        manifestPlaces: read.places,
         defaultExport: scan.defaultExport,
         namedRegister: scan.namedExports.get("register"),
       }),

@@ -7,6 +7,7 @@ import { ES_GLOBALS_NOT_IN_ISOLATE, ISOLATE_GLOBALS } from "../../../runtime/iso
 import { scanModule } from "../../../runtime/author/check/_scan.ts";
 import { typeCheckService } from "../../../runtime/author/check/_types.ts";
 import { jsonPlace, parseFieldPath } from "../../../runtime/author/check/_json_place.ts";
+import { MANIFEST_LIMITS } from "../../../runtime/limits.ts";
 import { REPO_ROOT } from "../../internal/cli.ts";
 
 const FIXTURES = new URL("../../fixtures/", import.meta.url);
@@ -692,6 +693,42 @@ Deno.test("checkPackage() refuses every broken fixture with its rule, place and 
     }
   } finally {
     pool.close();
+  }
+});
+
+Deno.test("checkBuiltPackage() places a problem for each of the most handlers a package may declare", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "sync-check-test-" });
+  const pool = new IsolatePool({ size: 1 });
+  try {
+    const names = Array.from({ length: MANIFEST_LIMITS.maxHandlers }, (_, i) => `big.h${i}`);
+    const text = JSON.stringify(
+      {
+        id: "big",
+        name: "Big",
+        version: "1.0.0",
+        description: "Declares many handlers",
+        permissions: ["background"],
+        service: "service/index.js",
+        handlers: Object.fromEntries(names.map((h) => [h, { description: `Does ${h}` }])),
+      },
+      null,
+      2,
+    );
+    await Deno.writeTextFile(join(dir, "manifest.json"), text);
+    await Deno.mkdir(join(dir, "service"));
+    await Deno.writeTextFile(
+      join(dir, "service", "index.js"),
+      "export default function register() { return {}; }\n",
+    );
+    const problems = await checkBuiltPackage(dir, { pool });
+    const lines = text.split("\n");
+    assert.deepEqual(
+      problems.map((p) => `${p.rule} ${p.line}:${p.column}`),
+      names.map((h) => `handler-not-returned ${lines.indexOf(`    "${h}": {`) + 1}:5`),
+    );
+  } finally {
+    pool.close();
+    await Deno.remove(dir, { recursive: true });
   }
 });
 
