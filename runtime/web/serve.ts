@@ -9,6 +9,7 @@ import { clearClockLease, Clock, type ClockHost } from "../clock/mod.ts";
 import { ConflictError } from "../errors.ts";
 import type { IsolatePool } from "../isolate/mod.ts";
 import type { OpenHost } from "../lifecycle/mod.ts";
+import { sweepStaleStaging } from "../packages/mod.ts";
 import type { Hono } from "hono";
 import { createApp } from "./app.ts";
 
@@ -41,6 +42,11 @@ export interface ServeOptions {
  */
 export async function serve(host: ServeHost, options: ServeOptions): Promise<void> {
   const token = await installationToken(host.home);
+  // An install killed while it unpacked an archive left its staging folder;
+  // no install of this installation can be running in a process that has gone.
+  for (const left of await sweepStaleStaging(host.home)) {
+    options.log(`Removed ${left}, left by an install that was stopped`);
+  }
   await host.pool.warm();
   // The app checks the port requests are addressed to, which with port 0 is
   // known only once the server listens; no request comes before that.
