@@ -22,7 +22,12 @@ export interface HandlerLimits {
   rateWindowMs: number;
   /** Largest payload handed to a handler, or answer taken from it, as JSON bytes. */
   maxValueBytes: number;
-  /** Largest argument or answer of one host function call, as JSON bytes. */
+  /**
+   * Largest argument or answer of one host function call, as JSON bytes. A
+   * function that bounds its own answer says so (`maxAnswerBytes`):
+   * `net.fetch`'s answer is bounded by `maxFetchBytes` and
+   * `maxFetchHeaderBytes`, so that those limits are the body's and the headers'.
+   */
   maxHostValueBytes: number;
   /** Host function calls one handler call may make. */
   maxHostCalls: number;
@@ -32,8 +37,10 @@ export interface HandlerLimits {
   maxConsoleLines: number;
   /** Time `net.fetch` waits for a response. */
   fetchTimeoutMs: number;
-  /** Largest `net.fetch` response body. */
+  /** Largest `net.fetch` response body, in bytes as they arrive. */
   maxFetchBytes: number;
+  /** Largest `net.fetch` response headers, names and values together, in bytes. */
+  maxFetchHeaderBytes: number;
 }
 
 /** The limits every handler runs under. */
@@ -51,6 +58,7 @@ export const DEFAULT_LIMITS: Readonly<HandlerLimits> = Object.freeze({
   maxConsoleLines: 100,
   fetchTimeoutMs: 10_000,
   maxFetchBytes: 1024 * 1024,
+  maxFetchHeaderBytes: 64 * 1024,
 });
 
 /** Limits on one record in project memory. */

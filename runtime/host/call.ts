@@ -22,9 +22,9 @@ import { readDeclaredIds, resolveProjectDir } from "../projects/mod.ts";
 import type { Occasion } from "../extension_api/service.ts";
 import type { Receipt, Source } from "../types.ts";
 import { type WorkOrder, writeWorkOrders } from "../work/mod.ts";
-import { findHostFunction } from "./function_table.ts";
+import { hostDispatch } from "./host_dispatch.ts";
 import type { HandlerRateLimit } from "./handler_rate_limit.ts";
-import { type HostFunctionContext, runHostFunction } from "./host_function.ts";
+import type { HostFunctionContext } from "./host_function.ts";
 import { writeReceipt } from "./receipts.ts";
 import { type HandlerHold, holdHandler } from "./running_claim.ts";
 import { runningClaimKey } from "./keys.ts";
@@ -210,7 +210,7 @@ export async function callHandler(
       occasion: options.occasion,
       limits,
     }, {
-      host: (fn, args) => runHostFunction(findHostFunction(fn), args, context),
+      ...hostDispatch(context),
       log: (level, text) => resources.log(`[${id}] ${level === "log" ? "" : `${level}: `}${text}`),
     });
     await transaction.commit();

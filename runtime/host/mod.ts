@@ -11,6 +11,7 @@ export type { CallOptions, CallResult, HandlerCaller } from "./call.ts";
 export { findHostFunction } from "./function_table.ts";
 export { Host } from "./host.ts";
 export type { HostOptions } from "./host.ts";
+export { hostDispatch } from "./host_dispatch.ts";
 export { runHostFunction } from "./host_function.ts";
 export type { HostFunction, HostFunctionContext } from "./host_function.ts";
 export { listReceipts, RECEIPTS_KEPT, writeReceipt } from "./receipts.ts";

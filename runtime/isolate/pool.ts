@@ -65,6 +65,12 @@ export type HostDispatch = (fn: HostFunctionName, args: unknown) => Promise<unkn
 export interface CallHooks {
   /** Host functions (memory, work, net). */
   host: HostDispatch;
+  /**
+   * The longest JSON a function's answer may cross back as, for functions
+   * that bound their answers by limits of their own; `maxHostValueBytes` when
+   * absent or for other functions.
+   */
+  answerLimit?: (fn: HostFunctionName) => number | undefined;
   /** Console lines from handler code. */
   log?: (level: ConsoleLevel, text: string) => void;
 }
@@ -353,9 +359,10 @@ export class IsolatePool {
     try {
       const value = await active.hooks.host(fn, JSON.parse(args));
       const json = JSON.stringify(value ?? null);
-      if (json.length > active.limits.maxHostValueBytes) {
+      const limit = active.hooks.answerLimit?.(fn) ?? active.limits.maxHostValueBytes;
+      if (json.length > limit) {
         throw new PayloadTooLargeError(
-          `${fn}() answered ${json.length} bytes of JSON; the limit is ${active.limits.maxHostValueBytes}`,
+          `${fn}() answered ${json.length} bytes of JSON; the limit is ${limit}`,
         );
       }
       reply = { type: "host-result", callId: active.callId, requestId, value: json };

@@ -9,7 +9,7 @@
  * @module
  */
 import { NotFoundError, PermissionDeniedError } from "../../errors.ts";
-import { findHostFunction, type HostFunctionContext, runHostFunction } from "../../host/mod.ts";
+import { hostDispatch, type HostFunctionContext } from "../../host/mod.ts";
 import type { IsolatePool } from "../../isolate/mod.ts";
 import { DEFAULT_LIMITS, type HandlerLimits } from "../../limits.ts";
 import type { Manifest } from "../../packages/mod.ts";
@@ -84,7 +84,7 @@ export async function standInProblems(
     report = await options.pool.probe(
       { source, sourceName: service, packageId: id, limits: options.limits },
       {
-        host: (fn, args) => runHostFunction(findHostFunction(fn), args, context),
+        ...hostDispatch(context),
         log: () => {},
       },
     );
