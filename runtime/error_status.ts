@@ -16,6 +16,7 @@ import {
   LifecycleFailedError,
   ManifestError,
   MemoryAccessError,
+  MemoryUnreadableError,
   NotFoundError,
   PackageCheckError,
   PayloadTooLargeError,
@@ -39,6 +40,8 @@ export function httpStatusOf(error: unknown): number {
   if (error instanceof RateLimitedError) return 429;
   if (error instanceof HandlerBusyError) return 409;
   if (error instanceof ConflictError || error instanceof SupersededError) return 409;
+  // The project's state, not the request, is what a person must fix (by moving a file aside).
+  if (error instanceof MemoryUnreadableError) return 409;
   if (
     error instanceof InvalidInputError || error instanceof InvalidValueError ||
     error instanceof ManifestError || error instanceof ArchiveError ||
