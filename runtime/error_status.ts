@@ -16,6 +16,7 @@ import {
   LifecycleFailedError,
   ManifestError,
   MemoryAccessError,
+  MemoryUnreadableError,
   NotFoundError,
   OwnerGoneError,
   PackageCheckError,
@@ -41,6 +42,8 @@ export function httpStatusOf(error: unknown): number {
   if (error instanceof HandlerBusyError) return 409;
   if (error instanceof OwnerGoneError) return 503;
   if (error instanceof ConflictError || error instanceof SupersededError) return 409;
+  // The project's state, not the request, is what a person must fix (by moving a file aside).
+  if (error instanceof MemoryUnreadableError) return 409;
   if (
     error instanceof InvalidInputError || error instanceof InvalidValueError ||
     error instanceof ManifestError || error instanceof ArchiveError ||

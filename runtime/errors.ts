@@ -77,6 +77,16 @@ export class MemoryAccessError extends SyncError {
   override name = "MemoryAccessError";
 }
 
+/**
+ * A project's memory file is there but cannot be read as a database. Nothing
+ * in the project runs until a person moves it aside; the file is kept as it
+ * is, since what it held may still be recovered from it.
+ */
+export class MemoryUnreadableError extends SyncError {
+  /** `"MemoryUnreadableError"`: the name receipts, reports and the API show with the message. */
+  override name = "MemoryUnreadableError";
+}
+
 /** A value was larger than the host accepts. */
 export class PayloadTooLargeError extends SyncError {
   /** `"PayloadTooLargeError"`: the name receipts, reports and the API show with the message. */

@@ -22,7 +22,12 @@ export interface HandlerLimits {
   rateWindowMs: number;
   /** Largest payload handed to a handler, or answer taken from it, as JSON bytes. */
   maxValueBytes: number;
-  /** Largest argument or answer of one host function call, as JSON bytes. */
+  /**
+   * Largest argument or answer of one host function call, as JSON bytes. A
+   * function that bounds its own answer says so (`maxAnswerBytes`):
+   * `net.fetch`'s answer is bounded by `maxFetchBytes` and
+   * `maxFetchHeaderBytes`, so that those limits are the body's and the headers'.
+   */
   maxHostValueBytes: number;
   /** Host function calls one handler call may make. */
   maxHostCalls: number;
@@ -44,8 +49,10 @@ export interface HandlerLimits {
   maxConsoleLines: number;
   /** Time `net.fetch` waits for a response. */
   fetchTimeoutMs: number;
-  /** Largest `net.fetch` response body. */
+  /** Largest `net.fetch` response body, in bytes as they arrive. */
   maxFetchBytes: number;
+  /** Largest `net.fetch` response headers, names and values together, in bytes. */
+  maxFetchHeaderBytes: number;
 }
 
 /** The limits every handler runs under. */
@@ -73,6 +80,7 @@ export const DEFAULT_LIMITS: Readonly<HandlerLimits> = Object.freeze({
   maxConsoleLines: 100,
   fetchTimeoutMs: 10_000,
   maxFetchBytes: 1024 * 1024,
+  maxFetchHeaderBytes: 64 * 1024,
 });
 
 /** Limits on one record in project memory. */
@@ -191,4 +199,34 @@ export interface LockRetryLimits {
 export const LOCK_RETRY: Readonly<LockRetryLimits> = Object.freeze({
   attempts: 5,
   firstDelayMs: 50,
+});
+
+/** Limits on what one package's manifest may declare. */
+export interface ManifestLimits {
+  /**
+   * Handlers one package may declare. Each is a line on the install card, a
+   * key `register()` returns before every call, and possibly a tool offered
+   * to agents; a package with more is several packages.
+   */
+  maxHandlers: number;
+}
+
+/** The limits every manifest is held to. */
+export const MANIFEST_LIMITS: Readonly<ManifestLimits> = Object.freeze({
+  maxHandlers: 256,
+});
+
+/** Limits on what the web app reads from a request. */
+export interface WebLimits {
+  /**
+   * Largest request body, in bytes. Every body the app takes is JSON; the
+   * largest it has to carry is a handler's payload (`maxValueBytes`) with the
+   * few names around it.
+   */
+  maxJsonBodyBytes: number;
+}
+
+/** The limits every request to the web app is held to. */
+export const WEB_LIMITS: Readonly<WebLimits> = Object.freeze({
+  maxJsonBodyBytes: 2 * 1024 * 1024,
 });

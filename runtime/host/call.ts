@@ -29,9 +29,9 @@ import type { Occasion } from "../extension_api/service.ts";
 import type { Receipt, Source } from "../types.ts";
 import type { WorkOrder } from "../work/mod.ts";
 import { consoleLine } from "./console_line.ts";
-import { findHostFunction } from "./function_table.ts";
+import { hostDispatch } from "./host_dispatch.ts";
 import type { HandlerRateLimit } from "./handler_rate_limit.ts";
-import { type HostFunctionContext, runHostFunction } from "./host_function.ts";
+import type { HostFunctionContext } from "./host_function.ts";
 import { writeReceipt } from "./receipts.ts";
 import type { ProcessLock } from "./process_lock.ts";
 import { type HandlerHold, holdHandler } from "./running_claim.ts";
@@ -229,8 +229,7 @@ export async function callHandler(
       occasion: options.occasion,
       limits,
     }, {
-      host: (fn, args, signal) =>
-        runHostFunction(findHostFunction(fn), args, { ...context, signal }),
+      ...hostDispatch(context),
       log: (level, text) => resources.log(consoleLine(id, level, text)),
     });
     // The records and the orders (in the project's outbox) in one atomic write.

@@ -74,6 +74,11 @@ export interface HostFunction<A = unknown> {
   parse(args: unknown): A;
   /** Performs the function for the call `context` describes; the answer crosses back as JSON. */
   run(arg: A, context: HostFunctionContext): Promise<unknown>;
+  /**
+   * The longest JSON its answer may cross back as, for a function that bounds
+   * its answer by limits of its own; `maxHostValueBytes` when absent.
+   */
+  readonly maxAnswerBytes?: (limits: HandlerLimits) => number;
 }
 
 /**

@@ -75,6 +75,12 @@ export type HostDispatch = (
 export interface CallHooks {
   /** Host functions (memory, work, net). */
   host: HostDispatch;
+  /**
+   * The longest JSON a function's answer may cross back as, for functions
+   * that bound their answers by limits of their own; `maxHostValueBytes` when
+   * absent or for other functions.
+   */
+  answerLimit?: (fn: HostFunctionName) => number | undefined;
   /** Console lines from handler code. */
   log?: (level: ConsoleLevel, text: string) => void;
 }
@@ -392,9 +398,10 @@ export class IsolatePool {
     try {
       const value = await active.hooks.host(fn, JSON.parse(args), active.ended.signal);
       const json = JSON.stringify(value ?? null);
-      if (json.length > limits.maxHostValueBytes) {
+      const limit = active.hooks.answerLimit?.(fn) ?? limits.maxHostValueBytes;
+      if (json.length > limit) {
         throw new PayloadTooLargeError(
-          `${fn}() answered ${json.length} bytes of JSON; the limit is ${limits.maxHostValueBytes}`,
+          `${fn}() answered ${json.length} bytes of JSON; the limit is ${limit}`,
         );
       }
       reply = { type: "host-result", callId: active.callId, requestId, value: json };

@@ -24,7 +24,12 @@
  */
 
 import { join } from "node:path";
-import { ConflictError, InvalidInputError, NotFoundError } from "../errors.ts";
+import {
+  ConflictError,
+  InvalidInputError,
+  MemoryUnreadableError,
+  NotFoundError,
+} from "../errors.ts";
 import { retryWhenLocked } from "../internal/retry_when_locked.ts";
 import { LOCK_RETRY, RECORD_LIMITS } from "../limits.ts";
 import { assertKind, compareRecordKeys, DEFAULT_LIST_LIMIT, parseRecordKey } from "./record.ts";
@@ -65,12 +70,21 @@ export function projectMemoryPath(projectDir: string): string {
   return join(projectDir, ".sync", "memory.kv");
 }
 
+/** What SQLite says of a file that is not a database it can read. */
+const NOT_A_DATABASE = /file is not a database|database disk image is malformed/;
+
 /**
  * Opens (creating if needed) a project's memory. The caller closes it.
+ *
+ * A file that is there but is not a database is refused, not replaced: the
+ * project runs nothing until a person moves it aside, because a fresh memory
+ * in its place would silently drop what the project held, which may still be
+ * recovered from the file.
  *
  * @param projectDir The project folder; its `.sync/` is created when missing.
  * @throws {NotFoundError} when the project folder is gone: making it again
  *   would put a memory where there is no project.
+ * @throws {MemoryUnreadableError} naming the file and how to move it aside.
  */
 export async function openProjectMemory(projectDir: string): Promise<Deno.Kv> {
   const path = projectMemoryPath(projectDir);
@@ -84,7 +98,18 @@ export async function openProjectMemory(projectDir: string): Promise<Deno.Kv> {
     }
     if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
   }
-  return retryWhenLocked(await Deno.openKv(path), LOCK_RETRY);
+  try {
+    return retryWhenLocked(await Deno.openKv(path), LOCK_RETRY);
+  } catch (error) {
+    const reason = (error as Error).message;
+    if (!NOT_A_DATABASE.test(reason)) throw error;
+    throw new MemoryUnreadableError(
+      `The memory of project ${projectDir} cannot be read: ${path} is not a database ` +
+        `(${reason}). Sync leaves it as it is and runs nothing in this project until it can: ` +
+        `move ${path} and any ${path}-wal and ${path}-shm beside it aside (to another folder, ` +
+        `or renamed), and the project starts a new, empty memory at its next call`,
+    );
+  }
 }
 
 /**

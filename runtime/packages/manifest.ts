@@ -17,7 +17,9 @@
 
 import { z } from "zod";
 import { InvalidInputError, ManifestError, type ManifestIssue } from "../errors.ts";
+import { duplicateJsonKeys } from "../internal/duplicate_json_keys.ts";
 import type { LifecycleMoment } from "../extension_api/service.ts";
+import { MANIFEST_LIMITS } from "../limits.ts";
 import { parseEvery } from "./every.ts";
 
 /** The permissions a manifest may declare besides `net:<host>`. */
@@ -372,6 +374,22 @@ export function parseManifest(text: string, where: string): Manifest {
   } catch (error) {
     throw new ManifestError(where, [{ path: "", message: jsonProblem(source, error) }]);
   }
+  // What JSON.parse made of a repeated key is not what the file says to a
+  // person reading it, so there is nothing sound to validate.
+  const repeats = duplicateJsonKeys(source);
+  if (repeats.length > 0) {
+    throw new ManifestError(
+      where,
+      repeats.map(({ key, path, at, first }) => ({
+        path: "",
+        message:
+          `the key ${JSON.stringify(key)} appears twice in ${
+            path.length === 0 ? "the manifest" : formatPath(path)
+          }, at line ${at.line}, column ${at.column} (first at line ${first.line}, column ` +
+          `${first.column}); JSON would keep only the last one silently: keep one`,
+      })),
+    );
+  }
   return validateManifest(value, where);
 }
 
@@ -396,6 +414,16 @@ export function validateManifest(value: unknown, where: string): Manifest {
     throw new ManifestError(where, [{
       path: "",
       message: `expected a JSON object, got ${show(value)}`,
+    }]);
+  }
+  // Counted before anything else, so a manifest of 20,000 handlers is one
+  // issue, not one per handler, and costs no more to refuse than to count.
+  const handlerCount = isRecord(value.handlers) ? Object.keys(value.handlers).length : 0;
+  if (handlerCount > MANIFEST_LIMITS.maxHandlers) {
+    throw new ManifestError(where, [{
+      path: "handlers",
+      message: `declares ${handlerCount} handlers; at most ${MANIFEST_LIMITS.maxHandlers} ` +
+        `are allowed`,
     }]);
   }
   const result = manifestSchema.safeParse(value, { reportInput: true });

@@ -22,6 +22,7 @@ export type {
   ScheduleRow,
 } from "./manifest.ts";
 export { describePermission } from "./permission_text.ts";
+export { sweepStaleStaging } from "./staging.ts";
 export { describeServingState, readServingState, servingPackage } from "./serving.ts";
 export type { ServingOptions, ServingState } from "./serving.ts";
 export {

@@ -12,6 +12,7 @@ import { type Manifest, parseManifest } from "./manifest.ts";
 import { readArchive, stripCommonFolder, writeArchiveEntries } from "./archive/archive.ts";
 import { ARCHIVE_LIMITS } from "../limits.ts";
 import { packageRefKey } from "./keys.ts";
+import { sweepStaleStaging, takeStaging } from "./staging.ts";
 
 /** Which artefact serves a package id on this machine. */
 export interface PackageRef {
@@ -142,6 +143,8 @@ export async function storePackage(
   } catch {
     throw new NotFoundError(`Cannot install ${source}: no such folder or archive`);
   }
+  // What an install killed mid-way left in staging goes before this one stages.
+  await sweepStaleStaging(options.home);
   const installedAt = new Date(options.now()).toISOString();
   if (info.isDirectory) {
     const dir = await Deno.realPath(path);
@@ -166,10 +169,10 @@ export async function storePackage(
   const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
   const digest = Array.from(hash.slice(0, 8), (b) => b.toString(16).padStart(2, "0")).join("");
   const store = join(options.home, "extensions", "store");
-  const staging = join(store, ".staging", `${digest}-${crypto.randomUUID().slice(0, 8)}`);
-  await writeArchiveEntries(entries, staging);
-  let stagingLeft = true;
+  const held = await takeStaging(options.home, `${digest}-${crypto.randomUUID().slice(0, 8)}`);
+  const staging = held.dir;
   try {
+    await writeArchiveEntries(entries, staging);
     await options.admit(staging);
     const manifest = await readManifestAt(staging);
     const dir = join(store, manifest.id, `${manifest.version}-${digest}`);
@@ -181,7 +184,6 @@ export async function storePackage(
     if (!exists) {
       await Deno.mkdir(join(store, manifest.id), { recursive: true });
       await Deno.rename(staging, dir);
-      stagingLeft = false;
     }
     const ref: PackageRef = {
       id: manifest.id,
@@ -193,8 +195,7 @@ export async function storePackage(
     };
     return { ref, manifest, dir, unpacked: !exists };
   } finally {
-    if (stagingLeft) await Deno.remove(staging, { recursive: true }).catch(() => {});
-    await Deno.remove(join(store, ".staging")).catch(() => {/* another install stages there */});
+    await held.release();
   }
 }
 

@@ -12,6 +12,8 @@ export { readInstallationOwner, tryOwnInstallation } from "./installation_owner.
 export type { InstallationOwnership, OwnerNote } from "./installation_owner.ts";
 export { installationToken, readInstallationToken } from "./installation_token.ts";
 export { projectKey, projectsPrefix } from "./keys.ts";
+export { openableFolder } from "./openable_folder.ts";
+export type { OpenableFolderOptions } from "./openable_folder.ts";
 export {
   readDeclaredIds,
   readProject,

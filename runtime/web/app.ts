@@ -1,26 +1,44 @@
 /**
- * The web app's API: bound to 127.0.0.1, every request carries the
- * installation's token (query `?token=` once, then an HttpOnly cookie), the
- * Host header must be the loopback address, and state-changing requests must
- * come from the app's own Origin.
+ * The web app's API, bound to 127.0.0.1. Before any route, each request
+ * passes, in order: its Host is the app's loopback address and port
+ * (`middleware/loopback_host.ts`); a state-changing request comes from the
+ * app's own Origin (`middleware/same_origin.ts`); it carries the
+ * installation's token, as Bearer when it changes something and has no Origin
+ * (`middleware/token_guard.ts`); and a state-changing request's body is JSON
+ * and small (`middleware/json_body.ts`).
  *
  * @module
  */
+import { isAbsolute } from "node:path";
 import { Hono } from "hono";
-import { getCookie, setCookie } from "hono/cookie";
+import { HTTPException } from "hono/http-exception";
+import { secureHeaders } from "hono/secure-headers";
 import { httpStatusOf } from "../error_status.ts";
 import { InvalidInputError } from "../errors.ts";
 import { type OpenHost, openProject } from "../lifecycle/mod.ts";
-import { listReceipts } from "../host/mod.ts";
-import { type ProjectInfo, projectsPrefix, resolveProjectDir } from "../projects/mod.ts";
+import { listReceipts, RECEIPTS_KEPT } from "../host/mod.ts";
+import { WEB_LIMITS } from "../limits.ts";
+import {
+  openableFolder,
+  type ProjectInfo,
+  projectsPrefix,
+  resolveProjectDir,
+} from "../projects/mod.ts";
+import { jsonBody } from "./middleware/json_body.ts";
+import { loopbackHost } from "./middleware/loopback_host.ts";
+import { sameOrigin } from "./middleware/same_origin.ts";
+import { tokenGuard } from "./middleware/token_guard.ts";
+import { integerParam, requiredParam } from "./query_params.ts";
 import { commandRoutes, type CommandRunner } from "./api/commands.ts";
 
 /** Options for {@linkcode createApp}. */
 export interface AppOptions {
   /** The installation's token. */
   token: string;
-  /** The port the app is served on (for the Origin check). */
+  /** The port the app is served on: the Host and Origin must name it, and it names the cookie. */
   port: number;
+  /** The person's home folder, which is never opened as a project; unknown when absent. */
+  userHome?: string;
   /** Runs the CLI's commands sent to the owner (`/api/owner`); absent, that API is not served. */
   commands?: CommandRunner;
 }
@@ -43,40 +61,23 @@ export interface WebApp {
   ) => Response | Promise<Response>;
 }
 
-const LOOPBACK = /^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/;
-
 /**
  * Builds the Hono app over a host.
  *
  * @param host The installation the API reads, and what runs the handlers opening a project calls.
- * @param options The token every request must carry, and the port served on.
+ * @param options The token every request must carry, the port served on, the person's home
+ *   folder, and what runs the commands the CLI sends.
  * @returns The app; `serve` hands its `fetch` to `Deno.serve`.
  */
 export function createApp(host: OpenHost, options: AppOptions): WebApp {
   const app = new Hono();
-  app.use("*", async (c, next) => {
-    const hostHeader = c.req.header("host") ?? new URL(c.req.url).host;
-    if (!LOOPBACK.test(hostHeader)) {
-      return c.json({ error: `Host ${hostHeader} is not this machine's loopback address` }, 403);
-    }
-    const query = c.req.query("token");
-    const token = query ?? getCookie(c, "sync_token") ??
-      c.req.header("authorization")?.replace(/^Bearer /, "");
-    if (token !== options.token) {
-      return c.json({ error: "Missing or wrong token: open the URL Sync printed at start" }, 401);
-    }
-    if (!["GET", "HEAD", "OPTIONS"].includes(c.req.method)) {
-      const origin = c.req.header("origin");
-      if (origin && !LOOPBACK.test(origin.replace(/^https?:\/\//, ""))) {
-        return c.json({ error: `Requests from ${origin} may not change anything here` }, 403);
-      }
-    }
-    if (query) {
-      setCookie(c, "sync_token", options.token, { httpOnly: true, sameSite: "Strict", path: "/" });
-    }
-    await next();
-  });
+  app.use("*", secureHeaders());
+  app.use("*", loopbackHost({ port: options.port }));
+  app.use("*", sameOrigin());
+  app.use("*", tokenGuard({ token: options.token, port: options.port }));
+  app.use("*", jsonBody({ maxBytes: WEB_LIMITS.maxJsonBodyBytes }));
   app.onError((error, c) => {
+    if (error instanceof HTTPException) return error.getResponse();
     const status = httpStatusOf(error);
     return c.json({ error: error.message, name: error.name }, status as 400);
   });
@@ -102,16 +103,23 @@ export function createApp(host: OpenHost, options: AppOptions): WebApp {
     if (typeof path !== "string" || path === "") {
       throw new InvalidInputError('POST /api/projects/open needs "path", the project folder');
     }
-    const result = await openProject(host, path);
+    // The app has no working folder of its own a relative path could mean.
+    if (!isAbsolute(path)) {
+      throw new InvalidInputError(
+        `path: ${JSON.stringify(path)} is relative; give the project folder's absolute path`,
+      );
+    }
+    const folder = await openableFolder(path, { userHome: options.userHome });
+    const result = await openProject(host, folder);
     // The thrown errors stay here; their name and message are on each run.
     const opened = result.opened.map(({ failure: _, ...run }) => run);
     return c.json({ ...result, opened });
   });
   app.get("/api/receipts", async (c) => {
-    const project = await resolveProjectDir(c.req.query("project") ?? "");
+    const project = await resolveProjectDir(requiredParam(c, "project", "the project folder"));
     const receipts = await listReceipts(host.kv, project, {
       packageId: c.req.query("id") || undefined,
-      limit: Number(c.req.query("limit") ?? 50),
+      limit: integerParam(c, "limit", { min: 1, max: RECEIPTS_KEPT, fallback: 50 }),
     });
     return c.json({ receipts });
   });

@@ -10,9 +10,10 @@ import { clearClockLease, Clock, type ClockHost } from "../clock/mod.ts";
 import { ConflictError } from "../errors.ts";
 import type { IsolatePool } from "../isolate/mod.ts";
 import type { OpenHost } from "../lifecycle/mod.ts";
+import { sweepStaleStaging } from "../packages/mod.ts";
 import { type InstallationOwnership, installationToken } from "../projects/mod.ts";
 import type { CommandRunner } from "./api/commands.ts";
-import { createApp } from "./app.ts";
+import { createApp, type WebApp } from "./app.ts";
 
 /** What serving needs of the host: the app's and the clock's, the installation folder and the isolates. */
 export interface ServeHost extends ClockHost, OpenHost {
@@ -34,6 +35,8 @@ export interface ServeOptions {
   ownership?: InstallationOwnership;
   /** Runs the commands the CLI sends the owner; absent, the CLI's commands are not taken. */
   commands?: CommandRunner;
+  /** The person's home folder, which the app never opens as a project. */
+  userHome?: string;
 }
 
 /**
@@ -47,17 +50,31 @@ export interface ServeOptions {
  */
 export async function serve(host: ServeHost, options: ServeOptions): Promise<void> {
   const token = await installationToken(host.home);
-  const app = createApp(host, { token, port: options.port, commands: options.commands });
+  // An install killed while it unpacked an archive left its staging folder;
+  // no install of this installation can be running in a process that has gone.
+  for (const left of await sweepStaleStaging(host.home)) {
+    options.log(`Removed ${left}, left by an install that was stopped`);
+  }
   await host.pool.warm();
+  // The app checks the port requests are addressed to, which with port 0 is
+  // known only once the server listens; no request comes before that.
+  let app: WebApp | undefined;
   let server: Deno.HttpServer<Deno.NetAddr>;
   try {
     server = Deno.serve({
       hostname: "127.0.0.1",
       port: options.port,
       signal: options.signal,
-      onListen: ({ port }) =>
-        options.log(`Sync is serving at http://127.0.0.1:${port}/?token=${token}`),
-    }, app.fetch);
+      onListen: ({ port }) => {
+        app = createApp(host, {
+          token,
+          port,
+          userHome: options.userHome,
+          commands: options.commands,
+        });
+        options.log(`Sync is serving at http://127.0.0.1:${port}/?token=${token}`);
+      },
+    }, (request) => app!.fetch(request));
   } catch (error) {
     if (error instanceof Deno.errors.AddrInUse) {
       throw new ConflictError(

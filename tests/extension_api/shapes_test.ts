@@ -157,6 +157,7 @@ Deno.test("`netFetch()` answers a handler with exactly the API's NetResponse", a
       hosts: [`127.0.0.1:${port}`],
       timeoutMs: 5_000,
       maxBytes: 1024,
+      maxHeaderBytes: 4096,
     });
     assert.deepEqual(fieldsOf(response), RESPONSE_FIELDS);
     assert.equal(response.status, 200);

@@ -416,7 +416,7 @@ Deno.test("net.fetch() reaches only declared hosts, within the call's deadline",
       await rejectsWith(
         env.call("web", "web.get", `http://127.0.0.1:${port}/big`),
         "HandlerFailedError",
-        /answered more than 1024 bytes/,
+        /answered a body of more than 1024 bytes/,
       );
     });
     await t.step("a host that does not answer is cut off at the call's deadline", async () => {

@@ -15,6 +15,8 @@ import {
 } from "../../runtime/memory/store.ts";
 import { contentChunkKey, recordKey } from "../../runtime/memory/keys.ts";
 import { writeRecord } from "../../runtime/memory/write_record.ts";
+import { Host } from "../../runtime/host/host.ts";
+import { testHost } from "../internal/packages.ts";
 
 /** A clock that moves one second per reading. */
 function fakeClock(start = "2025-03-01T09:00:00.000Z"): () => Date {
@@ -48,6 +50,59 @@ Deno.test("openProjectMemory() keeps memory inside the project", async (t) => {
     });
   } finally {
     await Deno.remove(projectDir, { recursive: true });
+  }
+});
+
+Deno.test("a project memory that is not a database is refused by name and kept as it was", async (t) => {
+  const env = await testHost();
+  const file = projectMemoryPath(env.project);
+  const garbage = new TextEncoder().encode("not a database, and never one ".repeat(20));
+  // The memory install opened is closed, so nothing holds the file that is replaced.
+  let host: Host | undefined;
+  try {
+    await env.install({
+      id: "notes",
+      handlers: ["notes.write"],
+      service: `import { memory } from "@sync/extension-api/service";
+export default function register() {
+  return { "notes.write": () => memory.write({ key: "notes.note/1", title: "One" }) };
+}`,
+    });
+    await env.host.close();
+    await removeProjectMemory(env.project);
+    await Deno.writeFile(file, garbage);
+    host = new Host({ kv: env.kv, home: env.home });
+    const call = () =>
+      host!.callHandler(env.project, "notes", "notes.write", {
+        occasion: { kind: "extension" },
+        source: { kind: "person" },
+      });
+
+    await t.step("openProjectMemory() names the file and says how to move it aside", async () => {
+      await assert.rejects(openProjectMemory(env.project), (error: Error) => {
+        assert.equal(error.name, "MemoryUnreadableError");
+        assert.ok(error.message.includes(file), error.message);
+        assert.match(error.message, /is not a database/);
+        assert.match(error.message, /move .*memory\.kv.*-wal.*-shm.* aside/);
+        return true;
+      });
+      assert.deepEqual(await Deno.readFile(file), garbage, "the file is kept as it was");
+    });
+
+    await t.step(
+      "a handler call there is refused with that error, and runs once it is moved",
+      async () => {
+        await assert.rejects(call(), { name: "MemoryUnreadableError" });
+        assert.deepEqual(await Deno.readFile(file), garbage);
+        await Deno.rename(file, `${file}.broken`);
+        await call();
+        using kv = await openProjectMemory(env.project);
+        assert.equal((await getRecord(kv, "notes.note/1"))?.title, "One");
+      },
+    );
+  } finally {
+    await host?.close();
+    await env.close();
   }
 });
 

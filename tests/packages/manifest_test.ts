@@ -7,6 +7,7 @@ import {
   validateManifest,
 } from "../../runtime/packages/manifest.ts";
 import { ManifestError, type ManifestIssue } from "../../runtime/errors.ts";
+import { MANIFEST_LIMITS } from "../../runtime/limits.ts";
 
 /** A manifest that uses every field. */
 function fullManifest(): Record<string, unknown> {
@@ -191,6 +192,42 @@ Deno.test("`parseManifest()` reads JSON text", async (t) => {
 
   await t.step("refuses JSON that is not an object", () => {
     assertIssue(issuesOf(() => parseManifest("[1, 2]", "test")), "", "expected a JSON object");
+  });
+
+  await t.step("refuses a key written twice in one object, at the second one's line", () => {
+    const text = [
+      "{",
+      '  "id": "notes",',
+      '  "name": "Notes",',
+      '  "version": "1.0.0",',
+      '  "description": "Notes",',
+      '  "service": "service/index.js",',
+      '  "handlers": {',
+      '    "notes.run": { "description": "Runs" },',
+      '    "notes.run": { "description": "Runs again" }',
+      "  },",
+      '  "\\u0069d": "other"',
+      "}",
+    ].join("\n");
+    const issues = issuesOf(() => parseManifest(text, "test"));
+    assert.deepEqual(issues, [{
+      path: "",
+      message: 'the key "notes.run" appears twice in handlers, at line 9, column 5 (first at ' +
+        "line 8, column 5); JSON would keep only the last one silently: keep one",
+    }, {
+      path: "",
+      message: 'the key "id" appears twice in the manifest, at line 11, column 3 (first at ' +
+        "line 2, column 3); JSON would keep only the last one silently: keep one",
+    }]);
+    const apart = '{"id": "notes", "handlers": {"a": {"description": "x"}}, "x": {"a": 1}}';
+    assert.doesNotThrow(() => {
+      try {
+        parseManifest(apart, "test");
+      } catch (error) {
+        assert.ok(error instanceof ManifestError);
+        assert.ok(!error.issues.some((i) => /appears twice/.test(i.message)), error.message);
+      }
+    }, "the same key in two objects is not a duplicate");
   });
 
   await t.step("the error message says where and lists each issue by path", () => {
@@ -491,6 +528,29 @@ Deno.test("`validateManifest()` refuses a service module and handlers that do no
       message: "expected an object, got an array",
     },
   ]);
+});
+
+Deno.test("`validateManifest()` refuses more handlers than a package may declare, in one issue", async (t) => {
+  const withHandlers = (count: number, handler: Record<string, unknown>) =>
+    change(
+      full,
+      ["handlers"],
+      Object.fromEntries([
+        ...Object.entries(full.handlers as Record<string, unknown>),
+        ...Array.from({ length: count - 2 }, (_, i) => [`issues.h${i}`, handler]),
+      ]),
+    );
+  await t.step("the most a package may declare is accepted", () => {
+    validateManifest(withHandlers(MANIFEST_LIMITS.maxHandlers, { description: "Does it" }), "test");
+  });
+  await t.step("one more is refused, and its handlers are not each reported", () => {
+    const issues = issuesOf(() => validateManifest(withHandlers(20_000, {}), "test"));
+    assert.equal(issues.length, 1, `${issues.length} issues, the first: ${issues[0]?.message}`);
+    assert.deepEqual(issues, [{
+      path: "handlers",
+      message: `declares 20000 handlers; at most ${MANIFEST_LIMITS.maxHandlers} are allowed`,
+    }]);
+  });
 });
 
 Deno.test("`validateManifest()` refuses bad schedules", async (t) => {

@@ -23,18 +23,18 @@ Deno.test("createApp() guards every request and serves receipts", async (t) => {
       const response = await app.request(url(`/api/health?token=${token}`));
       assert.equal(response.status, 200);
       const cookie = response.headers.get("set-cookie") ?? "";
-      assert.match(cookie, /sync_token=t+/);
+      assert.match(cookie, /sync_token_4321=t+/);
       assert.match(cookie, /HttpOnly/);
       assert.match(cookie, /SameSite=Strict/);
       const again = await app.request(url("/api/health"), {
-        headers: { cookie: `sync_token=${token}` },
+        headers: { cookie: `sync_token_4321=${token}` },
       });
       assert.equal(again.status, 200);
     });
     await t.step("a state-changing request from another Origin is refused", async () => {
       const response = await app.request(url("/api/health"), {
         method: "POST",
-        headers: { cookie: `sync_token=${token}`, origin: "https://evil.example" },
+        headers: { cookie: `sync_token_4321=${token}`, origin: "https://evil.example" },
       });
       assert.equal(response.status, 403);
     });
@@ -47,14 +47,14 @@ Deno.test("createApp() guards every request and serves receipts", async (t) => {
       assert.equal(await env.call("ping", "ping.now"), "pong");
       const response = await app.request(
         url(`/api/receipts?project=${encodeURIComponent(env.project)}`),
-        { headers: { cookie: `sync_token=${token}` } },
+        { headers: { cookie: `sync_token_4321=${token}` } },
       );
       assert.equal(response.status, 200);
       const { receipts } = await response.json();
       assert.equal(receipts[0].handler, "ping.now");
       assert.equal(receipts[0].outcome, "ok");
       const missing = await app.request(url("/api/receipts?project=/no/such/folder"), {
-        headers: { cookie: `sync_token=${token}` },
+        headers: { cookie: `sync_token_4321=${token}` },
       });
       assert.equal(missing.status, 404);
     });
@@ -71,7 +71,11 @@ export default function register() {
       const open = (body: string, origin = "http://127.0.0.1:4321") =>
         app.request(url("/api/projects/open"), {
           method: "POST",
-          headers: { cookie: `sync_token=${token}`, origin, "content-type": "application/json" },
+          headers: {
+            cookie: `sync_token_4321=${token}`,
+            origin,
+            "content-type": "application/json",
+          },
           body,
         });
       const response = await open(JSON.stringify({ path: env.project }));

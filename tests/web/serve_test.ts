@@ -22,6 +22,29 @@ Deno.test("`sync serve`: one owner per installation, taken over at once when it 
     });
     const url = await first.url();
 
+    await t.step(
+      "over HTTP, the app on the port the system picked admits only its own origin",
+      async () => {
+        const line = await first.line(/^Sync is serving at/);
+        const [, port, token] = line.match(/http:\/\/127\.0\.0\.1:(\d+)\/\?token=(\w+)/)!;
+        const health = await fetch(`http://127.0.0.1:${port}/api/health?token=${token}`);
+        assert.equal(health.status, 200);
+        assert.match(health.headers.get("set-cookie") ?? "", new RegExp(`^sync_token_${port}=`));
+        await health.body?.cancel();
+        const foreign = await fetch(`http://127.0.0.1:${port}/api/projects/open`, {
+          method: "POST",
+          headers: {
+            cookie: `sync_token_${port}=${token}`,
+            origin: "http://localhost:3000",
+            "content-type": "text/plain",
+          },
+          body: JSON.stringify({ path: project }),
+        });
+        assert.equal(foreign.status, 403);
+        await foreign.body?.cancel();
+      },
+    );
+
     await t.step("a second serve is refused with the URL of the one running", async () => {
       second = new ServeProcess(home);
       const served = second.url().then(() => "served", () => "did not serve");

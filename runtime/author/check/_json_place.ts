@@ -47,10 +47,64 @@ interface Located {
 }
 
 /**
- * The place of the deepest part of `path` that exists in `text`: the key of
- * the member the path names, or the key of its nearest parent when the member
- * itself is missing (a required field that is absent is reported where it
- * belongs). Text that is not JSON answers line 1.
+ * Places of fields in one JSON text, read once: the text is parsed and its
+ * lines indexed when this is made, and each {@linkcode JsonPlaces.of} costs
+ * the path's length and a search over the lines, so placing one problem per
+ * declared handler stays linear in the manifest.
+ */
+export class JsonPlaces {
+  readonly #root: Located | undefined;
+  readonly #lineStarts: number[] = [0];
+
+  /**
+   * Reads the text once.
+   *
+   * @param text The JSON text; text that is not JSON places everything at line 1.
+   */
+  constructor(text: string) {
+    try {
+      this.#root = new Reader(text).document();
+    } catch {
+      this.#root = undefined;
+    }
+    for (let i = 0; i < text.length; i++) if (text[i] === "\n") this.#lineStarts.push(i + 1);
+  }
+
+  /**
+   * The place of the deepest part of `path` that exists: the key of the
+   * member the path names, or the key of its nearest parent when the member
+   * itself is missing (a required field that is absent is reported where it
+   * belongs).
+   */
+  of(path: JsonPathSegment[]): JsonPlace {
+    if (!this.#root) return { line: 1, column: 1 };
+    let node: Located = this.#root;
+    for (const segment of path) {
+      const next: Located | undefined = typeof segment === "number"
+        ? node.items?.[segment]
+        : node.members?.get(segment);
+      if (!next) break;
+      node = next;
+    }
+    return this.#placeOf(node.at);
+  }
+
+  #placeOf(offset: number): JsonPlace {
+    const starts = this.#lineStarts;
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (starts[mid] <= offset) low = mid;
+      else high = mid - 1;
+    }
+    return { line: low + 1, column: offset - starts[low] + 1 };
+  }
+}
+
+/**
+ * The place of the deepest part of `path` that exists in `text` (see
+ * {@linkcode JsonPlaces.of}); for one look-up. Text that is not JSON answers line 1.
  *
  * @example
  * ```ts
@@ -58,24 +112,7 @@ interface Located {
  * ```
  */
 export function jsonPlace(text: string, path: JsonPathSegment[]): JsonPlace {
-  let root: Located;
-  try {
-    root = new Reader(text).document();
-  } catch {
-    return { line: 1, column: 1 };
-  }
-  let node = root;
-  for (const segment of path) {
-    const next = typeof segment === "number" ? node.items?.[segment] : node.members?.get(segment);
-    if (!next) break;
-    node = next;
-  }
-  return placeOf(text, node.at);
-}
-
-function placeOf(text: string, offset: number): JsonPlace {
-  const before = text.slice(0, offset).split("\n");
-  return { line: before.length, column: before[before.length - 1].length + 1 };
+  return new JsonPlaces(text).of(path);
 }
 
 /** A small JSON reader that keeps offsets; throws on anything that is not JSON. */

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { ManifestError, type ManifestIssue } from "../../errors.ts";
 import { type Manifest, parseManifest } from "../../packages/mod.ts";
 import type { CheckProblem } from "./problem.ts";
-import { jsonPlace, parseFieldPath } from "./_json_place.ts";
+import { JsonPlaces, parseFieldPath } from "./_json_place.ts";
 
 /** The manifest as check read it. */
 export interface ManifestCheck {
@@ -17,6 +17,8 @@ export interface ManifestCheck {
   manifest?: Manifest;
   /** The file's text, when it could be read. */
   text?: string;
+  /** Places of the manifest's fields, when the file could be read. */
+  places?: JsonPlaces;
   /** Why the manifest is missing or invalid, each validator issue at its field; empty when valid. */
   problems: CheckProblem[];
 }
@@ -45,16 +47,18 @@ export async function checkManifest(dir: string): Promise<ManifestCheck> {
       }],
     };
   }
+  // Read once: every problem, one per handler included, is placed from it.
+  const places = new JsonPlaces(text);
   try {
-    return { manifest: parseManifest(text, MANIFEST), text, problems: [] };
+    return { manifest: parseManifest(text, MANIFEST), places, problems: [] };
   } catch (error) {
     if (!(error instanceof ManifestError)) throw error;
-    return { text, problems: error.issues.map((issue) => fromIssue(text, issue)) };
+    return { places, problems: error.issues.map((issue) => fromIssue(places, issue)) };
   }
 }
 
 /** One validator issue as a check problem, at the line of its field. */
-function fromIssue(text: string, issue: ManifestIssue): CheckProblem {
+function fromIssue(places: JsonPlaces, issue: ManifestIssue): CheckProblem {
   const { path, message } = issue;
   if (path === "") {
     const at = /at line (\d+), column (\d+)/.exec(message);
@@ -69,7 +73,7 @@ function fromIssue(text: string, issue: ManifestIssue): CheckProblem {
         : "the manifest is one JSON object; docs/manifest.md lists its fields",
     };
   }
-  const place = jsonPlace(text, parseFieldPath(path));
+  const place = places.of(parseFieldPath(path));
   const where = { file: MANIFEST, ...place, message: `${path}: ${message}` };
   if (/^schedule\[\d+\]\.handler$/.test(path) && /is not a declared handler/.test(message)) {
     return {
@@ -128,7 +132,7 @@ function fromIssue(text: string, issue: ManifestIssue): CheckProblem {
 export async function checkFiles(
   dir: string,
   manifest: Manifest,
-  manifestText: string,
+  places: JsonPlaces,
 ): Promise<CheckProblem[]> {
   const problems: CheckProblem[] = [];
   const missing = (
@@ -141,7 +145,7 @@ export async function checkFiles(
   ): CheckProblem => ({
     rule,
     file: MANIFEST,
-    ...jsonPlace(manifestText, field),
+    ...places.of(field),
     message: error instanceof Deno.errors.NotFound
       ? `${fieldName} names "${file}", which does not exist`
       : `${fieldName} names "${file}", which cannot be read: ${(error as Error).message}`,
@@ -227,7 +231,7 @@ export async function checkFiles(
       problems.push({
         rule: "types-file",
         file,
-        ...jsonPlace(text, ["kind"]),
+        ...new JsonPlaces(text).of(["kind"]),
         message: typeof kind === "string"
           ? `"kind" is "${kind}", which does not start with "${manifest.id}."`
           : `has no "kind"`,

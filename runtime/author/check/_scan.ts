@@ -49,14 +49,21 @@ export interface ModuleScan {
   defaultExport?: ScanPlace;
   /** Where each named export (not re-exports) is written. */
   namedExports: Map<string, ScanPlace>;
-  /** Code made from strings, which a scan cannot see into: `eval`, `Function(…)`. */
+  /**
+   * Code made from strings, which a scan cannot see into: `eval`, `Function(…)`,
+   * and a call of a function's `constructor` (`(async () => {}).constructor(…)`).
+   */
   dynamicCode: DynamicCode[];
 }
 
-/** A use of `eval`, or a call of the `Function` constructor. */
+/**
+ * A use of `eval`, a call of the `Function` constructor by its name, or a
+ * call of the `constructor` of what is surely a function, which is the
+ * `Function` constructor or its async or generator kin.
+ */
 export interface DynamicCode extends ScanPlace {
-  /** Which of the two: a use of `eval`, or a call of `Function` (with or without `new`). */
-  what: "eval" | "Function";
+  /** Which: a use of `eval`, a call of `Function` (with or without `new`), or a call of a function's `constructor`. */
+  what: "eval" | "Function" | "constructor";
 }
 
 /** The {@linkcode ModuleScan.apiUses} key of a use that may reach every API member. */
@@ -152,6 +159,8 @@ export function scanModule(
   const aliases: { name: string; owner: Scope | undefined; scope: Scope }[] = [];
   /** Calls of a name `Function`, which is the constructor when nothing declares it. */
   const constructed: { node: Node; scope: Scope }[] = [];
+  /** Calls of `<x>.constructor(…)`: dynamic code when `x` is surely a function. */
+  const constructorCalls: { object: Node; at: Node; scope: Scope }[] = [];
   /** API uses that are not references to a binding: re-exports and dynamic imports. */
   const directUses: ({ member: string } & ScanPlace)[] = [];
   const moduleScope = new Scope(undefined, true);
@@ -456,6 +465,9 @@ export function scanModule(
         if (node.callee.type === "Identifier" && node.callee.name === "Function") {
           constructed.push({ node: node.callee, scope });
         }
+        if (node.callee.type === "MemberExpression" && memberName(node.callee) === "constructor") {
+          constructorCalls.push({ object: node.callee.object, at: node.callee.property, scope });
+        }
         break;
       case "UnaryExpression":
         visit(node.argument, scope, node.operator === "typeof");
@@ -619,6 +631,9 @@ export function scanModule(
   for (const use of globalUses) {
     if (use.name === "eval") dynamicCode.push({ what: "eval", ...place(use.at) });
   }
+  for (const { object, at, scope } of constructorCalls) {
+    if (surelyFunction(object, scope)) dynamicCode.push({ what: "constructor", ...place(at) });
+  }
   for (const reference of references) {
     const name: string = reference.node.name;
     const owner = reference.scope.resolve(name);
@@ -644,6 +659,45 @@ export function scanModule(
     namedExports,
     dynamicCode: dynamicCode.sort(inOrder),
   };
+}
+
+/**
+ * Whether an expression is surely a function, so that its `constructor` is
+ * the `Function` constructor or its async or generator kin: a function or
+ * class written in place, the global `Function` or `Function.prototype`, or
+ * the prototype of such a function read with `Object.getPrototypeOf` or
+ * `Reflect.getPrototypeOf`. What a name holds is not followed: the rule is
+ * advice for authors, and the isolate is what bounds code made from strings.
+ */
+function surelyFunction(node: Node, scope: Scope): boolean {
+  const global = (name: string) =>
+    node.type === "Identifier" && node.name === name && scope.resolve(name) === undefined;
+  switch (node.type) {
+    case "FunctionExpression":
+    case "ArrowFunctionExpression":
+    case "ClassExpression":
+      return true;
+    case "Identifier":
+      return global("Function");
+    case "MemberExpression":
+      return memberName(node) === "prototype" && node.object.type === "Identifier" &&
+        surelyFunction(node.object, scope);
+    case "CallExpression": {
+      const callee = node.callee;
+      return callee.type === "MemberExpression" && memberName(callee) === "getPrototypeOf" &&
+        callee.object.type === "Identifier" &&
+        (callee.object.name === "Object" || callee.object.name === "Reflect") &&
+        scope.resolve(callee.object.name) === undefined &&
+        node.arguments.length > 0 && surelyFunction(node.arguments[0], scope);
+    }
+  }
+  return false;
+}
+
+/** The name a member expression reads, when it is written out (`a.b`, `a["b"]`). */
+function memberName(node: Node): string | undefined {
+  if (!node.computed) return node.property.name;
+  return node.property.type === "Literal" ? String(node.property.value) : undefined;
 }
 
 /** Whether `node` is the bare name `globalThis` (resolved later: it may be shadowed). */

@@ -9,13 +9,13 @@
  * @module
  */
 import { NotFoundError, PermissionDeniedError } from "../../errors.ts";
-import { findHostFunction, type HostFunctionContext, runHostFunction } from "../../host/mod.ts";
+import { hostDispatch, type HostFunctionContext } from "../../host/mod.ts";
 import type { IsolatePool } from "../../isolate/mod.ts";
 import { DEFAULT_LIMITS, type HandlerLimits } from "../../limits.ts";
 import type { Manifest } from "../../packages/mod.ts";
 import { MemoryAccess, MemoryTransaction } from "../../memory/mod.ts";
 import type { CheckProblem } from "./problem.ts";
-import { jsonPlace } from "./_json_place.ts";
+import type { JsonPlaces } from "./_json_place.ts";
 import type { ScanPlace } from "./_scan.ts";
 
 /** What the stand-in answers `work` with, once the permission is there. */
@@ -42,8 +42,8 @@ export interface StandInOptions {
    * defaults to {@linkcode DEFAULT_LIMITS}.
    */
   limits?: HandlerLimits;
-  /** The manifest's text, to place problems about declarations. */
-  manifestText: string;
+  /** Places of the manifest's fields, to place problems about declarations. */
+  manifestPlaces: JsonPlaces;
   /** Where the module's default export is written, when the scan found it. */
   defaultExport?: ScanPlace;
   /** Where the module exports a function named `register`, when it does. */
@@ -89,7 +89,7 @@ export async function standInProblems(
     report = await options.pool.probe(
       { source, sourceName: service, packageId: id, limits: options.limits },
       {
-        host: (fn, args) => runHostFunction(findHostFunction(fn), args, context),
+        ...hostDispatch(context),
         log: () => {},
       },
     );
@@ -170,7 +170,7 @@ export async function standInProblems(
       lifecycle.has(name) ? "a lifecycle handler" : undefined,
     ].filter(Boolean);
     const role = uses.length ? ` (it is ${uses.join(" and ")})` : "";
-    const place = jsonPlace(options.manifestText, ["handlers", name]);
+    const place = options.manifestPlaces.of(["handlers", name]);
     problems.push(
       type === undefined
         ? {

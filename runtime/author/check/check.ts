@@ -184,9 +184,9 @@ async function builtProblems(
   options: CheckOptions = {},
 ): Promise<CheckProblem[]> {
   const read = await checkManifest(dir);
-  if (!read.manifest || read.text === undefined) return read.problems;
+  if (!read.manifest || read.places === undefined) return read.problems;
   const manifest = read.manifest;
-  const problems = await checkFiles(dir, manifest, read.text);
+  const problems = await checkFiles(dir, manifest, read.places);
   if (!manifest.service || problems.some((p) => p.rule === "service-file")) return problems;
 
   const service = manifest.service;
@@ -214,7 +214,7 @@ async function builtProblems(
       ...await standInProblems(manifest, source, {
         pool,
         limits: options.limits,
-        manifestText: read.text,
+        manifestPlaces: read.places,
         defaultExport: scan.defaultExport,
         namedRegister: scan.namedExports.get("register"),
       }),
@@ -264,8 +264,11 @@ function scanProblems(manifest: Manifest, scan: ModuleScan): CheckProblem[] {
       column: code.column,
       message: code.what === "eval"
         ? "uses eval, which runs code from a string that check cannot see into"
-        : "calls the Function constructor, which makes code from a string that check cannot " +
-          "see into",
+        : code.what === "Function"
+        ? "calls the Function constructor, which makes code from a string that check cannot " +
+          "see into"
+        : "calls the constructor of a function, which is the Function constructor (or its " +
+          "async or generator kin): it makes code from a string that check cannot see into",
       hint: "write the code in the module itself: check scans it for globals the isolate does " +
         "not have and for use of work and net, and code made from strings escapes both",
     });

@@ -57,6 +57,7 @@ async function runServe(
         port,
         log: io.out,
         ownership,
+        userHome: Deno.env.get("HOME"),
         commands: (request, output) => runSent(request, output, host),
       });
       return 0;

@@ -6,7 +6,7 @@
  */
 import { declaredHosts } from "../../packages/mod.ts";
 import type { HostFunction } from "../host_function.ts";
-import { netFetch } from "./net_fetch.ts";
+import { maxNetFetchAnswerBytes, netFetch } from "./net_fetch.ts";
 
 /** The `net` host functions, by the name the extension API gives each. */
 export const net: {
@@ -22,12 +22,16 @@ export const net: {
     permission: null,
     // netFetch checks the request's shape itself, in its own words.
     parse: (args) => args,
+    // The body and headers are capped as they arrive; their JSON may be longer.
+    maxAnswerBytes: (limits) =>
+      maxNetFetchAnswerBytes(limits.maxFetchBytes, limits.maxFetchHeaderBytes),
     async run(request, { package: pkg, limits, fetch, signal }) {
       return await netFetch(request, {
         packageId: pkg.manifest.id,
         hosts: declaredHosts(pkg.manifest),
         timeoutMs: Math.min(limits.fetchTimeoutMs, limits.timeoutMs),
         maxBytes: limits.maxFetchBytes,
+        maxHeaderBytes: limits.maxFetchHeaderBytes,
         fetch,
         signal,
       });

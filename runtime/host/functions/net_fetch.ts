@@ -19,12 +19,28 @@ export interface NetFetchOptions {
   hosts: readonly string[];
   /** How long the request may take, in milliseconds, before it is aborted. */
   timeoutMs: number;
-  /** The largest response body taken, in bytes; a longer one fails the request. */
+  /** The largest response body taken, in bytes as they arrive; a longer one fails the request. */
   maxBytes: number;
+  /** Largest response headers, names and values together, in bytes. */
+  maxHeaderBytes: number;
   /** Performs the request; the global `fetch` when absent. */
   fetch?: typeof fetch;
   /** Stops the request when the handler call it was made for ends. */
   signal?: AbortSignal;
+}
+
+/**
+ * The longest JSON the answer of a request within these limits can be: every
+ * byte of body or header may become six characters of JSON (a control byte
+ * is written `\u0001`), each header adds its quotes, colon and comma, and the
+ * answer's own fields a few more. The host lets an answer this long cross to
+ * the isolate, so that the body's limit is the body's and not its JSON's.
+ *
+ * @param maxBytes The body's limit.
+ * @param maxHeaderBytes The headers' limit.
+ */
+export function maxNetFetchAnswerBytes(maxBytes: number, maxHeaderBytes: number): number {
+  return 6 * maxBytes + 12 * maxHeaderBytes + 64;
 }
 
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]);
@@ -34,7 +50,7 @@ const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]);
  *
  * @throws {PermissionDeniedError} when the URL's host is not declared.
  * @throws {InvalidInputError} for a malformed request.
- * @throws {PayloadTooLargeError} when the response body passes the cap.
+ * @throws {PayloadTooLargeError} when the response's body or headers pass their cap.
  */
 export async function netFetch(request: unknown, options: NetFetchOptions): Promise<NetResponse> {
   const req: NetRequest = typeof request === "string" ? { url: request } : request as NetRequest;
@@ -82,9 +98,20 @@ export async function netFetch(request: unknown, options: NetFetchOptions): Prom
       : (error as Error).message;
     throw new InvalidInputError(`net.fetch() to ${url.host} failed: ${reason}`);
   }
-  const body = await readCapped(response, options.maxBytes, url.host);
   const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => headers[name] = value);
+  let headerBytes = 0;
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+    headerBytes += name.length + value.length;
+  });
+  if (headerBytes > options.maxHeaderBytes) {
+    await response.body?.cancel();
+    throw new PayloadTooLargeError(
+      `net.fetch() from ${url.host} answered headers of ${headerBytes} bytes; ` +
+        `the limit is ${options.maxHeaderBytes}`,
+    );
+  }
+  const body = await readCapped(response, options.maxBytes, url.host);
   return { status: response.status, headers, body };
 }
 
@@ -110,7 +137,8 @@ async function readCapped(response: Response, maxBytes: number, host: string): P
     if (size > maxBytes) {
       await reader.cancel();
       throw new PayloadTooLargeError(
-        `net.fetch() from ${host} answered more than ${maxBytes} bytes; the limit is ${maxBytes}`,
+        `net.fetch() from ${host} answered a body of more than ${maxBytes} bytes; ` +
+          `the limit is ${maxBytes}`,
       );
     }
     parts.push(value);

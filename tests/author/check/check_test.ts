@@ -7,6 +7,7 @@ import { ES_GLOBALS_NOT_IN_ISOLATE, ISOLATE_GLOBALS } from "../../../runtime/iso
 import { scanModule } from "../../../runtime/author/check/_scan.ts";
 import { typeCheckService } from "../../../runtime/author/check/_types.ts";
 import { jsonPlace, parseFieldPath } from "../../../runtime/author/check/_json_place.ts";
+import { MANIFEST_LIMITS } from "../../../runtime/limits.ts";
 import { REPO_ROOT } from "../../internal/cli.ts";
 
 const FIXTURES = new URL("../../fixtures/", import.meta.url);
@@ -31,6 +32,10 @@ async function copyFixture(path: string): Promise<string> {
 
 type Expected = Omit<CheckProblem, "hint">;
 
+const CONSTRUCTOR_MESSAGE = "calls the constructor of a function, which is the Function " +
+  "constructor (or its async or generator kin): it makes code from a string that check cannot " +
+  "see into";
+
 /** Every broken fixture and exactly what check says about it. */
 const BROKEN: Record<string, Expected[]> = {
   "manifest-json": [{
@@ -40,6 +45,14 @@ const BROKEN: Record<string, Expected[]> = {
     column: 1,
     message:
       `manifest.json: not valid JSON at line 4, column 1: expected a property name in double quotes, found "}"`,
+  }],
+  "manifest-duplicate-key": [{
+    rule: "manifest-json",
+    file: "manifest.json",
+    line: 11,
+    column: 3,
+    message: 'manifest.json: the key "permissions" appears twice in the manifest, at line 11, ' +
+      "column 3 (first at line 6, column 3); JSON would keep only the last one silently: keep one",
   }],
   "manifest-field-missing": [{
     rule: "manifest",
@@ -257,6 +270,25 @@ const BROKEN: Record<string, Expected[]> = {
     column: 52,
     message:
       "calls the Function constructor, which makes code from a string that check cannot see into",
+  }],
+  "dynamic-code-constructor": [{
+    rule: "dynamic-code",
+    file: "service/index.js",
+    line: 4,
+    column: 24,
+    message: CONSTRUCTOR_MESSAGE,
+  }, {
+    rule: "dynamic-code",
+    file: "service/index.js",
+    line: 5,
+    column: 52,
+    message: CONSTRUCTOR_MESSAGE,
+  }, {
+    rule: "dynamic-code",
+    file: "service/index.js",
+    line: 6,
+    column: 26,
+    message: CONSTRUCTOR_MESSAGE,
   }],
   "foreign-import": [{
     rule: "foreign-import",
@@ -518,6 +550,38 @@ Deno.test("scanModule() resolves scopes before calling a name free", async (t) =
     );
   });
 
+  await t.step(
+    "the Function constructor called through a function's constructor is dynamic code",
+    () => {
+      const dynamic = (source: string) => scan(source).dynamicCode.map((d) => d.what);
+      assert.deepEqual(
+        dynamic(`(async () => {}).constructor("return 1");
+        new (function* () {}).constructor("yield 1");
+        Object.getPrototypeOf(async function* () {}).constructor("x");
+        Reflect.getPrototypeOf(() => 1)["constructor"]("x");
+        Function.prototype.constructor("x"); Function.constructor("x");
+        (class {}).constructor("x");`),
+        [
+          "constructor",
+          "constructor",
+          "constructor",
+          "constructor",
+          "constructor",
+          "constructor",
+          "constructor",
+        ],
+      );
+      assert.deepEqual(
+        dynamic(`const AsyncFunction = (async () => {}).constructor; f instanceof AsyncFunction;
+        new this.constructor(); x.constructor(1); o.constructor.name;
+        const Object = { getPrototypeOf: () => ({ constructor: () => 1 }) };
+        Object.getPrototypeOf(() => 1).constructor("x");`),
+        [],
+        "reading it, a constructor of what may not be a function, a shadowed Object",
+      );
+    },
+  );
+
   await t.step("a block-scoped name does not leak out of its block", () => {
     assert.deepEqual(free(`{ const fetch = 1; } fetch;`), ["fetch"]);
   });
@@ -629,6 +693,42 @@ Deno.test("checkPackage() refuses every broken fixture with its rule, place and 
     }
   } finally {
     pool.close();
+  }
+});
+
+Deno.test("checkBuiltPackage() places a problem for each of the most handlers a package may declare", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "sync-check-test-" });
+  const pool = new IsolatePool({ size: 1 });
+  try {
+    const names = Array.from({ length: MANIFEST_LIMITS.maxHandlers }, (_, i) => `big.h${i}`);
+    const text = JSON.stringify(
+      {
+        id: "big",
+        name: "Big",
+        version: "1.0.0",
+        description: "Declares many handlers",
+        permissions: ["background"],
+        service: "service/index.js",
+        handlers: Object.fromEntries(names.map((h) => [h, { description: `Does ${h}` }])),
+      },
+      null,
+      2,
+    );
+    await Deno.writeTextFile(join(dir, "manifest.json"), text);
+    await Deno.mkdir(join(dir, "service"));
+    await Deno.writeTextFile(
+      join(dir, "service", "index.js"),
+      "export default function register() { return {}; }\n",
+    );
+    const problems = await checkBuiltPackage(dir, { pool });
+    const lines = text.split("\n");
+    assert.deepEqual(
+      problems.map((p) => `${p.rule} ${p.line}:${p.column}`),
+      names.map((h) => `handler-not-returned ${lines.indexOf(`    "${h}": {`) + 1}:5`),
+    );
+  } finally {
+    pool.close();
+    await Deno.remove(dir, { recursive: true });
   }
 });
 

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { JsonPlaces } from "../../../runtime/author/check/_json_place.ts";
 import { standInProblems } from "../../../runtime/author/check/_stand_in.ts";
 import { IsolatePool } from "../../../runtime/isolate/pool.ts";
 import { parseManifest } from "../../../runtime/packages/manifest.ts";
@@ -27,7 +28,7 @@ ${body}
 }`;
   const problems = await standInProblems(parseManifest(manifestText, "manifest.json"), source, {
     pool,
-    manifestText,
+    manifestPlaces: new JsonPlaces(manifestText),
   });
   return problems.map((problem) => `${problem.rule}: ${problem.message}`);
 }

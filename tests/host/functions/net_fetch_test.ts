@@ -75,6 +75,7 @@ Deno.test("`netFetch()` performs a handler's request: declared hosts only, withi
     hosts: [`127.0.0.1:${port}`],
     timeoutMs: 2_000,
     maxBytes: 1024,
+    maxHeaderBytes: 4096,
   };
 
   try {
@@ -210,7 +211,8 @@ Deno.test("`netFetch()` performs a handler's request: declared hosts only, withi
     });
 
     await t.step("a body past the cap is refused", async () => {
-      const refusal = `net.fetch() from 127.0.0.1:${port} answered more than 1024 bytes; ` +
+      const refusal =
+        `net.fetch() from 127.0.0.1:${port} answered a body of more than 1024 bytes; ` +
         "the limit is 1024";
       await rejectsWith(netFetch(`${base}/big`, options), PayloadTooLargeError, refusal);
       await rejectsWith(netFetch(`${base}/endless`, options), PayloadTooLargeError, refusal);
