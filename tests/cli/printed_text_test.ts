@@ -9,8 +9,8 @@ const OVERWRITE = "b\r[other] overwritten \u009b31mred\u202eevil\u202c\u2028next
 
 // What must never reach a terminal raw: C0 but newline and tab, DEL, C1, the
 // Unicode line and paragraph separators, and bidirectional overrides and isolates.
-// deno-lint-ignore no-control-regex
 const UNPRINTABLE =
+  // deno-lint-ignore no-control-regex
   /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
 
 /** Asserts `text` holds nothing a terminal would act on, and no line another package could own. */
