@@ -230,3 +230,20 @@ export interface WebLimits {
 export const WEB_LIMITS: Readonly<WebLimits> = Object.freeze({
   maxJsonBodyBytes: 2 * 1024 * 1024,
 });
+
+/** What an extension's page shows of the package's own files. */
+export interface ExtensionPageLimits {
+  /** Characters of `prompt/instructions.md` shown; the rest is cut, with a mark saying how much. */
+  maxPromptChars: number;
+  /** Characters of one `types/*.json` file read; a larger file is shown as unread, with why. */
+  maxTypeFileChars: number;
+  /** Receipts on the page unless the request asks for fewer or more (at most `RECEIPTS_KEPT`). */
+  defaultReceipts: number;
+}
+
+/** The numbers of {@linkcode ExtensionPageLimits}. */
+export const EXTENSION_PAGE_LIMITS: Readonly<ExtensionPageLimits> = Object.freeze({
+  maxPromptChars: 100_000,
+  maxTypeFileChars: 100_000,
+  defaultReceipts: 50,
+});

@@ -271,20 +271,21 @@ Deno.test("`runtime/` spells KV keys only in its domains' keys.ts", async (t) =>
     const dir = await Deno.makeTempDir({ prefix: "sync-keys-" });
     try {
       const root = join(dir, "runtime");
-      await Deno.mkdir(join(root, "web"), { recursive: true });
+      await Deno.mkdir(join(root, "web", "api"), { recursive: true });
       await Deno.mkdir(join(root, "projects"), { recursive: true });
       // A keys.ts may spell keys; a module beside it may not.
       await Deno.copyFile(join(runtime, "projects", "keys.ts"), join(root, "projects", "keys.ts"));
-      const app = (await Deno.readTextFile(join(runtime, "web", "app.ts"))).split("\n");
+      const route = join("web", "api", "projects.ts");
+      const app = (await Deno.readTextFile(join(runtime, route))).split("\n");
       const at = app.findIndex((line) => line.includes("prefix: projectsPrefix()"));
-      assert.ok(at >= 0, "web/app.ts lists projects by projectsPrefix()");
+      assert.ok(at >= 0, "web/api/projects.ts lists projects by projectsPrefix()");
       app[at] = app[at].replace("prefix: projectsPrefix()", `prefix: ["project"]`);
-      await Deno.writeTextFile(join(root, "web", "app.ts"), app.join("\n"));
+      await Deno.writeTextFile(join(root, route), app.join("\n"));
 
       await assert.rejects(
         () => assertKeysOnlyInKeyModules(root),
         (error: Error) => {
-          assert.match(error.message, new RegExp(`runtime/web/app\\.ts:${at + 1}: `));
+          assert.match(error.message, new RegExp(`runtime/web/api/projects\\.ts:${at + 1}: `));
           assert.match(error.message, /prefix: \["project"\]/);
           assert.doesNotMatch(error.message, /projects\/keys\.ts:/);
           return true;

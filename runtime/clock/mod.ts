@@ -28,7 +28,7 @@ export {
   rememberIfScheduled,
 } from "./scheduled_projects.ts";
 export type { RememberIfScheduledOptions, ScheduledProject } from "./scheduled_projects.ts";
-export { forgetSchedule } from "./stamps.ts";
+export { forgetSchedule, needsReview } from "./stamps.ts";
 export type { StampOutcome } from "./stamps.ts";
-export { switchOff, switchOn } from "./switch.ts";
+export { isSwitchedOff, switchOff, switchOn } from "./switch.ts";
 export type { SwitchOffOptions } from "./switch.ts";

@@ -45,6 +45,8 @@ export const DOMAIN_RANKS: Readonly<Record<string, number>> = {
   clock: 4,
   author: 4,
   lifecycle: 5,
+  // What a person sees of the installed packages (lamps, pages): reads the clock, host and packages.
+  extensions: 5,
   web: 6,
   cli: 7,
 };

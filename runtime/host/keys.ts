@@ -72,9 +72,16 @@ export function runningClaimKey(project: string, id: string, handler: string): D
   return [RUNNING, project, id, handler];
 }
 
-/** Prefix of every claim of a running handler, in every project. */
-export function runningClaimsPrefix(): Deno.KvKey {
-  return [RUNNING];
+/**
+ * Prefix of the claims of running handlers: in every project, or of one
+ * project, or of one package in one project.
+ *
+ * @param project The project's resolved path; all projects when absent.
+ * @param id The package id; every package of the project when absent (needs `project`).
+ */
+export function runningClaimsPrefix(project?: string, id?: string): Deno.KvKey {
+  if (project === undefined) return [RUNNING];
+  return id === undefined ? [RUNNING, project] : [RUNNING, project, id];
 }
 
 /** Key of the installation's secret that seals the cursors of handlers' record listings. */

@@ -146,3 +146,32 @@ export async function listReceipts(
   }
   return out;
 }
+
+/** Most receipts {@linkcode latestReceipt} reads before it gives up: all that are kept. */
+const LATEST_RECEIPT_SCAN = RECEIPTS_KEPT + 50;
+
+/**
+ * A package's newest receipt in a project that matches, reading newest first
+ * and stopping at the first match (such as its last lifecycle call).
+ *
+ * @param kv The installation's KV.
+ * @param project The project's resolved folder.
+ * @param packageId The package.
+ * @param match Which receipt is wanted.
+ * @returns The receipt, or null when none of those kept matches.
+ */
+export async function latestReceipt(
+  kv: Deno.Kv,
+  project: string,
+  packageId: string,
+  match: (receipt: Receipt) => boolean,
+): Promise<Receipt | null> {
+  const iter = kv.list<Receipt>({ prefix: receiptsPrefix(project, packageId) }, {
+    reverse: true,
+    limit: LATEST_RECEIPT_SCAN,
+  });
+  for await (const entry of iter) {
+    if (match(entry.value)) return entry.value;
+  }
+  return null;
+}

@@ -258,3 +258,34 @@ export async function recordInterruptedCalls(
   }
   return written;
 }
+
+/** Options for {@linkcode runningHandlers}. */
+export interface RunningHandlersOptions {
+  /** The host's time, in ms. */
+  now: number;
+}
+
+/**
+ * The handlers of a package running now in a project, whichever process
+ * runs them: those whose claim is still within its term. A claim left by a
+ * process that was killed counts until its term runs out or the next process
+ * to own the installation turns it into a receipt, whichever is first.
+ *
+ * @param kv The installation's KV.
+ * @param project The project's resolved path.
+ * @param id The package id.
+ * @param options The host's time.
+ * @returns Handler names, in name order; empty when none runs.
+ */
+export async function runningHandlers(
+  kv: Deno.Kv,
+  project: string,
+  id: string,
+  options: RunningHandlersOptions,
+): Promise<string[]> {
+  const handlers: string[] = [];
+  for await (const entry of kv.list<RunningClaim>({ prefix: runningClaimsPrefix(project, id) })) {
+    if (entry.value.until > options.now) handlers.push(entry.key[3] as string);
+  }
+  return handlers;
+}

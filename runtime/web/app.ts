@@ -15,21 +15,22 @@ import { HTTPException } from "hono/http-exception";
 import { secureHeaders } from "hono/secure-headers";
 import { httpStatusOf } from "../error_status.ts";
 import { InvalidInputError } from "../errors.ts";
-import { type OpenHost, openProject } from "../lifecycle/mod.ts";
+import { openProject } from "../lifecycle/mod.ts";
 import { listReceipts, RECEIPTS_KEPT } from "../host/mod.ts";
 import { WEB_LIMITS } from "../limits.ts";
-import {
-  openableFolder,
-  type ProjectInfo,
-  projectsPrefix,
-  resolveProjectDir,
-} from "../projects/mod.ts";
+import { openableFolder, resolveProjectDir } from "../projects/mod.ts";
 import { jsonBody } from "./middleware/json_body.ts";
 import { loopbackHost } from "./middleware/loopback_host.ts";
 import { sameOrigin } from "./middleware/same_origin.ts";
 import { tokenGuard } from "./middleware/token_guard.ts";
 import { integerParam, requiredParam } from "./query_params.ts";
 import { commandRoutes, type CommandRunner } from "./api/commands.ts";
+import { extensionPageRoute } from "./api/extension_page.ts";
+import { extensionRemoveRoute } from "./api/extension_remove.ts";
+import { extensionsRoute } from "./api/extensions.ts";
+import { extensionSwitchRoute } from "./api/extension_switch.ts";
+import { projectsRoute } from "./api/projects.ts";
+import type { WebHost } from "./web_host.ts";
 
 /** Options for {@linkcode createApp}. */
 export interface AppOptions {
@@ -64,12 +65,13 @@ export interface WebApp {
 /**
  * Builds the Hono app over a host.
  *
- * @param host The installation the API reads, and what runs the handlers opening a project calls.
+ * @param host The installation the API reads and changes, and what runs the handlers that
+ *   opening a project and removing a package call.
  * @param options The token every request must carry, the port served on, the person's home
  *   folder, and what runs the commands the CLI sends.
  * @returns The app; `serve` hands its `fetch` to `Deno.serve`.
  */
-export function createApp(host: OpenHost, options: AppOptions): WebApp {
+export function createApp(host: WebHost, options: AppOptions): WebApp {
   const app = new Hono();
   app.use("*", secureHeaders());
   app.use("*", loopbackHost({ port: options.port }));
@@ -83,13 +85,11 @@ export function createApp(host: OpenHost, options: AppOptions): WebApp {
   });
   app.get("/api/health", (c) => c.json({ ok: true }));
   if (options.commands) app.route("/api/owner", commandRoutes(options.token, options.commands));
-  app.get("/api/projects", async (c) => {
-    const projects: ProjectInfo[] = [];
-    for await (const entry of host.kv.list<ProjectInfo>({ prefix: projectsPrefix() })) {
-      projects.push(entry.value);
-    }
-    return c.json({ projects });
-  });
+  app.route("/api/projects", projectsRoute(host));
+  app.route("/api/extensions", extensionsRoute(host));
+  app.route("/api/extensions", extensionPageRoute(host));
+  app.route("/api/extensions", extensionSwitchRoute(host));
+  app.route("/api/extensions", extensionRemoveRoute(host));
   app.post("/api/projects/open", async (c) => {
     let body: unknown;
     try {

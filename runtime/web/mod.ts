@@ -11,3 +11,4 @@
 export type { CommandLine, CommandOutput, CommandRequest, CommandRunner } from "./api/commands.ts";
 export { serve } from "./serve.ts";
 export type { ServeHost, ServeOptions } from "./serve.ts";
+export type { WebHost } from "./web_host.ts";

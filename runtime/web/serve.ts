@@ -9,14 +9,14 @@
 import { clearClockLease, Clock, type ClockHost } from "../clock/mod.ts";
 import { ConflictError } from "../errors.ts";
 import type { IsolatePool } from "../isolate/mod.ts";
-import type { OpenHost } from "../lifecycle/mod.ts";
 import { sweepStaleStaging } from "../packages/mod.ts";
 import { type InstallationOwnership, installationToken } from "../projects/mod.ts";
 import type { CommandRunner } from "./api/commands.ts";
 import { createApp, type WebApp } from "./app.ts";
+import type { WebHost } from "./web_host.ts";
 
 /** What serving needs of the host: the app's and the clock's, the installation folder and the isolates. */
-export interface ServeHost extends ClockHost, OpenHost {
+export interface ServeHost extends ClockHost, WebHost {
   /** The installation folder: its token lives there. */
   readonly home: string;
   /** The isolates, warmed before the first request. */

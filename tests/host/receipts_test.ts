@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import {
   boundReceipt,
+  latestReceipt,
   listReceipts,
   RECEIPTS_KEPT,
   writeReceipt,
@@ -172,4 +173,34 @@ Deno.test("`writeReceipt()` replaces an interrupted receipt with the call's own 
   await writeReceipt(kv, receipt(1, "mail", { outcome: "interrupted" }));
   assert.deepEqual((await listReceipts(kv, P)).map((r) => r.outcome), ["failed"]);
   assert.equal((await kv.get<Deno.KvU64>(receiptCountKey(P, "mail"))).value?.value, 1n);
+});
+
+Deno.test("`latestReceipt()` answers the newest receipt that matches, of one package", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    await writeReceipt(
+      kv,
+      receipt(1, "mail", { occasion: { kind: "lifecycle", moment: "opened" } }),
+    );
+    await writeReceipt(
+      kv,
+      receipt(2, "mail", {
+        occasion: { kind: "lifecycle", moment: "opened" },
+        outcome: "failed",
+        error: { name: "Error", message: "stuck" },
+      }),
+    );
+    await writeReceipt(kv, receipt(3, "mail"));
+    await writeReceipt(
+      kv,
+      receipt(4, "feed", { occasion: { kind: "lifecycle", moment: "opened" } }),
+    );
+    const lifecycle = (r: Receipt) => r.occasion.kind === "lifecycle";
+    assert.equal((await latestReceipt(kv, P, "mail", lifecycle))?.id, "r00002");
+    assert.equal((await latestReceipt(kv, P, "feed", lifecycle))?.id, "r00004");
+    assert.equal(await latestReceipt(kv, P, "mail", (r) => r.outcome === "interrupted"), null);
+    assert.equal(await latestReceipt(kv, P, "none", lifecycle), null);
+  } finally {
+    kv.close();
+  }
 });

@@ -6,6 +6,7 @@ import {
   holdHandler,
   recordInterruptedCalls,
   releaseHandler,
+  runningHandlers,
 } from "../../runtime/host/running_claim.ts";
 import { ProcessLock } from "../../runtime/host/process_lock.ts";
 import { listReceipts } from "../../runtime/host/receipts.ts";
@@ -266,5 +267,30 @@ Deno.test("`Host.recordInterruptedCalls()` logs what it cannot look at and lets 
   } finally {
     await host.close();
     await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("`runningHandlers()` names the handlers of a package whose claims still count", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const now = 1_000_000;
+    assert.ok(
+      await claimHandler(kv, runningClaimKey("/p", "mail", "mail.sync"), { now, forMs: 60_000 }),
+    );
+    assert.ok(
+      await claimHandler(kv, runningClaimKey("/p", "mail", "mail.send"), { now, forMs: 60_000 }),
+    );
+    assert.ok(
+      await claimHandler(kv, runningClaimKey("/p", "feed", "feed.read"), { now, forMs: 60_000 }),
+    );
+    assert.ok(
+      await claimHandler(kv, runningClaimKey("/q", "mail", "mail.sync"), { now, forMs: 60_000 }),
+    );
+    assert.deepEqual(await runningHandlers(kv, "/p", "mail", { now }), ["mail.send", "mail.sync"]);
+    assert.deepEqual(await runningHandlers(kv, "/p", "none", { now }), []);
+    // Past its term a claim no longer says its call runs.
+    assert.deepEqual(await runningHandlers(kv, "/p", "mail", { now: now + 60_000 }), []);
+  } finally {
+    kv.close();
   }
 });

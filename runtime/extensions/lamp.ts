@@ -1,0 +1,246 @@
+/**
+ * The lamp: the one state an installed package shows per project, and the
+ * one rule that decides it. Every place that shows a lamp (the Extensions
+ * list, an extension's page, the answer to a switch) reads it here.
+ *
+ * The states, in the order they win when several hold:
+ *
+ * 1. `dark`: listed in the project but not set up here — not on this machine,
+ *    or not approved for this project. Nothing of it can run, so nothing else
+ *    it could say is true yet.
+ * 2. `breathing`: one of its handlers is running now. It is what is happening
+ *    this moment, and it passes: a package a person is retrying shows that the
+ *    retry runs, then returns to what it was.
+ * 3. `red`: a person must act — an update waits for approval, a lifecycle
+ *    handler failed, the artefact cannot be read, or its last three scheduled
+ *    attempts failed while its clock is on. It outlasts the moment, so it
+ *    wins over the quiet states.
+ * 4. `paused`: its clock is switched off in this project. Switching off is
+ *    itself an answer to failing attempts, so those no longer make it red.
+ * 5. `steady`: ready.
+ *
+ * Whatever the state, `notices` lists everything a person must act on, so a
+ * breathing lamp does not hide why it will be red again.
+ *
+ * @module
+ */
+import { isSwitchedOff, needsReview } from "../clock/mod.ts";
+import { latestReceipt, runningHandlers } from "../host/mod.ts";
+import { readApproval, readServingState } from "../packages/mod.ts";
+import type { Receipt } from "../types.ts";
+
+/** The lamp's states; see the module's documentation for what each means and which wins. */
+export type LampState = "dark" | "steady" | "breathing" | "red" | "paused";
+
+/** Why a lamp is dark or red. */
+export type LampReason =
+  | "not-on-machine"
+  | "not-approved"
+  | "awaits-approval"
+  | "lifecycle-failed"
+  | "cannot-load"
+  | "needs-review";
+
+/** Something a person must act on: which, and what to do, in one sentence or two. */
+export interface LampNotice {
+  /** Which it is. */
+  reason: LampReason;
+  /** What happened and what to do; may hold a package's own text (plain text, never markup). */
+  text: string;
+}
+
+/** The lamp of one package in one project. */
+export interface Lamp {
+  /** The state. */
+  state: LampState;
+  /** The state in words, for screen readers and for a lamp that does not move. */
+  label: string;
+  /** Everything a person must act on, most pressing first; empty when nothing. */
+  notices: LampNotice[];
+  /** The handlers running now, in name order. */
+  running: string[];
+}
+
+/** What the lamp is decided from; {@linkcode readLamp} reads it, {@linkcode lampOf} decides. */
+export interface LampFacts {
+  /** The package id. */
+  id: string;
+  /** The project's resolved path, for the commands a notice names. */
+  project: string;
+  /** How the package stands here (see `readServingState`). */
+  serving:
+    | { state: "not-on-machine" }
+    | { state: "cannot-load"; message: string }
+    | { state: "not-approved" }
+    | { state: "approved" }
+    | { state: "awaits-approval"; version: string; widened: string[]; serves: string | null };
+  /** Its clock is switched off in the project. */
+  switchedOff: boolean;
+  /** Its last three scheduled attempts in the project failed. */
+  needsReview: boolean;
+  /** Its handlers running now. */
+  running: string[];
+  /** Its newest lifecycle receipt since the project approved it, when that one failed. */
+  failedLifecycle: Receipt | null;
+}
+
+const LABELS: Readonly<Record<LampState, string>> = {
+  dark: "not set up here",
+  steady: "ready",
+  breathing: "running now",
+  red: "needs you",
+  paused: "paused in this project",
+};
+
+/**
+ * Decides the lamp from what holds; the precedence is the module's.
+ *
+ * @param facts What holds for the package in the project.
+ * @returns The lamp, with every notice that holds.
+ */
+export function lampOf(facts: LampFacts): Lamp {
+  const notices = noticesOf(facts);
+  const running = [...facts.running].sort();
+  const dark = notices.some((n) => n.reason === "not-on-machine" || n.reason === "not-approved");
+  const state: LampState = dark
+    ? "dark"
+    : running.length > 0
+    ? "breathing"
+    : notices.length > 0
+    ? "red"
+    : facts.switchedOff
+    ? "paused"
+    : "steady";
+  return { state, label: LABELS[state], notices, running };
+}
+
+function noticesOf(facts: LampFacts): LampNotice[] {
+  const { id, project, serving } = facts;
+  const install = `sync install <folder|archive> --project ${project} --approve`;
+  const notices: LampNotice[] = [];
+  switch (serving.state) {
+    case "not-on-machine":
+      notices.push({
+        reason: "not-on-machine",
+        text: `${id} is listed in this project but is not on this machine. ` +
+          `Install it here to use it: ${install}`,
+      });
+      return notices;
+    case "not-approved":
+      notices.push({
+        reason: "not-approved",
+        text: `${id} is on this machine but this project has not approved it. ` +
+          `Approve it on its install card, or: ${install}`,
+      });
+      return notices;
+    case "cannot-load":
+      notices.push({
+        reason: "cannot-load",
+        text: `${id} cannot be read: ${serving.message}. Install it again: ${install}`,
+      });
+      break;
+    case "awaits-approval":
+      notices.push({
+        reason: "awaits-approval",
+        text: `Update ${serving.version} waits for your approval: it asks for ` +
+          `${serving.widened.join(", ")}, which this project has not approved. ` +
+          (serving.serves === null
+            ? "Nothing serves until you approve it. "
+            : `${serving.serves} keeps serving until you approve it. `) +
+          `Approve it on its install card, or: ${install}`,
+      });
+      break;
+  }
+  const failed = facts.failedLifecycle;
+  if (failed) {
+    const moment = failed.occasion.moment ?? "lifecycle";
+    const error = failed.error ? `: ${failed.error.name}: ${failed.error.message}` : "";
+    const then = moment === "opened"
+      ? "open the project again"
+      : moment === "removed"
+      ? "remove it again (or remove it with force)"
+      : "install it again";
+    notices.push({
+      reason: "lifecycle-failed",
+      text: `Its ${moment} handler ${failed.handler} failed at ${failed.endedAt}${error}. ` +
+        `Read the receipt, fix what it says, then ${then}.`,
+    });
+  }
+  if (facts.needsReview && !facts.switchedOff) {
+    notices.push({
+      reason: "needs-review",
+      text: "Its last three scheduled attempts failed. Read its receipts, fix what they say, " +
+        "or switch its clock off for this project.",
+    });
+  }
+  return notices;
+}
+
+/** Options for {@linkcode readLamp}. */
+export interface ReadLampOptions {
+  /** The host's clock, in ms: a running claim counts until its term runs out. */
+  now: () => number;
+}
+
+/**
+ * Reads what holds for a package in a project and decides its lamp.
+ *
+ * @param kv The installation's KV.
+ * @param project The project's resolved path.
+ * @param id A package id the project lists.
+ * @param options The host's clock.
+ */
+export async function readLamp(
+  kv: Deno.Kv,
+  project: string,
+  id: string,
+  options: ReadLampOptions,
+): Promise<Lamp> {
+  return lampOf(await readLampFacts(kv, project, id, options));
+}
+
+/**
+ * Reads what the lamp of a package in a project is decided from.
+ *
+ * @param kv The installation's KV.
+ * @param project The project's resolved path.
+ * @param id A package id the project lists.
+ * @param options The host's clock.
+ */
+export async function readLampFacts(
+  kv: Deno.Kv,
+  project: string,
+  id: string,
+  options: ReadLampOptions,
+): Promise<LampFacts> {
+  const standing = await readServingState(kv, project, id);
+  const serving: LampFacts["serving"] = standing.state === "awaits-approval"
+    ? {
+      state: "awaits-approval",
+      version: standing.current.manifest.version,
+      widened: standing.widened,
+      serves: standing.serves,
+    }
+    : standing.state === "cannot-load"
+    ? { state: "cannot-load", message: standing.message }
+    : { state: standing.state };
+  const approval = await readApproval(kv, project, id);
+  // A failure from before the project approved what it has now (an earlier
+  // install, since removed) is not this installation's to fix.
+  const since = approval?.approvedAt ?? "";
+  const lifecycle = await latestReceipt(
+    kv,
+    project,
+    id,
+    (receipt) => receipt.occasion.kind === "lifecycle" && receipt.startedAt >= since,
+  );
+  return {
+    id,
+    project,
+    serving,
+    switchedOff: await isSwitchedOff(kv, project, id),
+    needsReview: await needsReview(kv, project, id),
+    running: await runningHandlers(kv, project, id, { now: options.now() }),
+    failedLifecycle: lifecycle?.outcome === "failed" ? lifecycle : null,
+  };
+}

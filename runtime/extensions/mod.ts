@@ -1,0 +1,33 @@
+/**
+ * What a person sees of the packages installed in a project: the lamp of
+ * each (one rule), the Extensions list, an extension's page, and what
+ * removing one keeps and takes.
+ *
+ * This file is the domain's public entry: other domains import from it, never
+ * from the files behind it.
+ *
+ * @module
+ */
+export { lampOf, readLamp, readLampFacts } from "./lamp.ts";
+export type {
+  Lamp,
+  LampFacts,
+  LampNotice,
+  LampReason,
+  LampState,
+  ReadLampOptions,
+} from "./lamp.ts";
+export { listExtensions } from "./extension_summary.ts";
+export type { ExtensionSummary, ListExtensionsOptions } from "./extension_summary.ts";
+export { describeExtension } from "./extension_page.ts";
+export type {
+  DescribeExtensionOptions,
+  ExtensionPage,
+  HandlerLine,
+  PermissionLine,
+  PublishedType,
+  ReceiptLine,
+  ScheduleLine,
+} from "./extension_page.ts";
+export { removalOf } from "./removal.ts";
+export type { Removal } from "./removal.ts";

@@ -1,0 +1,111 @@
+/**
+ * The shapes the web app's JSON API answers, for the browser app to import
+ * type-only. Every string in them that a package provides (names,
+ * descriptions, prompts, schedule text, error messages) is the package's own
+ * text, kept as written: show it as text, never as HTML.
+ *
+ * @module
+ */
+import type {
+  ExtensionPage,
+  ExtensionSummary,
+  Lamp,
+  LampNotice,
+  LampReason,
+  LampState,
+} from "../../extensions/mod.ts";
+import type { LifecycleRun } from "../../lifecycle/mod.ts";
+
+export type {
+  ExtensionPage,
+  ExtensionSummary,
+  HandlerLine,
+  PermissionLine,
+  PublishedType,
+  ReceiptLine,
+  Removal,
+  ScheduleLine,
+} from "../../extensions/mod.ts";
+export type { Lamp, LampNotice, LampReason, LampState };
+export type { ScheduleView } from "../../clock/mod.ts";
+export type { Receipt } from "../../types.ts";
+
+/** What every route answers when it refuses: a message naming what was wrong, and the error's class. */
+export interface ErrorResponse {
+  /** What was wrong and where, such as `project: required: the project folder's absolute path`. */
+  error: string;
+  /** The error's class, such as `NotFoundError`; absent for refusals of the guards. */
+  name?: string;
+}
+
+/** A project on the clock's scheduled-projects list. */
+export interface ScheduledProjectEntry {
+  /** Absolute, resolved path of the project folder. */
+  path: string;
+  /** When it was put on the list, as an ISO 8601 time. */
+  addedAt: string;
+  /** Its folder is no longer there: the clock passes it over. */
+  gone: boolean;
+}
+
+/** A project the installation remembers. */
+export interface RecentProjectEntry {
+  /** Absolute, resolved path of the project folder. */
+  path: string;
+  /** The package ids it listed when it was last opened. */
+  extensionIds: string[];
+  /** When it was last opened, as an ISO 8601 time. */
+  openedAt: string;
+  /** Its folder is no longer there. */
+  gone: boolean;
+}
+
+/** `GET /api/projects`. */
+export interface ProjectsResponse {
+  /** The projects the clock ticks, in path order. */
+  scheduled: ScheduledProjectEntry[];
+  /** The projects remembered, last opened first. */
+  recent: RecentProjectEntry[];
+}
+
+/** `GET /api/extensions?project=…`. */
+export interface ExtensionsResponse {
+  /** The project's resolved path. */
+  project: string;
+  /** Every package the project lists, in id order. */
+  extensions: ExtensionSummary[];
+}
+
+/** `GET /api/extensions/:id?project=…`: the page, with the project's resolved path. */
+export interface ExtensionPageResponse extends ExtensionPage {
+  /** The project's resolved path. */
+  project: string;
+}
+
+/** `POST /api/extensions/:id/switch`. */
+export interface SwitchResponse {
+  /** The package id. */
+  id: string;
+  /** The project's resolved path. */
+  project: string;
+  /** The clock's state now. */
+  state: "off" | "on";
+  /** The package's lamp now. */
+  lamp: Lamp;
+}
+
+/** `POST /api/extensions/:id/remove`. */
+export interface RemoveResponse {
+  /** The package id. */
+  id: string;
+  /** The project's resolved path. */
+  project: string;
+  /** Its `removed` handler's run, when it has one and it could run. */
+  removed: Omit<LifecycleRun, "failure"> | null;
+  /** Why its `removed` handler could not run, when the package could not serve. */
+  notice?: string;
+  /** What stayed, one sentence each. */
+  stays: string[];
+  /** What went, one sentence each. */
+  went: string[];
+}

@@ -1,0 +1,239 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { type LampFacts, lampOf, readLamp } from "../../runtime/extensions/mod.ts";
+import { installPackage, openProject } from "../../runtime/lifecycle/mod.ts";
+import { switchOff } from "../../runtime/clock/mod.ts";
+import { beginAttempt, endAttempt } from "../../runtime/clock/stamps.ts";
+import { holdHandler } from "../../runtime/host/running_claim.ts";
+import { runningClaimKey } from "../../runtime/host/keys.ts";
+import { writeDeclaredIds } from "../../runtime/projects/mod.ts";
+import { testHost, writePackage } from "../internal/packages.ts";
+
+const SCHEDULED = {
+  permissions: ["background", "schedule"],
+  handlers: ["tick.run"],
+  service: `export default function register() { return { "tick.run": () => null }; }`,
+  manifest: { schedule: [{ handler: "tick.run", description: "Ticks", every: "1h" }] },
+};
+
+/** Three scheduled attempts of `tick.run` that failed, as the clock records them. */
+async function failThreeTimes(kv: Deno.Kv, project: string): Promise<void> {
+  let previousAt: number | null = null;
+  for (let i = 1; i <= 3; i++) {
+    const begun = await beginAttempt(kv, project, "tick", "tick.run", {
+      at: i * 1000,
+      startedAt: i * 1000,
+      previousAt,
+    });
+    assert.ok(begun);
+    await endAttempt(kv, project, "tick", "tick.run", begun, {
+      outcome: "failed",
+      endedAt: i * 1000 + 10,
+      error: { name: "Error", message: "tracker down" },
+    });
+    previousAt = i * 1000;
+  }
+}
+
+Deno.test("readLamp() shows each state of a package in a project", async (t) => {
+  const env = await testHost();
+  const now = () => Date.now();
+  try {
+    await t.step("steady: installed, approved, nothing running, nothing to do", async () => {
+      await env.install({ id: "tick", ...SCHEDULED });
+      const lamp = await readLamp(env.kv, env.project, "tick", { now });
+      assert.deepEqual(lamp, { state: "steady", label: "ready", notices: [], running: [] });
+    });
+
+    await t.step("breathing: one of its handlers holds a running claim", async () => {
+      const hold = await holdHandler(env.kv, runningClaimKey(env.project, "tick", "tick.run"), {
+        now,
+        forMs: 60_000,
+      });
+      assert.ok(hold);
+      try {
+        const lamp = await readLamp(env.kv, env.project, "tick", { now });
+        assert.equal(lamp.state, "breathing");
+        assert.equal(lamp.label, "running now");
+        assert.deepEqual(lamp.running, ["tick.run"]);
+      } finally {
+        await hold.release();
+      }
+      assert.equal((await readLamp(env.kv, env.project, "tick", { now })).state, "steady");
+    });
+
+    await t.step("a claim past its term (its process stopped) does not breathe", async () => {
+      const hold = await holdHandler(env.kv, runningClaimKey(env.project, "tick", "tick.run"), {
+        now,
+        forMs: 60_000,
+      });
+      assert.ok(hold);
+      try {
+        const later = () => Date.now() + 120_000;
+        assert.equal((await readLamp(env.kv, env.project, "tick", { now: later })).state, "steady");
+      } finally {
+        await hold.release();
+      }
+    });
+
+    await t.step("red: three scheduled failures in a row, with what to do", async () => {
+      await failThreeTimes(env.kv, env.project);
+      const lamp = await readLamp(env.kv, env.project, "tick", { now });
+      assert.equal(lamp.state, "red");
+      assert.equal(lamp.label, "needs you");
+      assert.equal(lamp.notices.length, 1);
+      assert.equal(lamp.notices[0].reason, "needs-review");
+      assert.match(lamp.notices[0].text, /last three scheduled attempts failed/);
+      assert.match(lamp.notices[0].text, /switch its clock off/);
+    });
+
+    await t.step("breathing wins over red while a handler runs; the notice stays", async () => {
+      const hold = await holdHandler(env.kv, runningClaimKey(env.project, "tick", "tick.run"), {
+        now,
+        forMs: 60_000,
+      });
+      assert.ok(hold);
+      try {
+        const lamp = await readLamp(env.kv, env.project, "tick", { now });
+        assert.equal(lamp.state, "breathing");
+        assert.deepEqual(lamp.notices.map((n) => n.reason), ["needs-review"]);
+      } finally {
+        await hold.release();
+      }
+    });
+
+    await t.step("paused: switched off; failing attempts no longer make it red", async () => {
+      await switchOff(env.kv, env.project, "tick", env.host);
+      const lamp = await readLamp(env.kv, env.project, "tick", { now });
+      assert.deepEqual(lamp, {
+        state: "paused",
+        label: "paused in this project",
+        notices: [],
+        running: [],
+      });
+    });
+
+    await t.step("dark: listed here but not on this machine", async () => {
+      await writeDeclaredIds(env.project, ["tick", "ghost"]);
+      const lamp = await readLamp(env.kv, env.project, "ghost", { now });
+      assert.equal(lamp.state, "dark");
+      assert.equal(lamp.notices[0].reason, "not-on-machine");
+      assert.match(lamp.notices[0].text, /sync install .* --approve/);
+    });
+
+    await t.step("dark: on this machine but not approved for this project", async () => {
+      const other = await Deno.realPath(await Deno.makeTempDir({ prefix: "sync-lamp-" }));
+      try {
+        await writeDeclaredIds(other, ["tick"]);
+        // Dark wins over everything else that holds there.
+        await switchOff(env.kv, other, "tick", env.host);
+        const lamp = await readLamp(env.kv, other, "tick", { now });
+        assert.equal(lamp.state, "dark");
+        assert.equal(lamp.label, "not set up here");
+        assert.deepEqual(lamp.notices.map((n) => n.reason), ["not-approved"]);
+      } finally {
+        await Deno.remove(other, { recursive: true });
+      }
+    });
+  } finally {
+    await env.close();
+  }
+});
+
+Deno.test("readLamp() is red for a lifecycle handler that failed, until one succeeds", async () => {
+  const env = await testHost();
+  const now = () => Date.now();
+  try {
+    const dir = await env.install({
+      id: "door",
+      handlers: ["door.opened"],
+      service: `export default function register() { return { "door.opened": () => null }; }`,
+      manifest: { lifecycle: { opened: "door.opened" } },
+    });
+    await openProject(env.host, env.project);
+    assert.equal((await readLamp(env.kv, env.project, "door", { now })).state, "steady");
+    await Deno.writeTextFile(
+      join(dir, "service", "index.js"),
+      `export default function register() {
+  return { "door.opened": () => { throw new Error("the door is stuck"); } };
+}`,
+    );
+    await openProject(env.host, env.project);
+    const lamp = await readLamp(env.kv, env.project, "door", { now });
+    assert.equal(lamp.state, "red");
+    assert.equal(lamp.notices[0].reason, "lifecycle-failed");
+    assert.match(lamp.notices[0].text, /opened handler door\.opened failed/);
+    assert.match(lamp.notices[0].text, /the door is stuck/);
+    assert.match(lamp.notices[0].text, /open the project again/);
+    await Deno.writeTextFile(
+      join(dir, "service", "index.js"),
+      `export default function register() { return { "door.opened": () => null }; }`,
+    );
+    await openProject(env.host, env.project);
+    assert.equal((await readLamp(env.kv, env.project, "door", { now })).state, "steady");
+  } finally {
+    await env.close();
+  }
+});
+
+Deno.test("readLamp() is red while an update that widens permissions waits", async () => {
+  const env = await testHost();
+  const now = () => Date.now();
+  const spec = {
+    id: "feed",
+    handlers: ["feed.read"],
+    service: `export default function register() { return { "feed.read": () => null }; }`,
+  };
+  try {
+    await env.install(spec);
+    const wider = await writePackage(join(env.home, "..", "packages"), {
+      ...spec,
+      version: "2.0.0",
+      permissions: ["background", "net:api.example.com"],
+    });
+    await assert.rejects(installPackage(env.host, wider, env.project), {
+      name: "ApprovalRequiredError",
+    });
+    const lamp = await readLamp(env.kv, env.project, "feed", { now });
+    assert.equal(lamp.state, "red");
+    assert.equal(lamp.notices[0].reason, "awaits-approval");
+    assert.match(lamp.notices[0].text, /Update 2\.0\.0 waits for your approval/);
+    assert.match(lamp.notices[0].text, /net:api\.example\.com/);
+    assert.match(lamp.notices[0].text, /1\.0\.0 keeps serving/);
+  } finally {
+    await env.close();
+  }
+});
+
+Deno.test("lampOf() decides by one precedence: dark, breathing, red, paused, steady", () => {
+  const base: LampFacts = {
+    id: "p",
+    project: "/p",
+    serving: { state: "approved" },
+    switchedOff: false,
+    needsReview: false,
+    running: [],
+    failedLifecycle: null,
+  };
+  const awaiting: LampFacts["serving"] = {
+    state: "awaits-approval",
+    version: "2.0.0",
+    widened: ["work.agent"],
+    serves: "1.0.0",
+  };
+  const cases: [string, Partial<LampFacts>, string][] = [
+    ["nothing holds", {}, "steady"],
+    ["switched off", { switchedOff: true }, "paused"],
+    ["failing while on", { needsReview: true }, "red"],
+    ["failing while off", { needsReview: true, switchedOff: true }, "paused"],
+    ["awaiting while off", { serving: awaiting, switchedOff: true }, "red"],
+    ["cannot load", { serving: { state: "cannot-load", message: "gone" } }, "red"],
+    ["running and awaiting", { serving: awaiting, running: ["p.x"] }, "breathing"],
+    ["running and off", { switchedOff: true, running: ["p.x"] }, "breathing"],
+    ["not approved and running", { serving: { state: "not-approved" }, running: ["p.x"] }, "dark"],
+    ["not on machine", { serving: { state: "not-on-machine" } }, "dark"],
+  ];
+  for (const [what, facts, state] of cases) {
+    assert.equal(lampOf({ ...base, ...facts }).state, state, what);
+  }
+});
