@@ -18,12 +18,7 @@ import { InvalidInputError } from "../errors.ts";
 import { type OpenHost, openProject } from "../lifecycle/mod.ts";
 import { listReceipts, RECEIPTS_KEPT } from "../host/mod.ts";
 import { WEB_LIMITS } from "../limits.ts";
-import {
-  openableFolder,
-  type ProjectInfo,
-  projectsPrefix,
-  resolveProjectDir,
-} from "../projects/mod.ts";
+import { type ProjectInfo, projectsPrefix, resolveProjectDir } from "../projects/mod.ts";
 import { jsonBody } from "./middleware/json_body.ts";
 import { loopbackHost } from "./middleware/loopback_host.ts";
 import { sameOrigin } from "./middleware/same_origin.ts";
@@ -109,8 +104,7 @@ export function createApp(host: OpenHost, options: AppOptions): WebApp {
         `path: ${JSON.stringify(path)} is relative; give the project folder's absolute path`,
       );
     }
-    const folder = await openableFolder(path, { userHome: options.userHome });
-    const result = await openProject(host, folder);
+    const result = await openProject(host, path, { userHome: options.userHome });
     // The thrown errors stay here; their name and message are on each run.
     const opened = result.opened.map(({ failure: _, ...run }) => run);
     return c.json({ ...result, opened });

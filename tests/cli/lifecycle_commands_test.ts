@@ -76,3 +76,49 @@ Deno.test("`sync open`, `sync install` and `sync remove` run lifecycle handlers"
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test(
+  "`sync open` and `sync install` refuse the folders the app refuses: the filesystem root and the home folder",
+  async (t) => {
+    const root = await Deno.makeTempDir({ prefix: "sync-openable-cli-" });
+    const home = join(root, "sync-home");
+    const userHome = join(root, "person");
+    await Deno.mkdir(userHome);
+    const sync = (...args: string[]) => runSync(home, args, { env: { HOME: userHome } });
+    try {
+      const folder = await writePackage(join(root, "packages"), WATCHER);
+      await t.step("open --project / is refused, naming the filesystem root", async () => {
+        const result = await sync("open", "--project", "/");
+        assert.equal(result.code, 2, result.stdout);
+        assert.match(result.stderr, /Cannot open \/ as a project: it is the filesystem root/);
+      });
+      await t.step("open and install into the home folder are refused, naming it", async () => {
+        const opened = await sync("open", "--project", userHome);
+        assert.equal(opened.code, 2, opened.stdout);
+        assert.match(opened.stderr, /it is your home folder/);
+        const installed = await sync("install", folder, "--project", userHome, "--approve");
+        assert.equal(installed.code, 2, installed.stdout);
+        assert.match(installed.stderr, /it is your home folder/);
+        assert.equal(await exists(join(userHome, ".sync")), false);
+      });
+      await t.step("install --project / is refused before anything is written there", async () => {
+        const hadSync = await exists("/.sync");
+        const result = await sync("install", folder, "--project", "/", "--approve");
+        assert.equal(result.code, 2, result.stdout);
+        assert.match(result.stderr, /it is the filesystem root/);
+        assert.equal(await exists("/.sync"), hadSync);
+      });
+    } finally {
+      await Deno.remove(root, { recursive: true });
+    }
+  },
+);
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
