@@ -216,6 +216,22 @@ export const MANIFEST_LIMITS: Readonly<ManifestLimits> = Object.freeze({
   maxHandlers: 256,
 });
 
+/** Limits on the projects an installation keeps track of. */
+export interface ProjectLimits {
+  /**
+   * Longest path of a project folder, in bytes of UTF-8. The installation
+   * keys what it keeps of a project (its receipts, claims, approvals) by
+   * this path, with an id and a handler's name beside it, and Deno KV
+   * refuses a key over 2,048 bytes.
+   */
+  maxPathBytes: number;
+}
+
+/** The limits every project folder is held to. */
+export const PROJECT_LIMITS: Readonly<ProjectLimits> = Object.freeze({
+  maxPathBytes: 1024,
+});
+
 /** Limits on what the web app reads from a request. */
 export interface WebLimits {
   /**

@@ -7,6 +7,7 @@
  */
 import { join } from "node:path";
 import { InvalidInputError, NotFoundError } from "../errors.ts";
+import { PROJECT_LIMITS } from "../limits.ts";
 import { projectKey } from "./keys.ts";
 
 /** What the installation remembers about a project it opened. */
@@ -30,6 +31,7 @@ export function extensionsFilePath(project: string): string {
  *
  * @param dir The project folder, relative to the working folder or absolute.
  * @throws {NotFoundError} when it does not exist or is not a folder.
+ * @throws {InvalidInputError} when its real path is too long to key a project by.
  */
 export async function resolveProjectDir(dir: string): Promise<string> {
   let real: string;
@@ -40,7 +42,27 @@ export async function resolveProjectDir(dir: string): Promise<string> {
   }
   const info = await Deno.stat(real);
   if (!info.isDirectory) throw new NotFoundError(`Cannot open project ${dir}: it is not a folder`);
-  return real;
+  // Refused here, where every command and the app meet a project, rather than
+  // as a failed write after a call ran (its receipt could not be kept).
+  return keyableProjectPath(real, dir);
+}
+
+/**
+ * Answers `path` when the installation can key a project by it.
+ *
+ * @param path The project's path, resolved.
+ * @param given The folder as the person gave it, for the message.
+ * @throws {InvalidInputError} when the path is longer than `PROJECT_LIMITS.maxPathBytes`.
+ */
+export function keyableProjectPath(path: string, given: string = path): string {
+  const bytes = new TextEncoder().encode(path).byteLength;
+  if (bytes > PROJECT_LIMITS.maxPathBytes) {
+    throw new InvalidInputError(
+      `Cannot use ${given} as a project: its path is ${bytes} bytes long; a project's path may ` +
+        `be at most ${PROJECT_LIMITS.maxPathBytes} bytes. Move the project to a shorter path`,
+    );
+  }
+  return path;
 }
 
 /**

@@ -122,3 +122,38 @@ async function exists(path: string): Promise<boolean> {
     return false;
   }
 }
+
+Deno.test(
+  "a project folder whose path is too long to key the installation by is refused by name, never a crash or a lost receipt",
+  async (t) => {
+    const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "sync-long-path-" }));
+    const home = join(root, "home");
+    const sync = (...args: string[]) => runSync(home, args);
+    // Nine levels of 240 characters: a path the system allows, over 2,000 bytes.
+    let deep = root;
+    for (let i = 0; i < 9; i++) deep = join(deep, "d".repeat(240));
+    await Deno.mkdir(deep, { recursive: true });
+    try {
+      const folder = await writePackage(join(root, "packages"), WATCHER);
+      const refused = /path is \d+ bytes long; a project's path may be at most 1024 bytes/;
+      for (
+        const args of [
+          ["install", folder, "--project", deep, "--approve"],
+          ["open", "--project", deep],
+          ["call", "watcher", "watcher.look", "--project", deep],
+          ["receipts", "--project", deep],
+          ["records", "--project", deep],
+        ]
+      ) {
+        await t.step(`sync ${args[0]} refuses it, saying why`, async () => {
+          const result = await sync(...args);
+          assert.equal(result.code, 2, result.stdout + result.stderr);
+          assert.match(result.stderr, refused);
+          assert.doesNotMatch(result.stderr, /unexpected failure|Key too large/);
+        });
+      }
+    } finally {
+      await Deno.remove(root, { recursive: true });
+    }
+  },
+);
