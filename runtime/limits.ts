@@ -95,6 +95,13 @@ export interface RecordLimits {
   maxKeyChars: number;
   /** Records one list call may return. */
   maxListLimit: number;
+  /**
+   * The JSON one list page may take, in characters. A page ends at this size
+   * even before `limit` records (its cursor says more follow), so a page of
+   * records near their size limits still fits one host call's answer
+   * (`maxHostValueBytes`). A page always holds at least one record.
+   */
+  maxListPageChars: number;
 }
 
 /** The limits every record is held to. */
@@ -104,6 +111,7 @@ export const RECORD_LIMITS: Readonly<RecordLimits> = Object.freeze({
   maxContentBytes: 512 * 1024,
   maxKeyChars: 300,
   maxListLimit: 500,
+  maxListPageChars: 512 * 1024,
 });
 
 /**

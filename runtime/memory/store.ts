@@ -329,20 +329,37 @@ export async function listRecordPage(
   // One more than asked tells whether another page follows.
   const wanted = limit + 1;
   const found: RecordSummary[] = [];
+  // A page also ends by its size, so that it always crosses to the isolate
+  // whole: fifty records with large fields are more than one host call may
+  // answer. Reaching the size says another page follows, as the one more does.
+  let pageChars = 0;
+  let full = false;
+  const add = (summary: RecordSummary) => {
+    if (found.length < limit) {
+      const chars = JSON.stringify(summary).length + 1;
+      if (found.length > 0 && pageChars + chars > RECORD_LIMITS.maxListPageChars) {
+        full = true;
+        return;
+      }
+      pageChars += chars;
+    }
+    found.push(summary);
+  };
+  const more = () => found.length < wanted && !full;
   let next = 0;
   const take = (key: string | null) => {
     // Staged records before `key` (all of them at the end) come first.
     while (
-      next < staged.length && found.length < wanted &&
+      next < staged.length && more() &&
       (key === null || compareRecordKeys(staged[next][0], key) < 0)
     ) {
-      found.push(summaryOf(staged[next++][1]));
+      add(summaryOf(staged[next++][1]));
     }
   };
   let start: string | null = after !== undefined && compareRecordKeys(after, prefix) > 0
     ? after
     : prefix;
-  while (start !== null && found.length < wanted) {
+  while (start !== null && more()) {
     const from: string = start;
     start = null;
     const entries = kv.list<Uint8Array>(
@@ -361,13 +378,14 @@ export async function listRecordPage(
         break;
       }
       take(key);
-      if (found.length >= wanted) break;
-      found.push(summaryOf(decodeStoredRecord(entry.value)));
-      if (found.length >= wanted) break;
+      if (!more()) break;
+      add(summaryOf(decodeStoredRecord(entry.value)));
+      if (!more()) break;
     }
   }
   take(null);
 
+  if (full) return { records: found, cursor: await cursors.issue(found.at(-1)!.key, scope) };
   if (found.length <= limit) return { records: found };
   const records = found.slice(0, limit);
   return { records, cursor: await cursors.issue(records[limit - 1].key, scope) };
