@@ -10,7 +10,8 @@
  * @module
  */
 import { isAbsolute } from "node:path";
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
+import { isPackageId, notAPackageId } from "../packages/mod.ts";
 import { HTTPException } from "hono/http-exception";
 import { secureHeaders } from "hono/secure-headers";
 import { httpStatusOf } from "../error_status.ts";
@@ -112,10 +113,18 @@ export function createApp(host: OpenHost, options: AppOptions): WebApp {
   app.get("/api/receipts", async (c) => {
     const project = await resolveProjectDir(requiredParam(c, "project", "the project folder"));
     const receipts = await listReceipts(host.kv, project, {
-      packageId: c.req.query("id") || undefined,
+      packageId: packageIdParam(c),
       limit: integerParam(c, "limit", { min: 1, max: RECEIPTS_KEPT, fallback: 50 }),
     });
     return c.json({ receipts });
   });
   return app;
+}
+
+/** The `id` parameter, a package id when given. */
+function packageIdParam(c: Context): string | undefined {
+  const id = c.req.query("id");
+  if (id === undefined || id === "") return undefined;
+  if (!isPackageId(id)) throw new InvalidInputError(`id: ${notAPackageId(id)}`);
+  return id;
 }
