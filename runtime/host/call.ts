@@ -208,6 +208,7 @@ export async function callHandler(
     const generation = options.generation ?? await readGeneration(memory, id);
     transaction = new MemoryTransaction(memory, {
       packageId: id,
+      project,
       generation,
       now: () => new Date(now()),
       cursors: resources.cursors,
