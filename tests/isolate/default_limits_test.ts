@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { testHost } from "../internal/packages.ts";
 import { DEFAULT_LIMITS } from "../../runtime/limits.ts";
+import { rejectsWith } from "../internal/rejects_with.ts";
 
 /**
  * Recursion of every shape QuickJS runs: plain calls, calls from inside the
@@ -49,18 +50,6 @@ ${
 }`;
 
 const RECURSION_HANDLERS = [...Object.keys(RECURSION), "depth", "echo"].map((h) => `deep.${h}`);
-
-async function rejectsWith(
-  promise: Promise<unknown>,
-  name: string,
-  message: RegExp,
-): Promise<void> {
-  await assert.rejects(promise, (error: Error) => {
-    assert.equal(error.name, name, `expected ${name}, got ${error.name}: ${error.message}`);
-    assert.match(error.message, message);
-    return true;
-  });
-}
 
 Deno.test("deep recursion of any shape, under the default limits, fails its call with HandlerResourceError and the isolate serves on", async (t) => {
   // No limits passed: this is what every installation runs under.

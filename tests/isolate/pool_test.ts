@@ -3,6 +3,7 @@ import { testHost } from "../internal/packages.ts";
 import { listReceipts } from "../../runtime/host/receipts.ts";
 import { listRecords } from "../../runtime/memory/store.ts";
 import { ISOLATE_GLOBALS } from "../../runtime/isolate/globals.ts";
+import { rejectsWith } from "../internal/rejects_with.ts";
 
 const SERVICE = `
 import { memory, work, net } from "@sync/extension-api/service";
@@ -123,18 +124,6 @@ export default function register() {
     },
   };
 }`;
-
-async function rejectsWith(
-  promise: Promise<unknown>,
-  name: string,
-  message: RegExp,
-): Promise<void> {
-  await assert.rejects(promise, (error: Error) => {
-    assert.equal(error.name, name, `expected ${name}, got ${error.name}: ${error.message}`);
-    assert.match(error.message, message);
-    return true;
-  });
-}
 
 Deno.test("Host.callHandler() runs handlers in the isolate and survives hostile ones", async (t) => {
   const env = await testHost({

@@ -15,21 +15,7 @@ import type { Receipt } from "../../runtime/types.ts";
 import { type TestHost, testHost, writePackage } from "../internal/packages.ts";
 import { exists, packageArchive } from "../internal/cli.ts";
 import { tarGz, type TarSpec } from "../internal/archive_fixtures.ts";
-
-async function rejectsWith(
-  promise: Promise<unknown>,
-  name: string,
-  message: RegExp,
-): Promise<Error> {
-  let caught: Error | undefined;
-  await assert.rejects(promise, (error: Error) => {
-    assert.equal(error.name, name, `expected ${name}, got ${error.name}: ${error.message}`);
-    assert.match(error.message, message);
-    caught = error;
-    return true;
-  });
-  return caught!;
-}
+import { rejectsWith } from "../internal/rejects_with.ts";
 
 /** Calls a handler in any project of the host, as a person would. */
 async function callIn(

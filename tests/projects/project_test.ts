@@ -9,6 +9,7 @@ import {
   writeDeclaredIds,
 } from "../../runtime/projects/project.ts";
 import { InvalidInputError, NotFoundError } from "../../runtime/errors.ts";
+import { rejectsWith } from "../internal/rejects_with.ts";
 
 const T0 = Date.UTC(2030, 0, 1, 9, 0, 0);
 
@@ -20,19 +21,6 @@ async function inTemp(run: (root: string) => Promise<void>): Promise<void> {
   } finally {
     await Deno.remove(root, { recursive: true });
   }
-}
-
-/** Rejects with exactly this class and message. */
-async function rejectsWith(
-  promise: Promise<unknown>,
-  type: new (message: string) => Error,
-  message: string,
-): Promise<void> {
-  await assert.rejects(promise, (error: Error) => {
-    assert.ok(error instanceof type, `${error.name}: ${error.message}`);
-    assert.equal(error.message, message);
-    return true;
-  });
 }
 
 Deno.test("`resolveProjectDir()` answers a project folder's real path", async (t) => {

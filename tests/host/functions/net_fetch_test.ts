@@ -5,20 +5,7 @@ import {
   PayloadTooLargeError,
   PermissionDeniedError,
 } from "../../../runtime/errors.ts";
-
-/** Rejects with exactly this class and message. */
-async function rejectsWith(
-  promise: Promise<unknown>,
-  type: new (message: string) => Error,
-  message: string | RegExp,
-): Promise<void> {
-  await assert.rejects(promise, (error: Error) => {
-    assert.ok(error instanceof type, `${error.name}: ${error.message}`);
-    if (typeof message === "string") assert.equal(error.message, message);
-    else assert.match(error.message, message);
-    return true;
-  });
-}
+import { rejectsWith } from "../../internal/rejects_with.ts";
 
 /** A port nothing listens on: one the system just gave out and took back. */
 function closedPort(): number {
