@@ -8,6 +8,7 @@
 import { join } from "node:path";
 import { InvalidInputError, NotFoundError } from "../errors.ts";
 import { PROJECT_LIMITS } from "../limits.ts";
+import { linkTarget } from "../internal/link_target.ts";
 import { projectKey } from "./keys.ts";
 
 /** What the installation remembers about a project it opened. */
@@ -102,10 +103,20 @@ export async function readDeclaredIds(project: string): Promise<string[]> {
  *
  * @param project The project folder; its `.sync/` is created when missing.
  * @param ids The extension ids installed into the project.
+ * @throws {InvalidInputError} when the project's `.sync` is a link: nothing is written through it.
  */
 export async function writeDeclaredIds(project: string, ids: string[]): Promise<void> {
   const file = extensionsFilePath(project);
-  await Deno.mkdir(join(project, ".sync"), { recursive: true });
+  const folder = join(project, ".sync");
+  // Written only into the project's own folder, never where a link points.
+  const target = await linkTarget(folder);
+  if (target !== null) {
+    throw new InvalidInputError(
+      `Cannot write ${file}: ${folder} is a link (to ${target}); Sync writes a project's ` +
+        `.sync only in the project itself. Replace the link with a folder`,
+    );
+  }
+  await Deno.mkdir(folder, { recursive: true });
   const temp = `${file}.${crypto.randomUUID()}.tmp`;
   const body = JSON.stringify({ extensions: [...new Set(ids)].sort() }, null, 2) + "\n";
   await Deno.writeTextFile(temp, body);

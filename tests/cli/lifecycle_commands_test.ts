@@ -157,3 +157,26 @@ Deno.test(
     }
   },
 );
+
+Deno.test(
+  "`sync install` into a project whose .sync is a link writes nothing where the link points",
+  async () => {
+    const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "sync-linked-cli-" }));
+    const home = join(root, "home");
+    const project = join(root, "cloned");
+    const elsewhere = join(root, "elsewhere");
+    await Deno.mkdir(project);
+    await Deno.mkdir(elsewhere);
+    await Deno.symlink(elsewhere, join(project, ".sync"));
+    try {
+      const folder = await writePackage(join(root, "packages"), WATCHER);
+      const result = await runSync(home, ["install", folder, "--project", project, "--approve"]);
+      assert.notEqual(result.code, 0, result.stdout);
+      assert.match(result.stderr, /\.sync is a link/);
+      assert.doesNotMatch(result.stderr, /unexpected failure/);
+      assert.deepEqual([...Deno.readDirSync(elsewhere)], []);
+    } finally {
+      await Deno.remove(root, { recursive: true });
+    }
+  },
+);
