@@ -47,6 +47,8 @@ export interface HandlerLimits {
   workerGraceMs: number;
   /** Console lines one call may write; the rest are dropped with one notice. */
   maxConsoleLines: number;
+  /** Characters of one console line; a longer one is cut, saying how much was left out. */
+  maxConsoleLineChars: number;
   /** Time `net.fetch` waits for a response. */
   fetchTimeoutMs: number;
   /** Largest `net.fetch` response body, in bytes as they arrive. */
@@ -78,6 +80,7 @@ export const DEFAULT_LIMITS: Readonly<HandlerLimits> = Object.freeze({
   maxHostBytesInFlight: 8 * 1024 * 1024,
   workerGraceMs: 1_000,
   maxConsoleLines: 100,
+  maxConsoleLineChars: 4096,
   fetchTimeoutMs: 10_000,
   maxFetchBytes: 1024 * 1024,
   maxFetchHeaderBytes: 64 * 1024,
