@@ -47,6 +47,8 @@ export interface HandlerLimits {
   workerGraceMs: number;
   /** Console lines one call may write; the rest are dropped with one notice. */
   maxConsoleLines: number;
+  /** Characters of one console line; a longer one is cut, saying how much was left out. */
+  maxConsoleLineChars: number;
   /** Time `net.fetch` waits for a response. */
   fetchTimeoutMs: number;
   /** Largest `net.fetch` response body, in bytes as they arrive. */
@@ -78,6 +80,7 @@ export const DEFAULT_LIMITS: Readonly<HandlerLimits> = Object.freeze({
   maxHostBytesInFlight: 8 * 1024 * 1024,
   workerGraceMs: 1_000,
   maxConsoleLines: 100,
+  maxConsoleLineChars: 4096,
   fetchTimeoutMs: 10_000,
   maxFetchBytes: 1024 * 1024,
   maxFetchHeaderBytes: 64 * 1024,
@@ -95,6 +98,13 @@ export interface RecordLimits {
   maxKeyChars: number;
   /** Records one list call may return. */
   maxListLimit: number;
+  /**
+   * The JSON one list page may take, in characters. A page ends at this size
+   * even before `limit` records (its cursor says more follow), so a page of
+   * records near their size limits still fits one host call's answer
+   * (`maxHostValueBytes`). A page always holds at least one record.
+   */
+  maxListPageChars: number;
 }
 
 /** The limits every record is held to. */
@@ -104,6 +114,7 @@ export const RECORD_LIMITS: Readonly<RecordLimits> = Object.freeze({
   maxContentBytes: 512 * 1024,
   maxKeyChars: 300,
   maxListLimit: 500,
+  maxListPageChars: 512 * 1024,
 });
 
 /**
@@ -214,6 +225,22 @@ export interface ManifestLimits {
 /** The limits every manifest is held to. */
 export const MANIFEST_LIMITS: Readonly<ManifestLimits> = Object.freeze({
   maxHandlers: 256,
+});
+
+/** Limits on the projects an installation keeps track of. */
+export interface ProjectLimits {
+  /**
+   * Longest path of a project folder, in bytes of UTF-8. The installation
+   * keys what it keeps of a project (its receipts, claims, approvals) by
+   * this path, with an id and a handler's name beside it, and Deno KV
+   * refuses a key over 2,048 bytes.
+   */
+  maxPathBytes: number;
+}
+
+/** The limits every project folder is held to. */
+export const PROJECT_LIMITS: Readonly<ProjectLimits> = Object.freeze({
+  maxPathBytes: 1024,
 });
 
 /** Limits on what the web app reads from a request. */

@@ -20,6 +20,7 @@ import {
   type CallMessage,
   CONSOLE_LEVELS,
   type CrossedError,
+  cutText,
   type FromWorker,
   HOST_FUNCTIONS,
   hostCallBytes,
@@ -490,7 +491,9 @@ class CallSession {
     if (!CONSOLE_LEVELS.includes(level)) return vm.undefined;
     this.#consoleLines++;
     if (this.#consoleLines <= this.#call.limits.maxConsoleLines) {
-      send({ type: "log", callId: this.#call.callId, level, text: args.slice(0, 4096) });
+      // Cut visibly: a line that looks whole must be whole.
+      const text = cutText(args, this.#call.limits.maxConsoleLineChars);
+      send({ type: "log", callId: this.#call.callId, level, text });
     } else if (this.#consoleLines === this.#call.limits.maxConsoleLines + 1) {
       send({
         type: "log",

@@ -7,7 +7,7 @@
  */
 import { resolve } from "node:path";
 import { NotFoundError } from "../errors.ts";
-import { readProject, resolveProjectDir } from "../projects/mod.ts";
+import { keyableProjectPath, readProject, resolveProjectDir } from "../projects/mod.ts";
 import { isScheduledProject } from "./scheduled_projects.ts";
 
 /**
@@ -23,7 +23,8 @@ export async function knownProjectPath(kv: Deno.Kv, dir: string): Promise<string
   try {
     return await resolveProjectDir(dir);
   } catch (error) {
-    const path = resolve(dir);
+    if (!(error instanceof NotFoundError)) throw error;
+    const path = keyableProjectPath(resolve(dir), dir);
     if (await readProject(kv, path) || await isScheduledProject(kv, path)) return path;
     throw error;
   }
@@ -42,7 +43,8 @@ export async function projectOrWhereItWent(kv: Deno.Kv, dir: string): Promise<st
   try {
     return await resolveProjectDir(dir);
   } catch (error) {
-    const path = resolve(dir);
+    if (!(error instanceof NotFoundError)) throw error;
+    const path = keyableProjectPath(resolve(dir), dir);
     if (!await isScheduledProject(kv, path)) throw error;
     throw new NotFoundError(
       `The folder ${path} is gone; the clock still has it on its list and passes it over. ` +

@@ -7,10 +7,11 @@
  *
  * @module
  */
-import { InvalidInputError } from "../errors.ts";
 import { servingPackage } from "../packages/mod.ts";
 import { readDeclaredIds, readProject, resolveProjectDir } from "../projects/mod.ts";
 import { scheduledProjectKey, scheduledProjectsPrefix } from "./keys.ts";
+import { InvalidInputError } from "../errors.ts";
+import { describeGiven } from "../internal/describe_given.ts";
 
 /** One project on the scheduled list. */
 export interface ScheduledProject {
@@ -22,7 +23,9 @@ export interface ScheduledProject {
 
 function checkPath(path: unknown): string {
   if (typeof path !== "string" || path === "") {
-    throw new InvalidInputError(`A project path must be a non-empty string, got ${path}.`);
+    throw new InvalidInputError(
+      `A project path must be a non-empty string, got ${describeGiven(path)}.`,
+    );
   }
   return path;
 }

@@ -6,10 +6,11 @@
  *
  * @module
  */
-import { InvalidInputError } from "../errors.ts";
 import { bumpGeneration } from "../memory/mod.ts";
 import { resolveProjectDir } from "../projects/mod.ts";
 import { clockOffKey, clockOffsPrefix } from "./keys.ts";
+import { InvalidInputError } from "../errors.ts";
+import { describeGiven } from "../internal/describe_given.ts";
 
 /** What is stored for a package whose clock is switched off in a project. */
 export interface ClockOff {
@@ -19,7 +20,9 @@ export interface ClockOff {
 
 function checkId(id: unknown): string {
   if (typeof id !== "string" || id === "") {
-    throw new InvalidInputError(`A package id must be a non-empty string, got ${id}.`);
+    throw new InvalidInputError(
+      `A package id must be a non-empty string, got ${describeGiven(id)}.`,
+    );
   }
   return id;
 }

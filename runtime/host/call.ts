@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { HandlerBusyError, NotFoundError } from "../errors.ts";
+import { HandlerBusyError, InvalidInputError, NotFoundError } from "../errors.ts";
 import { describeError } from "../internal/describe_error.ts";
 import { newId } from "../internal/id.ts";
 import type { IsolatePool } from "../isolate/mod.ts";
@@ -19,7 +19,9 @@ import {
   type RecordCursors,
 } from "../memory/mod.ts";
 import {
+  isPackageId,
   type LoadedPackage,
+  notAPackageId,
   publishedKinds,
   readServiceSource,
   servingPackage,
@@ -98,6 +100,7 @@ export interface HandlerCaller {
    * @param options Why and for whom the call is made, its payload, and what the caller already read.
    * @returns The handler's answer (`null` when it returned nothing) and the receipt.
    * @throws {NotFoundError} when the project, the package or the handler does not exist.
+   * @throws {InvalidInputError} when `id` is not a package id (nothing is attempted).
    * @throws {ApprovalRequiredError} when nothing approved can serve the package in the project.
    * @throws {HandlerBusyError} when the handler is already running in the project.
    * @throws {RateLimitedError} when the handler was called more often than its rate limit allows.
@@ -161,6 +164,9 @@ export async function callHandler(
 ): Promise<CallResult> {
   const { kv, now, limits } = resources;
   const startedAt = now();
+  // An id no package can have is no attempt of a package's handler: there is
+  // nothing to call, and no receipt could be keyed by it.
+  if (!isPackageId(id)) throw new InvalidInputError(notAPackageId(id));
   const project = await resolveProjectDir(projectDir);
   const claimKey = runningClaimKey(project, id, handler);
   let hold: HandlerHold | null = null;
@@ -202,6 +208,7 @@ export async function callHandler(
     const generation = options.generation ?? await readGeneration(memory, id);
     transaction = new MemoryTransaction(memory, {
       packageId: id,
+      project,
       generation,
       now: () => new Date(now()),
       cursors: resources.cursors,

@@ -42,7 +42,7 @@ export class HandlerRateLimit {
       const recent = (entry.value ?? []).filter((at) => now - at < window);
       if (recent.length >= this.#limits.rateLimit) {
         throw new RateLimitedError(
-          `${handler} was called ${recent.length} times in the last ${window / 1000} s; ` +
+          `${handler} was called ${timesWord(recent.length)} in the last ${window / 1000} s; ` +
             `the limit is ${this.#limits.rateLimit}. Try again later`,
         );
       }
@@ -54,4 +54,8 @@ export class HandlerRateLimit {
       if (written.ok) return;
     }
   }
+}
+
+function timesWord(count: number): string {
+  return count === 1 ? "once" : `${count} times`;
 }

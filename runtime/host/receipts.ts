@@ -5,7 +5,9 @@
  *
  * @module
  */
+import { InvalidInputError } from "../errors.ts";
 import { cutText } from "../internal/cut_text.ts";
+import { isPackageId, notAPackageId } from "../packages/mod.ts";
 import { RECEIPT_LIMITS } from "../limits.ts";
 import type { Receipt } from "../types.ts";
 import {
@@ -122,6 +124,7 @@ export interface ListReceiptsOptions {
  * @param kv The installation's KV.
  * @param project The project's resolved folder.
  * @param options One package only, and how many.
+ * @throws {InvalidInputError} when `packageId` is not a package id.
  */
 export async function listReceipts(
   kv: Deno.Kv,
@@ -130,6 +133,9 @@ export async function listReceipts(
 ): Promise<Receipt[]> {
   const limit = options.limit ?? 50;
   const out: Receipt[] = [];
+  if (options.packageId !== undefined && !isPackageId(options.packageId)) {
+    throw new InvalidInputError(notAPackageId(options.packageId));
+  }
   if (options.packageId) {
     const iter = kv.list<Receipt>({ prefix: receiptsPrefix(project, options.packageId) }, {
       reverse: true,

@@ -13,6 +13,12 @@ import type { Occasion } from "../extension_api/service.ts";
  */
 export { API_VERSION } from "../extension_api/service.ts";
 
+/**
+ * Cuts text visibly, the way receipts are cut. Re-exported here for the
+ * worker, which cuts a console line longer than its limit before sending it.
+ */
+export { cutText } from "../internal/cut_text.ts";
+
 /** The specifier the isolate's module loader serves; nothing else may be imported. */
 export const SERVICE_API_SPECIFIER = "@sync/extension-api/service";
 

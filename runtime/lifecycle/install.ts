@@ -26,11 +26,11 @@ import { rememberIfScheduled } from "../clock/mod.ts";
 import { type LifecycleRun, runLifecycle } from "./moment.ts";
 import type { RemoveHost } from "./remove.ts";
 import {
+  openableFolder,
   type ProjectInfo,
   projectsPrefix,
   readDeclaredIds,
   rememberProject,
-  resolveProjectDir,
   writeDeclaredIds,
 } from "../projects/mod.ts";
 import { pathExists } from "../internal/path_exists.ts";
@@ -52,6 +52,8 @@ export interface InstallHost extends RemoveHost {
 export interface InstallOptions {
   /** A person approved the permissions shown. */
   approve?: boolean;
+  /** The person's home folder, which is never a project; unknown when absent. */
+  userHome?: string;
 }
 
 /** What an install did. */
@@ -81,6 +83,8 @@ export interface InstallResult {
  * @throws {ApprovalRequiredError} when approval is needed and not given.
  * @throws {PackageCheckError} for a package `deno task check` refuses, in its words.
  * @throws {ArchiveError | NotFoundError} for a hostile archive or a bad path.
+ * @throws {InvalidInputError} for a folder no project may be (the filesystem root, the home
+ * folder, one this user cannot write).
  */
 export async function installPackage(
   host: InstallHost,
@@ -88,7 +92,8 @@ export async function installPackage(
   projectDir: string,
   options: InstallOptions = {},
 ): Promise<InstallResult> {
-  const project = await resolveProjectDir(projectDir);
+  // The folders `openProject` refuses are refused here too, before anything is written.
+  const project = await openableFolder(projectDir, { userHome: options.userHome });
   const syncFolder = join(project, ".sync");
   const hadSyncFolder = await pathExists(syncFolder);
   const memoryFile = projectMemoryPath(project);

@@ -8,7 +8,7 @@
 import type { HandlerCaller } from "../host/mod.ts";
 import { servingPackage } from "../packages/mod.ts";
 import { type LifecycleRun, runLifecycle } from "./moment.ts";
-import { type ProjectInfo, rememberProject } from "../projects/mod.ts";
+import { openableFolder, type ProjectInfo, rememberProject } from "../projects/mod.ts";
 import { rememberIfScheduled } from "../clock/mod.ts";
 
 /** What opening a project did. */
@@ -31,6 +31,12 @@ export interface OpenHost extends HandlerCaller {
   readonly now: () => number;
 }
 
+/** Options for {@linkcode openProject}. */
+export interface OpenOptions {
+  /** The person's home folder, which is never opened as a project; unknown when absent. */
+  userHome?: string;
+}
+
 /**
  * Opens a project for a person. The `opened` handlers run one after another;
  * one that fails is reported in the answer (and on its receipt) and does not
@@ -38,11 +44,20 @@ export interface OpenHost extends HandlerCaller {
  *
  * @param host What runs the `opened` handlers, and the installation that remembers the project.
  * @param dir The project folder.
+ * @param options The person's home folder.
  * @throws {NotFoundError} when the folder does not exist.
- * @throws {InvalidInputError} when `.sync/extensions.json` is malformed.
+ * @throws {InvalidInputError} when `.sync/extensions.json` is malformed, or the folder is one
+ * no project may be (`openableFolder`): the filesystem root, the home folder, one this user
+ * cannot write.
  */
-export async function openProject(host: OpenHost, dir: string): Promise<OpenResult> {
-  const project = await rememberProject(host.kv, dir, { now: host.now });
+export async function openProject(
+  host: OpenHost,
+  dir: string,
+  options: OpenOptions = {},
+): Promise<OpenResult> {
+  // One rule for every way in (the app, `sync open`, a command sent to serve).
+  const folder = await openableFolder(dir, { userHome: options.userHome });
+  const project = await rememberProject(host.kv, folder, { now: host.now });
   const scheduled = await rememberIfScheduled(host.kv, project.path, { now: host.now });
   const result: OpenResult = { project, scheduled, opened: [], unavailable: [] };
   const declaredIds = project.extensionIds;

@@ -10,8 +10,9 @@
  * @module
  */
 
-import { InvalidInputError } from "../errors.ts";
 import { generationKey } from "./keys.ts";
+import { InvalidInputError } from "../errors.ts";
+import { describeGiven } from "../internal/describe_given.ts";
 
 /** A generation as read: its value and the versionstamp to check at commit. */
 export interface Generation {
@@ -23,7 +24,9 @@ export interface Generation {
 
 function checkPackageId(packageId: unknown): string {
   if (typeof packageId !== "string" || packageId === "") {
-    throw new InvalidInputError(`A package id must be a non-empty string, got ${packageId}.`);
+    throw new InvalidInputError(
+      `A package id must be a non-empty string, got ${describeGiven(packageId)}.`,
+    );
   }
   return packageId;
 }

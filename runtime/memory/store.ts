@@ -36,6 +36,7 @@ import { assertKind, compareRecordKeys, DEFAULT_LIST_LIMIT, parseRecordKey } fro
 import type { RecordPage, RecordQuery, RecordSummary } from "../extension_api/service.ts";
 import { contentChunkKey, recordKey, recordsPrefix } from "./keys.ts";
 import { cursorRefusal, processRecordCursors, type RecordCursors } from "./record_cursors.ts";
+import { linkTarget } from "../internal/link_target.ts";
 
 /** Largest content chunk, in bytes; leaves room under Deno KV's 64 KiB value limit. */
 export const CONTENT_CHUNK_BYTES = 60 * 1024;
@@ -70,6 +71,9 @@ export function projectMemoryPath(projectDir: string): string {
   return join(projectDir, ".sync", "memory.kv");
 }
 
+/** The database and the files SQLite keeps beside it. */
+const MEMORY_SUFFIXES = ["", "-wal", "-shm", "-journal"];
+
 /** What SQLite says of a file that is not a database it can read. */
 const NOT_A_DATABASE = /file is not a database|database disk image is malformed/;
 
@@ -84,7 +88,8 @@ const NOT_A_DATABASE = /file is not a database|database disk image is malformed/
  * @param projectDir The project folder; its `.sync/` is created when missing.
  * @throws {NotFoundError} when the project folder is gone: making it again
  *   would put a memory where there is no project.
- * @throws {MemoryUnreadableError} naming the file and how to move it aside.
+ * @throws {MemoryUnreadableError} naming the file and how to move it aside, or naming a
+ *   `.sync` folder or memory file that is a link.
  */
 export async function openProjectMemory(projectDir: string): Promise<Deno.Kv> {
   const path = projectMemoryPath(projectDir);
@@ -97,6 +102,20 @@ export async function openProjectMemory(projectDir: string): Promise<Deno.Kv> {
       );
     }
     if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+  }
+  // A project folder may come from someone else (a cloned repository). SQLite
+  // follows links, so a linked `.sync` or database file would have Sync make
+  // or change a file wherever the link points: another program's database, a
+  // file outside the project. Such a memory is refused, and the link left.
+  for (const file of [join(projectDir, ".sync"), ...MEMORY_SUFFIXES.map((s) => path + s)]) {
+    const target = await linkTarget(file);
+    if (target === null) continue;
+    throw new MemoryUnreadableError(
+      `The memory of project ${projectDir} cannot be opened: ${file} is a link (to ${target}); ` +
+        `Sync keeps a project's memory only in files of its own in the project's .sync folder, ` +
+        `never where a link points. Remove the link, and the project starts a new, empty memory ` +
+        `at its next call`,
+    );
   }
   try {
     return retryWhenLocked(await Deno.openKv(path), LOCK_RETRY);
@@ -122,7 +141,7 @@ export async function openProjectMemory(projectDir: string): Promise<Deno.Kv> {
  */
 export async function removeProjectMemory(projectDir: string): Promise<void> {
   const path = projectMemoryPath(projectDir);
-  for (const suffix of ["", "-wal", "-shm", "-journal"]) {
+  for (const suffix of MEMORY_SUFFIXES) {
     await Deno.remove(path + suffix).catch(() => {});
   }
 }
@@ -329,20 +348,37 @@ export async function listRecordPage(
   // One more than asked tells whether another page follows.
   const wanted = limit + 1;
   const found: RecordSummary[] = [];
+  // A page also ends by its size, so that it always crosses to the isolate
+  // whole: fifty records with large fields are more than one host call may
+  // answer. Reaching the size says another page follows, as the one more does.
+  let pageChars = 0;
+  let full = false;
+  const add = (summary: RecordSummary) => {
+    if (found.length < limit) {
+      const chars = JSON.stringify(summary).length + 1;
+      if (found.length > 0 && pageChars + chars > RECORD_LIMITS.maxListPageChars) {
+        full = true;
+        return;
+      }
+      pageChars += chars;
+    }
+    found.push(summary);
+  };
+  const more = () => found.length < wanted && !full;
   let next = 0;
   const take = (key: string | null) => {
     // Staged records before `key` (all of them at the end) come first.
     while (
-      next < staged.length && found.length < wanted &&
+      next < staged.length && more() &&
       (key === null || compareRecordKeys(staged[next][0], key) < 0)
     ) {
-      found.push(summaryOf(staged[next++][1]));
+      add(summaryOf(staged[next++][1]));
     }
   };
   let start: string | null = after !== undefined && compareRecordKeys(after, prefix) > 0
     ? after
     : prefix;
-  while (start !== null && found.length < wanted) {
+  while (start !== null && more()) {
     const from: string = start;
     start = null;
     const entries = kv.list<Uint8Array>(
@@ -361,13 +397,14 @@ export async function listRecordPage(
         break;
       }
       take(key);
-      if (found.length >= wanted) break;
-      found.push(summaryOf(decodeStoredRecord(entry.value)));
-      if (found.length >= wanted) break;
+      if (!more()) break;
+      add(summaryOf(decodeStoredRecord(entry.value)));
+      if (!more()) break;
     }
   }
   take(null);
 
+  if (full) return { records: found, cursor: await cursors.issue(found.at(-1)!.key, scope) };
   if (found.length <= limit) return { records: found };
   const records = found.slice(0, limit);
   return { records, cursor: await cursors.issue(records[limit - 1].key, scope) };

@@ -77,6 +77,11 @@ export interface MemoryTransactionOptions {
   /** Clock for `updatedAt`. */
   now?: () => Date;
   /**
+   * The project whose memory this is. Its listings' cursors are bound to it,
+   * so a cursor issued in one project is refused in another.
+   */
+  project?: string;
+  /**
    * Seals the cursors of this transaction's listings. The host passes the
    * installation's, so a cursor a handler keeps stays good in later calls;
    * the process's own when absent.
@@ -156,6 +161,7 @@ function quote(key: string): string {
 export class MemoryTransaction {
   #kv: Deno.Kv;
   #packageId: string | null;
+  #project: string | null;
   #generation: Generation | null;
   #writer: string;
   #now: () => Date;
@@ -180,6 +186,7 @@ export class MemoryTransaction {
     }
     this.#kv = kv;
     this.#packageId = options.packageId ?? null;
+    this.#project = options.project ?? null;
     this.#generation = options.generation ?? null;
     this.#writer = options.packageId ?? options.by ?? "person";
     this.#now = options.now ?? (() => new Date());
@@ -201,8 +208,12 @@ export class MemoryTransaction {
       return listRecordPage(this.#kv, query, {
         overlay,
         readable: options.readable,
-        // A cursor is the package's own: another package, or a person, cannot use it.
-        reader: this.#packageId !== null ? `package ${this.#packageId}` : `writer ${this.#writer}`,
+        // A cursor is the package's own, in this project: another package, a
+        // person, or the same package in another project cannot use it.
+        reader: JSON.stringify([
+          this.#packageId !== null ? `package ${this.#packageId}` : `writer ${this.#writer}`,
+          this.#project,
+        ]),
         cursors: this.#cursors,
       });
     });

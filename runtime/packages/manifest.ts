@@ -21,6 +21,7 @@ import { duplicateJsonKeys } from "../internal/duplicate_json_keys.ts";
 import type { LifecycleMoment } from "../extension_api/service.ts";
 import { MANIFEST_LIMITS } from "../limits.ts";
 import { parseEvery } from "./every.ts";
+import { PACKAGE_ID_PATTERN } from "./package_id.ts";
 
 /** The permissions a manifest may declare besides `net:<host>`. */
 export const PERMISSIONS = ["background", "schedule", "work.agent", "host.processes"] as const;
@@ -31,8 +32,7 @@ export const MAX_SCHEDULE_ROWS = 32;
 /** Most programs `host.processes` may declare. */
 export const MAX_HOST_PROCESSES = 16;
 
-/** A package id; it is also the prefix of the package's kinds and handler names. */
-const ID_PATTERN = /^[a-z][a-z0-9-]{1,39}$/;
+const ID_PATTERN = PACKAGE_ID_PATTERN;
 
 /** A handler name split into package id and local part. */
 const HANDLER_PATTERN = /^([a-z][a-z0-9-]{1,39})\.([a-zA-Z][a-zA-Z0-9_-]{0,63})$/;

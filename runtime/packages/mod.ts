@@ -12,6 +12,7 @@ export type { Approval } from "./approval.ts";
 export { describeEvery, parseEvery } from "./every.ts";
 export { approvalsPrefix } from "./keys.ts";
 export { declaredHosts, parseManifest, validateManifest } from "./manifest.ts";
+export { isPackageId, notAPackageId } from "./package_id.ts";
 export type {
   AgentTool,
   HostProcess,

@@ -15,6 +15,7 @@ export { projectKey, projectsPrefix } from "./keys.ts";
 export { openableFolder } from "./openable_folder.ts";
 export type { OpenableFolderOptions } from "./openable_folder.ts";
 export {
+  keyableProjectPath,
   readDeclaredIds,
   readProject,
   rememberProject,

@@ -7,6 +7,8 @@
  */
 import { join } from "node:path";
 import { InvalidInputError, NotFoundError } from "../errors.ts";
+import { PROJECT_LIMITS } from "../limits.ts";
+import { linkTarget } from "../internal/link_target.ts";
 import { projectKey } from "./keys.ts";
 
 /** What the installation remembers about a project it opened. */
@@ -30,6 +32,7 @@ export function extensionsFilePath(project: string): string {
  *
  * @param dir The project folder, relative to the working folder or absolute.
  * @throws {NotFoundError} when it does not exist or is not a folder.
+ * @throws {InvalidInputError} when its real path is too long to key a project by.
  */
 export async function resolveProjectDir(dir: string): Promise<string> {
   let real: string;
@@ -40,7 +43,27 @@ export async function resolveProjectDir(dir: string): Promise<string> {
   }
   const info = await Deno.stat(real);
   if (!info.isDirectory) throw new NotFoundError(`Cannot open project ${dir}: it is not a folder`);
-  return real;
+  // Refused here, where every command and the app meet a project, rather than
+  // as a failed write after a call ran (its receipt could not be kept).
+  return keyableProjectPath(real, dir);
+}
+
+/**
+ * Answers `path` when the installation can key a project by it.
+ *
+ * @param path The project's path, resolved.
+ * @param given The folder as the person gave it, for the message.
+ * @throws {InvalidInputError} when the path is longer than `PROJECT_LIMITS.maxPathBytes`.
+ */
+export function keyableProjectPath(path: string, given: string = path): string {
+  const bytes = new TextEncoder().encode(path).byteLength;
+  if (bytes > PROJECT_LIMITS.maxPathBytes) {
+    throw new InvalidInputError(
+      `Cannot use ${given} as a project: its path is ${bytes} bytes long; a project's path may ` +
+        `be at most ${PROJECT_LIMITS.maxPathBytes} bytes. Move the project to a shorter path`,
+    );
+  }
+  return path;
 }
 
 /**
@@ -80,10 +103,20 @@ export async function readDeclaredIds(project: string): Promise<string[]> {
  *
  * @param project The project folder; its `.sync/` is created when missing.
  * @param ids The extension ids installed into the project.
+ * @throws {InvalidInputError} when the project's `.sync` is a link: nothing is written through it.
  */
 export async function writeDeclaredIds(project: string, ids: string[]): Promise<void> {
   const file = extensionsFilePath(project);
-  await Deno.mkdir(join(project, ".sync"), { recursive: true });
+  const folder = join(project, ".sync");
+  // Written only into the project's own folder, never where a link points.
+  const target = await linkTarget(folder);
+  if (target !== null) {
+    throw new InvalidInputError(
+      `Cannot write ${file}: ${folder} is a link (to ${target}); Sync writes a project's ` +
+        `.sync only in the project itself. Replace the link with a folder`,
+    );
+  }
+  await Deno.mkdir(folder, { recursive: true });
   const temp = `${file}.${crypto.randomUUID()}.tmp`;
   const body = JSON.stringify({ extensions: [...new Set(ids)].sort() }, null, 2) + "\n";
   await Deno.writeTextFile(temp, body);

@@ -10,7 +10,8 @@
  * @module
  */
 import { isAbsolute } from "node:path";
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
+import { isPackageId, notAPackageId } from "../packages/mod.ts";
 import { HTTPException } from "hono/http-exception";
 import { secureHeaders } from "hono/secure-headers";
 import { httpStatusOf } from "../error_status.ts";
@@ -18,7 +19,7 @@ import { InvalidInputError } from "../errors.ts";
 import { openProject } from "../lifecycle/mod.ts";
 import { listReceipts, RECEIPTS_KEPT } from "../host/mod.ts";
 import { WEB_LIMITS } from "../limits.ts";
-import { openableFolder, resolveProjectDir } from "../projects/mod.ts";
+import { resolveProjectDir } from "../projects/mod.ts";
 import { jsonBody } from "./middleware/json_body.ts";
 import { loopbackHost } from "./middleware/loopback_host.ts";
 import { sameOrigin } from "./middleware/same_origin.ts";
@@ -109,8 +110,7 @@ export function createApp(host: WebHost, options: AppOptions): WebApp {
         `path: ${JSON.stringify(path)} is relative; give the project folder's absolute path`,
       );
     }
-    const folder = await openableFolder(path, { userHome: options.userHome });
-    const result = await openProject(host, folder);
+    const result = await openProject(host, path, { userHome: options.userHome });
     // The thrown errors stay here; their name and message are on each run.
     const opened = result.opened.map(({ failure: _, ...run }) => run);
     return c.json({ ...result, opened });
@@ -118,10 +118,18 @@ export function createApp(host: WebHost, options: AppOptions): WebApp {
   app.get("/api/receipts", async (c) => {
     const project = await resolveProjectDir(requiredParam(c, "project", "the project folder"));
     const receipts = await listReceipts(host.kv, project, {
-      packageId: c.req.query("id") || undefined,
+      packageId: packageIdParam(c),
       limit: integerParam(c, "limit", { min: 1, max: RECEIPTS_KEPT, fallback: 50 }),
     });
     return c.json({ receipts });
   });
   return app;
+}
+
+/** The `id` parameter, a package id when given. */
+function packageIdParam(c: Context): string | undefined {
+  const id = c.req.query("id");
+  if (id === undefined || id === "") return undefined;
+  if (!isPackageId(id)) throw new InvalidInputError(`id: ${notAPackageId(id)}`);
+  return id;
 }

@@ -39,7 +39,7 @@ Deno.test("`addScheduledProject()` and `forgetScheduledProject()` keep the clock
       addScheduledProject(kv, "", { now }),
       (error) =>
         error instanceof InvalidInputError &&
-        error.message === "A project path must be a non-empty string, got .",
+        error.message === "A project path must be a non-empty string, got an empty string.",
     );
     await assert.rejects(
       isScheduledProject(kv, undefined as unknown as string),

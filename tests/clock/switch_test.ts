@@ -91,7 +91,7 @@ Deno.test("`switchOff()` stores the one exception and fences running calls", asy
         switchOff(s.kv, s.alpha, "", s.options),
         (error) =>
           error instanceof InvalidInputError &&
-          error.message === "A package id must be a non-empty string, got .",
+          error.message === "A package id must be a non-empty string, got an empty string.",
       );
     });
   } finally {
@@ -129,7 +129,7 @@ Deno.test("`switchOn()` removes the exception rather than storing on", async (t)
         switchOn(s.kv, s.alpha, ""),
         (error) =>
           error instanceof InvalidInputError &&
-          error.message === "A package id must be a non-empty string, got .",
+          error.message === "A package id must be a non-empty string, got an empty string.",
       );
     });
   } finally {

@@ -139,6 +139,28 @@ Deno.test("`work.order()` refuses when called what the commit would refuse, and 
   }
 });
 
+Deno.test("a call or a listing naming an id no package can have is refused by name, never a receipt that cannot be written", async () => {
+  const env = await testHost();
+  try {
+    const long = "a".repeat(3000);
+    for (const id of [long, "Not An Id", "a\u0000b"]) {
+      await assert.rejects(
+        env.call(id, `${id}.run`),
+        (error: Error) =>
+          error.name === "InvalidInputError" && /is not a package id/.test(error.message),
+      );
+      await assert.rejects(
+        listReceipts(env.kv, env.project, { packageId: id }),
+        (error: Error) =>
+          error.name === "InvalidInputError" && /is not a package id/.test(error.message),
+      );
+    }
+    assert.deepEqual(env.logs.filter((line) => /could not be written/.test(line)), []);
+  } finally {
+    await env.close();
+  }
+});
+
 Deno.test("an error message of 100,000 characters still leaves a receipt", async () => {
   const env = await testHost();
   try {

@@ -114,3 +114,13 @@ Deno.test(
     }
   },
 );
+
+Deno.test("`HandlerRateLimit.count()` says a limit of one call in words that fit it", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const limit = new HandlerRateLimit(kv, { rateLimit: 1, rateWindowMs: 60_000 });
+  await limit.count(P, "mail", "mail.poll", T0);
+  await refused(
+    () => limit.count(P, "mail", "mail.poll", T0 + 1),
+    "mail.poll was called once in the last 60 s; the limit is 1. Try again later",
+  );
+});

@@ -32,6 +32,8 @@ export const SYNC_RUN_ARGS: readonly string[] = [
 export interface RunSyncOptions {
   /** The folder the person typed the command in (`INIT_CWD`, as `deno task` passes it). */
   startFolder?: string;
+  /** More environment variables for the run (e.g. `HOME`). */
+  env?: Record<string, string>;
 }
 
 /**
@@ -50,6 +52,7 @@ export async function runSync(
       SYNC_HOME: home,
       NO_COLOR: "1",
       ...(options.startFolder ? { INIT_CWD: options.startFolder } : {}),
+      ...options.env,
     },
     stdin: "null",
     stdout: "piped",

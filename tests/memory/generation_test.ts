@@ -41,5 +41,11 @@ Deno.test("generation counter", async (t) => {
     using kv = await Deno.openKv(":memory:");
     await assert.rejects(() => readGeneration(kv, ""), InvalidInputError);
     await assert.rejects(() => bumpGeneration(kv, ""), InvalidInputError);
+    await assert.rejects(
+      () => bumpGeneration(kv, ""),
+      (error) =>
+        error instanceof InvalidInputError &&
+        error.message === "A package id must be a non-empty string, got an empty string.",
+    );
   });
 });

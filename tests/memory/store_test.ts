@@ -473,3 +473,66 @@ function encodedRecord(key: string, at: Date): Uint8Array {
     chunks: 0,
   });
 }
+
+Deno.test(
+  "a project whose .sync folder or memory files are links is refused by name, and nothing is written where they point",
+  async (t) => {
+    const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "sync-linked-memory-" }));
+    const project = join(root, "cloned");
+    const sync = join(project, ".sync");
+    const elsewhere = join(root, "elsewhere");
+    await Deno.mkdir(sync, { recursive: true });
+    await Deno.mkdir(elsewhere);
+    const refusedByName = (name: string) => (error: Error) => {
+      assert.equal(error.name, "MemoryUnreadableError", error.message);
+      assert.ok(error.message.includes(name), error.message);
+      assert.match(error.message, /is a link/);
+      return true;
+    };
+    const clear = async () => {
+      for await (const entry of Deno.readDir(sync)) await Deno.remove(join(sync, entry.name));
+    };
+    try {
+      await t.step("memory.kv linking to a file not there yet: none is made", async () => {
+        const target = join(elsewhere, "made-by-sync.db");
+        await Deno.symlink(target, join(sync, "memory.kv"));
+        await assert.rejects(openProjectMemory(project), refusedByName("memory.kv"));
+        await assert.rejects(Deno.lstat(target), Deno.errors.NotFound);
+        await clear();
+      });
+
+      await t.step(
+        "memory.kv linking to another program's database: it is not touched",
+        async () => {
+          const target = join(elsewhere, "other.db");
+          await Deno.writeFile(target, new TextEncoder().encode("another program's data"));
+          await Deno.symlink(target, join(sync, "memory.kv"));
+          await assert.rejects(openProjectMemory(project), refusedByName("memory.kv"));
+          assert.equal(await Deno.readTextFile(target), "another program's data");
+          await clear();
+        },
+      );
+
+      await t.step("a -wal file beside it that is a link", async () => {
+        const target = join(elsewhere, "victim");
+        await Deno.writeTextFile(target, "kept");
+        await Deno.symlink(target, join(sync, "memory.kv-wal"));
+        await assert.rejects(openProjectMemory(project), refusedByName("memory.kv-wal"));
+        assert.equal(await Deno.readTextFile(target), "kept");
+        await clear();
+      });
+
+      await t.step(".sync itself a link to a folder elsewhere", async () => {
+        await Deno.remove(sync);
+        await Deno.symlink(elsewhere, sync);
+        await assert.rejects(openProjectMemory(project), refusedByName(".sync"));
+        assert.deepEqual([...Deno.readDirSync(elsewhere)].map((e) => e.name).sort(), [
+          "other.db",
+          "victim",
+        ]);
+      });
+    } finally {
+      await Deno.remove(root, { recursive: true });
+    }
+  },
+);

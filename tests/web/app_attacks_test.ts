@@ -192,6 +192,12 @@ Deno.test("the web app admits only its own page and the token's holder", async (
       assert.equal(missing.status, 400);
       assert.match((await missing.json()).error, /^project: /);
       assert.equal((await receipts(`${project}&limit=5`)).status, 200);
+      for (const id of ["a".repeat(3000), "Not An Id", "x"]) {
+        const response = await receipts(`${project}&id=${encodeURIComponent(id)}`);
+        assert.equal(response.status, 400, `id=${id.slice(0, 20)}`);
+        assert.match((await response.json()).error, /^id: /);
+      }
+      assert.equal((await receipts(`${project}&id=tracker`)).status, 200);
     });
 
     await t.step(

@@ -6,6 +6,7 @@
  * @module
  */
 import { join } from "node:path";
+import { duplicateJsonKeys } from "../../internal/duplicate_json_keys.ts";
 import { ManifestError, type ManifestIssue } from "../../errors.ts";
 import { type Manifest, parseManifest } from "../../packages/mod.ts";
 import type { CheckProblem } from "./problem.ts";
@@ -226,6 +227,24 @@ export async function checkFiles(
       });
       continue;
     }
+    // A type says which kind the package publishes to others; a key written
+    // twice would say one thing to a person reading it and another to JSON.parse.
+    const repeats = duplicateJsonKeys(text);
+    for (const { key, path, at, first } of repeats) {
+      problems.push({
+        rule: "types-file",
+        file,
+        line: at.line,
+        column: at.column,
+        message:
+          `the key ${JSON.stringify(key)} appears twice in ${
+            path.length === 0 ? "the type" : JSON.stringify(path.join("."))
+          }, at line ${at.line}, column ${at.column} (first at line ${first.line}, column ` +
+          `${first.column}); JSON would keep only the last one silently: keep one`,
+        hint: "write each key once: a person reading the type and Sync must see the same kind",
+      });
+    }
+    if (repeats.length > 0) continue;
     const kind = (value as { kind?: unknown } | null)?.kind;
     if (typeof kind !== "string" || !kind.startsWith(`${manifest.id}.`)) {
       problems.push({

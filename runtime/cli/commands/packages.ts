@@ -40,7 +40,10 @@ async function runInstall(context: CommandContext<typeof INSTALL_OPTIONS>): Prom
   const source = resolve(context.cwd, need(args[0], "install needs a folder or an archive"));
   const project = needProject(flags.project, context.cwd);
   return await withHost(context, async (host) => {
-    const result = await installPackage(host, source, project, { approve: flags.approve });
+    const result = await installPackage(host, source, project, {
+      approve: flags.approve,
+      userHome: Deno.env.get("HOME"),
+    });
     const { manifest, ref } = result.package;
     io.out(
       `Installed ${manifest.id}@${manifest.version} (${ref.source}: ${ref.dir}) into ${result.project}`,

@@ -155,6 +155,14 @@ const BROKEN: Record<string, Expected[]> = {
     column: 1,
     message: "is not valid JSON: Expected double-quoted property name in JSON",
   }],
+  "types-duplicate-key": [{
+    rule: "types-file",
+    file: "types/item.json",
+    line: 4,
+    column: 3,
+    message: 'the key "kind" appears twice in the type, at line 4, column 3 (first at line 2, ' +
+      "column 3); JSON would keep only the last one silently: keep one",
+  }],
   "types-foreign-kind": [{
     rule: "types-file",
     file: "types/item.json",

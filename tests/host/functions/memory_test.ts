@@ -290,8 +290,14 @@ export default function register() {
 `;
   let other: InstanceType<typeof Host> | undefined;
   try {
+    let pagerDir = "";
     for (const id of ["pager", "spy"]) {
-      await setup.install({ id, handlers: [`${id}.fill`, `${id}.page`], service: pager(id) });
+      const dir = await setup.install({
+        id,
+        handlers: [`${id}.fill`, `${id}.page`],
+        service: pager(id),
+      });
+      if (id === "pager") pagerDir = dir;
       await setup.call(id, `${id}.fill`);
     }
     const first = await setup.call("pager", "pager.page", { kind: "pager.note" }) as {
@@ -310,6 +316,32 @@ export default function register() {
       assert.deepEqual((value as { records: { key: string }[] }).records.map((r) => r.key), [
         "pager.note/2",
       ]);
+    });
+
+    await t.step("the same package in another project is refused, the cursor named", async () => {
+      const { installPackage } = await import("../../../runtime/lifecycle/install.ts");
+      const elsewhere = await Deno.realPath(await Deno.makeTempDir({ prefix: "sync-elsewhere-" }));
+      try {
+        await installPackage(setup.host, pagerDir, elsewhere, { approve: true });
+        const call = (payload: unknown) =>
+          setup.host.callHandler(elsewhere, "pager", `pager.${payload ? "page" : "fill"}`, {
+            occasion: { kind: "extension" },
+            source: { kind: "person" },
+            payload,
+          });
+        await call(null);
+        await assert.rejects(
+          call({ kind: "pager.note", cursor: first.cursor }),
+          (error: Error) => {
+            assert.equal(error.name, "HandlerFailedError");
+            assert.match(error.message, /"cursor" must be the one the page before returned/);
+            return true;
+          },
+        );
+      } finally {
+        await setup.host.forgetProject(elsewhere);
+        await Deno.remove(elsewhere, { recursive: true });
+      }
     });
 
     await t.step("another package handed it is refused, the cursor named", async () => {
