@@ -5,7 +5,8 @@
  * app's own Origin (`middleware/same_origin.ts`); it carries the
  * installation's token, as Bearer when it changes something and has no Origin
  * (`middleware/token_guard.ts`); and a state-changing request's body is JSON
- * and small (`middleware/json_body.ts`).
+ * and small (`middleware/json_body.ts`) — except the upload route's, an
+ * archive's bytes, which that route types and caps itself (`api/uploads.ts`).
  *
  * @module
  */
@@ -15,7 +16,13 @@ import { HTTPException } from "hono/http-exception";
 import { secureHeaders } from "hono/secure-headers";
 import { httpStatusOf } from "../error_status.ts";
 import { InvalidInputError } from "../errors.ts";
-import { type OpenHost, openProject } from "../lifecycle/mod.ts";
+import {
+  type InstallCardHost,
+  type InstallHost,
+  type OpenHost,
+  openProject,
+} from "../lifecycle/mod.ts";
+import type { EventBus } from "../event_bus.ts";
 import { listReceipts, RECEIPTS_KEPT } from "../host/mod.ts";
 import { WEB_LIMITS } from "../limits.ts";
 import {
@@ -30,6 +37,19 @@ import { sameOrigin } from "./middleware/same_origin.ts";
 import { tokenGuard } from "./middleware/token_guard.ts";
 import { integerParam, requiredParam } from "./query_params.ts";
 import { commandRoutes, type CommandRunner } from "./api/commands.ts";
+import { installRoutes } from "./api/install.ts";
+import { uploadRoutes, UPLOADS_PATH } from "./api/uploads.ts";
+import { eventRoutes } from "./api/events.ts";
+import { UploadStore } from "./upload_store.ts";
+
+/**
+ * What the app runs on: the installation it reads, what opens projects and
+ * installs packages, and the bus its event stream watches.
+ */
+export interface AppHost extends OpenHost, InstallHost, InstallCardHost {
+  /** Where what happens in the installation is published. */
+  readonly events: EventBus;
+}
 
 /** Options for {@linkcode createApp}. */
 export interface AppOptions {
@@ -64,18 +84,19 @@ export interface WebApp {
 /**
  * Builds the Hono app over a host.
  *
- * @param host The installation the API reads, and what runs the handlers opening a project calls.
+ * @param host The installation the API reads, what runs the handlers opening a project calls,
+ *   what installs, and the bus the event stream watches.
  * @param options The token every request must carry, the port served on, the person's home
  *   folder, and what runs the commands the CLI sends.
  * @returns The app; `serve` hands its `fetch` to `Deno.serve`.
  */
-export function createApp(host: OpenHost, options: AppOptions): WebApp {
+export function createApp(host: AppHost, options: AppOptions): WebApp {
   const app = new Hono();
   app.use("*", secureHeaders());
   app.use("*", loopbackHost({ port: options.port }));
   app.use("*", sameOrigin());
   app.use("*", tokenGuard({ token: options.token, port: options.port }));
-  app.use("*", jsonBody({ maxBytes: WEB_LIMITS.maxJsonBodyBytes }));
+  app.use("*", jsonBody({ maxBytes: WEB_LIMITS.maxJsonBodyBytes, ownBodies: [UPLOADS_PATH] }));
   app.onError((error, c) => {
     if (error instanceof HTTPException) return error.getResponse();
     const status = httpStatusOf(error);
@@ -83,6 +104,10 @@ export function createApp(host: OpenHost, options: AppOptions): WebApp {
   });
   app.get("/api/health", (c) => c.json({ ok: true }));
   if (options.commands) app.route("/api/owner", commandRoutes(options.token, options.commands));
+  const uploads = new UploadStore(host.home, { now: host.now });
+  app.route("/api", uploadRoutes(uploads));
+  app.route("/api", installRoutes(host, uploads));
+  app.route("/api", eventRoutes(host.events));
   app.get("/api/projects", async (c) => {
     const projects: ProjectInfo[] = [];
     for await (const entry of host.kv.list<ProjectInfo>({ prefix: projectsPrefix() })) {

@@ -9,5 +9,6 @@
  * @module
  */
 export type { CommandLine, CommandOutput, CommandRequest, CommandRunner } from "./api/commands.ts";
+export type { AppHost } from "./app.ts";
 export { serve } from "./serve.ts";
 export type { ServeHost, ServeOptions } from "./serve.ts";
