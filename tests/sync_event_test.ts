@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { switchOff, switchOn } from "../runtime/clock/mod.ts";
+import { Clock, switchOff, switchOn } from "../runtime/clock/mod.ts";
 import type { EventSubscription } from "../runtime/event_bus.ts";
 import { listReceipts } from "../runtime/host/mod.ts";
 import { installPackage, removePackage } from "../runtime/lifecycle/mod.ts";
@@ -90,6 +90,22 @@ Deno.test("each fact is published on the host's bus where it happens, after it i
         { type: "switch", project: env.project, packageId: "tick", on: false },
         { type: "switch", project: env.project, packageId: "tick", on: true },
       ]);
+    });
+
+    await t.step("the clock passing a handler over tells the skip's receipt", async () => {
+      await switchOff(env.host.kv, env.project, "tick", env.host);
+      const clock = new Clock(env.host, { log: () => {} });
+      try {
+        assert.equal((await clock.tick()).skipped.length, 1);
+      } finally {
+        await clock.stop();
+      }
+      const events = await drain(watcher);
+      const skip = events.find((e) => e.type === "receipt");
+      assert.equal(skip?.type === "receipt" && skip.receipt.outcome, "skipped");
+      assert.equal(skip?.type === "receipt" && skip.receipt.error?.name, "switched-off");
+      await switchOn(env.host.kv, env.project, "tick", env.host);
+      await drain(watcher);
     });
 
     await t.step("an update that widens permissions tells it waits for approval", async () => {
