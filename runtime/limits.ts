@@ -274,3 +274,35 @@ export const EXTENSION_PAGE_LIMITS: Readonly<ExtensionPageLimits> = Object.freez
   maxTypeFileChars: 100_000,
   defaultReceipts: 50,
 });
+
+/** Limits on the owner's event stream (`GET /api/events`). */
+export interface EventLimits {
+  /**
+   * Facts held for one watcher that has not taken them yet. A page whose
+   * connection does not drain falls behind by at most this many; past it
+   * they are dropped and it is told to read the state again (`resync`).
+   */
+  maxQueuedEvents: number;
+  /** How often a quiet stream sends a comment, so proxies and the page know it lives, in ms. */
+  heartbeatMs: number;
+}
+
+/** The limits of every event stream. */
+export const EVENT_LIMITS: Readonly<EventLimits> = Object.freeze({
+  maxQueuedEvents: 256,
+  heartbeatMs: 15_000,
+});
+
+/** Limits on archives uploaded to the web app to install from. */
+export interface UploadLimits {
+  /** Largest upload, in bytes: an archive install would refuse is not taken. */
+  maxUploadBytes: number;
+  /** How long an upload no install used is kept, in ms, before it is removed. */
+  keepUnusedMs: number;
+}
+
+/** The limits of every upload. */
+export const UPLOAD_LIMITS: Readonly<UploadLimits> = Object.freeze({
+  maxUploadBytes: ARCHIVE_LIMITS.maxArchiveBytes,
+  keepUnusedMs: 60 * 60 * 1000,
+});

@@ -53,6 +53,8 @@ import {
 } from "./stamps.ts";
 import { describeError } from "../internal/describe_error.ts";
 import { newId } from "../internal/id.ts";
+import type { EventSink } from "../sync_event.ts";
+import type { Receipt } from "../types.ts";
 import { printable } from "../internal/printable.ts";
 
 /** How often the clock looks: once a minute, the shortest interval a manifest can ask for. */
@@ -138,6 +140,8 @@ export interface ClockHost extends HandlerCaller {
   projectMemory(project: string): Promise<Deno.Kv>;
   /** Closes what the host holds open of a project whose folder is gone. */
   forgetProject(project: string): Promise<void>;
+  /** Where the receipts the clock writes itself (skips) are told; nowhere when absent. */
+  readonly events?: EventSink;
 }
 
 /** Options for {@linkcode Clock}. */
@@ -558,7 +562,7 @@ export class Clock {
   ): Promise<void> {
     const now = this.#now();
     const stamp = new Date(now).toISOString();
-    await writeReceipt(this.#host.kv, {
+    const receipt: Receipt = {
       id: newId(now),
       project,
       packageId,
@@ -569,7 +573,9 @@ export class Clock {
       endedAt: stamp,
       outcome: "skipped",
       error: { name: reason, message },
-    });
+    };
+    await writeReceipt(this.#host.kv, receipt);
+    this.#host.events?.publish({ type: "receipt", project, packageId, receipt });
   }
 
   async #unmark(

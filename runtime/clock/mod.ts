@@ -31,4 +31,4 @@ export type { RememberIfScheduledOptions, ScheduledProject } from "./scheduled_p
 export { forgetSchedule, needsReview } from "./stamps.ts";
 export type { StampOutcome } from "./stamps.ts";
 export { isSwitchedOff, switchOff, switchOn } from "./switch.ts";
-export type { SwitchOffOptions } from "./switch.ts";
+export type { SwitchOffOptions, SwitchOnOptions } from "./switch.ts";

@@ -11,6 +11,7 @@ import { resolveProjectDir } from "../projects/mod.ts";
 import { clockOffKey, clockOffsPrefix } from "./keys.ts";
 import { InvalidInputError } from "../errors.ts";
 import { describeGiven } from "../internal/describe_given.ts";
+import type { EventSink } from "../sync_event.ts";
 
 /** What is stored for a package whose clock is switched off in a project. */
 export interface ClockOff {
@@ -33,6 +34,14 @@ export interface SwitchOffOptions {
   now: () => number;
   /** Opens the project's memory, where the package's generation is bumped. */
   projectMemory(project: string): Promise<Deno.Kv>;
+  /** Where the switch is told once written; nowhere when absent. */
+  readonly events?: EventSink;
+}
+
+/** Options for {@linkcode switchOn}. */
+export interface SwitchOnOptions {
+  /** Where the switch is told once written; nowhere when absent. */
+  readonly events?: EventSink;
 }
 
 /**
@@ -61,6 +70,7 @@ export async function switchOff(
     await kv.atomic().check(current).set(key, value).commit();
   }
   await bumpGeneration(await options.projectMemory(path), id);
+  options.events?.publish({ type: "switch", project: path, packageId: id, on: false });
 }
 
 /**
@@ -70,13 +80,20 @@ export async function switchOff(
  * @param kv The installation's KV.
  * @param project The project folder.
  * @param id The package id.
+ * @param options Where the switch is told.
  */
-export async function switchOn(kv: Deno.Kv, project: string, id: string): Promise<void> {
+export async function switchOn(
+  kv: Deno.Kv,
+  project: string,
+  id: string,
+  options: SwitchOnOptions = {},
+): Promise<void> {
   let path = project;
   try {
     path = await resolveProjectDir(project);
   } catch { /* the folder is gone; the exception is still keyed by its path */ }
   await kv.delete(clockOffKey(path, checkId(id)));
+  options.events?.publish({ type: "switch", project: path, packageId: id, on: true });
 }
 
 /** True when the package's clock is switched off in the project (a resolved path). */

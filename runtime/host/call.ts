@@ -29,12 +29,13 @@ import {
 import { readDeclaredIds, resolveProjectDir } from "../projects/mod.ts";
 import type { Occasion } from "../extension_api/service.ts";
 import type { Receipt, Source } from "../types.ts";
+import type { EventSink } from "../sync_event.ts";
 import type { WorkOrder } from "../work/mod.ts";
 import { consoleLine } from "./console_line.ts";
 import { hostDispatch } from "./host_dispatch.ts";
 import type { HandlerRateLimit } from "./handler_rate_limit.ts";
 import type { HostFunctionContext } from "./host_function.ts";
-import { writeReceipt } from "./receipts.ts";
+import { boundReceipt, writeReceipt } from "./receipts.ts";
 import type { ProcessLock } from "./process_lock.ts";
 import { type HandlerHold, holdHandler } from "./running_claim.ts";
 import { runningClaimKey } from "./keys.ts";
@@ -142,6 +143,8 @@ export interface CallResources {
    * Without it, a claim is judged by its expiry alone.
    */
   processLock?: () => Promise<ProcessLock>;
+  /** Where the call says it started, ended, and left its receipt; nowhere when absent. */
+  events?: EventSink;
 }
 
 /**
@@ -202,6 +205,14 @@ export async function callHandler(
           `of at once, or within ${Math.ceil(forMs / 1000)} s where the host cannot tell)`,
       );
     }
+    resources.events?.publish({
+      type: "handler-started",
+      project,
+      packageId: id,
+      handler,
+      receiptId: receipt.id,
+      startedAt: receipt.startedAt,
+    });
     await resources.rateLimit.count(project, id, handler, startedAt);
 
     const memory = await resources.projectMemory(project);
@@ -259,15 +270,36 @@ export async function callHandler(
     // Letting go and the receipt are one write. Whether it fails or not, the
     // caller is told what happened to the call: a call that committed is not
     // reported as failed because its receipt could not be written.
+    let written = false;
     try {
       if (hold) await hold.release(wanted ? receipt : undefined);
       else if (wanted) await writeReceipt(kv, receipt);
+      written = wanted;
     } catch (error) {
       resources.log(
         `[host] the receipt of ${handler} in ${project} (${receipt.id}, outcome ` +
           `${receipt.outcome}) could not be written: ${describeError(error).message}` +
           (hold ? "; its claim becomes an interrupted receipt once it runs out" : ""),
       );
+    }
+    // Told once written, so a page that reads again on hearing it finds it.
+    if (written) {
+      resources.events?.publish({
+        type: "receipt",
+        project,
+        packageId: id,
+        receipt: boundReceipt(receipt),
+      });
+    }
+    if (hold) {
+      resources.events?.publish({
+        type: "handler-ended",
+        project,
+        packageId: id,
+        handler,
+        receiptId: receipt.id,
+        outcome: receipt.outcome,
+      });
     }
   }
 }

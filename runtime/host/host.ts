@@ -22,6 +22,7 @@ import { recordCursorSecret } from "./record_cursor_secret.ts";
 import { ProcessLock } from "./process_lock.ts";
 import { recordInterruptedCalls } from "./running_claim.ts";
 import type { Receipt } from "../types.ts";
+import { EventBus } from "../event_bus.ts";
 
 /** Options for {@linkcode Host}. */
 export interface HostOptions {
@@ -39,6 +40,8 @@ export interface HostOptions {
   fetch?: typeof fetch;
   /** An existing pool to run calls in. */
   pool?: IsolatePool;
+  /** Where the facts of what this host does are published; a bus of its own when absent. */
+  events?: EventBus;
 }
 
 /**
@@ -57,6 +60,11 @@ export class Host implements HandlerCaller {
   readonly limits: HandlerLimits;
   /** The isolates calls run in. */
   readonly pool: IsolatePool;
+  /**
+   * Where the facts of what runs on this host are published (receipts,
+   * switches, installs); the app's event stream watches it.
+   */
+  readonly events: EventBus;
   #memories: ProjectMemories;
   #resources: CallResources;
   #log: (line: string) => void;
@@ -75,6 +83,7 @@ export class Host implements HandlerCaller {
     this.now = options.now ?? Date.now;
     this.limits = options.limits ?? DEFAULT_LIMITS;
     this.pool = options.pool ?? new IsolatePool({ size: this.limits.maxConcurrentCalls });
+    this.events = options.events ?? new EventBus();
     // One entry, one line: what a handler wrote cannot start another.
     const log = options.log ?? ((line) => console.error(printable(line)));
     this.#log = log;
@@ -91,6 +100,7 @@ export class Host implements HandlerCaller {
       log,
       fetch: options.fetch,
       processLock: () => this.#processLock(),
+      events: this.events,
     };
   }
 
@@ -150,6 +160,12 @@ export class Host implements HandlerCaller {
       return [];
     }
     for (const r of receipts) {
+      this.events.publish({
+        type: "receipt",
+        project: r.project,
+        packageId: r.packageId,
+        receipt: r,
+      });
       this.#log(
         `A call of ${r.handler} (${r.packageId}) in ${r.project} was interrupted: ` +
           `its process stopped before it ended. Its receipt says so.`,
@@ -182,6 +198,7 @@ export class Host implements HandlerCaller {
       now: this.now,
       limits: this.limits,
       pool: this.pool,
+      events: this.events,
       log,
     });
     view.#memories = this.#memories;

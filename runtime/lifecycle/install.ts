@@ -35,6 +35,7 @@ import {
 } from "../projects/mod.ts";
 import { pathExists } from "../internal/path_exists.ts";
 import { printable } from "../internal/printable.ts";
+import type { InstallProgressEvent } from "../sync_event.ts";
 
 /** What installing a package needs of the host: besides removal's, the store and the isolates. */
 export interface InstallHost extends RemoveHost {
@@ -98,13 +99,20 @@ export async function installPackage(
   const hadSyncFolder = await pathExists(syncFolder);
   const memoryFile = projectMemoryPath(project);
   const hadMemory = await pathExists(memoryFile);
+  const progress = (stage: InstallProgressEvent["stage"]) =>
+    host.events?.publish({ type: "install-progress", project, source, stage });
+  progress("unpacking");
   const pkg = await storePackage(source, {
     home: host.home,
     now: host.now,
     // What `deno task check` refuses in a built package, install refuses in the same words,
     // before anything is stored: a folder as it is, an archive in its staging folder.
-    admit: (dir) => admitChecked(host, source, dir),
+    admit: (dir) => {
+      progress("checking");
+      return admitChecked(host, source, dir);
+    },
   });
+  progress("installing");
   const { id, version, permissions } = pkg.manifest;
   let refMoved = false;
   try {
@@ -119,6 +127,13 @@ export async function installPackage(
         await setPackageRef(host.kv, pkg.ref);
         refMoved = true;
         if (previous?.dir !== pkg.ref.dir) await fenceOtherProjects(host, id, project);
+        host.events?.publish({
+          type: "installed",
+          project,
+          packageId: id,
+          version,
+          waitingForApproval: true,
+        });
         throw new ApprovalRequiredError(
           `Cannot update ${id} to ${version} in ${project}: it asks for more than was approved:\n` +
             widened.map((p) => `  ${p} — ${describePermission(p)}`).join("\n") +
@@ -172,6 +187,13 @@ export async function installPackage(
     if (!ids.includes(id)) await writeDeclaredIds(project, [...ids, id]);
     await rememberProject(host.kv, project, { now: host.now });
     await rememberIfScheduled(host.kv, project, { now: host.now });
+    host.events?.publish({
+      type: "installed",
+      project,
+      packageId: id,
+      version,
+      waitingForApproval: false,
+    });
     return { package: pkg, project, approved: needsApproval ? widened : [], installed };
   } catch (error) {
     // Leave nothing behind that this install brought: an archive it unpacked

@@ -14,3 +14,13 @@ export type { RemoveHost, RemoveOptions, RemoveResult } from "./remove.ts";
 export { openProject } from "./open.ts";
 export type { LifecycleRun } from "./moment.ts";
 export type { OpenHost, OpenOptions, OpenResult } from "./open.ts";
+export { readInstallCard } from "./install_card.ts";
+export type {
+  CardPackage,
+  CardPermission,
+  CardProblem,
+  CardScheduleRow,
+  InstallCard,
+  InstallCardHost,
+} from "./install_card.ts";
+export { installReport } from "./install_report.ts";

@@ -18,6 +18,7 @@ import {
   resolveProjectDir,
   writeDeclaredIds,
 } from "../projects/mod.ts";
+import type { EventSink } from "../sync_event.ts";
 
 /** What removing a package needs of the host: the installation, project memories, and calls. */
 export interface RemoveHost extends HandlerCaller {
@@ -27,6 +28,8 @@ export interface RemoveHost extends HandlerCaller {
   readonly now: () => number;
   /** The project's memory KV, where the package's generation is bumped. */
   projectMemory(project: string): Promise<Deno.Kv>;
+  /** Where installs and removals are told once done; nowhere when absent. */
+  readonly events?: EventSink;
 }
 
 /** Options for {@linkcode removePackage}. */
@@ -103,5 +106,6 @@ export async function removePackage(
   await rememberProject(host.kv, project, { now: host.now });
   await forgetSchedule(host.kv, project, id);
   await switchOn(host.kv, project, id);
+  host.events?.publish({ type: "removed", project, packageId: id });
   return result;
 }

@@ -29,9 +29,17 @@ export type { ServingOptions, ServingState } from "./serving.ts";
 export {
   loadPackage,
   publishedKinds,
+  readManifestAt,
   readPackageRef,
   readServiceSource,
   setPackageRef,
   storePackage,
+  withPackageFiles,
 } from "./store.ts";
-export type { LoadedPackage, PackageRef, StoredPackage, StorePackageOptions } from "./store.ts";
+export type {
+  LoadedPackage,
+  PackageFilesOptions,
+  PackageRef,
+  StoredPackage,
+  StorePackageOptions,
+} from "./store.ts";

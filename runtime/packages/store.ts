@@ -199,6 +199,54 @@ export async function storePackage(
   }
 }
 
+/** Options for {@linkcode withPackageFiles}. */
+export interface PackageFilesOptions {
+  /** The installation folder (archives are staged under its store). */
+  home: string;
+}
+
+/**
+ * Lays a package's files out to be read, without storing anything: a folder
+ * as it is; an archive unpacked (with every check install makes of its
+ * entries) into a staging folder that is removed when `use` returns or
+ * throws. A process killed meanwhile leaves the staging folder to the next
+ * install's or serve's sweep, as an install killed while it stages does.
+ *
+ * @param source A package folder or archive file.
+ * @param options Where the store is.
+ * @param use Reads the files in the folder it is given; what it answers is answered.
+ * @throws {NotFoundError} when `source` does not exist.
+ * @throws {ArchiveError} for hostile or broken archives.
+ */
+export async function withPackageFiles<T>(
+  source: string,
+  options: PackageFilesOptions,
+  use: (dir: string) => Promise<T>,
+): Promise<T> {
+  const path = resolve(source);
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.stat(path);
+  } catch {
+    throw new NotFoundError(`Cannot read ${source}: no such folder or archive`);
+  }
+  if (info.isDirectory) return await use(await Deno.realPath(path));
+  if (info.size > ARCHIVE_LIMITS.maxArchiveBytes) {
+    throw new ArchiveError(
+      `Cannot unpack ${source}: it is ${info.size} bytes; the limit is ${ARCHIVE_LIMITS.maxArchiveBytes}`,
+    );
+  }
+  const entries = stripCommonFolder(readArchive(await Deno.readFile(path), source));
+  await sweepStaleStaging(options.home);
+  const held = await takeStaging(options.home, `read-${crypto.randomUUID()}`);
+  try {
+    await writeArchiveEntries(entries, held.dir);
+    return await use(held.dir);
+  } finally {
+    await held.release();
+  }
+}
+
 /**
  * Makes `ref` the artefact that serves its id on this machine.
  *

@@ -5,7 +5,8 @@
  * app's own Origin (`middleware/same_origin.ts`); it carries the
  * installation's token, as Bearer when it changes something and has no Origin
  * (`middleware/token_guard.ts`); and a state-changing request's body is JSON
- * and small (`middleware/json_body.ts`).
+ * and small (`middleware/json_body.ts`) — except the upload route's, an
+ * archive's bytes, which that route types and caps itself (`api/uploads.ts`).
  *
  * @module
  */
@@ -32,6 +33,10 @@ import { extensionsRoute } from "./api/extensions.ts";
 import { extensionSwitchRoute } from "./api/extension_switch.ts";
 import { projectsRoute } from "./api/projects.ts";
 import type { WebHost } from "./web_host.ts";
+import { installRoutes } from "./api/install.ts";
+import { uploadRoutes, UPLOADS_PATH } from "./api/uploads.ts";
+import { eventRoutes } from "./api/events.ts";
+import { UploadStore } from "./upload_store.ts";
 
 /** Options for {@linkcode createApp}. */
 export interface AppOptions {
@@ -66,8 +71,8 @@ export interface WebApp {
 /**
  * Builds the Hono app over a host.
  *
- * @param host The installation the API reads and changes, and what runs the handlers that
- *   opening a project and removing a package call.
+ * @param host The installation the API reads and changes, what runs the handlers that opening a
+ *   project and removing a package call, what installs, and the bus the event stream watches.
  * @param options The token every request must carry, the port served on, the person's home
  *   folder, and what runs the commands the CLI sends.
  * @returns The app; `serve` hands its `fetch` to `Deno.serve`.
@@ -78,7 +83,7 @@ export function createApp(host: WebHost, options: AppOptions): WebApp {
   app.use("*", loopbackHost({ port: options.port }));
   app.use("*", sameOrigin());
   app.use("*", tokenGuard({ token: options.token, port: options.port }));
-  app.use("*", jsonBody({ maxBytes: WEB_LIMITS.maxJsonBodyBytes }));
+  app.use("*", jsonBody({ maxBytes: WEB_LIMITS.maxJsonBodyBytes, ownBodies: [UPLOADS_PATH] }));
   app.onError((error, c) => {
     if (error instanceof HTTPException) return error.getResponse();
     const status = httpStatusOf(error);
@@ -91,6 +96,10 @@ export function createApp(host: WebHost, options: AppOptions): WebApp {
   app.route("/api/extensions", extensionPageRoute(host));
   app.route("/api/extensions", extensionSwitchRoute(host));
   app.route("/api/extensions", extensionRemoveRoute(host));
+  const uploads = new UploadStore(host.home, { now: host.now });
+  app.route("/api", uploadRoutes(uploads));
+  app.route("/api", installRoutes(host, uploads));
+  app.route("/api", eventRoutes(host.events));
   app.post("/api/projects/open", async (c) => {
     let body: unknown;
     try {

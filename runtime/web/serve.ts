@@ -8,7 +8,9 @@
  */
 import { clearClockLease, Clock, type ClockHost } from "../clock/mod.ts";
 import { ConflictError } from "../errors.ts";
+import { UPLOAD_LIMITS } from "../limits.ts";
 import type { IsolatePool } from "../isolate/mod.ts";
+import { UploadStore } from "./upload_store.ts";
 import { sweepStaleStaging } from "../packages/mod.ts";
 import { type InstallationOwnership, installationToken } from "../projects/mod.ts";
 import type { CommandRunner } from "./api/commands.ts";
@@ -16,7 +18,7 @@ import { createApp, type WebApp } from "./app.ts";
 import type { WebHost } from "./web_host.ts";
 
 /** What serving needs of the host: the app's and the clock's, the installation folder and the isolates. */
-export interface ServeHost extends ClockHost, WebHost {
+export interface ServeHost extends Omit<ClockHost, "events">, WebHost {
   /** The installation folder: its token lives there. */
   readonly home: string;
   /** The isolates, warmed before the first request. */
@@ -55,6 +57,17 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
   for (const left of await sweepStaleStaging(host.home)) {
     options.log(`Removed ${left}, left by an install that was stopped`);
   }
+  // Uploads nobody installed go after an hour unused: looked for now, and
+  // every tenth of that while serving.
+  const uploads = new UploadStore(host.home, { now: host.now });
+  await uploads.sweep();
+  const sweeping = setInterval(
+    () => uploads.sweep().catch(() => {/* looked for again next time */}),
+    UPLOAD_LIMITS.keepUnusedMs / 6,
+  );
+  // Event streams never end by themselves: ended so the server can stop.
+  const endStreams = () => host.events.closeWatchers();
+  options.signal?.addEventListener("abort", endStreams);
   await host.pool.warm();
   // The app checks the port requests are addressed to, which with port 0 is
   // known only once the server listens; no request comes before that.
@@ -100,6 +113,7 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
         ? "Stopping (a handler running now finishes first; press Ctrl-C again to stop at once)"
         : "Stopping",
     );
+    endStreams();
     server.shutdown();
   };
   const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
@@ -109,6 +123,8 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
     } catch { /* no such signal here */ }
   }
   await server.finished;
+  clearInterval(sweeping);
+  options.signal?.removeEventListener("abort", endStreams);
   await clock.stop();
   for (const signal of signals) {
     try {

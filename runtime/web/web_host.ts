@@ -1,15 +1,19 @@
 /**
  * What the web app needs of the host: the installation, the clock's time and
- * the limits calls run under, the projects' memories, and what runs handlers
- * (opening a project and removing a package run theirs).
+ * the limits calls run under, the projects' memories, what runs handlers
+ * (opening a project and removing a package run theirs), what installs, and
+ * the bus the event stream watches.
  *
  * @module
  */
+import type { EventBus } from "../event_bus.ts";
 import type { HandlerLimits } from "../limits.ts";
-import type { OpenHost, RemoveHost } from "../lifecycle/mod.ts";
+import type { InstallCardHost, InstallHost, OpenHost, RemoveHost } from "../lifecycle/mod.ts";
 
 /** What the web app needs of the host; the host of `sync serve` is one. */
-export interface WebHost extends OpenHost, RemoveHost {
-  /** The limits calls run under: the schedule rows tell a stopped call by them. */
-  readonly limits: Pick<HandlerLimits, "timeoutMs" | "workerGraceMs">;
+export interface WebHost extends OpenHost, RemoveHost, InstallHost, InstallCardHost {
+  /** Where what happens in the installation is published; the event stream watches it. */
+  readonly events: EventBus;
+  /** The limits calls run under: the schedule rows tell a stopped call by them, and the install card checks with them. */
+  readonly limits: HandlerLimits;
 }

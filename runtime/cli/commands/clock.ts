@@ -110,7 +110,7 @@ async function runSwitch(context: CommandContext<typeof SWITCH_OPTIONS>): Promis
     const project = await resolveProjectDir(dir);
     await assertSwitchable(host.kv, project, id);
     if (state === "off") await switchOff(host.kv, project, id, host);
-    else await switchOn(host.kv, project, id);
+    else await switchOn(host.kv, project, id, host);
     io.out(`${id}'s clock is ${state} for ${project}`);
     return 0;
   });

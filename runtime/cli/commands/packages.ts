@@ -6,7 +6,7 @@
  */
 import { resolve } from "node:path";
 import { printable } from "../../internal/printable.ts";
-import { installPackage, removePackage } from "../../lifecycle/mod.ts";
+import { installPackage, installReport, removePackage } from "../../lifecycle/mod.ts";
 import { readDeclaredIds, resolveProjectDir } from "../../projects/mod.ts";
 import type { Command, CommandContext, CommandSummary } from "../command.ts";
 import { describeInstalled } from "../describe_installed.ts";
@@ -44,12 +44,7 @@ async function runInstall(context: CommandContext<typeof INSTALL_OPTIONS>): Prom
       approve: flags.approve,
       userHome: Deno.env.get("HOME"),
     });
-    const { manifest, ref } = result.package;
-    io.out(
-      `Installed ${manifest.id}@${manifest.version} (${ref.source}: ${ref.dir}) into ${result.project}`,
-    );
-    if (result.approved.length) io.out(`Approved: ${result.approved.join(", ")}`);
-    if (result.installed) io.out(`Ran its installed handler ${result.installed.handler}: ok`);
+    for (const line of installReport(result)) io.out(line);
     return 0;
   });
 }

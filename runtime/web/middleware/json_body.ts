@@ -10,18 +10,29 @@ import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { changesState } from "./same_origin.ts";
 
+/** Options for {@linkcode jsonBody}. */
+export interface JsonBodyOptions {
+  /** The largest body, in bytes. */
+  maxBytes: number;
+  /**
+   * Paths whose route reads a body of its own type and under its own cap
+   * (the archive upload); each such route checks both itself.
+   */
+  ownBodies?: readonly string[];
+}
+
 /**
  * Refuses a state-changing request whose Content-Type is not
  * `application/json` (415), or whose body is larger than `maxBytes` (413):
  * by its Content-Length at once, or while it is read when it declares none.
  *
- * @param options The largest body, in bytes.
+ * @param options The largest body, in bytes, and the paths whose routes read their own bodies.
  *
  * Internal to `runtime/web/`: its type is Hono's, which Sync's documented
  * surface does not name.
  * @internal
  */
-export function jsonBody(options: { maxBytes: number }): MiddlewareHandler {
+export function jsonBody(options: JsonBodyOptions): MiddlewareHandler {
   const limit = bodyLimit({
     maxSize: options.maxBytes,
     onError: (c) =>
@@ -32,6 +43,7 @@ export function jsonBody(options: { maxBytes: number }): MiddlewareHandler {
   });
   return async (c, next) => {
     if (!changesState(c.req.method)) return await next();
+    if (options.ownBodies?.includes(c.req.path)) return await next();
     const type = c.req.header("content-type");
     const media = type?.split(";")[0].trim().toLowerCase();
     if (media !== "application/json") {

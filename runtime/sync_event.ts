@@ -1,0 +1,134 @@
+/**
+ * The facts the installation's owner tells whoever is watching: a handler
+ * started or ended, a receipt was written, a clock was switched, a package
+ * was installed or removed. Each is published where it happens, through an
+ * {@linkcode EventSink} handed in as a parameter; the web app's event stream
+ * (`GET /api/events`) carries them to open pages. They are told after the
+ * fact is written, never instead of it: a page that missed some reads the
+ * state again.
+ *
+ * @module
+ */
+import type { Receipt } from "./types.ts";
+
+/** A handler call took its claim and is running now (a lamp starts breathing). */
+export interface HandlerStartedEvent {
+  /** The kind of fact. */
+  type: "handler-started";
+  /** The project's resolved folder. */
+  project: string;
+  /** The package id. */
+  packageId: string;
+  /** The handler's name, such as `issues.poll`. */
+  handler: string;
+  /** The id the call's receipt will have. */
+  receiptId: string;
+  /** When the call started, as an ISO 8601 time. */
+  startedAt: string;
+}
+
+/** A handler call that started has ended, whether or not its receipt could be written. */
+export interface HandlerEndedEvent {
+  /** The kind of fact. */
+  type: "handler-ended";
+  /** The project's resolved folder. */
+  project: string;
+  /** The package id. */
+  packageId: string;
+  /** The handler's name. */
+  handler: string;
+  /** The id of the call's receipt. */
+  receiptId: string;
+  /** How the call ended. */
+  outcome: Receipt["outcome"];
+}
+
+/** A receipt was written: a call ended, the clock passed one over, or a call was found interrupted. */
+export interface ReceiptEvent {
+  /** The kind of fact. */
+  type: "receipt";
+  /** The project's resolved folder. */
+  project: string;
+  /** The package id. */
+  packageId: string;
+  /** The receipt as written. */
+  receipt: Receipt;
+}
+
+/** A person switched a package's clock off or on in a project. */
+export interface SwitchEvent {
+  /** The kind of fact. */
+  type: "switch";
+  /** The project's resolved folder (or the path as given, when the folder is gone). */
+  project: string;
+  /** The package id. */
+  packageId: string;
+  /** True when the clock is on now. */
+  on: boolean;
+}
+
+/**
+ * A package was installed into a project, or an update was stored and waits
+ * for a person's approval while the version approved before keeps serving.
+ */
+export interface InstalledEvent {
+  /** The kind of fact. */
+  type: "installed";
+  /** The project's resolved folder. */
+  project: string;
+  /** The package id. */
+  packageId: string;
+  /** The version installed (or waiting). */
+  version: string;
+  /** True when the version is stored but waits for approval in this project. */
+  waitingForApproval: boolean;
+}
+
+/** A package was removed from a project (its records stay). */
+export interface RemovedEvent {
+  /** The kind of fact. */
+  type: "removed";
+  /** The project's resolved folder. */
+  project: string;
+  /** The package id. */
+  packageId: string;
+}
+
+/** Where an install into a project has got to, for a page that shows its progress. */
+export interface InstallProgressEvent {
+  /** The kind of fact. */
+  type: "install-progress";
+  /** The project's resolved folder. */
+  project: string;
+  /** The folder or archive installed from, as the install was given it. */
+  source: string;
+  /**
+   * `unpacking`: the archive is read and its entries checked and written;
+   * `checking`: check runs over the package; `installing`: its `installed`
+   * handler runs and the install is committed.
+   */
+  stage: "unpacking" | "checking" | "installing";
+}
+
+/** Every fact the owner publishes. Each names the project it happened in. */
+export type SyncEvent =
+  | HandlerStartedEvent
+  | HandlerEndedEvent
+  | ReceiptEvent
+  | SwitchEvent
+  | InstalledEvent
+  | RemovedEvent
+  | InstallProgressEvent;
+
+/**
+ * What publishes facts. Publishing never waits and never fails the
+ * publisher: a fact nobody is watching is dropped.
+ */
+export interface EventSink {
+  /**
+   * Tells every watcher of the event's project.
+   *
+   * @param event The fact, after it is written.
+   */
+  publish(event: SyncEvent): void;
+}

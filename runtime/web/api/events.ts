@@ -1,0 +1,63 @@
+/**
+ * `GET /api/events?project=<folder>`: what happens in a project, as it
+ * happens, as Server-Sent Events — receipts written, handlers starting and
+ * ending (the lamps), switches, installs (with their progress) and removals,
+ * whoever made them: the page, the CLI (whose commands the serve runs) or
+ * the clock. Each event's name is its `type` and its data the event as JSON
+ * (`events_types.ts`). The stream opens with `ready`; a page that falls too
+ * far behind is sent `resync` in place of what it missed, and reads the
+ * state again; a quiet stream sends a comment every `EVENT_LIMITS.heartbeatMs`.
+ *
+ * @module
+ */
+import { Hono } from "hono";
+import { streamSSE } from "hono/streaming";
+import type { EventBus } from "../../event_bus.ts";
+import { EVENT_LIMITS } from "../../limits.ts";
+import { resolveProjectDir } from "../../projects/mod.ts";
+import { requiredParam } from "../query_params.ts";
+import type { ReadyEvent } from "./events_types.ts";
+
+/** Options for {@linkcode eventRoutes}. */
+export interface EventRoutesOptions {
+  /** How often a quiet stream sends a comment, in ms; `EVENT_LIMITS.heartbeatMs` when absent. */
+  heartbeatMs?: number;
+  /** The most events held for one stream; `EVENT_LIMITS.maxQueuedEvents` when absent. */
+  maxQueued?: number;
+}
+
+/**
+ * The event stream's route, to mount at `/api`.
+ *
+ * @param bus The owner's bus, where what happens is published.
+ * @param options The heartbeat and the queue's bound (tests pass small ones).
+ * @returns A Hono app for `app.route()`. Internal: its type is Hono's.
+ * @internal
+ */
+export function eventRoutes(bus: EventBus, options: EventRoutesOptions = {}): Hono {
+  const heartbeatMs = options.heartbeatMs ?? EVENT_LIMITS.heartbeatMs;
+  const routes = new Hono();
+  routes.get("/events", async (c) => {
+    const project = await resolveProjectDir(requiredParam(c, "project", "the project folder"));
+    // Subscribed before the stream opens, so nothing published after `ready` is missed.
+    const subscription = bus.subscribe({ project, maxQueued: options.maxQueued });
+    return streamSSE(c, async (stream) => {
+      stream.onAbort(() => subscription.close());
+      try {
+        const ready: ReadyEvent = { type: "ready", project };
+        await stream.writeSSE({ event: ready.type, data: JSON.stringify(ready) });
+        while (!stream.aborted && !subscription.closed) {
+          const event = await subscription.next(heartbeatMs);
+          if (stream.aborted || subscription.closed) break;
+          // A write waits while the page does not read; meanwhile the bus holds
+          // at most the subscription's bound for it, then a `resync`.
+          if (event === null) await stream.write(": heartbeat\n\n");
+          else await stream.writeSSE({ event: event.type, data: JSON.stringify(event) });
+        }
+      } finally {
+        subscription.close();
+      }
+    });
+  });
+  return routes;
+}

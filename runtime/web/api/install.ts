@@ -1,0 +1,156 @@
+/**
+ * Installing from the web: `POST /api/install/card` answers the install card
+ * (what the package is, what it runs on the clock, what it asks, what check
+ * finds) without installing; `POST /api/install` installs, as `sync install`
+ * does, and says what it says. The source is the absolute path of a package
+ * folder or archive on this machine, or `{ "upload": "<id>" }` for an archive
+ * sent to `POST /api/uploads`.
+ *
+ * @module
+ */
+import { isAbsolute } from "node:path";
+import { Hono } from "hono";
+import type { Context } from "hono";
+import { InvalidInputError } from "../../errors.ts";
+import {
+  type InstallCardHost,
+  type InstallHost,
+  installPackage,
+  installReport,
+  type LifecycleRun,
+  readInstallCard,
+} from "../../lifecycle/mod.ts";
+import type { UploadStore } from "../upload_store.ts";
+
+/** Where a package is installed from: an absolute path on this machine, or an upload. */
+export type InstallSource = string | { upload: string };
+
+/** The body of `POST /api/install/card`. */
+export interface InstallCardRequest {
+  /** The project folder (absolute). */
+  project: string;
+  /** The package folder or archive. */
+  source: InstallSource;
+}
+
+/** The body of `POST /api/install`. */
+export interface InstallRequest extends InstallCardRequest {
+  /** A person approved the permissions the card showed; without it, an install that needs approval is refused. */
+  approve?: boolean;
+}
+
+/** What `POST /api/install` answers. */
+export interface InstallAnswer {
+  /** The project's resolved folder. */
+  project: string;
+  /** The package id. */
+  id: string;
+  /** The version installed. */
+  version: string;
+  /** `folder`: linked to the folder; `archive`: unpacked into the store. */
+  from: "folder" | "archive";
+  /** The folder its files are read from. */
+  dir: string;
+  /** Permissions this install approved (empty when nothing new was asked). */
+  approved: string[];
+  /** Its `installed` handler, when it has one (it succeeded). */
+  installed: Omit<LifecycleRun, "failure"> | null;
+  /** What `sync install` prints, line by line. */
+  lines: string[];
+}
+
+/**
+ * The install routes, to mount at `/api`.
+ *
+ * @param host What reads cards, and stores, checks and approves packages.
+ * @param uploads The uploads `{ upload: id }` names.
+ * @returns A Hono app for `app.route()`. Internal: its type is Hono's.
+ * @internal
+ */
+export function installRoutes(
+  host: InstallHost & InstallCardHost,
+  uploads: UploadStore,
+): Hono {
+  const routes = new Hono();
+  routes.post("/install/card", async (c) => {
+    const body = await readBody(c, "POST /api/install/card", false);
+    const source = await sourcePath(body.source, uploads);
+    return c.json(await readInstallCard(host, source, body.project));
+  });
+  routes.post("/install", async (c) => {
+    const body = await readBody(c, "POST /api/install", true);
+    const source = await sourcePath(body.source, uploads);
+    const result = await installPackage(host, source, body.project, {
+      approve: body.approve === true,
+    });
+    // Unpacked into the store now: the upload has done its work.
+    if (typeof body.source === "object") await uploads.remove(body.source.upload);
+    const { manifest, ref } = result.package;
+    const answer: InstallAnswer = {
+      project: result.project,
+      id: manifest.id,
+      version: manifest.version,
+      from: ref.source,
+      dir: ref.dir,
+      approved: result.approved,
+      installed: result.installed && (({ failure: _, ...run }) => run)(result.installed),
+      lines: installReport(result),
+    };
+    return c.json(answer);
+  });
+  return routes;
+}
+
+/** The body, checked; each wrong field is named. */
+async function readBody(c: Context, route: string, install: boolean): Promise<InstallRequest> {
+  const shape = install
+    ? '{ "project": "<folder>", "source": "<folder or archive>" | { "upload": "<id>" }, ' +
+      '"approve": true }'
+    : '{ "project": "<folder>", "source": "<folder or archive>" | { "upload": "<id>" } }';
+  let body: unknown;
+  try {
+    body = await c.req.json();
+  } catch {
+    throw new InvalidInputError(`${route} takes JSON: ${shape}`);
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw new InvalidInputError(`${route} takes a JSON object: ${shape}`);
+  }
+  const { project, source, approve } = body as Record<string, unknown>;
+  if (typeof project !== "string" || !isAbsolute(project)) {
+    throw new InvalidInputError(
+      `project: ${route} needs the project folder's absolute path, got ${JSON.stringify(project)}`,
+    );
+  }
+  let checked: InstallSource;
+  if (typeof source === "string") {
+    // The app has no working folder of its own a relative path could mean.
+    if (!isAbsolute(source)) {
+      throw new InvalidInputError(
+        `source: ${JSON.stringify(source)} is relative; give the package folder's or ` +
+          `archive's absolute path, or { "upload": "<id>" }`,
+      );
+    }
+    checked = source;
+  } else if (
+    typeof source === "object" && source !== null &&
+    typeof (source as { upload?: unknown }).upload === "string"
+  ) {
+    checked = { upload: (source as { upload: string }).upload };
+  } else {
+    throw new InvalidInputError(
+      `source: expected an absolute path or { "upload": "<id>" }, got ${JSON.stringify(source)}`,
+    );
+  }
+  if (install && approve !== undefined && typeof approve !== "boolean") {
+    throw new InvalidInputError(
+      `approve: expected true (a person approved) or false, got ${JSON.stringify(approve)}`,
+    );
+  }
+  return { project, source: checked, ...(install ? { approve: approve as boolean } : {}) };
+}
+
+/** The file or folder a source names. */
+function sourcePath(source: InstallSource, uploads: UploadStore): Promise<string> {
+  return typeof source === "string" ? Promise.resolve(source) : uploads.path(source.upload);
+}
