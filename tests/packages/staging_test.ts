@@ -49,7 +49,10 @@ async function installUntilStaged(
     stderr: "null",
   }).spawn();
   const until = Date.now() + 60_000;
-  while (!(await stagingEntries(home)).some((name) => !name.endsWith(".lock"))) {
+  // Staged means unpacked: the folder has its own name (not `.<name>.unpacking-…`), and the
+  // install holds there while its check runs.
+  const staged = (name: string) => !name.endsWith(".lock") && !name.startsWith(".");
+  while (!(await stagingEntries(home)).some(staged)) {
     if (Date.now() > until) {
       child.kill("SIGKILL");
       await child.status;
