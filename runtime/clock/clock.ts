@@ -56,6 +56,7 @@ import { newId } from "../internal/id.ts";
 import type { EventSink } from "../sync_event.ts";
 import type { Receipt } from "../types.ts";
 import { printable } from "../internal/printable.ts";
+import { isFolder } from "../internal/is_folder.ts";
 
 /** How often the clock looks: once a minute, the shortest interval a manifest can ask for. */
 export const LOOK_EVERY_MS = 60_000;
@@ -650,12 +651,4 @@ async function listByProject<T>(
     inner.set(rest.join("\0"), entry.value);
   }
   return out;
-}
-
-async function isFolder(path: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(path)).isDirectory;
-  } catch {
-    return false;
-  }
 }
