@@ -15,8 +15,6 @@ import { validateManifest } from "../packages/mod.ts";
 export interface ScaffoldOptions {
   /** The name people see; default the id with a capital letter (`hello` → `Hello`). */
   name?: string;
-  /** URL of the API module the package's `deno.json` maps the import to; default this checkout's. */
-  apiModule?: string;
 }
 
 /** What `new` created. */
@@ -82,7 +80,6 @@ export async function scaffoldPackage(
   }
   await assertEmptyFolder(id, dir);
 
-  const apiModule = options.apiModule ?? API_MODULE_URL;
   const files: [string, string][] = [
     ["manifest.json", `${JSON.stringify(manifest, null, 2)}\n`],
     ["src/service.ts", serviceSource(id, handler)],
@@ -115,7 +112,7 @@ export async function scaffoldPackage(
       `${
         JSON.stringify(
           {
-            imports: { "@sync/extension-api/service": apiModule },
+            imports: { "@sync/extension-api/service": API_MODULE_URL },
             compilerOptions: { strict: true, lib: ["esnext"] },
           },
           null,

@@ -56,6 +56,7 @@ import { newId } from "../internal/id.ts";
 import type { EventSink } from "../sync_event.ts";
 import type { Receipt } from "../types.ts";
 import { printable } from "../internal/printable.ts";
+import { isFolder } from "../internal/is_folder.ts";
 
 /** How often the clock looks: once a minute, the shortest interval a manifest can ask for. */
 export const LOOK_EVERY_MS = 60_000;
@@ -150,8 +151,6 @@ export interface ClockOptions {
   now?: () => number;
   /** Where the clock's own lines go. */
   log?: (line: string) => void;
-  /** How often {@linkcode Clock.start} looks; defaults to {@linkcode LOOK_EVERY_MS}. */
-  lookEveryMs?: number;
 }
 
 /** Options for {@linkcode Clock.start}. */
@@ -204,7 +203,6 @@ export class Clock {
   #host: ClockHost;
   #now: () => number;
   #log: (line: string) => void;
-  #lookEveryMs: number;
   /** The last tick asked for; the next one waits for it, so ticks never overlap. */
   #queue: Promise<unknown> = Promise.resolve();
   #looking = false;
@@ -230,7 +228,6 @@ export class Clock {
     // One entry, one line: a message quoting a handler's error cannot start another.
     const log = options.log ?? ((line) => console.error(line));
     this.#log = (entry) => log(printable(entry));
-    this.#lookEveryMs = options.lookEveryMs ?? LOOK_EVERY_MS;
   }
 
   /** True between {@linkcode Clock.start} and {@linkcode Clock.stop}. */
@@ -265,7 +262,7 @@ export class Clock {
     if (options.signal?.aborted) return;
     this.#signal = options.signal;
     this.#signal?.addEventListener("abort", this.#onAbort, { once: true });
-    this.#timer = setInterval(() => this.#look(), this.#lookEveryMs);
+    this.#timer = setInterval(() => this.#look(), LOOK_EVERY_MS);
     this.#look();
   }
 
@@ -291,7 +288,7 @@ export class Clock {
   #holdLease(): Promise<boolean> {
     return holdClockLease(this.#host.kv, this.#holder, {
       now: this.#now(),
-      forMs: 3 * this.#lookEveryMs,
+      forMs: 3 * LOOK_EVERY_MS,
     });
   }
 
@@ -419,7 +416,7 @@ export class Clock {
         seen.add(row.handler);
         const stamp = stamps.get(`${id}\0${row.handler}`) ?? null;
         const overdue = stamp ? at - stamp.at - parseEvery(row.every) : Infinity;
-        if (overdue < -this.#lookEveryMs * DUE_TOLERANCE) continue;
+        if (overdue < -LOOK_EVERY_MS * DUE_TOLERANCE) continue;
         const key = { project, id, handler: row.handler };
         if (off) {
           await this.#skip(report, marks, key, "switched-off", {
@@ -654,12 +651,4 @@ async function listByProject<T>(
     inner.set(rest.join("\0"), entry.value);
   }
   return out;
-}
-
-async function isFolder(path: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(path)).isDirectory;
-  } catch {
-    return false;
-  }
 }

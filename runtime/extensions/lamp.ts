@@ -207,7 +207,7 @@ export async function readLamp(
  * @param id A package id the project lists.
  * @param options The host's clock.
  */
-export async function readLampFacts(
+async function readLampFacts(
   kv: Deno.Kv,
   project: string,
   id: string,

@@ -8,7 +8,7 @@
  *
  * @module
  */
-export { lampOf, readLamp, readLampFacts } from "./lamp.ts";
+export { lampOf, readLamp } from "./lamp.ts";
 export type {
   Lamp,
   LampFacts,

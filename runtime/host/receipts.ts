@@ -91,7 +91,7 @@ export async function writeReceipt(kv: Deno.Kv, receipt: Receipt): Promise<void>
  * @param project The project's resolved folder.
  * @param packageId The package.
  */
-export async function trimReceipts(kv: Deno.Kv, project: string, packageId: string): Promise<void> {
+async function trimReceipts(kv: Deno.Kv, project: string, packageId: string): Promise<void> {
   const countKey = receiptCountKey(project, packageId);
   const count = Number((await kv.get<Deno.KvU64>(countKey)).value?.value ?? 0n);
   if (count <= RECEIPTS_KEPT + 50) return;

@@ -5,7 +5,7 @@
  * `Deno`, no `window`.
  *
  * `deno task check` scans built service modules against this list and
- * type-checks sources against the same environment; `tests/check_test.ts`
+ * type-checks sources against the same environment; `tests/author/check/check_test.ts`
  * enumerates `globalThis` inside the real isolate and compares it with this
  * list, so the check cannot drift from the runtime.
  *

@@ -1,7 +1,7 @@
 /**
  * The isolate pool: Web Workers with no Deno permissions, each running QuickJS,
  * that run handler calls one at a time. The host side of the protocol in
- * `workers/_protocol.ts`.
+ * `protocol.ts`, whose worker side is `workers/isolate_worker.ts`.
  *
  * @module
  */

@@ -138,7 +138,7 @@ export async function installPackage(
           `Cannot update ${id} to ${version} in ${project}: it asks for more than was approved:\n` +
             widened.map((p) => `  ${p} — ${describePermission(p)}`).join("\n") +
             `\n${id}@${approval.version} keeps serving this project until a person approves; ` +
-            `run again with --approve`,
+            `approve it to update: sync install --approve, or "approve": true from the app`,
         );
       }
       throw new ApprovalRequiredError(
@@ -146,7 +146,8 @@ export async function installPackage(
           (permissions.length
             ? permissions.map((p) => `  ${p} — ${describePermission(p)}`).join("\n")
             : "  nothing (no permissions)") +
-          `\nRun again with --approve to approve these for this project.`,
+          `\nApprove these for this project to install it: sync install --approve, or ` +
+          `"approve": true from the app.`,
       );
     }
 

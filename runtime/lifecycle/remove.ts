@@ -93,7 +93,8 @@ export async function removePackage(
       throw new LifecycleFailedError(
         `Cannot remove ${id} from ${project}: its removed handler ${failed.handler} failed: ` +
           `${printable(failed.error!.name)}: ${printable(failed.error!.message)}\n` +
-          `${id} stays installed. Fix the handler, or run again with --force to remove it anyway`,
+          `${id} stays installed. Fix the handler, or remove it anyway: sync remove --force, or ` +
+          `"force": true from the app`,
         { cause: failed.failure },
       );
     }

@@ -32,6 +32,7 @@ import {
 } from "../errors.ts";
 import { retryWhenLocked } from "../internal/retry_when_locked.ts";
 import { LOCK_RETRY, RECORD_LIMITS } from "../limits.ts";
+import { describeGiven } from "../internal/describe_given.ts";
 import { assertKind, compareRecordKeys, DEFAULT_LIST_LIMIT, parseRecordKey } from "./record.ts";
 import type { RecordPage, RecordQuery, RecordSummary } from "../extension_api/service.ts";
 import { contentChunkKey, recordKey, recordsPrefix } from "./keys.ts";
@@ -262,7 +263,9 @@ interface ResolvedQuery {
 function resolveQuery(query: unknown): ResolvedQuery {
   if (query === undefined || query === null) query = {};
   if (typeof query !== "object" || Array.isArray(query)) {
-    throw new InvalidInputError("A list query must be an object.");
+    throw new InvalidInputError(
+      `A list query must be an object such as { "kind": "<kind>" }, got ${describeGiven(query)}.`,
+    );
   }
   const q = query as { [name: string]: unknown };
   for (const name of Object.keys(q)) {
@@ -276,7 +279,9 @@ function resolveQuery(query: unknown): ResolvedQuery {
   if (q.kind !== undefined) prefix = `${assertKind(q.kind)}/`;
   if (q.prefix !== undefined) {
     if (typeof q.prefix !== "string") {
-      throw new InvalidInputError(`A list query's "prefix" must be a string.`);
+      throw new InvalidInputError(
+        `A list query's "prefix" must be a string, got ${describeGiven(q.prefix)}.`,
+      );
     }
     // Both narrow the listing: keep the narrower, or nothing when they disagree.
     if (q.prefix.startsWith(prefix)) prefix = q.prefix;

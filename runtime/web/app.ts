@@ -26,6 +26,7 @@ import { loopbackHost } from "./middleware/loopback_host.ts";
 import { sameOrigin } from "./middleware/same_origin.ts";
 import { tokenGuard } from "./middleware/token_guard.ts";
 import { integerParam, requiredParam } from "./query_params.ts";
+import { jsonObjectBody } from "./json_object_body.ts";
 import { commandRoutes, type CommandRunner } from "./api/commands.ts";
 import { extensionPageRoute } from "./api/extension_page.ts";
 import { extensionRemoveRoute } from "./api/extension_remove.ts";
@@ -101,15 +102,7 @@ export function createApp(host: WebHost, options: AppOptions): WebApp {
   app.route("/api", installRoutes(host, uploads));
   app.route("/api", eventRoutes(host.events));
   app.post("/api/projects/open", async (c) => {
-    let body: unknown;
-    try {
-      body = await c.req.json();
-    } catch {
-      throw new InvalidInputError(
-        'POST /api/projects/open takes JSON: { "path": "<project folder>" }',
-      );
-    }
-    const path = (body as { path?: unknown })?.path;
+    const { path } = await jsonObjectBody(c, '{ "path": "<project folder>" }');
     if (typeof path !== "string" || path === "") {
       throw new InvalidInputError('POST /api/projects/open needs "path", the project folder');
     }

@@ -98,7 +98,7 @@ const decoder = new TextDecoder();
  * @returns The bytes to stage.
  * @throws {PayloadTooLargeError} naming the order's size and its largest parts.
  */
-export function encodeWorkOrder(order: WorkOrder): Uint8Array {
+function encodeWorkOrder(order: WorkOrder): Uint8Array {
   const bytes = encoder.encode(JSON.stringify(order));
   if (bytes.byteLength <= LIMITS.maxOrderBytes) return bytes;
   const attachments = order.prompt.attachments ?? [];
@@ -116,7 +116,7 @@ export function encodeWorkOrder(order: WorkOrder): Uint8Array {
  *
  * @param bytes What {@linkcode encodeWorkOrder} made.
  */
-export function decodeWorkOrder(bytes: Uint8Array): WorkOrder {
+function decodeWorkOrder(bytes: Uint8Array): WorkOrder {
   return JSON.parse(decoder.decode(bytes));
 }
 

@@ -60,7 +60,7 @@ Deno.test("`sync open`, `sync install` and `sync remove` run lifecycle handlers"
         result.stderr,
         /Cannot remove watcher from .*: its removed handler watcher\.cleanup failed: .*cannot reach the tracker to unsubscribe/,
       );
-      assert.match(result.stderr, /--force to remove it anyway/);
+      assert.match(result.stderr, /remove it anyway: sync remove --force/);
       const list = await sync("list", "--project", project);
       assert.match(list.stdout, /watcher/);
     });

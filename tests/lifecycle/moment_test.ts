@@ -245,7 +245,10 @@ Deno.test("removePackage() runs the removed handler first", async (t) => {
         error.message,
         /^Cannot remove stuck from .*: its removed handler stuck\.removed failed: HandlerFailedError: .*removed cannot finish/,
       );
-      assert.match(error.message, /stuck stays installed\. .*--force to remove it anyway$/);
+      assert.match(
+        error.message,
+        /stuck stays installed\. .*remove it anyway: sync remove --force, or "force": true from the app$/,
+      );
       assert.deepEqual(await readDeclaredIds(env.project), ["stuck"]);
       assert.ok(await readApproval(env.kv, env.project, "stuck"));
       const records = await seenRecords(await env.host.projectMemory(env.project), "stuck");

@@ -447,6 +447,22 @@ Deno.test("listRecordPage() passes over kinds the reader may not read before it 
     assert.deepEqual(page, { records: [] });
   });
 
+  await t.step(
+    "a query that is not an object, or a prefix that is not text, says what it got",
+    async () => {
+      await assert.rejects(
+        // deno-lint-ignore no-explicit-any
+        listRecordPage(kv, [] as any, { reader: "package spy" }),
+        { name: "InvalidInputError", message: /query must be an object .* got an array\./ },
+      );
+      await assert.rejects(
+        // deno-lint-ignore no-explicit-any
+        listRecordPage(kv, { prefix: 3 } as any, { reader: "package spy" }),
+        { name: "InvalidInputError", message: /"prefix" must be a string, got number 3\./ },
+      );
+    },
+  );
+
   await t.step("a cursor is refused for a listing of another reader", async () => {
     const first = await listRecords(kv, { limit: 1 });
     await assert.rejects(

@@ -7,6 +7,7 @@
  */
 import { resolve } from "node:path";
 import { InvalidInputError } from "../../errors.ts";
+import { isFolder } from "../../internal/is_folder.ts";
 import { printable } from "../../internal/printable.ts";
 import {
   assertSwitchable,
@@ -153,13 +154,9 @@ async function runProjects(context: CommandContext<typeof PROJECTS_OPTIONS>): Pr
     const projects = await listScheduledProjects(host.kv);
     if (projects.length === 0) io.out("No project is on the clock's list.");
     for (const project of projects) {
-      let gone = false;
-      try {
-        gone = !(await Deno.stat(project.path)).isDirectory;
-      } catch {
-        gone = true;
-      }
-      io.out(gone ? `${project.path}  (the folder is gone)` : project.path);
+      io.out(
+        await isFolder(project.path) ? project.path : `${project.path}  (the folder is gone)`,
+      );
     }
     return 0;
   });

@@ -21,6 +21,7 @@ import {
   readInstallCard,
 } from "../../lifecycle/mod.ts";
 import type { UploadStore } from "../upload_store.ts";
+import { jsonObjectBody } from "../json_object_body.ts";
 
 /** Where a package is installed from: an absolute path on this machine, or an upload. */
 export type InstallSource = string | { upload: string };
@@ -107,16 +108,7 @@ async function readBody(c: Context, route: string, install: boolean): Promise<In
     ? '{ "project": "<folder>", "source": "<folder or archive>" | { "upload": "<id>" }, ' +
       '"approve": true }'
     : '{ "project": "<folder>", "source": "<folder or archive>" | { "upload": "<id>" } }';
-  let body: unknown;
-  try {
-    body = await c.req.json();
-  } catch {
-    throw new InvalidInputError(`${route} takes JSON: ${shape}`);
-  }
-  if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    throw new InvalidInputError(`${route} takes a JSON object: ${shape}`);
-  }
-  const { project, source, approve } = body as Record<string, unknown>;
+  const { project, source, approve } = await jsonObjectBody(c, shape);
   if (typeof project !== "string" || !isAbsolute(project)) {
     throw new InvalidInputError(
       `project: ${route} needs the project folder's absolute path, got ${JSON.stringify(project)}`,

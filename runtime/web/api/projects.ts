@@ -6,6 +6,7 @@
  * @module
  */
 import { Hono } from "hono";
+import { isFolder } from "../../internal/is_folder.ts";
 import { listScheduledProjects } from "../../clock/mod.ts";
 import { type ProjectInfo, projectsPrefix } from "../../projects/mod.ts";
 import type { ProjectsResponse } from "./types.ts";
@@ -24,7 +25,7 @@ export function projectsRoute(host: WebHost): Hono {
   routes.get("/", async (c) => {
     const scheduled: ProjectsResponse["scheduled"] = [];
     for (const project of await listScheduledProjects(host.kv)) {
-      scheduled.push({ ...project, gone: await isGone(project.path) });
+      scheduled.push({ ...project, gone: !(await isFolder(project.path)) });
     }
     const remembered: ProjectInfo[] = [];
     for await (const entry of host.kv.list<ProjectInfo>({ prefix: projectsPrefix() })) {
@@ -33,17 +34,10 @@ export function projectsRoute(host: WebHost): Hono {
     // Newest first; ISO 8601 times sort as text.
     remembered.sort((a, b) => a.openedAt < b.openedAt ? 1 : a.openedAt > b.openedAt ? -1 : 0);
     const recent: ProjectsResponse["recent"] = [];
-    for (const project of remembered) recent.push({ ...project, gone: await isGone(project.path) });
+    for (const project of remembered) {
+      recent.push({ ...project, gone: !(await isFolder(project.path)) });
+    }
     return c.json({ scheduled, recent } satisfies ProjectsResponse);
   });
   return routes;
-}
-
-/** True when the folder is no longer there (or is no longer a folder). */
-async function isGone(path: string): Promise<boolean> {
-  try {
-    return !(await Deno.stat(path)).isDirectory;
-  } catch {
-    return true;
-  }
 }

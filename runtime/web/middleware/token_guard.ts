@@ -27,7 +27,7 @@ const MISSING = "Missing or wrong token: open the URL Sync printed at start";
  *
  * @param port The port the app is served on.
  */
-export function tokenCookieName(port: number): string {
+function tokenCookieName(port: number): string {
   return `sync_token_${port}`;
 }
 
