@@ -16,7 +16,7 @@ printLines("Call path (p50 over rounds; KV on disk unless said)", callPath.lines
 const tick = await measureTick();
 printLines("Clock tick (installation KV on disk)", tick.lines);
 for (const note of tick.notes) console.log(`  note: ${note}`);
-// In the issue's order: by the number each goal's name starts with.
+// In the order of docs/benchmarks.md: by the number each goal's name starts with.
 const goals = [...callPath.goals, ...tick.goals].sort((a, b) =>
   parseFloat(a.name) - parseFloat(b.name)
 );
