@@ -16,7 +16,7 @@ export interface ReportLine {
 
 /** One goal: a measured ratio and the limit it must stay within. */
 export interface Goal {
-  /** The goal's number in the list of goals (`docs/benchmarks.md`), and a short name, e.g. `1. pool call`. */
+  /** The goal's number in `docs/benchmarks.md` and a short name, e.g. `1. pool call`. */
   name: string;
   /** How the ratio is formed, in words. */
   formula: string;
