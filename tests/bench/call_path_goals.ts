@@ -1,0 +1,395 @@
+/**
+ * Goals 1, 2, 3, 5 and 6 of the call path: every handler call line timed in
+ * rounds against the baselines it is held to, all measured in the same run,
+ * with the installation KV on disk as `serve` opens it (`:memory:` only as an
+ * extra line). See `docs/benchmarks.md`.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { loadQuickJs } from "@sebastianwessel/quickjs";
+import variant from "@jitl/quickjs-singlefile-mjs-release-sync";
+import { Host } from "../../runtime/host/host.ts";
+import type { CallOptions } from "../../runtime/host/call.ts";
+import { type IsolateCall, IsolatePool } from "../../runtime/isolate/pool.ts";
+import { DEFAULT_LIMITS } from "../../runtime/limits.ts";
+import { installPackage } from "../../runtime/lifecycle/install.ts";
+import { writeRecord } from "../../runtime/memory/write_record.ts";
+import { openInstallation } from "../../runtime/projects/home.ts";
+import type { Goal, ReportLine } from "./goal_report.ts";
+import { loadQuickJSInProcess, quickJSOneShot } from "./quickjs_one_shot.ts";
+import { sampleInRounds, type Timing } from "./sample.ts";
+
+/** The trivial handlers: no imports, so every runner evaluates the same text. */
+const TRIVIAL = ["bench.noop", "bench.a", "bench.b", "bench.c", "bench.d"];
+const TRIVIAL_SOURCE = `export default function register() {
+  return {
+${TRIVIAL.map((h) => `    ${JSON.stringify(h)}: () => ({ ok: true }),`).join("\n")}
+  };
+}
+`;
+const LIST_SOURCE = `import { memory } from "@sync/extension-api/service";
+
+export default function register() {
+  return {
+    "benchlist.list": async () => {
+      const { records } = await memory.list({ kind: "benchlist.item", limit: 3 });
+      return { ok: true, count: records.length };
+    },
+  };
+}
+`;
+const RECORDS = 50;
+const CALL: CallOptions = { occasion: { kind: "extension" }, source: { kind: "person" } };
+
+/** Options for {@linkcode measureCallPath}. */
+export interface CallPathOptions {
+  /** Rounds over all lines; more is steadier and slower. */
+  rounds?: number;
+  /** Calls each concurrency caller makes. */
+  concurrentCalls?: number;
+}
+
+/** What {@linkcode measureCallPath} measured. */
+export interface CallPathResult {
+  lines: ReportLine[];
+  goals: Goal[];
+}
+
+/** Writes a package folder with `handlers` served by `source`. */
+async function writePackage(
+  root: string,
+  id: string,
+  handlers: string[],
+  source: string,
+): Promise<string> {
+  const dir = join(root, "packages", id);
+  await Deno.mkdir(join(dir, "service"), { recursive: true });
+  await Deno.writeTextFile(
+    join(dir, "manifest.json"),
+    JSON.stringify({
+      id,
+      name: id,
+      version: "1.0.0",
+      description: "Handlers that do as little as possible, for timing the host around them.",
+      permissions: ["background"],
+      service: "service/index.js",
+      handlers: Object.fromEntries(handlers.map((h) => [h, { description: `Answers ${h}.` }])),
+    }),
+  );
+  await Deno.writeTextFile(join(dir, "service", "index.js"), source);
+  return dir;
+}
+
+/** A host over `kv` with both bench packages installed into a project of its own. */
+async function benchInstallation(
+  root: string,
+  packages: string[],
+  kv: Deno.Kv,
+  name: string,
+): Promise<{ host: Host; project: string }> {
+  const projectDir = join(root, `project-${name}`);
+  await Deno.mkdir(projectDir, { recursive: true });
+  // The rate limit would refuse a benchmark's thousands of calls a minute.
+  const host = new Host({
+    kv,
+    home: join(root, `home-${name}`),
+    limits: { ...DEFAULT_LIMITS, rateLimit: 1e9 },
+    log: () => {},
+  });
+  let project = "";
+  for (const dir of packages) {
+    project = (await installPackage(host, dir, projectDir, { approve: true })).project;
+  }
+  return { host, project };
+}
+
+/** Sends `message` to `worker` and waits for its one answer. */
+function ask<T>(worker: Worker, message: unknown): Promise<T> {
+  return new Promise((resolve, reject) => {
+    worker.onmessage = (event) => resolve(event.data);
+    worker.onerror = (event) => {
+      event.preventDefault();
+      reject(new Error(event.message));
+    };
+    worker.postMessage(message);
+  });
+}
+
+function permissionless(url: URL): Worker {
+  return new Worker(url, { type: "module", deno: { permissions: "none" } } as WorkerOptions);
+}
+
+/** Throws unless a trivial handler answered `{ ok: true }`. */
+function expectOk(what: string, value: unknown): void {
+  if ((value as { ok?: unknown } | null)?.ok !== true) {
+    throw new Error(`${what} answered ${JSON.stringify(value)}`);
+  }
+}
+
+/** `calls` calls of `handler` one after another; resolves when all answered. */
+async function caller(host: Host, project: string, handler: string, calls: number) {
+  for (let i = 0; i < calls; i++) await host.callHandler(project, "bench", handler, CALL);
+}
+
+/** Calls per second of `callers` callers, each on its own handler, each making `calls` calls. */
+async function callsPerSecond(
+  host: Host,
+  project: string,
+  callers: number,
+  calls: number,
+): Promise<number> {
+  const started = performance.now();
+  await Promise.all(
+    TRIVIAL.slice(1, 1 + callers).map((handler) => caller(host, project, handler, calls)),
+  );
+  return callers * calls / ((performance.now() - started) / 1000);
+}
+
+/** Measures the call path's lines and forms goals 1, 2, 3, 5 and 6 from them. */
+export async function measureCallPath(options: CallPathOptions = {}): Promise<CallPathResult> {
+  const rounds = options.rounds ?? 10;
+  const root = await Deno.makeTempDir({ prefix: "sync-call-bench-" });
+  const closers: (() => void)[] = [];
+  try {
+    const trivialDir = await writePackage(root, "bench", TRIVIAL, TRIVIAL_SOURCE);
+    const listDir = await writePackage(root, "benchlist", ["benchlist.list"], LIST_SOURCE);
+
+    // The installation KV on disk, opened as `serve` opens it.
+    const diskKv = await openInstallation(join(root, "home-disk"));
+    closers.push(() => diskKv.close());
+    const disk = await benchInstallation(root, [trivialDir, listDir], diskKv, "disk");
+    closers.push(() => disk.host.close());
+    const memoryKv = await Deno.openKv(":memory:");
+    closers.push(() => memoryKv.close());
+    const inMemory = await benchInstallation(root, [trivialDir], memoryKv, "memory");
+    closers.push(() => inMemory.host.close());
+
+    const memory = await disk.host.projectMemory(disk.project);
+    for (let n = 0; n < RECORDS; n++) {
+      await writeRecord(memory, { key: `benchlist.item/${n}`, title: `Item ${n}`, fields: { n } });
+    }
+
+    const echo = permissionless(new URL("./_echo_worker.ts", import.meta.url));
+    closers.push(() => echo.terminate());
+    const plain = permissionless(new URL("./_plain_worker.ts", import.meta.url));
+    closers.push(() => plain.terminate());
+    const quickjs = await loadQuickJSInProcess();
+    const { runSandboxed } = await loadQuickJs(variant);
+    // The same handler for the peer: the module's default export is what it answers.
+    const peerCode =
+      TRIVIAL_SOURCE.replace("export default function register", "function register") +
+      `export default await register()["bench.noop"](null, ${JSON.stringify(CALL.occasion)});\n`;
+
+    const pool = disk.host.pool;
+    const direct: IsolateCall = {
+      source: TRIVIAL_SOURCE,
+      sourceName: "bench/service/index.js",
+      packageId: "bench",
+      handler: "bench.noop",
+      payload: null,
+      occasion: CALL.occasion,
+      limits: disk.host.limits,
+    };
+    const noHostFunctions = { host: () => Promise.reject(new Error("no host functions here")) };
+    let commits = 0;
+    let plainCalls = 0;
+
+    const line = {
+      roundTrip: "raw worker postMessage round trip",
+      oneShot: "QuickJS in-process one-shot (runtime + context + module + call)",
+      pool: "IsolatePool.call, trivial handler",
+      commit: "one KV atomic commit, installation KV on disk",
+      read: "one KV read, installation KV on disk",
+      host: "Host.callHandler, trivial, installation KV on disk",
+      list: "Host.callHandler, one memory.list of 3 (50 records), KV on disk",
+      hostMemory: "Host.callHandler, trivial, installation KV :memory: (extra)",
+      sandboxed: "@sebastianwessel/quickjs runSandboxed, same handler",
+      plain: "plain permissionless Deno Worker, same handler, no QuickJS",
+      cold: "cold start of a worker: new IsolatePool + warm() + close()",
+    };
+    const lines = [
+      { name: line.roundTrip, run: () => ask(echo, { ping: 1 }) },
+      {
+        name: line.oneShot,
+        run: () => Promise.resolve(quickJSOneShot(quickjs, TRIVIAL_SOURCE, "bench.noop", null)),
+      },
+      { name: line.pool, run: () => pool.call(direct, noHostFunctions) },
+      {
+        name: line.commit,
+        run: () => diskKv.atomic().set(["bench", "commit"], ++commits).commit(),
+      },
+      { name: line.read, run: () => diskKv.get(["bench", "commit"]) },
+      {
+        name: line.host,
+        run: () => disk.host.callHandler(disk.project, "bench", "bench.noop", CALL),
+      },
+      {
+        name: line.list,
+        run: () => disk.host.callHandler(disk.project, "benchlist", "benchlist.list", CALL),
+      },
+      {
+        name: line.hostMemory,
+        run: () => inMemory.host.callHandler(inMemory.project, "bench", "bench.noop", CALL),
+      },
+      { name: line.sandboxed, run: () => runSandboxed(({ evalCode }) => evalCode(peerCode), {}) },
+      {
+        name: line.plain,
+        run: () =>
+          ask(plain, {
+            n: ++plainCalls,
+            source: TRIVIAL_SOURCE,
+            handler: "bench.noop",
+            payload: null,
+            occasion: CALL.occasion,
+          }),
+      },
+      {
+        name: line.cold,
+        async run() {
+          const fresh = new IsolatePool({ size: 1 });
+          try {
+            await fresh.warm();
+          } finally {
+            fresh.close();
+          }
+        },
+      },
+    ];
+
+    // Every path once, so a broken setup fails here rather than as a fast wrong number.
+    await pool.warm();
+    expectOk("one-shot", quickJSOneShot(quickjs, TRIVIAL_SOURCE, "bench.noop", null));
+    expectOk("pool", await pool.call(direct, noHostFunctions));
+    for (const handler of TRIVIAL) {
+      expectOk(handler, (await disk.host.callHandler(disk.project, "bench", handler, CALL)).value);
+    }
+    const listed = await disk.host.callHandler(disk.project, "benchlist", "benchlist.list", CALL);
+    if ((listed.value as { count?: number }).count !== 3) {
+      throw new Error(`benchlist.list answered ${JSON.stringify(listed.value)}`);
+    }
+    const sandboxed = await runSandboxed(({ evalCode }) => evalCode(peerCode), {});
+    if (!sandboxed.ok) throw new Error(`runSandboxed failed: ${JSON.stringify(sandboxed)}`);
+    expectOk("runSandboxed", sandboxed.data);
+    const plainAnswer = await ask<{ json?: string; error?: string }>(plain, {
+      n: 0,
+      source: TRIVIAL_SOURCE,
+      handler: "bench.noop",
+      payload: null,
+      occasion: CALL.occasion,
+    });
+    expectOk("plain worker", plainAnswer.json ? JSON.parse(plainAnswer.json) : plainAnswer);
+
+    const timings = await sampleInRounds(
+      lines.filter((l) => l.name !== line.cold),
+      { rounds, perRound: 10 },
+    );
+    // A cold start costs tens of ms: fewer samples, in rounds of their own.
+    const cold = await sampleInRounds(lines.filter((l) => l.name === line.cold), {
+      rounds,
+      perRound: 2,
+      warmup: 1,
+    });
+    const t = (name: string): Timing => (timings.get(name) ?? cold.get(name))!;
+    const p50 = (name: string) => t(name).p50;
+
+    // Goal 3: one caller, then four on different handlers, alternating so load falls on both.
+    const calls = options.concurrentCalls ?? 60;
+    await callsPerSecond(disk.host, disk.project, 4, 5);
+    const one: number[] = [];
+    const four: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      one.push(await callsPerSecond(disk.host, disk.project, 1, calls));
+      four.push(await callsPerSecond(disk.host, disk.project, 4, calls));
+    }
+    const oneRate = Math.max(...one);
+    const fourRate = Math.max(...four);
+
+    const reportLines: ReportLine[] = Object.values(line).map((name) => ({
+      name,
+      timing: t(name),
+    }));
+    reportLines.push(
+      {
+        name: "one caller: ms per call (best of 3 runs)",
+        timing: { p50: 1000 / oneRate, mean: 1000 / oneRate, samples: calls * 3 },
+      },
+      {
+        name: "four concurrent callers: ms per call overall (best of 3 runs)",
+        timing: { p50: 1000 / fourRate, mean: 1000 / fourRate, samples: calls * 12 },
+      },
+    );
+
+    const poolFloor = p50(line.oneShot) + p50(line.roundTrip);
+    const hostFloor = p50(line.pool) + p50(line.commit);
+    const goals: Goal[] = [
+      {
+        name: "1. pool call",
+        formula: "IsolatePool.call ÷ (QuickJS in-process one-shot + raw worker round trip)",
+        measured: p50(line.pool) / poolFloor,
+        limit: 1.5,
+        direction: "at most",
+        unit: "×",
+      },
+      {
+        name: "2a. host call, trivial, KV on disk",
+        formula: "Host.callHandler trivial ÷ (IsolatePool.call + one KV commit on disk)",
+        measured: p50(line.host) / hostFloor,
+        limit: 1.5,
+        direction: "at most",
+        unit: "×",
+      },
+      {
+        name: "2b. host call with one memory.list of 3, KV on disk",
+        formula: "Host.callHandler memory.list ÷ (IsolatePool.call + one KV commit + one KV read)",
+        measured: p50(line.list) / (hostFloor + p50(line.read)),
+        limit: 1.5,
+        direction: "at most",
+        unit: "×",
+      },
+      {
+        name: "3. four concurrent callers",
+        formula: `calls per second of four callers on different handlers (${
+          fourRate.toFixed(0)
+        }/s) ÷ of one (${oneRate.toFixed(0)}/s)`,
+        measured: fourRate / oneRate,
+        limit: 3,
+        direction: "at least",
+        unit: "×",
+      },
+      {
+        name: "5. cold start of a worker",
+        formula: "new IsolatePool + warm() + close(), p50",
+        measured: p50(line.cold),
+        limit: 30,
+        direction: "at most",
+        unit: "ms",
+      },
+      {
+        name: "6. Sync vs runSandboxed",
+        formula: "@sebastianwessel/quickjs runSandboxed ÷ Host.callHandler trivial (KV on disk)",
+        measured: p50(line.sandboxed) / p50(line.host),
+        limit: 5,
+        direction: "at least",
+        unit: "×",
+      },
+      {
+        name: "6. Sync vs a plain Worker (printed, no limit)",
+        formula: "Host.callHandler trivial (KV on disk) ÷ plain permissionless Worker, no QuickJS",
+        measured: p50(line.host) / p50(line.plain),
+        direction: "at most",
+        unit: "×",
+      },
+    ];
+    return { lines: reportLines, goals };
+  } finally {
+    for (const close of closers.reverse()) {
+      try {
+        close();
+      } catch {
+        // Closing what is already closed is fine at the end of a run.
+      }
+    }
+    await Deno.remove(root, { recursive: true });
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * `deno task bench`: every line of the call path and the clock, with the
+ * installation KV on disk, and each goal as a ratio measured in this run
+ * with PASS or FAIL. `--strict` makes a FAIL the exit status. See
+ * `docs/benchmarks.md`.
+ *
+ * @module
+ */
+import { measureCallPath } from "./call_path_goals.ts";
+import { goalMet, printGoals, printLines } from "./goal_report.ts";
+import { measureTick } from "./tick_goals.ts";
+
+const started = performance.now();
+const callPath = await measureCallPath();
+printLines("Call path (p50 over rounds; KV on disk unless said)", callPath.lines);
+const tick = await measureTick();
+printLines("Clock tick (installation KV on disk)", tick.lines);
+for (const note of tick.notes) console.log(`  note: ${note}`);
+// In the order of docs/benchmarks.md: by the number each goal's name starts with.
+const goals = [...callPath.goals, ...tick.goals].sort((a, b) =>
+  parseFloat(a.name) - parseFloat(b.name)
+);
+printGoals(goals);
+console.log(`\n  (the run took ${((performance.now() - started) / 1000).toFixed(0)} s)`);
+if (Deno.args.includes("--strict") && !goals.every(goalMet)) Deno.exit(1);
