@@ -19,6 +19,7 @@ import { openInstallation } from "../../runtime/projects/home.ts";
 import type { Goal, ReportLine } from "./goal_report.ts";
 import { loadQuickJSInProcess, quickJSOneShot } from "./quickjs_one_shot.ts";
 import { sampleInRounds, type Timing } from "./sample.ts";
+import { writePackage } from "../internal/packages.ts";
 
 /** The trivial handlers: no imports, so every runner evaluates the same text. */
 const TRIVIAL = ["bench.noop", "bench.a", "bench.b", "bench.c", "bench.d"];
@@ -54,31 +55,6 @@ export interface CallPathOptions {
 export interface CallPathResult {
   lines: ReportLine[];
   goals: Goal[];
-}
-
-/** Writes a package folder with `handlers` served by `source`. */
-async function writePackage(
-  root: string,
-  id: string,
-  handlers: string[],
-  source: string,
-): Promise<string> {
-  const dir = join(root, "packages", id);
-  await Deno.mkdir(join(dir, "service"), { recursive: true });
-  await Deno.writeTextFile(
-    join(dir, "manifest.json"),
-    JSON.stringify({
-      id,
-      name: id,
-      version: "1.0.0",
-      description: "Handlers that do as little as possible, for timing the host around them.",
-      permissions: ["background"],
-      service: "service/index.js",
-      handlers: Object.fromEntries(handlers.map((h) => [h, { description: `Answers ${h}.` }])),
-    }),
-  );
-  await Deno.writeTextFile(join(dir, "service", "index.js"), source);
-  return dir;
 }
 
 /** A host over `kv` with both bench packages installed into a project of its own. */
@@ -152,8 +128,16 @@ export async function measureCallPath(options: CallPathOptions = {}): Promise<Ca
   const root = await Deno.makeTempDir({ prefix: "sync-call-bench-" });
   const closers: (() => void)[] = [];
   try {
-    const trivialDir = await writePackage(root, "bench", TRIVIAL, TRIVIAL_SOURCE);
-    const listDir = await writePackage(root, "benchlist", ["benchlist.list"], LIST_SOURCE);
+    const trivialDir = await writePackage(root, {
+      id: "bench",
+      handlers: TRIVIAL,
+      service: TRIVIAL_SOURCE,
+    });
+    const listDir = await writePackage(root, {
+      id: "benchlist",
+      handlers: ["benchlist.list"],
+      service: LIST_SOURCE,
+    });
 
     // The installation KV on disk, opened as `serve` opens it.
     const diskKv = await openInstallation(join(root, "home-disk"));

@@ -7,18 +7,17 @@
  * @module
  */
 import { join } from "node:path";
-import { type Approval, writeApproval } from "../../runtime/packages/approval.ts";
 import { Clock } from "../../runtime/clock/clock.ts";
 import { Host } from "../../runtime/host/host.ts";
 import { DEFAULT_LIMITS } from "../../runtime/limits.ts";
-import { installPackage } from "../../runtime/lifecycle/install.ts";
-import { readPackageRef } from "../../runtime/packages/store.ts";
-import { rememberProject, writeDeclaredIds } from "../../runtime/projects/project.ts";
 import type { ScheduleStamp } from "../../runtime/clock/stamps.ts";
 import { scheduleStampKey } from "../../runtime/clock/keys.ts";
-import { addScheduledProject } from "../../runtime/clock/scheduled_projects.ts";
+import {
+  addScheduledCopy,
+  BENCH_PACKAGES,
+  installScheduledPackages,
+} from "./scheduled_installation.ts";
 
-const PACKAGES = ["alpha", "bravo", "charlie", "delta", "echo"];
 const HOUR = 3_600_000;
 const START = Date.UTC(2030, 0, 1, 9, 0, 0);
 
@@ -32,31 +31,6 @@ export default function register() {
   };
 }
 `;
-}
-
-/** Writes one scheduled package folder per id under `root`. */
-async function writePackages(root: string): Promise<string[]> {
-  const dirs: string[] = [];
-  for (const id of PACKAGES) {
-    const dir = join(root, "packages", id);
-    await Deno.mkdir(join(dir, "service"), { recursive: true });
-    await Deno.writeTextFile(
-      join(dir, "manifest.json"),
-      JSON.stringify({
-        id,
-        name: id,
-        version: "1.0.0",
-        description: `The ${id} bench package`,
-        permissions: ["background", "schedule"],
-        service: "service/index.js",
-        handlers: { [`${id}.poll`]: { description: "Polls" } },
-        schedule: [{ handler: `${id}.poll`, description: "Polls the tracker", every: "1h" }],
-      }),
-    );
-    await Deno.writeTextFile(join(dir, "service", "index.js"), service(id));
-    dirs.push(dir);
-  }
-  return dirs;
 }
 
 /** A successful attempt at `at`. */
@@ -90,34 +64,18 @@ async function fixture(root: string, count: number): Promise<Fixture> {
   });
   const first = join(root, "projects", "p0000");
   await Deno.mkdir(first, { recursive: true });
-  for (const dir of await writePackages(root)) {
-    await installPackage(host, dir, first, { approve: true });
-  }
-  const approvals: Approval[] = [];
-  for (const id of PACKAGES) {
-    const ref = (await readPackageRef(kv, id))!;
-    approvals.push({
-      id,
-      version: ref.version,
-      ref,
-      permissions: ["background", "schedule"],
-      approvedAt: new Date(START).toISOString(),
-    });
-  }
+  const approvals = await installScheduledPackages(host, root, first, service, START);
   const projects: string[] = [await Deno.realPath(first)];
   for (let i = 1; i < count; i++) {
     const dir = join(root, "projects", `p${String(i).padStart(4, "0")}`);
     await Deno.mkdir(dir, { recursive: true });
     const path = await Deno.realPath(dir);
-    await writeDeclaredIds(path, PACKAGES);
-    for (const approval of approvals) await writeApproval(kv, path, approval);
-    await rememberProject(kv, path, { now });
-    await addScheduledProject(kv, path, { now });
+    await addScheduledCopy(kv, path, approvals, now);
     projects.push(path);
   }
   const attempted = START - HOUR + 60_000;
   for (const project of projects) {
-    for (const id of PACKAGES) {
+    for (const id of BENCH_PACKAGES) {
       await kv.set(scheduleStampKey(project, id, `${id}.poll`), stampAt(attempted));
     }
   }

@@ -11,23 +11,27 @@
 import { join } from "node:path";
 import { Clock } from "../../runtime/clock/clock.ts";
 import { scheduleStampKey } from "../../runtime/clock/keys.ts";
-import { addScheduledProject } from "../../runtime/clock/scheduled_projects.ts";
 import type { ScheduleStamp } from "../../runtime/clock/stamps.ts";
 import { Host } from "../../runtime/host/host.ts";
 import { DEFAULT_LIMITS } from "../../runtime/limits.ts";
-import { installPackage } from "../../runtime/lifecycle/install.ts";
-import { type Approval, writeApproval } from "../../runtime/packages/approval.ts";
-import { readPackageRef } from "../../runtime/packages/store.ts";
 import { openInstallation } from "../../runtime/projects/home.ts";
-import { rememberProject, writeDeclaredIds } from "../../runtime/projects/project.ts";
 import type { Goal, ReportLine } from "./goal_report.ts";
 import { timingOf } from "./sample.ts";
+import {
+  addScheduledCopy,
+  BENCH_PACKAGES,
+  installScheduledPackages,
+} from "./scheduled_installation.ts";
 
-const PACKAGES = ["alpha", "bravo", "charlie", "delta", "echo"];
 const HOUR = 3_600_000;
 const START = Date.UTC(2030, 0, 1, 9, 0, 0);
 const FULL = 10_000;
 const FALLBACK = 3_000;
+
+/** A service module whose one handler does nothing: no tick here runs it. */
+function service(id: string): string {
+  return `export default function register() {\n  return { "${id}.poll": () => null };\n}\n`;
+}
 
 /** Options for {@linkcode measureTick}. */
 export interface TickOptions {
@@ -41,33 +45,6 @@ export interface TickResult {
   goals: Goal[];
   /** Notes on how the run went, such as a smaller largest size. */
   notes: string[];
-}
-
-async function writePackages(root: string): Promise<string[]> {
-  const dirs: string[] = [];
-  for (const id of PACKAGES) {
-    const dir = join(root, "packages", id);
-    await Deno.mkdir(join(dir, "service"), { recursive: true });
-    await Deno.writeTextFile(
-      join(dir, "manifest.json"),
-      JSON.stringify({
-        id,
-        name: id,
-        version: "1.0.0",
-        description: `The ${id} bench package`,
-        permissions: ["background", "schedule"],
-        service: "service/index.js",
-        handlers: { [`${id}.poll`]: { description: "Polls" } },
-        schedule: [{ handler: `${id}.poll`, description: "Polls the tracker", every: "1h" }],
-      }),
-    );
-    await Deno.writeTextFile(
-      join(dir, "service", "index.js"),
-      `export default function register() {\n  return { "${id}.poll": () => null };\n}\n`,
-    );
-    dirs.push(dir);
-  }
-  return dirs;
 }
 
 /** A successful attempt 59 minutes before the clock's time: nothing is due. */
@@ -107,20 +84,7 @@ export async function measureTick(options: TickOptions = {}): Promise<TickResult
   try {
     const first = join(root, "projects", "p00000");
     await Deno.mkdir(first, { recursive: true });
-    for (const dir of await writePackages(root)) {
-      await installPackage(host, dir, first, { approve: true });
-    }
-    const approvals: Approval[] = [];
-    for (const id of PACKAGES) {
-      const ref = (await readPackageRef(kv, id))!;
-      approvals.push({
-        id,
-        version: ref.version,
-        ref,
-        permissions: ["background", "schedule"],
-        approvedAt: new Date(START).toISOString(),
-      });
-    }
+    const approvals = await installScheduledPackages(host, root, first, service, START);
     let count = 0;
     /** Adds projects until there are `target`; returns the seconds it took. */
     const growTo = async (target: number): Promise<number> => {
@@ -133,13 +97,12 @@ export async function measureTick(options: TickOptions = {}): Promise<TickResult
           const dir = join(root, "projects", `p${String(count).padStart(5, "0")}`);
           await Deno.mkdir(dir, { recursive: true });
           path = await Deno.realPath(dir);
-          await writeDeclaredIds(path, PACKAGES);
-          for (const approval of approvals) await writeApproval(kv, path, approval);
-          await rememberProject(kv, path, { now });
-          await addScheduledProject(kv, path, { now });
+          await addScheduledCopy(kv, path, approvals, now);
         }
         const stamps = kv.atomic();
-        for (const id of PACKAGES) stamps.set(scheduleStampKey(path, id, `${id}.poll`), NOT_DUE);
+        for (const id of BENCH_PACKAGES) {
+          stamps.set(scheduleStampKey(path, id, `${id}.poll`), NOT_DUE);
+        }
         await stamps.commit();
       }
       return (performance.now() - started) / 1000;
