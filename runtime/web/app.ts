@@ -38,6 +38,24 @@ import { installRoutes } from "./api/install.ts";
 import { uploadRoutes, UPLOADS_PATH } from "./api/uploads.ts";
 import { eventRoutes } from "./api/events.ts";
 import { UploadStore } from "./upload_store.ts";
+import { pageRoutes } from "./pages.ts";
+
+/**
+ * What the page may load: files and connections of its own origin only. No
+ * inline script or style, no frames, no plugins; images may also be data
+ * URLs (the app draws its few icons in CSS).
+ */
+const CONTENT_SECURITY_POLICY = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'"],
+  imgSrc: ["'self'", "data:"],
+  connectSrc: ["'self'"],
+  objectSrc: ["'none'"],
+  baseUri: ["'none'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+};
 
 /** Options for {@linkcode createApp}. */
 export interface AppOptions {
@@ -49,6 +67,8 @@ export interface AppOptions {
   userHome?: string;
   /** Runs the CLI's commands sent to the owner (`/api/owner`); absent, that API is not served. */
   commands?: CommandRunner;
+  /** The folder holding the page and its built files; the repository's `ui/` unless given. */
+  uiDir?: URL;
 }
 
 /**
@@ -80,7 +100,7 @@ export interface WebApp {
  */
 export function createApp(host: WebHost, options: AppOptions): WebApp {
   const app = new Hono();
-  app.use("*", secureHeaders());
+  app.use("*", secureHeaders({ contentSecurityPolicy: CONTENT_SECURITY_POLICY }));
   app.use("*", loopbackHost({ port: options.port }));
   app.use("*", sameOrigin());
   app.use("*", tokenGuard({ token: options.token, port: options.port }));
@@ -125,6 +145,7 @@ export function createApp(host: WebHost, options: AppOptions): WebApp {
     });
     return c.json({ receipts });
   });
+  app.route("/", pageRoutes({ uiDir: options.uiDir }));
   return app;
 }
 

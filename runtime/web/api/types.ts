@@ -15,6 +15,7 @@ import type {
   LampState,
 } from "../../extensions/mod.ts";
 import type { LifecycleRun } from "../../lifecycle/mod.ts";
+import type { ProjectInfo } from "../../projects/mod.ts";
 
 export type {
   ExtensionPage,
@@ -108,4 +109,16 @@ export interface RemoveResponse {
   stays: string[];
   /** What went, one sentence each. */
   went: string[];
+}
+
+/** `POST /api/projects/open`: what opening a project did. */
+export interface OpenProjectResponse {
+  /** What the installation now remembers of the project. */
+  project: ProjectInfo;
+  /** The project is on the clock's scheduled list. */
+  scheduled: boolean;
+  /** The `opened` handlers that ran, in the order of the project's ids, with how each ended. */
+  opened: Omit<LifecycleRun, "failure">[];
+  /** Packages that could not serve, so their `opened` handler did not run, and why. */
+  unavailable: { packageId: string; message: string }[];
 }

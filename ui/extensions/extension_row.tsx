@@ -1,0 +1,39 @@
+import type { ExtensionSummary } from "../../runtime/web/api/types.ts";
+import { Link } from "../common/link.tsx";
+import { projectPath } from "../state/route.ts";
+import { Lamp } from "./lamp.tsx";
+
+/** Props of {@linkcode ExtensionRow}. */
+export interface ExtensionRowProps {
+  /** The project folder. */
+  project: string;
+  /** The package. */
+  extension: ExtensionSummary;
+  /** It is the one shown in the detail column. */
+  selected: boolean;
+}
+
+/** One installed package in the list: its lamp, name, what it does, and a red lamp's notice. */
+export function ExtensionRow(props: ExtensionRowProps) {
+  const { extension } = props;
+  const quiet = extension.lamp.state === "steady";
+  return (
+    <li class={`extension-row ${props.selected ? "selected" : ""}`}>
+      <Link
+        href={projectPath(props.project, "extensions", extension.id)}
+        class="extension-link"
+        current={props.selected ? "page" : undefined}
+      >
+        <span class="extension-row-top">
+          <Lamp lamp={extension.lamp} showLabel={!quiet} />
+          <span class="primary extension-name">{extension.name}</span>
+          {extension.version && <span class="tertiary">{extension.version}</span>}
+        </span>
+        <span class="secondary extension-description">{extension.description}</span>
+        {extension.lamp.notices.map((notice) => (
+          <span key={notice.reason} class="notice">{notice.text}</span>
+        ))}
+      </Link>
+    </li>
+  );
+}

@@ -1,0 +1,70 @@
+import { useEffect } from "preact/hooks";
+import { signal } from "@preact/signals";
+import type { ProjectsResponse } from "../../runtime/web/api/types.ts";
+import { getJson, messageOf } from "../api/client.ts";
+import { OpenFolderForm } from "./open_folder_form.tsx";
+import { ProjectList } from "./project_list.tsx";
+
+/** The projects Sync knows; null until read. */
+const projects = signal<ProjectsResponse | null>(null);
+/** Why they could not be read. */
+const error = signal<string | null>(null);
+
+/** Reads the projects again. */
+async function reloadProjects(): Promise<void> {
+  try {
+    projects.value = await getJson<ProjectsResponse>("/api/projects");
+    error.value = null;
+  } catch (thrown) {
+    error.value = messageOf(thrown);
+  }
+}
+
+/** The start page: the projects the clock runs, the ones opened lately, and a way to open another. */
+export function StartPage() {
+  useEffect(() => {
+    document.title = "Sync";
+    void reloadProjects();
+  }, []);
+  const known = projects.value;
+  return (
+    <main class="start-page">
+      <header class="start-header">
+        <h1>Sync</h1>
+        <p class="secondary">
+          Your projects. Extensions installed in a project run its background work, on a clock and
+          when agents call them.
+        </p>
+      </header>
+      <OpenFolderForm onOpened={reloadProjects} />
+      {error.value && <p class="error" role="alert">{error.value}</p>}
+      {known && (
+        <>
+          <ProjectList
+            title="Scheduled"
+            about="The clock runs these projects' extensions, whether or not a window is open."
+            empty="No project is on the clock. A project joins it when it installs an extension with a schedule."
+            projects={known.scheduled.map((entry) => ({
+              path: entry.path,
+              gone: entry.gone,
+              when: entry.addedAt,
+              whenWords: "on the clock since",
+            }))}
+          />
+          <ProjectList
+            title="Recent"
+            about="Projects opened lately, last opened first."
+            empty="No project opened yet. Open a project folder above."
+            projects={known.recent.map((entry) => ({
+              path: entry.path,
+              gone: entry.gone,
+              when: entry.openedAt,
+              whenWords: "opened",
+              extensions: entry.extensionIds.length,
+            }))}
+          />
+        </>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,54 @@
+import { Link } from "../common/link.tsx";
+import type { ProjectState } from "../state/project_state.ts";
+import { type Area, projectPath } from "../state/route.ts";
+import { folderName } from "./project_window.tsx";
+
+/** Props of {@linkcode Navigator}. */
+export interface NavigatorProps {
+  /** The project's live state. */
+  state: ProjectState;
+  /** The area shown. */
+  area: Area;
+}
+
+/** The window's first column: the project, its areas, and the way back to every project. */
+export function Navigator(props: NavigatorProps) {
+  const { state } = props;
+  const folder = state.resolved.value ?? state.project;
+  const areas: { area: Area; label: string; glyph: string }[] = [
+    { area: "extensions", label: "Extensions", glyph: "▦" },
+    { area: "chat", label: "Chat", glyph: "✎" },
+  ];
+  return (
+    <nav class="navigator" aria-label="Project">
+      <Link href="/" class="navigator-back" label="All projects">
+        <span aria-hidden="true" class="glyph">‹</span>
+        <span class="navigator-text">All projects</span>
+      </Link>
+      <div class="navigator-project">
+        <div class="primary navigator-text">{folderName(folder)}</div>
+        <div class="tertiary mono navigator-text" title={folder}>{folder}</div>
+      </div>
+      <ul class="navigator-areas">
+        {areas.map(({ area, label, glyph }) => (
+          <li key={area}>
+            <Link
+              href={projectPath(state.project, area)}
+              class="navigator-area"
+              current={props.area === area ? "page" : undefined}
+              label={label}
+            >
+              <span aria-hidden="true" class="glyph">{glyph}</span>
+              <span class="navigator-text">{label}</span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+      {!state.live.value && state.extensions.value !== null && (
+        <p class="tertiary navigator-text navigator-offline" role="status">
+          Not live: reconnecting to Sync…
+        </p>
+      )}
+    </nav>
+  );
+}

@@ -1,0 +1,39 @@
+import { useEffect, useMemo } from "preact/hooks";
+import { ExtensionsArea } from "../extensions/extensions_area.tsx";
+import { ChatArea } from "../chat/chat_area.tsx";
+import { openProjectState } from "../state/project_state.ts";
+import type { ProjectRoute } from "../state/route.ts";
+import { Navigator } from "./navigator.tsx";
+
+/** Props of {@linkcode ProjectWindow}. */
+export interface ProjectWindowProps {
+  /** Which project, area and selection the address names. */
+  route: ProjectRoute;
+}
+
+/**
+ * A project's window: the navigator, then the selected area's list and
+ * detail, which it turns all columns over to.
+ */
+export function ProjectWindow(props: ProjectWindowProps) {
+  const state = useMemo(() => openProjectState(props.route.project), [props.route.project]);
+  useEffect(() => () => state.dispose(), [state]);
+  const name = folderName(state.resolved.value ?? props.route.project);
+  useEffect(() => {
+    document.title = `${name} — Sync`;
+  }, [name]);
+  return (
+    <div class="window">
+      <Navigator state={state} area={props.route.area} />
+      {props.route.area === "chat"
+        ? <ChatArea state={state} />
+        : <ExtensionsArea state={state} selected={props.route.id} />}
+    </div>
+  );
+}
+
+/** The last segment of a folder path: the name a person knows the project by. */
+export function folderName(path: string): string {
+  const parts = path.split("/").filter((part) => part !== "");
+  return parts.at(-1) ?? path;
+}
