@@ -10,6 +10,10 @@ export interface ExtensionHeaderProps {
 /** The top of an extension's page: its name, version and lamp, what to act on, what it does. */
 export function ExtensionHeader(props: ExtensionHeaderProps) {
   const { page } = props;
+  // An update that waits has its own notice below, with the button that approves it.
+  const notices = page.lamp.notices.filter((notice) =>
+    !(notice.reason === "awaits-approval" && page.update)
+  );
   return (
     <header class="page-header">
       <div class="page-title-row">
@@ -20,11 +24,9 @@ export function ExtensionHeader(props: ExtensionHeaderProps) {
         </span>
       </div>
       <p class="tertiary mono page-id">{page.id}</p>
-      {page.lamp.notices.length > 0 && (
+      {notices.length > 0 && (
         <ul class="page-notices">
-          {page.lamp.notices.map((notice) => (
-            <li key={notice.reason} class="notice">{notice.text}</li>
-          ))}
+          {notices.map((notice) => <li key={notice.reason} class="notice">{notice.text}</li>)}
         </ul>
       )}
       <p class="secondary page-description">{page.description}</p>

@@ -25,7 +25,9 @@ export function ScheduleSection(props: ScheduleSectionProps) {
       {rows.length === 0
         ? (
           <p class="secondary">
-            Nothing on a clock: its handlers run only when something calls them.
+            {page.adds.handlers.length === 0
+              ? "Nothing: it runs no code."
+              : "Nothing on a clock: its handlers run only when something calls them."}
           </p>
         )
         : (
