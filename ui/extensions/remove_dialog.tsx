@@ -64,33 +64,21 @@ export function RemoveDialog(props: RemoveDialogProps) {
           {error.handlerFailed && " Nothing was removed. You can remove it anyway."}
         </p>
       )}
-      <p role="status" class="tertiary">{slow ? `Removing ${props.name}…` : ""}</p>
+      <p role="status" class="tertiary action-status">{slow ? `Removing ${props.name}…` : ""}</p>
       <div class="dialog-actions">
         <button type="button" class="button" onClick={props.onClose} disabled={busy}>
           Cancel
         </button>
-        {error?.handlerFailed
-          ? (
-            <button
-              type="button"
-              class="button danger primary"
-              onClick={() => remove(true)}
-              disabled={busy}
-            >
-              Remove anyway
-            </button>
-          )
-          : (
-            <button
-              type="button"
-              class="button danger primary"
-              onClick={() => remove(false)}
-              disabled={busy}
-              autofocus
-            >
-              Remove
-            </button>
-          )}
+        {/* One button that keeps the focus: while it works it is marked busy, not disabled. */}
+        <button
+          type="button"
+          class="button danger primary"
+          onClick={() => !busy && remove(error?.handlerFailed === true)}
+          aria-disabled={busy}
+          autofocus
+        >
+          {error?.handlerFailed ? "Remove anyway" : "Remove"}
+        </button>
       </div>
     </Dialog>
   );

@@ -59,7 +59,12 @@ export function UpdateNotice(props: UpdateNoticeProps) {
           : `Version ${update.serves} keeps serving this project until you approve.`}
       </p>
       <div class="update-actions">
-        <button type="button" class="button primary" onClick={approve} disabled={busy}>
+        <button
+          type="button"
+          class="button primary"
+          onClick={() => !busy && approve()}
+          aria-disabled={busy}
+        >
           Approve
         </button>
         {slow && <span class="spinner" aria-hidden="true" />}
