@@ -24,6 +24,8 @@ import {
   notAPackageId,
   publishedKinds,
   readServiceSource,
+  readServingEntries,
+  type ServingEntries,
   servingPackage,
 } from "../packages/mod.ts";
 import { readDeclaredIds, resolveProjectDir } from "../projects/mod.ts";
@@ -186,7 +188,11 @@ export async function callHandler(
   };
   try {
     const declaredIds = options.declaredIds ?? await readDeclaredIds(project);
-    const pkg = options.package ?? await servingPackage(kv, project, id, { declaredIds });
+    // The package and every other the project lists (for the kinds they
+    // publish) are resolved from one read of their approvals and refs.
+    const serving = await readServingEntries(kv, project, declaredIds);
+    const pkg = options.package ??
+      await servingPackage(kv, project, id, { declaredIds, ...serving.get(id) });
     if (!(handler in pkg.manifest.handlers)) {
       const declared = Object.keys(pkg.manifest.handlers);
       throw new NotFoundError(
@@ -197,7 +203,9 @@ export async function callHandler(
     const forMs = limits.timeoutMs + limits.workerGraceMs + 5_000;
     // The claim carries the receipt, so a call whose process is killed still leaves one.
     const lock = await resources.processLock?.();
-    hold = await holdHandler(kv, claimKey, { now, forMs, receipt, lock });
+    // The rate count is read and written with the claim: one read, one write.
+    const alongside = resources.rateLimit.alongside(project, id, handler, startedAt);
+    hold = await holdHandler(kv, claimKey, { now, forMs, receipt, lock, alongside });
     if (hold === null) {
       throw new HandlerBusyError(
         `${handler} is already running in ${project}; a handler is not re-entered. ` +
@@ -213,7 +221,6 @@ export async function callHandler(
       receiptId: receipt.id,
       startedAt: receipt.startedAt,
     });
-    await resources.rateLimit.count(project, id, handler, startedAt);
 
     const memory = await resources.projectMemory(project);
     const generation = options.generation ?? await readGeneration(memory, id);
@@ -224,7 +231,10 @@ export async function callHandler(
       now: () => new Date(now()),
       cursors: resources.cursors,
     });
-    const access = new MemoryAccess(id, await readableKinds(kv, project, pkg, declaredIds));
+    const access = new MemoryAccess(
+      id,
+      await readableKinds(kv, project, pkg, declaredIds, serving),
+    );
     const orders: WorkOrder[] = [];
     const context: HostFunctionContext = {
       package: pkg,
@@ -313,12 +323,13 @@ async function readableKinds(
   project: string,
   calling: LoadedPackage,
   declaredIds: readonly string[],
+  serving: Map<string, ServingEntries>,
 ): Promise<string[]> {
   const kinds: string[] = await publishedKinds(calling);
   for (const id of declaredIds) {
     if (id === calling.manifest.id) continue;
     try {
-      const pkg = await servingPackage(kv, project, id, { declaredIds });
+      const pkg = await servingPackage(kv, project, id, { declaredIds, ...serving.get(id) });
       kinds.push(...await publishedKinds(pkg));
     } catch {
       // A package that cannot serve publishes nothing right now.
