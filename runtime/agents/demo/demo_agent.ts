@@ -30,6 +30,11 @@
  *   usual.
  * - `no-permission` — it skips asking the permission.
  *
+ * And two that take a path, to try the client's files (when the client
+ * offers them): `read /absolute/path` reads the file through the client and
+ * quotes it, `write /absolute/path` writes a line into it through the client;
+ * either reports the client's refusal when there is one.
+ *
  * The same words given as flags (`--hang`, `--junk`, …) apply to every turn.
  * Two flags act before any prompt exists:
  *
@@ -59,6 +64,8 @@ interface DemoSession {
   turns: number;
 }
 
+/** What the client offered at `initialize`: its files, or not. */
+const clientFiles = { read: false, write: false };
 const flags = new Set(Deno.args.map((arg) => arg.replace(/^--/, "")));
 const sessions = new Map<string, DemoSession>();
 const encoder = new TextEncoder();
@@ -126,6 +133,53 @@ async function useSyncMcp(
       },
     }],
   });
+}
+
+/**
+ * Reads and writes the files the prompt names (`read /path`, `write /path`)
+ * through the client, each as a tool call.
+ *
+ * @returns One line per file for the reply: what was read, or what the client said.
+ */
+async function useClientFiles(
+  client: acp.AgentContext,
+  sessionId: string,
+  report: (update: acp.SessionUpdate) => Promise<void>,
+  text: string,
+  n: number,
+): Promise<string[]> {
+  const lines: string[] = [];
+  let i = 0;
+  for (const [, verb, path] of text.matchAll(/\b(read|write) (\/\S+)/g)) {
+    const toolCallId = `file-${n}-${++i}`;
+    const kind = verb === "read" ? "read" : "edit";
+    await report({ sessionUpdate: "tool_call", toolCallId, title: `${verb} ${path}`, kind });
+    let status: acp.ToolCallStatus = "completed";
+    try {
+      if (verb === "read" && clientFiles.read) {
+        const { content } = await client.request(acp.methods.client.fs.readTextFile, {
+          sessionId,
+          path,
+        });
+        lines.push(`Read ${path}: ${content}`);
+      } else if (verb === "write" && clientFiles.write) {
+        await client.request(acp.methods.client.fs.writeTextFile, {
+          sessionId,
+          path,
+          content: "written by the demo agent\n",
+        });
+        lines.push(`Wrote ${path}.`);
+      } else {
+        status = "failed";
+        lines.push(`Could not ${verb} ${path}: the client does not offer it.`);
+      }
+    } catch (error) {
+      status = "failed";
+      lines.push(`Could not ${verb} ${path}: ${error instanceof Error ? error.message : error}`);
+    }
+    await report({ sessionUpdate: "tool_call_update", toolCallId, status });
+  }
+  return lines;
 }
 
 /** One prompt turn: what the demo agent does with what it was told. */
@@ -200,6 +254,7 @@ async function turn(
     status: "completed",
     content: [{ type: "content", content: { type: "text", text: `${text.length} characters` } }],
   });
+  const files = await useClientFiles(client, sessionId, report, text, n);
   const sync = session.mcpServers.find((server) => server.name === "sync");
   if (sync !== undefined) await useSyncMcp(report, sync, `sync-mcp-${n}`);
   await plan(1);
@@ -242,6 +297,7 @@ async function turn(
   await say("You said: «");
   for (const piece of pieces(text, 16)) await say(piece);
   await say(`». ${choice}`);
+  for (const line of files) await say(`\n${line}`);
   await plan(3);
   return { stopReason: "end_turn" };
 }
@@ -258,6 +314,8 @@ function main(): void {
   acp.agent({ name: "sync-demo" })
     .onRequest(acp.methods.agent.initialize, async ({ params, signal }) => {
       if (flags.has("no-init")) await cancelled(signal);
+      clientFiles.read = params.clientCapabilities?.fs?.readTextFile === true;
+      clientFiles.write = params.clientCapabilities?.fs?.writeTextFile === true;
       return {
         protocolVersion: Math.min(params.protocolVersion, acp.PROTOCOL_VERSION),
         agentCapabilities: { loadSession: true },
