@@ -40,6 +40,12 @@ import { entryFromUpdate } from "./session_update_entry.ts";
 import type { PermissionChoice, StopReason, TranscriptEntry } from "./transcript.ts";
 import { cutText } from "../internal/cut_text.ts";
 
+/**
+ * An MCP server offered to a session, as ACP spells it: stdio (`name`,
+ * `command`, `args`, `env`), or `http` / `sse` (`name`, `url`, `headers`).
+ */
+export type McpServer = acp.McpServer;
+
 /** A permission the agent asks, as Chat shows it. */
 export interface PermissionRequest {
   /** Names the request; the transcript's `permission` and `permission_answer` entries carry it. */
@@ -92,7 +98,7 @@ export interface AcpSessionOptions {
   /** Receives every transcript entry as it happens, in order. */
   onEntry?: (entry: TranscriptEntry) => void;
   /** MCP servers offered to the session (`session/new`, `session/load`); none by default. */
-  mcpServers?: acp.McpServer[];
+  mcpServers?: McpServer[];
   /** How long the agent may take to answer `initialize`; `AGENT_LIMITS.initializeTimeoutMs` by default. */
   initializeTimeoutMs?: number;
   /** The command the agent runs as, to spell a terminal sign-in; the agent's name when not given. */
@@ -144,6 +150,7 @@ export class AcpSession {
   #asking = new Set<AbortController>();
   #requestCount = 0;
   #exit: AgentExit | null = null;
+  #turning = false;
 
   /**
    * Use {@linkcode startAcpSession}, which also initializes.
@@ -208,6 +215,14 @@ export class AcpSession {
    */
   noise(): string[] {
     return [...this.#noise];
+  }
+
+  /**
+   * Resolves when the agent's process has ended, whenever that is: during a
+   * turn (the turn fails too), between turns, or after {@linkcode AcpSession.close}.
+   */
+  get exited(): Promise<AgentExit> {
+    return this.#peer.exited;
   }
 
   /** The last of the agent's stderr. */
@@ -336,12 +351,18 @@ export class AcpSession {
    * @throws {AgentFailedError} when the agent answers with an error (its
    *   words), exits during the turn (its exit code and stderr tail), or closes
    *   its output; a `failure` entry says the same.
+   * @throws {AgentSignInRequiredError} when the agent wants a person to sign in first.
+   * @throws {Error} when there is no session yet, or a turn is already under way.
    */
   async prompt(text: string): Promise<StopReason> {
     const sessionId = this.#sessionId;
     if (sessionId === null) {
       throw new Error("No session yet: call newSession() or load() before prompt()");
     }
+    if (this.#turning) {
+      throw new Error("A turn is under way: wait for it to end, or cancel it, before the next");
+    }
+    this.#turning = true;
     this.#emit({ at: this.#now(), kind: "user", text: cutText(text, AGENT_LIMITS.maxEntryChars) });
     try {
       const answer = await this.#call(
@@ -366,6 +387,8 @@ export class AcpSession {
         ...(failure?.stderrTail ? { stderrTail: failure.stderrTail } : {}),
       });
       throw error;
+    } finally {
+      this.#turning = false;
     }
   }
 

@@ -34,6 +34,8 @@ export class AgentFailedError extends SyncError {
   /** The JSON-RPC error code, when the agent answered with an error. */
   readonly code?: number;
   /**
+   * Keeps the stderr tail, the exit and the error code beside the message.
+   *
    * @param message What failed and why.
    * @param failure The stderr tail, the exit and the error code.
    */
@@ -71,6 +73,8 @@ export class AgentSignInRequiredError extends SyncError {
   /** The ways to sign in the agent listed, possibly none. */
   readonly authMethods: AgentAuthMethod[];
   /**
+   * Keeps the ways to sign in beside the message, so Chat can show them.
+   *
    * @param message What to run, and why.
    * @param authMethods The ways to sign in the agent listed.
    */

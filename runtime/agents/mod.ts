@@ -15,6 +15,7 @@ export type {
   AcpSessionOptions,
   AgentFacts,
   AskPermission,
+  McpServer,
   PermissionAnswer,
   PermissionRequest,
 } from "./acp_session.ts";

@@ -9,6 +9,12 @@ import { cutText } from "../internal/cut_text.ts";
 import { AGENT_LIMITS } from "./agent_limits.ts";
 import type { ToolCallStatus, TranscriptEntry } from "./transcript.ts";
 
+/** One `session/update` as ACP spells it, checked by the SDK. */
+export type SessionUpdate = acp.SessionUpdate;
+
+/** A content block as ACP spells it: text, image, audio, a resource or a link to one. */
+export type ContentBlock = acp.ContentBlock;
+
 /** Options for {@linkcode entryFromUpdate}. */
 export interface EntryFromUpdateOptions {
   /** The entry's time, as an ISO 8601 time. */
@@ -26,7 +32,7 @@ export interface EntryFromUpdateOptions {
  * @param options When, and whether it is a replay.
  */
 export function entryFromUpdate(
-  update: acp.SessionUpdate,
+  update: SessionUpdate,
   options: EntryFromUpdateOptions,
 ): TranscriptEntry | null {
   const base = options.replay ? { at: options.at, replay: true } : { at: options.at };
@@ -81,7 +87,7 @@ export function entryFromUpdate(
  *
  * @param block A content block from the agent.
  */
-export function blockText(block: acp.ContentBlock): string {
+export function blockText(block: ContentBlock): string {
   switch (block.type) {
     case "text":
       return block.text;
