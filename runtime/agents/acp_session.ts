@@ -363,8 +363,12 @@ export class AcpSession {
       throw new Error("A turn is under way: wait for it to end, or cancel it, before the next");
     }
     this.#turning = true;
-    this.#emit({ at: this.#now(), kind: "user", text: cutText(text, AGENT_LIMITS.maxEntryChars) });
     try {
+      this.#emit({
+        at: this.#now(),
+        kind: "user",
+        text: cutText(text, AGENT_LIMITS.maxEntryChars),
+      });
       const answer = await this.#call(
         "the turn",
         (agent) =>

@@ -499,3 +499,22 @@ Deno.test("`AcpSession` reads and writes files for the agent only inside the pro
     await Deno.remove(outside, { recursive: true });
   }
 });
+
+Deno.test("`AcpSession.prompt()` takes one turn at a time", async () => {
+  const hanging = waitForEntry((entry) =>
+    entry.kind === "message" && entry.text.includes("Hanging")
+  );
+  const running = await startDemo({ onEntry: hanging.onEntry });
+  try {
+    await running.session.newSession();
+    const turn = running.session.prompt("hang");
+    await hanging.seen;
+    await rejectsWith(running.session.prompt("and this?"), Error, /^A turn is under way/);
+    await running.session.cancel();
+    assert.equal(await turn, "cancelled");
+    assert.equal(await running.session.prompt("no-permission"), "end_turn");
+  } finally {
+    await running.session.close();
+    await Deno.remove(running.project, { recursive: true });
+  }
+});
