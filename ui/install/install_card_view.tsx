@@ -1,0 +1,127 @@
+import type { InstallCard } from "../../runtime/web/api/events_types.ts";
+import { InstallPermissions } from "./install_permissions.tsx";
+
+/** Props of {@linkcode InstallCardView}. */
+export interface InstallCardViewProps {
+  /** The card the server read. */
+  card: InstallCard;
+  /** Where the package comes from, in words: its path, or the file uploaded. */
+  from: string;
+  /** Approves and installs. */
+  onApprove: () => void;
+  /** Closes the dialog. */
+  onCancel: () => void;
+  /** Goes back to the source, with what was given kept. */
+  onBack: () => void;
+  /** Reads the card again (after the package was fixed); absent when it cannot be. */
+  onCheckAgain?: () => void;
+  /** Whether an install or a read is under way. */
+  busy: boolean;
+  /** Why the install was refused, in the server's words; null when it was not. */
+  error: string | null;
+}
+
+/**
+ * The install card: what the package is, what it runs on the clock, what it
+ * asks of this project, and what check finds, with Approve or Cancel. Every
+ * word from the package is rendered as text.
+ */
+export function InstallCardView(props: InstallCardViewProps) {
+  const { card } = props;
+  const pkg = card.package;
+  const problems = card.problems;
+  return (
+    <div class="install-card">
+      {pkg
+        ? (
+          <header class="install-card-header">
+            <h3 class="install-card-name">
+              {pkg.name} <span class="tertiary">{pkg.version}</span>
+            </h3>
+            <p class="tertiary mono">{pkg.id}</p>
+            {pkg.description && <p class="secondary">{pkg.description}</p>}
+            <p class="tertiary install-card-from">From {props.from}</p>
+          </header>
+        )
+        : (
+          <header class="install-card-header">
+            <h3 class="install-card-name">A package that cannot be read</h3>
+            <p class="tertiary install-card-from">From {props.from}</p>
+          </header>
+        )}
+
+      {pkg && pkg.schedule.length > 0 && (
+        <section class="install-card-section" aria-labelledby="install-card-clock">
+          <h4 id="install-card-clock" class="install-card-heading">What it runs on the clock</h4>
+          <ul class="install-card-rows">
+            {pkg.schedule.map((row) => (
+              <li key={`${row.handler}-${row.every}`}>
+                {row.description}, <span class="secondary">{row.wording}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
+      {pkg && <InstallPermissions card={card} />}
+
+      {problems.length > 0 && (
+        <section class="install-card-section" aria-labelledby="install-card-problems">
+          <h4 id="install-card-problems" class="install-card-heading install-card-problem-title">
+            Check found {problems.length === 1 ? "a problem" : `${problems.length} problems`}
+          </h4>
+          <pre class="install-card-problems">{problems.map((p) => p.text).join("\n\n")}</pre>
+          <p class="secondary">
+            It cannot be installed until it passes check. Fix{" "}
+            {problems.length === 1 ? "it" : "them"}{" "}
+            in the package (deno task check shows the same), build it again, then try again.
+          </p>
+        </section>
+      )}
+
+      {props.error && <p id="install-error" class="error" role="alert">{props.error}</p>}
+
+      <div class="dialog-actions">
+        {card.installable
+          ? (
+            <>
+              <button type="button" class="button" onClick={props.onCancel} disabled={props.busy}>
+                Cancel
+              </button>
+              <button
+                type="button"
+                class="button primary"
+                onClick={props.onApprove}
+                disabled={props.busy}
+                autofocus
+                aria-describedby={props.error ? "install-error" : undefined}
+              >
+                {card.approval === "approved" ? "Install" : "Approve"}
+              </button>
+            </>
+          )
+          : (
+            <>
+              <button type="button" class="button" onClick={props.onCancel} disabled={props.busy}>
+                Cancel
+              </button>
+              <button type="button" class="button" onClick={props.onBack} disabled={props.busy}>
+                Back
+              </button>
+              {props.onCheckAgain && (
+                <button
+                  type="button"
+                  class="button primary"
+                  onClick={props.onCheckAgain}
+                  disabled={props.busy}
+                  autofocus
+                >
+                  Check again
+                </button>
+              )}
+            </>
+          )}
+      </div>
+    </div>
+  );
+}
