@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "preact/hooks";
 import type { InstallCard } from "../../runtime/web/api/events_types.ts";
 import { InstallPermissions } from "./install_permissions.tsx";
 
@@ -5,8 +6,10 @@ import { InstallPermissions } from "./install_permissions.tsx";
 export interface InstallCardViewProps {
   /** The card the server read. */
   card: InstallCard;
-  /** Where the package comes from, in words: its path, or the file uploaded. */
+  /** Where the package comes from: its path, or the name of the file uploaded. */
   from: string;
+  /** Whether `from` names a file uploaded from the page. */
+  uploaded: boolean;
   /** Approves and installs. */
   onApprove: () => void;
   /** Closes the dialog. */
@@ -30,6 +33,18 @@ export function InstallCardView(props: InstallCardViewProps) {
   const { card } = props;
   const pkg = card.package;
   const problems = card.problems;
+  const primary = useRef<HTMLButtonElement>(null);
+  const from = (
+    <p class="tertiary install-card-from">
+      {props.uploaded ? "Uploaded from " : "From "}
+      <span class="mono">{props.from}</span>
+    </p>
+  );
+  // `autofocus` counts only when the dialog opens; the card comes later, and its primary action
+  // takes the focus once it can, so Enter approves.
+  useEffect(() => {
+    if (!props.busy) primary.current?.focus();
+  }, [card, props.busy]);
   return (
     <div class="install-card">
       {pkg
@@ -40,13 +55,13 @@ export function InstallCardView(props: InstallCardViewProps) {
             </h3>
             <p class="tertiary mono">{pkg.id}</p>
             {pkg.description && <p class="secondary">{pkg.description}</p>}
-            <p class="tertiary install-card-from">From {props.from}</p>
+            {from}
           </header>
         )
         : (
           <header class="install-card-header">
             <h3 class="install-card-name">A package that cannot be read</h3>
-            <p class="tertiary install-card-from">From {props.from}</p>
+            {from}
           </header>
         )}
 
@@ -91,6 +106,7 @@ export function InstallCardView(props: InstallCardViewProps) {
               <button
                 type="button"
                 class="button primary"
+                ref={primary}
                 onClick={props.onApprove}
                 disabled={props.busy}
                 autofocus
@@ -112,6 +128,7 @@ export function InstallCardView(props: InstallCardViewProps) {
                 <button
                   type="button"
                   class="button primary"
+                  ref={primary}
                   onClick={props.onCheckAgain}
                   disabled={props.busy}
                   autofocus

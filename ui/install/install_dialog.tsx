@@ -29,8 +29,10 @@ interface ReadCard {
   card: InstallCard;
   /** The source to install from. */
   source: InstallSource;
-  /** The source in words. */
+  /** The path, or the name of the file uploaded. */
   from: string;
+  /** Whether it was uploaded. */
+  uploaded: boolean;
 }
 
 /**
@@ -66,11 +68,11 @@ export function InstallDialog(props: InstallDialogProps) {
     props.onClose();
   };
 
-  const readCard = async (source: InstallSource, from: string) => {
+  const readCard = async (source: InstallSource, from: string, uploaded: boolean) => {
     setBusy({ step: "reading" });
     setStage(null);
     const card = await postJson<InstallCard>("/api/install/card", { project, source });
-    setRead({ card, source, from });
+    setRead({ card, source, from, uploaded });
   };
 
   const showCard = async () => {
@@ -85,10 +87,10 @@ export function InstallDialog(props: InstallDialogProps) {
           signal: controller.signal,
           onProgress: (progress) => setBusy({ step: "uploading", name: file.name, progress }),
         });
-        await readCard({ upload: uploaded.upload }, `the archive ${file.name}, uploaded`);
+        await readCard({ upload: uploaded.upload }, file.name, true);
       } else {
         const path = input.path.trim();
-        await readCard(path, path);
+        await readCard(path, path, false);
       }
     } catch (thrown) {
       if (controller.signal.aborted) return;
@@ -102,7 +104,7 @@ export function InstallDialog(props: InstallDialogProps) {
     if (!read) return;
     setError(null);
     try {
-      await readCard(read.source, read.from);
+      await readCard(read.source, read.from, read.uploaded);
     } catch (thrown) {
       setError(messageOf(thrown));
     } finally {
@@ -153,6 +155,7 @@ export function InstallDialog(props: InstallDialogProps) {
             <InstallCardView
               card={read.card}
               from={read.from}
+              uploaded={read.uploaded}
               busy={busy !== null}
               error={error}
               onApprove={install}

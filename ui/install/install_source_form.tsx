@@ -1,4 +1,4 @@
-import { useRef } from "preact/hooks";
+import { useEffect, useRef } from "preact/hooks";
 import { formatBytes } from "./install_progress.tsx";
 
 /** Where the person said to install from: a path on this machine, or a file to upload. */
@@ -36,6 +36,13 @@ const ARCHIVE_TYPES = ".tgz,.tar.gz,.zip";
 export function InstallSourceForm(props: InstallSourceFormProps) {
   const { input } = props;
   const fileInput = useRef<HTMLInputElement>(null);
+  const pathInput = useRef<HTMLInputElement>(null);
+  // Back from the card, the form is new in an open dialog, where `autofocus` does not count.
+  useEffect(() => {
+    if (!pathInput.current?.closest("dialog")?.contains(document.activeElement)) {
+      pathInput.current?.focus();
+    }
+  }, []);
   const canSubmit = input.file !== null || input.path.trim() !== "";
   const submit = (event: Event) => {
     event.preventDefault();
@@ -57,6 +64,7 @@ export function InstallSourceForm(props: InstallSourceFormProps) {
           type="text"
           class="input mono"
           name="path"
+          ref={pathInput}
           value={input.path}
           onInput={(event) => {
             const path = (event.target as HTMLInputElement).value;
