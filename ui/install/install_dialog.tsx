@@ -5,7 +5,7 @@ import type {
   InstallProgressEvent,
   InstallSource,
 } from "../../runtime/web/api/events_types.ts";
-import { messageOf, postJson } from "../api/client.ts";
+import { ApiError, messageOf, postJson } from "../api/client.ts";
 import { Dialog } from "../common/dialog.tsx";
 import type { ProjectState } from "../state/project_state.ts";
 import { InstallCardView } from "./install_card_view.tsx";
@@ -90,11 +90,19 @@ export function InstallDialog(props: InstallDialogProps) {
         await readCard({ upload: uploaded.upload }, file.name, true);
       } else {
         const path = input.path.trim();
+        if (!isAbsolutePath(path)) {
+          setError(
+            `${JSON.stringify(path)} is not an absolute path: give the package folder's or ` +
+              `archive's full path, starting with /.`,
+          );
+          return;
+        }
         await readCard(path, path, false);
       }
     } catch (thrown) {
       if (controller.signal.aborted) return;
-      setError(`${messageOf(thrown)}\nCorrect it and try again.`);
+      const next = whatToDo(thrown, input.file !== null);
+      setError(next ? `${messageOf(thrown)}\n${next}` : messageOf(thrown));
     } finally {
       if (!controller.signal.aborted) setBusy(null);
     }
@@ -181,4 +189,18 @@ export function InstallDialog(props: InstallDialogProps) {
       </div>
     </Dialog>
   );
+}
+
+/** Whether a path is absolute, on this machine or on Windows. */
+function isAbsolutePath(path: string): boolean {
+  return path.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path) || path.startsWith("\\\\");
+}
+
+/** What to do after the card could not be read; null when the message says it. */
+function whatToDo(error: unknown, uploaded: boolean): string | null {
+  if (error instanceof ApiError && error.status === 413) {
+    return "Choose a smaller archive, or give the package's folder by its path instead.";
+  }
+  if (error instanceof ApiError && error.status === 0) return null;
+  return uploaded ? "Choose another archive and try again." : "Correct the path and try again.";
 }

@@ -68,9 +68,8 @@ export function uploadArchive(file: Blob, options: UploadOptions = {}): Promise<
       // A refusal sent before the body was read can reach the page as a cut connection.
       reject(
         new ApiError(
-          "The upload was cut off before Sync answered. Is deno task serve still running? " +
-            "If the archive is very large, Sync may have refused it: archives up to " +
-            "32 MiB are taken.",
+          "The upload was cut off before Sync answered: Sync stopped, or refused an archive " +
+            "too large to install.",
           0,
         ),
       );
