@@ -298,6 +298,28 @@ Deno.test("the install routes answer the card without installing, and install as
       },
     );
 
+    await t.step(
+      "a refusal of an upload names it the uploaded archive, not its file in the cache",
+      async () => {
+        const sent = await upload(new TextEncoder().encode("not an archive at all"));
+        const { upload: id }: UploadAnswer = await sent.json();
+        for (const path of ["/api/install/card", "/api/install"]) {
+          const response = await post(path, {
+            project: env.project,
+            source: { upload: id },
+            approve: true,
+          });
+          assert.equal(response.status, 400);
+          const { error } = await response.json();
+          assert.match(
+            error,
+            /^Cannot unpack the uploaded archive: it is not a recognised archive/,
+          );
+          assert.doesNotMatch(error, /cache/);
+        }
+      },
+    );
+
     await t.step("uploads and cards pass the guards: no token, no card", async () => {
       const response = await app.request(`${ORIGIN}/api/uploads`, {
         method: "POST",
