@@ -1,3 +1,4 @@
+import type { ComponentChildren } from "preact";
 import { useEffect, useRef } from "preact/hooks";
 import type { InstallCard } from "../../runtime/web/api/events_types.ts";
 import { InstallPermissions } from "./install_permissions.tsx";
@@ -18,6 +19,8 @@ export interface InstallCardViewProps {
   onBack: () => void;
   /** Reads the card again (after the package was fixed); absent when it cannot be. */
   onCheckAgain?: () => void;
+  /** What is under way, in words, shown above the actions. */
+  progress: ComponentChildren;
   /** Whether an install or a read is under way. */
   busy: boolean;
   /** Why the install was refused, in the server's words; null when it was not. */
@@ -94,6 +97,7 @@ export function InstallCardView(props: InstallCardViewProps) {
         </section>
       )}
 
+      {props.progress}
       {props.error && <p id="install-error" class="error" role="alert">{props.error}</p>}
 
       <div class="dialog-actions">

@@ -146,6 +146,7 @@ export function InstallDialog(props: InstallDialogProps) {
     setInput({ path: "", file });
   };
 
+  const progress = <InstallProgress busy={busy} stage={stage} />;
   return (
     <Dialog title="Install an extension" onClose={close} class="install-dialog">
       <div
@@ -165,6 +166,7 @@ export function InstallDialog(props: InstallDialogProps) {
               from={read.from}
               uploaded={read.uploaded}
               busy={busy !== null}
+              progress={progress}
               error={error}
               onApprove={install}
               onCancel={close}
@@ -182,10 +184,10 @@ export function InstallDialog(props: InstallDialogProps) {
               onSubmit={showCard}
               onCancel={close}
               busy={busy !== null}
+              progress={progress}
               error={error}
             />
           )}
-        <InstallProgress busy={busy} stage={stage} />
       </div>
     </Dialog>
   );

@@ -1,3 +1,4 @@
+import type { ComponentChildren } from "preact";
 import { useEffect, useRef } from "preact/hooks";
 import { formatBytes } from "./install_progress.tsx";
 
@@ -19,6 +20,8 @@ export interface InstallSourceFormProps {
   onSubmit: () => void;
   /** Closes the dialog. */
   onCancel: () => void;
+  /** What is under way, in words, shown above the actions. */
+  progress: ComponentChildren;
   /** Whether something is under way (the fields stay, the button waits). */
   busy: boolean;
   /** Why the last try failed, in the server's words; null when it did not. */
@@ -110,6 +113,7 @@ export function InstallSourceForm(props: InstallSourceFormProps) {
           </button>
         )}
       </div>
+      {props.progress}
       {props.error && <p id="install-error" class="error" role="alert">{props.error}</p>}
       <div class="dialog-actions">
         <button type="button" class="button" onClick={props.onCancel}>Cancel</button>
