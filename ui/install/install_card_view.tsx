@@ -44,10 +44,9 @@ export function InstallCardView(props: InstallCardViewProps) {
     </p>
   );
   // `autofocus` counts only when the dialog opens; the card comes later, and its primary action
-  // takes the focus once it can, so Enter approves.
-  useEffect(() => {
-    if (!props.busy) primary.current?.focus();
-  }, [card, props.busy]);
+  // takes the focus then, so Enter approves. Buttons wait with aria-disabled rather than
+  // disabled, which would drop the focus to the page.
+  useEffect(() => primary.current?.focus(), [card]);
   return (
     <div class="install-card">
       {pkg
@@ -63,7 +62,7 @@ export function InstallCardView(props: InstallCardViewProps) {
         )
         : (
           <header class="install-card-header">
-            <h3 class="install-card-name">A package that cannot be read</h3>
+            <h3 class="install-card-name">Its manifest cannot be read</h3>
             {from}
           </header>
         )}
@@ -104,15 +103,20 @@ export function InstallCardView(props: InstallCardViewProps) {
         {card.installable
           ? (
             <>
-              <button type="button" class="button" onClick={props.onCancel} disabled={props.busy}>
+              <button
+                type="button"
+                class="button"
+                onClick={() => !props.busy && props.onCancel()}
+                aria-disabled={props.busy ? "true" : undefined}
+              >
                 Cancel
               </button>
               <button
                 type="button"
                 class="button primary"
                 ref={primary}
-                onClick={props.onApprove}
-                disabled={props.busy}
+                onClick={() => !props.busy && props.onApprove()}
+                aria-disabled={props.busy ? "true" : undefined}
                 autofocus
                 aria-describedby={props.error ? "install-error" : undefined}
               >
@@ -122,10 +126,20 @@ export function InstallCardView(props: InstallCardViewProps) {
           )
           : (
             <>
-              <button type="button" class="button" onClick={props.onCancel} disabled={props.busy}>
+              <button
+                type="button"
+                class="button"
+                onClick={() => !props.busy && props.onCancel()}
+                aria-disabled={props.busy ? "true" : undefined}
+              >
                 Cancel
               </button>
-              <button type="button" class="button" onClick={props.onBack} disabled={props.busy}>
+              <button
+                type="button"
+                class="button"
+                onClick={() => !props.busy && props.onBack()}
+                aria-disabled={props.busy ? "true" : undefined}
+              >
                 Back
               </button>
               {props.onCheckAgain && (
@@ -133,8 +147,8 @@ export function InstallCardView(props: InstallCardViewProps) {
                   type="button"
                   class="button primary"
                   ref={primary}
-                  onClick={props.onCheckAgain}
-                  disabled={props.busy}
+                  onClick={() => !props.busy && props.onCheckAgain!()}
+                  aria-disabled={props.busy ? "true" : undefined}
                   autofocus
                 >
                   Check again

@@ -156,7 +156,11 @@ export function InstallDialog(props: InstallDialogProps) {
           event.preventDefault();
           setDragging(true);
         }}
-        onDragLeave={() => setDragging(false)}
+        onDragLeave={(event) => {
+          // Leaving for one of its own children is not leaving.
+          const to = event.relatedTarget as Node | null;
+          if (!to || !(event.currentTarget as Node).contains(to)) setDragging(false);
+        }}
         onDrop={onDrop}
       >
         {read

@@ -47,6 +47,18 @@ export function InstallSourceForm(props: InstallSourceFormProps) {
     }
   }, []);
   const canSubmit = input.file !== null || input.path.trim() !== "";
+  // A file dropped on the dialog is shown by the file input too, as if chosen there.
+  useEffect(() => {
+    const element = fileInput.current;
+    if (!element || !input.file || element.files?.[0] === input.file) return;
+    const chosen = new DataTransfer();
+    chosen.items.add(input.file);
+    element.files = chosen.files;
+  }, [input.file]);
+  // A refusal sends the focus back to what was given, to correct it.
+  useEffect(() => {
+    if (props.error) (input.file ? fileInput.current : pathInput.current)?.focus();
+  }, [props.error]);
   const submit = (event: Event) => {
     event.preventDefault();
     if (canSubmit && !props.busy) props.onSubmit();
@@ -117,7 +129,12 @@ export function InstallSourceForm(props: InstallSourceFormProps) {
       {props.error && <p id="install-error" class="error" role="alert">{props.error}</p>}
       <div class="dialog-actions">
         <button type="button" class="button" onClick={props.onCancel}>Cancel</button>
-        <button type="submit" class="button primary" disabled={!canSubmit || props.busy}>
+        <button
+          type="submit"
+          class="button primary"
+          disabled={!canSubmit}
+          aria-disabled={props.busy ? "true" : undefined}
+        >
           Show what it asks
         </button>
       </div>
