@@ -19,6 +19,14 @@ export type {
   PermissionAnswer,
   PermissionRequest,
 } from "./acp_session.ts";
+export {
+  addAgent,
+  listAgents,
+  parseAgentDefinition,
+  readAgent,
+  removeAgent,
+} from "./agent_definitions.ts";
+export type { AgentDefinition, ListedAgent } from "./agent_definitions.ts";
 export { AgentFailedError, AgentSignInRequiredError } from "./agent_errors.ts";
 export type { AgentAuthMethod, AgentFailure } from "./agent_errors.ts";
 export { AGENT_LIMITS } from "./agent_limits.ts";
@@ -27,6 +35,24 @@ export { demoAgentCommand } from "./demo_agent_command.ts";
 export { spawnAgent } from "./spawn_agent.ts";
 export type { AgentCommand, SpawnAgentOptions } from "./spawn_agent.ts";
 export { appendEntry } from "./transcript.ts";
+export { describeSource, orderPrompt } from "./order_prompt.ts";
+export {
+  createSession,
+  listSessions,
+  readSession,
+  readSessionState,
+  updateSession,
+} from "./session_store.ts";
+export { readTranscript, TranscriptWriter } from "./transcript_store.ts";
+export type { StoredTranscript, TranscriptWriterOptions } from "./transcript_store.ts";
+export { transcriptText } from "./transcript_text.ts";
+export { WorkPerformer } from "./work_performer.ts";
+export type {
+  AgentLauncher,
+  McpServersFor,
+  SessionView,
+  WorkPerformerOptions,
+} from "./work_performer.ts";
 export type {
   EntryBase,
   FailureEntry,

@@ -36,7 +36,7 @@ import type { WorkOrder } from "../work/mod.ts";
 import { consoleLine } from "./console_line.ts";
 import { hostDispatch } from "./host_dispatch.ts";
 import type { HandlerRateLimit } from "./handler_rate_limit.ts";
-import type { HostFunctionContext } from "./host_function.ts";
+import type { HostFunctionContext, WorkStateReader } from "./host_function.ts";
 import { boundReceipt, writeReceipt } from "./receipts.ts";
 import type { ProcessLock } from "./process_lock.ts";
 import { type HandlerHold, holdHandler } from "./running_claim.ts";
@@ -147,6 +147,8 @@ export interface CallResources {
   processLock?: () => Promise<ProcessLock>;
   /** Where the call says it started, ended, and left its receipt; nowhere when absent. */
   events?: EventSink;
+  /** Where work stands, for `work.state()`; every order is `ordered` when absent. */
+  workState?: WorkStateReader;
 }
 
 /**
@@ -260,6 +262,7 @@ export async function callHandler(
       now,
       limits,
       fetch: resources.fetch,
+      workState: resources.workState,
     };
     const dispatch = hostDispatch(context);
     const running = resources.pool.call({

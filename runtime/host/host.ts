@@ -23,6 +23,7 @@ import { ProcessLock } from "./process_lock.ts";
 import { recordInterruptedCalls } from "./running_claim.ts";
 import type { Receipt } from "../types.ts";
 import { EventBus } from "../event_bus.ts";
+import type { WorkStateReader } from "./host_function.ts";
 
 /** Options for {@linkcode Host}. */
 export interface HostOptions {
@@ -42,6 +43,13 @@ export interface HostOptions {
   pool?: IsolatePool;
   /** Where the facts of what this host does are published; a bus of its own when absent. */
   events?: EventBus;
+  /**
+   * Reads where work stands, for `work.state()`: the state of the session
+   * performing an order, or null while nothing has begun it (the order is
+   * then `ordered`). Passed in by whoever knows how work is performed, since
+   * that is above the host.
+   */
+  workState?: WorkStateReader;
 }
 
 /**
@@ -101,6 +109,7 @@ export class Host implements HandlerCaller {
       fetch: options.fetch,
       processLock: () => this.#processLock(),
       events: this.events,
+      workState: options.workState,
     };
   }
 
@@ -200,6 +209,7 @@ export class Host implements HandlerCaller {
       pool: this.pool,
       events: this.events,
       log,
+      workState: this.#resources.workState,
     });
     view.#memories = this.#memories;
     view.#resources = { ...this.#resources, log };

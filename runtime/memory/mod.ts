@@ -16,6 +16,8 @@ export { listRecords, openProjectMemory, projectMemoryPath, removeProjectMemory 
 export { newCursorSecret, RecordCursors } from "./record_cursors.ts";
 export type { CursorScope } from "./record_cursors.ts";
 export { MemoryTransaction } from "./transaction.ts";
+export { writeRecord } from "./write_record.ts";
+export type { WriteRecordOptions } from "./write_record.ts";
 export type {
   CommitResult,
   MemoryTransactionOptions,

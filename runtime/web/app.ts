@@ -41,6 +41,9 @@ import { uploadRoutes, UPLOADS_PATH } from "./api/uploads.ts";
 import { eventRoutes } from "./api/events.ts";
 import { UploadStore } from "./upload_store.ts";
 import { pageRoutes } from "./pages.ts";
+import type { WorkPerformer } from "../agents/mod.ts";
+import { agentRoutes } from "./api/agents.ts";
+import { chatRoutes } from "./api/chat.ts";
 
 /**
  * What the page may load: files and connections of its own origin only. No
@@ -71,6 +74,8 @@ export interface AppOptions {
   commands?: CommandRunner;
   /** The folder holding the page and its built files; the repository's `ui/` unless given. */
   uiDir?: URL;
+  /** Performs work and a person's conversations (Chat's API); absent, Chat's routes are not served. */
+  work?: WorkPerformer;
 }
 
 /**
@@ -124,6 +129,8 @@ export function createApp(host: WebHost, options: AppOptions): WebApp {
   app.route("/api", uploadRoutes(uploads));
   app.route("/api", installRoutes(host, uploads));
   app.route("/api", eventRoutes(host.events));
+  app.route("/api/agents", agentRoutes(host.kv));
+  if (options.work) app.route("/api/chat", chatRoutes(options.work));
   app.post("/api/projects/open", async (c) => {
     const { path } = await jsonObjectBody(c, '{ "path": "<project folder>" }');
     if (typeof path !== "string" || path === "") {

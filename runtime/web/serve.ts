@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { type AgentLauncher, WorkPerformer } from "../agents/mod.ts";
 import { clearClockLease, Clock, type ClockHost } from "../clock/mod.ts";
 import { ConflictError } from "../errors.ts";
 import { UPLOAD_LIMITS } from "../limits.ts";
@@ -39,6 +40,8 @@ export interface ServeOptions {
   commands?: CommandRunner;
   /** The person's home folder, which the app never opens as a project. */
   userHome?: string;
+  /** Starts agents' programs for work; the performer's own unless given. */
+  launchAgent?: AgentLauncher;
 }
 
 /**
@@ -65,6 +68,16 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
     () => uploads.sweep().catch(() => {/* looked for again next time */}),
     UPLOAD_LIMITS.keepUnusedMs / 6,
   );
+  // Work is performed while this serves: sessions a stopped Sync left become
+  // interrupted now, and orders waiting in the projects' outboxes begin.
+  const work = new WorkPerformer({
+    kv: host.kv,
+    events: host.events,
+    projectMemory: (project) => host.projectMemory(project),
+    now: host.now,
+    log: options.log,
+    launch: options.launchAgent,
+  });
   // Event streams never end by themselves: ended so the server can stop.
   const endStreams = () => host.events.closeWatchers();
   options.signal?.addEventListener("abort", endStreams);
@@ -84,6 +97,7 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
           port,
           userHome: options.userHome,
           commands: options.commands,
+          work,
         });
         options.log(`Sync is serving at http://127.0.0.1:${port}/?token=${token}`);
       },
@@ -101,6 +115,7 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
   // lease one of them left is stale. The clock looks once now, so a package just
   // installed proves itself within the minute, and then once a minute.
   await clearClockLease(host.kv);
+  if (!options.signal?.aborted) await work.start();
   const clock = new Clock(host, { log: options.log });
   if (!options.signal?.aborted) clock.start({ signal: options.signal });
   // Said last, once everything answers: the CLI sends its commands here from now on.
@@ -126,6 +141,8 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
   clearInterval(sweeping);
   options.signal?.removeEventListener("abort", endStreams);
   await clock.stop();
+  // Every agent is stopped, and what ran or waited is marked interrupted.
+  await work.stop();
   for (const signal of signals) {
     try {
       Deno.removeSignalListener(signal, stop);
