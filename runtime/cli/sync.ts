@@ -16,6 +16,7 @@ import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
 import type { Host } from "../host/mod.ts";
 import type { CommandOutput, CommandRequest } from "../web/mod.ts";
 import type { Command, InstallationAccess } from "./command.ts";
+import { agentsCommand } from "./commands/agents.ts";
 import { buildCommand, newCommand } from "./commands/author.ts";
 import { callCommand } from "./commands/call.ts";
 import { checkCommand } from "./commands/check.ts";
@@ -44,6 +45,7 @@ export const COMMANDS: readonly Command[] = [
   scheduleCommand,
   switchCommand,
   projectsCommand,
+  agentsCommand as Command,
   serveCommand(runSentCommand),
 ];
 

@@ -5,6 +5,7 @@
  * @module
  */
 import { join } from "node:path";
+import { readSessionState } from "../../runtime/agents/mod.ts";
 import { Host } from "../../runtime/host/host.ts";
 import { installPackage } from "../../runtime/lifecycle/install.ts";
 import { DEFAULT_LIMITS, type HandlerLimits } from "../../runtime/limits.ts";
@@ -79,6 +80,8 @@ export interface TestHostOptions {
   limits?: Partial<HandlerLimits>;
   now?: () => number;
   poolSize?: number;
+  /** `work.state()` answers from the sessions' pointers, as in `sync serve` and the CLI. */
+  readsWorkState?: boolean;
 }
 
 /** Makes a host over `:memory:` installation KV, a temp home and a temp project. */
@@ -90,7 +93,16 @@ export async function testHost(options: TestHostOptions = {}): Promise<TestHost>
   const kv = await Deno.openKv(":memory:");
   const logs: string[] = [];
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
-  const host = new Host({ kv, home, limits, now: options.now, log: (line) => logs.push(line) });
+  const host = new Host({
+    kv,
+    home,
+    limits,
+    now: options.now,
+    log: (line) => logs.push(line),
+    workState: options.readsWorkState
+      ? (project, key) => readSessionState(kv, project, key)
+      : undefined,
+  });
   const realProject = await Deno.realPath(project);
   return {
     host,
