@@ -65,7 +65,9 @@ export async function orderPrompt(kv: Deno.Kv, order: WorkOrder): Promise<string
   const parts = [order.title, order.prompt.text];
   const attachments = order.prompt.attachments ?? [];
   if (attachments.length > 0) {
-    parts.push(`Files attached (read them yourself):\n${attachments.map((p) => `- ${p}`).join("\n")}`);
+    parts.push(
+      `Files attached (read them yourself):\n${attachments.map((p) => `- ${p}`).join("\n")}`,
+    );
   }
   const instructions = await instructionsOf(kv, order);
   if (instructions !== null) {

@@ -18,6 +18,7 @@ import type { TranscriptEntry } from "../transcript.ts";
 import { SESSION_LIMITS, type SessionLimits } from "../limits.ts";
 import { cutText } from "../internal/cut_text.ts";
 import { appendEntry } from "./transcript.ts";
+import { AGENT_LIMITS } from "./agent_limits.ts";
 import { transcriptEntryKey, transcriptPrefix } from "./keys.ts";
 
 /** A stored transcript, as read. */
@@ -52,7 +53,11 @@ function fitted(entry: TranscriptEntry, maxBytes: number): TranscriptEntry {
   if (Array.isArray(cut.options)) cut.options = cut.options.slice(0, 20);
   if (Array.isArray(cut.steps)) cut.steps = cut.steps.slice(0, 20);
   if (bytesOf(cut) <= maxBytes) return cut;
-  return { at: entry.at, kind: "failure", message: `An entry of kind ${entry.kind} was too large to keep` };
+  return {
+    at: entry.at,
+    kind: "failure",
+    message: `An entry of kind ${entry.kind} was too large to keep`,
+  };
 }
 
 /**
@@ -143,8 +148,12 @@ export class TranscriptWriter {
    */
   add(entry: TranscriptEntry): void {
     const before = this.#entries.length;
-    appendEntry(this.#entries, fitted(entry, this.#limits.maxStoredEntryBytes));
+    const max = this.#limits.maxStoredEntryBytes;
+    // Joined text stays within one stored value: a character is at most three bytes of UTF-8.
+    const maxChars = Math.min(AGENT_LIMITS.maxEntryChars, Math.floor((max - 512) / 3));
+    appendEntry(this.#entries, fitted(entry, max), Math.max(40, maxChars));
     const last = this.#entries.length - 1;
+    this.#entries[last] = fitted(this.#entries[last], max);
     const size = bytesOf(this.#entries[last]);
     if (this.#entries.length > before) this.#sizes.push(size);
     else {

@@ -57,7 +57,9 @@ export function transcriptText(entries: readonly TranscriptEntry[], maxChars: nu
         break;
       case "permission_answer":
         parts.push(
-          entry.outcome === "selected" ? `Answered: ${entry.optionId}` : "The request was cancelled",
+          entry.outcome === "selected"
+            ? `Answered: ${entry.optionId}`
+            : "The request was cancelled",
         );
         break;
       case "turn_end":
@@ -71,7 +73,9 @@ export function transcriptText(entries: readonly TranscriptEntry[], maxChars: nu
   const text = parts.join("\n\n");
   if (text.length <= maxChars) return text;
   // The end is what matters to whoever picks the conversation up.
-  const mark = `[… ${(text.length - maxChars).toLocaleString("en-US")} earlier characters left out]\n\n`;
+  const mark = `[… ${
+    (text.length - maxChars).toLocaleString("en-US")
+  } earlier characters left out]\n\n`;
   let start = text.length - Math.max(0, maxChars - mark.length);
   const first = text.charCodeAt(start);
   if (first >= 0xdc00 && first <= 0xdfff) start++;

@@ -38,7 +38,7 @@ import {
   type PermissionRequest,
   startAcpSession,
 } from "./acp_session.ts";
-import { type ListedAgent, listAgents, readAgent } from "./agent_definitions.ts";
+import { listAgents, type ListedAgent, readAgent } from "./agent_definitions.ts";
 import { AgentFailedError, AgentSignInRequiredError } from "./agent_errors.ts";
 import type { AgentPeer } from "./agent_peer.ts";
 import { orderPrompt } from "./order_prompt.ts";
@@ -387,7 +387,9 @@ export class WorkPerformer {
   async continue(project: string, key: string): Promise<SessionView> {
     const live = await this.#liveFor(project, key);
     const { state, waitingFor } = live.pointer;
-    if (live.working || state === "running" || (state === "waiting" && waitingFor?.kind !== "sign-in")) {
+    if (
+      live.working || state === "running" || (state === "waiting" && waitingFor?.kind !== "sign-in")
+    ) {
       throw new ConflictError(`The session ${key} is ${state}: there is nothing to continue`);
     }
     if (live.acp !== null && state === "ended") return this.view(project, key);
@@ -780,11 +782,16 @@ export class WorkPerformer {
   #change(live: LiveSession, change: PointerChange): Promise<void> {
     const write = live.writes.then(async () => {
       await live.writer.flush();
-      const written = await updateSession(this.#kv, live.pointer.project, live.pointer.key, (s) => ({
-        ...s,
-        ...change,
-        updatedAt: new Date(this.#now()).toISOString(),
-      }));
+      const written = await updateSession(
+        this.#kv,
+        live.pointer.project,
+        live.pointer.key,
+        (s) => ({
+          ...s,
+          ...change,
+          updatedAt: new Date(this.#now()).toISOString(),
+        }),
+      );
       live.pointer = written;
       this.#tell(written);
     }).catch((error) => {

@@ -19,7 +19,10 @@ const OPTIONS = {
 } as const;
 
 const SUMMARY: readonly CommandSummary[] = [
-  { synopsis: "agents", about: "The agents work and Chat can raise: presets, the demo agent, yours." },
+  {
+    synopsis: "agents",
+    about: "The agents work and Chat can raise: presets, the demo agent, yours.",
+  },
   {
     synopsis: "agents add <name> --command <program> [--arg <a>]... [--env K=V]...",
     about: "Adds an agent, or replaces the one of that name (a preset's too).",

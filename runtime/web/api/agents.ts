@@ -8,7 +8,7 @@
  * @module
  */
 import { Hono } from "hono";
-import { addAgent, type ListedAgent, listAgents, removeAgent } from "../../agents/mod.ts";
+import { addAgent, listAgents, type ListedAgent, removeAgent } from "../../agents/mod.ts";
 import { parseAgentDefinition } from "../../agents/mod.ts";
 import { jsonObjectBody } from "../json_object_body.ts";
 import type { AgentDefinitionView, AgentsResponse } from "./chat_types.ts";

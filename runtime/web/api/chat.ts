@@ -38,7 +38,10 @@ export function chatRoutes(work: WorkPerformer): Hono {
     return answer(c, await work.view(project, c.req.param("key")));
   });
   routes.post("/sessions", async (c) => {
-    const body = await jsonObjectBody(c, '{ "project": "<folder>", "agent": "<name>", "text": "…" }');
+    const body = await jsonObjectBody(
+      c,
+      '{ "project": "<folder>", "agent": "<name>", "text": "…" }',
+    );
     const project = await projectFolder(body.project, '"project"');
     const agent = stringField(body, "agent", "the agent's name, such as demo");
     const text = stringField(body, "text", "the first turn");
