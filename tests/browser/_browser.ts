@@ -104,6 +104,13 @@ export class Installation {
     return result.stdout;
   }
 
+  /** Calls `handler` of package `id` in `project` from the CLI, as another process. */
+  async call(project: string, id: string, handler: string, payload?: unknown): Promise<CliResult> {
+    const args = ["call", id, handler, "--project", project];
+    if (payload !== undefined) args.push("--payload", JSON.stringify(payload));
+    return await this.sync(args);
+  }
+
   /** Installs the package folder `folder` into `project` from the CLI, approved. */
   async install(folder: string, project: string): Promise<void> {
     await this.syncOk(["install", folder, "--project", project, "--approve"]);
@@ -358,6 +365,39 @@ export function quietPackage(id: string, more: Partial<PackageSpec> = {}): Packa
     handlers: [`${id}.run`],
     service:
       `export default function register() {\n  return { "${id}.run": (payload) => ({ ok: true, payload }) };\n}\n`,
+    ...more,
+  };
+}
+
+/**
+ * A package whose `<id>.wait` runs until `<id>.open` has been called with
+ * the same `{ "gate": name }` payload (or about 4.5 s have passed, under the
+ * 5 s limit), checking every 100 ms: a handler that runs exactly as long as
+ * the test wants to look at it.
+ */
+export function gatePackage(id: string, more: Partial<PackageSpec> = {}): PackageSpec {
+  return {
+    id,
+    handlers: [`${id}.wait`, `${id}.open`],
+    service: `import { memory } from "@sync/extension-api/service";
+export default function register() {
+  return {
+    "${id}.wait": async (payload) => {
+      const until = Date.now() + 4500;
+      while (Date.now() < until) {
+        if (await memory.record("${id}.gate/" + payload.gate)) return { opened: true };
+        const pause = Date.now() + 100;
+        while (Date.now() < pause) { /* a handler has no timers: it spins */ }
+      }
+      return { opened: false };
+    },
+    "${id}.open": async (payload) => {
+      await memory.write({ key: "${id}.gate/" + payload.gate, title: "open" });
+      return { opened: true };
+    },
+  };
+}
+`,
     ...more,
   };
 }
