@@ -8,6 +8,8 @@
  * @module
  */
 export { installPackage } from "./install.ts";
+export { approveUpdate } from "./approve.ts";
+export type { ApproveHost } from "./approve.ts";
 export type { InstallHost, InstallOptions, InstallResult } from "./install.ts";
 export { removePackage } from "./remove.ts";
 export type { RemoveHost, RemoveOptions, RemoveResult } from "./remove.ts";

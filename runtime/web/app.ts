@@ -28,6 +28,7 @@ import { tokenGuard } from "./middleware/token_guard.ts";
 import { integerParam, requiredParam } from "./query_params.ts";
 import { jsonObjectBody } from "./json_object_body.ts";
 import { commandRoutes, type CommandRunner } from "./api/commands.ts";
+import { extensionApproveRoute } from "./api/extension_approve.ts";
 import { extensionPageRoute } from "./api/extension_page.ts";
 import { extensionRemoveRoute } from "./api/extension_remove.ts";
 import { extensionsRoute } from "./api/extensions.ts";
@@ -117,6 +118,7 @@ export function createApp(host: WebHost, options: AppOptions): WebApp {
   app.route("/api/extensions", extensionPageRoute(host));
   app.route("/api/extensions", extensionSwitchRoute(host));
   app.route("/api/extensions", extensionRemoveRoute(host));
+  app.route("/api/extensions", extensionApproveRoute(host));
   const uploads = new UploadStore(host.home, { now: host.now });
   app.route("/api", uploadRoutes(uploads));
   app.route("/api", installRoutes(host, uploads));

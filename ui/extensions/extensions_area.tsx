@@ -1,6 +1,8 @@
 import type { ProjectState } from "../state/project_state.ts";
 import { ExtensionDetail } from "./extension_detail.tsx";
 import { ExtensionList } from "./extension_list.tsx";
+import { RemovedNotice } from "./removed_notice.tsx";
+import { lastRemoval } from "../state/last_removal.ts";
 
 /** Props of {@linkcode ExtensionsArea}. */
 export interface ExtensionsAreaProps {
@@ -13,12 +15,15 @@ export interface ExtensionsAreaProps {
 /** The Extensions area: the installed packages, and the selected one's page. */
 export function ExtensionsArea(props: ExtensionsAreaProps) {
   const count = props.state.extensions.value?.length ?? 0;
+  const removal = lastRemoval.value;
   return (
     <>
       <ExtensionList state={props.state} selected={props.selected} />
       <main class="detail-column" aria-label="Extension">
         {props.selected
           ? <ExtensionDetail key={props.selected} state={props.state} id={props.selected} />
+          : removal && removal.project === props.state.project
+          ? <RemovedNotice removal={removal} />
           : (
             <div class="empty-detail">
               <p class="secondary">

@@ -20,6 +20,14 @@ import { changesState } from "./same_origin.ts";
 /** What a request without a valid token is told. */
 const MISSING = "Missing or wrong token: open the URL Sync printed at start";
 
+/** What a browser is shown for a page asked for without the token: no script, nothing from the request. */
+const MISSING_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Sync needs its address</title></head>
+<body><h1>Open the address Sync printed</h1>
+<p>This page needs the installation's token. Open the address <code>deno task serve</code> printed
+when it started: it ends with <code>?token=</code>. Once opened, this browser keeps it.</p>
+</body></html>`;
+
 /**
  * The name of the app's token cookie: a browser sends a 127.0.0.1 cookie to
  * every port there, so the name carries the port and two installations
@@ -79,6 +87,8 @@ export function tokenGuard(options: TokenGuardOptions): MiddlewareHandler {
     const query = c.req.query("token");
     const given = query ?? getCookie(c, cookieName);
     if (given === undefined || !await timingSafeEqual(given, options.token)) {
+      // A person opening a page gets the same words as a page, not as JSON.
+      if (c.req.header("accept")?.includes("text/html")) return c.html(MISSING_PAGE, 401);
       return c.json({ error: MISSING }, 401);
     }
     if (query !== undefined) {

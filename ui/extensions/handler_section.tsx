@@ -1,0 +1,53 @@
+import type { ExtensionPageResponse } from "../../runtime/web/api/types.ts";
+import { momentWords } from "./page_words.ts";
+
+/** Props of {@linkcode HandlerSection}. */
+export interface HandlerSectionProps {
+  /** The page as the API answered it. */
+  page: ExtensionPageResponse;
+}
+
+/**
+ * "What it adds": each handler with what it does and when it is called (on
+ * the clock, as an agent's tool, at lifecycle moments), and its screen.
+ */
+export function HandlerSection(props: HandlerSectionProps) {
+  const { adds, schedule } = props.page;
+  const scheduled = new Set(schedule.rows.map((row) => row.handler));
+  return (
+    <section class="page-section" aria-labelledby="adds-title">
+      <h3 id="adds-title" class="section-title">What it adds</h3>
+      {adds.handlers.length === 0 && !adds.screen && (
+        <p class="secondary">No handlers and no screen: it runs no code of its own.</p>
+      )}
+      {adds.handlers.length > 0 && (
+        <ul class="plain-list handler-list" aria-label="Handlers">
+          {adds.handlers.map((handler) => {
+            const when = [
+              ...(scheduled.has(handler.name) ? ["On the clock"] : []),
+              ...(handler.agentTool !== null ? ["A tool for agents"] : []),
+              ...handler.moments.map(momentWords),
+            ];
+            return (
+              <li key={handler.name} class="handler-item">
+                <div class="handler-top">
+                  <code class="handler-name">{handler.name}</code>
+                  {when.length > 0 && <span class="tertiary">{when.join(" · ")}</span>}
+                </div>
+                <p class="secondary">{handler.description}</p>
+                {handler.agentTool !== null && (
+                  <p class="tertiary">Tells an agent: {handler.agentTool}</p>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {adds.screen && (
+        <p class="secondary screen-line">
+          A screen of its own <span class="tertiary mono">{adds.screen}</span>
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,38 @@
+import type { ReceiptLine } from "../../runtime/web/api/types.ts";
+import { RelativeTime } from "../common/relative_time.tsx";
+import { durationWords, occasionWords, outcomeWords } from "./page_words.ts";
+
+/** Props of {@linkcode ReceiptRow}. */
+export interface ReceiptRowProps {
+  /** The receipt. */
+  receipt: ReceiptLine;
+  /** It arrived while the page was open: it slides in. */
+  arrived?: boolean;
+}
+
+/** One attempt: how it ended, why it was called, which handler, when, how long, and its error. */
+export function ReceiptRow(props: ReceiptRowProps) {
+  const { receipt } = props;
+  return (
+    <li
+      class={`receipt receipt-${receipt.outcome}${props.arrived ? " arrived" : ""}`}
+      data-receipt-id={receipt.id}
+    >
+      <span class="receipt-outcome">
+        <span class="outcome-mark" aria-hidden="true" />
+        {outcomeWords(receipt.outcome)}
+      </span>
+      <code class="receipt-handler">{receipt.handler || "every handler"}</code>
+      <span class="secondary receipt-occasion">{occasionWords(receipt.occasion)}</span>
+      <span class="tertiary receipt-when">
+        <RelativeTime iso={receipt.startedAt} />
+        <span class="receipt-duration">{durationWords(receipt.durationMs)}</span>
+      </span>
+      {receipt.error && (
+        <p class="receipt-error">
+          <span class="receipt-error-name">{receipt.error.name}</span>: {receipt.error.message}
+        </p>
+      )}
+    </li>
+  );
+}
