@@ -47,14 +47,14 @@ export const INSTALL = {
 /** An extension's page. */
 export const EXTENSION = {
   /** The Off | On radio group of the clock. */
-  clockGroup: /clock/i,
+  clockGroup: "Clock in this project",
   /** Its two radios. */
   off: "Off",
   on: "On",
   /** The button that opens the remove dialog. */
   removeButton: "Remove…",
   /** The remove dialog's title starts with this. */
-  removeDialog: /^Remove/,
+  removeDialog: /^Remove .* from this project\?$/,
   /** The remove dialog's primary action. */
   remove: "Remove",
   /** Approves an update that waits. */
