@@ -317,16 +317,7 @@ export class Clock {
     // Each artefact is read once per tick, at tick time, however many projects it serves.
     const kv = this.#host.kv;
     const reads: TickReads = {
-      byProject: {
-        projects: new Map(
-          [...(await listByProject<ProjectInfo>(kv, projectsPrefix()))]
-            .map(([path, inner]) => [path, inner.get("")!]),
-        ),
-        marks: await listByProject(kv, scheduleSkipsPrefix()),
-        stamps: await listByProject(kv, scheduleStampsPrefix()),
-        approvals: await listByProject(kv, approvalsPrefix()),
-        offs: await listByProject(kv, clockOffsPrefix()),
-      },
+      byProject: await readByProject(kv),
       load: memoize((ref: PackageRef) => `${ref.dir}\0${ref.id}`, loadPackage),
       ref: memoize((id: string) => id, (id) => readPackageRef(this.#host.kv, id)),
       mayBeScheduled: memoize((id: string) => id, (id) => this.#mayBeScheduled(id, reads)),
@@ -634,6 +625,27 @@ function memoize<A, R>(
   };
 }
 
+/** What a tick reads of every project, with one listing of each prefix, all at once. */
+async function readByProject(kv: Deno.Kv): Promise<TickReads["byProject"]> {
+  const [projects, marks, stamps, approvals, offs] = await Promise.all([
+    listByProject<ProjectInfo>(kv, projectsPrefix()),
+    listByProject<SkipMark>(kv, scheduleSkipsPrefix()),
+    listByProject<ScheduleStamp>(kv, scheduleStampsPrefix()),
+    listByProject<Approval>(kv, approvalsPrefix()),
+    listByProject<unknown>(kv, clockOffsPrefix()),
+  ]);
+  return {
+    projects: new Map([...projects].map(([path, inner]) => [path, inner.get("")!])),
+    marks,
+    stamps,
+    approvals,
+    offs,
+  };
+}
+
+/** Entries a listing reads per round trip: the most Deno KV allows. */
+const LIST_BATCH = 1_000;
+
 /**
  * Every entry under `prefix`, keyed `[...prefix, project, ...rest]`, by
  * project and then by the rest of the key joined with NUL (empty when there
@@ -644,7 +656,7 @@ async function listByProject<T>(
   prefix: Deno.KvKey,
 ): Promise<Map<string, Map<string, T>>> {
   const out = new Map<string, Map<string, T>>();
-  for await (const entry of kv.list<T>({ prefix })) {
+  for await (const entry of kv.list<T>({ prefix }, { batchSize: LIST_BATCH })) {
     const [project, ...rest] = entry.key.slice(prefix.length) as string[];
     let inner = out.get(project);
     if (!inner) out.set(project, inner = new Map());

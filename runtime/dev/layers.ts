@@ -48,6 +48,8 @@ export const DOMAIN_RANKS: Readonly<Record<string, number>> = {
   host: 3,
   clock: 4,
   author: 4,
+  // Agent sessions over ACP; they will sit on host, work, projects and the process supervisor.
+  agents: 4,
   lifecycle: 5,
   // What a person sees of the installed packages (lamps, pages): reads the clock, host and packages.
   extensions: 5,

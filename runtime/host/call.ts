@@ -24,6 +24,8 @@ import {
   notAPackageId,
   publishedKinds,
   readServiceSource,
+  readServingEntries,
+  type ServingEntries,
   servingPackage,
 } from "../packages/mod.ts";
 import { readDeclaredIds, resolveProjectDir } from "../projects/mod.ts";
@@ -172,7 +174,9 @@ export async function callHandler(
   if (!isPackageId(id)) throw new InvalidInputError(notAPackageId(id));
   const project = await resolveProjectDir(projectDir);
   const claimKey = runningClaimKey(project, id, handler);
-  let hold: HandlerHold | null = null;
+  let hold = null as HandlerHold | null;
+  /** Settles once the claim is decided, whichever way. */
+  let claiming: Promise<void> = Promise.resolve();
   let transaction: MemoryTransaction | undefined;
   const receipt: Receipt = {
     id: newId(startedAt),
@@ -186,7 +190,11 @@ export async function callHandler(
   };
   try {
     const declaredIds = options.declaredIds ?? await readDeclaredIds(project);
-    const pkg = options.package ?? await servingPackage(kv, project, id, { declaredIds });
+    // The package and every other the project lists (for the kinds they
+    // publish) are resolved from one read of their approvals and refs.
+    const serving = await readServingEntries(kv, project, declaredIds);
+    const pkg = options.package ??
+      await servingPackage(kv, project, id, { declaredIds, ...serving.get(id) });
     if (!(handler in pkg.manifest.handlers)) {
       const declared = Object.keys(pkg.manifest.handlers);
       throw new NotFoundError(
@@ -197,23 +205,35 @@ export async function callHandler(
     const forMs = limits.timeoutMs + limits.workerGraceMs + 5_000;
     // The claim carries the receipt, so a call whose process is killed still leaves one.
     const lock = await resources.processLock?.();
-    hold = await holdHandler(kv, claimKey, { now, forMs, receipt, lock });
-    if (hold === null) {
-      throw new HandlerBusyError(
-        `${handler} is already running in ${project}; a handler is not re-entered. ` +
-          `Try again when it ends (the claim of a call whose process was killed is let go ` +
-          `of at once, or within ${Math.ceil(forMs / 1000)} s where the host cannot tell)`,
-      );
-    }
-    resources.events?.publish({
-      type: "handler-started",
-      project,
-      packageId: id,
-      handler,
-      receiptId: receipt.id,
-      startedAt: receipt.startedAt,
-    });
-    await resources.rateLimit.count(project, id, handler, startedAt);
+    // The rate count is read and written with the claim: one read, one write.
+    const alongside = resources.rateLimit.alongside(project, id, handler, startedAt);
+    // The isolate starts while the claim is written. Nothing the handler asks
+    // of the host is done, and none of its console lines is told, before the
+    // claim is held; a call refused its claim fails with that refusal, and
+    // what its isolate did is thrown away.
+    const claimed = holdHandler(kv, claimKey, { now, forMs, receipt, lock, alongside }).then(
+      (held) => {
+        hold = held;
+        if (held === null) {
+          throw new HandlerBusyError(
+            `${handler} is already running in ${project}; a handler is not re-entered. ` +
+              `Try again when it ends (the claim of a call whose process was killed is let go ` +
+              `of at once, or within ${Math.ceil(forMs / 1000)} s where the host cannot tell)`,
+          );
+        }
+        resources.events?.publish({
+          type: "handler-started",
+          project,
+          packageId: id,
+          handler,
+          receiptId: receipt.id,
+          startedAt: receipt.startedAt,
+        });
+      },
+    );
+    claiming = claimed.catch(() => {});
+    const refused = new AbortController();
+    claimed.catch(() => refused.abort());
 
     const memory = await resources.projectMemory(project);
     const generation = options.generation ?? await readGeneration(memory, id);
@@ -224,7 +244,10 @@ export async function callHandler(
       now: () => new Date(now()),
       cursors: resources.cursors,
     });
-    const access = new MemoryAccess(id, await readableKinds(kv, project, pkg, declaredIds));
+    const access = new MemoryAccess(
+      id,
+      await readableKinds(kv, project, pkg, declaredIds, serving),
+    );
     const orders: WorkOrder[] = [];
     const context: HostFunctionContext = {
       package: pkg,
@@ -238,7 +261,8 @@ export async function callHandler(
       limits,
       fetch: resources.fetch,
     };
-    const value = await resources.pool.call({
+    const dispatch = hostDispatch(context);
+    const running = resources.pool.call({
       source: await readServiceSource(pkg),
       sourceName: `${id}/${pkg.manifest.service}`,
       packageId: id,
@@ -247,9 +271,20 @@ export async function callHandler(
       occasion: options.occasion,
       limits,
     }, {
-      ...hostDispatch(context),
-      log: (level, text) => resources.log(consoleLine(id, level, text)),
+      ...dispatch,
+      host: async (fn, args, signal) => {
+        await claimed;
+        return await dispatch.host(fn, args, signal);
+      },
+      log: (level, text) => {
+        claimed.then(() => resources.log(consoleLine(id, level, text)), () => {});
+      },
+      signal: refused.signal,
     });
+    // A refused claim is the call's outcome, whatever its isolate did meanwhile.
+    running.catch(() => {});
+    await claimed;
+    const value = await running;
     // The records and the orders (in the project's outbox) in one atomic write.
     await transaction.commit();
     receipt.endedAt = new Date(now()).toISOString();
@@ -265,6 +300,8 @@ export async function callHandler(
     receipt.endedAt = new Date(now()).toISOString();
     throw error;
   } finally {
+    // A call that failed before its claim was decided lets go of it once it is.
+    await claiming;
     const busy = receipt.error?.name === "HandlerBusyError" && hold === null;
     const wanted = !(busy && options.noReceiptWhenBusy);
     // Letting go and the receipt are one write. Whether it fails or not, the
@@ -313,12 +350,13 @@ async function readableKinds(
   project: string,
   calling: LoadedPackage,
   declaredIds: readonly string[],
+  serving: Map<string, ServingEntries>,
 ): Promise<string[]> {
   const kinds: string[] = await publishedKinds(calling);
   for (const id of declaredIds) {
     if (id === calling.manifest.id) continue;
     try {
-      const pkg = await servingPackage(kv, project, id, { declaredIds });
+      const pkg = await servingPackage(kv, project, id, { declaredIds, ...serving.get(id) });
       kinds.push(...await publishedKinds(pkg));
     } catch {
       // A package that cannot serve publishes nothing right now.

@@ -11,6 +11,7 @@
 import { RateLimitedError } from "../errors.ts";
 import type { HandlerLimits } from "../limits.ts";
 import { handlerRateKey } from "./keys.ts";
+import type { ClaimCompanion } from "./running_claim.ts";
 
 /** Counts calls per handler and project against `rateLimit` calls per `rateWindowMs`. */
 export class HandlerRateLimit {
@@ -35,24 +36,47 @@ export class HandlerRateLimit {
    * that call is not counted.
    */
   async count(project: string, id: string, handler: string, now: number): Promise<void> {
+    const counting = this.alongside(project, id, handler, now);
+    for (;;) {
+      const entries = await this.#kv.getMany<unknown[]>(counting.keys);
+      const op = this.#kv.atomic();
+      counting.add(op, entries);
+      if ((await op.commit()).ok) return;
+    }
+  }
+
+  /**
+   * Counts one call as part of another atomic write (the call's claim): its
+   * key to read, and the check and write it adds once read. The count is
+   * written only if that write is.
+   *
+   * @param project The project's resolved folder.
+   * @param id The package id.
+   * @param handler The handler's name.
+   * @param now When the call is made, in ms.
+   * @returns What the claim reads and adds; `add` throws {@linkcode RateLimitedError}
+   *   when the handler was called `rateLimit` times within the window.
+   */
+  alongside(project: string, id: string, handler: string, now: number): ClaimCompanion {
     const key = handlerRateKey(project, id, handler);
     const window = this.#limits.rateWindowMs;
-    for (;;) {
-      const entry = await this.#kv.get<number[]>(key);
-      const recent = (entry.value ?? []).filter((at) => now - at < window);
-      if (recent.length >= this.#limits.rateLimit) {
-        throw new RateLimitedError(
-          `${handler} was called ${timesWord(recent.length)} in the last ${window / 1000} s; ` +
-            `the limit is ${this.#limits.rateLimit}. Try again later`,
-        );
-      }
-      recent.push(now);
-      // Kept until its newest call leaves the window, and no longer.
-      const expireIn = Math.max(1, Math.max(...recent) + window - now);
-      const written = await this.#kv.atomic().check(entry).set(key, recent, { expireIn })
-        .commit();
-      if (written.ok) return;
-    }
+    const rateLimit = this.#limits.rateLimit;
+    return {
+      keys: [key],
+      add(op, [entry]) {
+        const recent = ((entry.value ?? []) as number[]).filter((at) => now - at < window);
+        if (recent.length >= rateLimit) {
+          throw new RateLimitedError(
+            `${handler} was called ${timesWord(recent.length)} in the last ${window / 1000} s; ` +
+              `the limit is ${rateLimit}. Try again later`,
+          );
+        }
+        recent.push(now);
+        // Kept until its newest call leaves the window, and no longer.
+        const expireIn = Math.max(1, Math.max(...recent) + window - now);
+        op.check(entry).set(key, recent, { expireIn });
+      },
+    };
   }
 }
 

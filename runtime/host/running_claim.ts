@@ -49,6 +49,23 @@ export interface ClaimHandlerOptions {
    * their expiry alone.
    */
   lock?: ProcessLock;
+  /** What else is decided and written in the claim's one read and one atomic write. */
+  alongside?: ClaimCompanion;
+}
+
+/**
+ * Entries read with a claim and written in its atomic write (a handler's rate
+ * count, say), so that a call costs one read and one write to claim, not two
+ * of each.
+ */
+export interface ClaimCompanion {
+  /** The keys to read with the claim, in the same read. */
+  keys: Deno.KvKey[];
+  /**
+   * Adds checks and writes to the claim's atomic write, given the entries of
+   * `keys` as read; throws to refuse the claim (nothing is written then).
+   */
+  add(op: Deno.AtomicOperation, entries: Deno.KvEntryMaybe<unknown>[]): void;
 }
 
 /**
@@ -111,6 +128,7 @@ async function addInterruptedReceipt(
  * and the receipt of the call it stood for is written as `interrupted` in the
  * same atomic write.
  *
+ * @throws What `options.alongside` throws to refuse the claim; nothing is written then.
  * @returns The claim's versionstamp, to let go with; null when a call holds it already.
  */
 export async function claimHandler(
@@ -126,11 +144,14 @@ export async function claimHandler(
     ...(options.receipt ? { receipt: boundReceipt(options.receipt) } : {}),
   };
   // A lost race against a process doing the same is settled by reading again.
+  const alongside = options.alongside;
   for (let attempt = 0; attempt < 3; attempt++) {
-    const current = await kv.get<RunningClaim>(key);
-    if (current.value && await stillHeld(current.value, options.now, options.lock)) return null;
+    const [current, ...entries] = await kv.getMany<unknown[]>([key, ...alongside?.keys ?? []]);
+    const held = current.value as RunningClaim | null;
+    if (held && await stillHeld(held, options.now, options.lock)) return null;
     const op = kv.atomic().check(current).set(key, claim);
-    if (current.value) await addInterruptedReceipt(kv, op, current.value, options.now);
+    alongside?.add(op, entries);
+    if (held) await addInterruptedReceipt(kv, op, held, options.now);
     const result = await op.commit();
     if (result.ok) return result.versionstamp;
   }
@@ -182,6 +203,8 @@ export interface HoldHandlerOptions {
   receipt?: Receipt;
   /** This process's lock ({@linkcode ClaimHandlerOptions.lock}). */
   lock?: ProcessLock;
+  /** What else is decided and written with the claim ({@linkcode ClaimHandlerOptions.alongside}). */
+  alongside?: ClaimCompanion;
 }
 
 /**
@@ -201,6 +224,7 @@ export async function holdHandler(
     forMs: options.forMs,
     receipt: options.receipt,
     lock: options.lock,
+    alongside: options.alongside,
   });
   if (versionstamp === null) return null;
   let renewing: Promise<void> = Promise.resolve();

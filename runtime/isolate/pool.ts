@@ -83,6 +83,11 @@ export interface CallHooks {
   answerLimit?: (fn: HostFunctionName) => number | undefined;
   /** Console lines from handler code. */
   log?: (level: ConsoleLevel, text: string) => void;
+  /**
+   * Aborted when the call's answer is no longer wanted (its claim was
+   * refused): a call that has no worker yet then never runs, and fails.
+   */
+  signal?: AbortSignal;
 }
 
 /** Options for {@linkcode IsolatePool}. */
@@ -184,6 +189,9 @@ export class IsolatePool {
     }
     const slot = await this.#acquire();
     try {
+      if (hooks.signal?.aborted) {
+        throw new HandlerBusyError(`The call of ${call.handler} was called off before it ran`);
+      }
       await slot.ready;
       const json = await this.#run(slot, {
         type: "call",

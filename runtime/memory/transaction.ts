@@ -100,7 +100,11 @@ export interface TransactionListOptions {
 
 /** What `commit()` applied. */
 export interface CommitResult {
-  /** The versionstamp of the commit. */
+  /**
+   * The versionstamp of the commit. A package's transaction that staged
+   * nothing writes nothing: it checks the generation by reading it, and this is
+   * the generation's versionstamp (empty while it was never set).
+   */
   versionstamp: string;
   /** Keys written, in key order. */
   written: string[];
@@ -536,6 +540,13 @@ export class MemoryTransaction {
   }
 
   async #commit(): Promise<CommitResult> {
+    if (this.#staged.size === 0 && this.#entries.size === 0 && this.#packageId !== null) {
+      // Nothing to write: reading the generation checks the same fence as a
+      // commit of one check would, without a write to disk.
+      const now = await this.#kv.get<number>(generationKey(this.#packageId));
+      if (now.versionstamp !== this.#generation!.versionstamp) throw await this.#explainRefusal();
+      return { versionstamp: now.versionstamp ?? "", written: [], removed: [] };
+    }
     const atomic = this.#kv.atomic();
     if (this.#packageId !== null) {
       atomic.check({

@@ -24,8 +24,13 @@ export type {
 } from "./manifest.ts";
 export { describePermission } from "./permission_text.ts";
 export { sweepStaleStaging } from "./staging.ts";
-export { describeServingState, readServingState, servingPackage } from "./serving.ts";
-export type { ServingOptions, ServingState } from "./serving.ts";
+export {
+  describeServingState,
+  readServingEntries,
+  readServingState,
+  servingPackage,
+} from "./serving.ts";
+export type { ServingEntries, ServingOptions, ServingState } from "./serving.ts";
 export {
   loadPackage,
   publishedKinds,

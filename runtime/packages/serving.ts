@@ -10,6 +10,7 @@
 import { ApprovalRequiredError, NotFoundError } from "../errors.ts";
 import { type Approval, readApproval, widenedPermissions } from "./approval.ts";
 import { type LoadedPackage, loadPackage, type PackageRef, readPackageRef } from "./store.ts";
+import { approvalKey, packageRefKey } from "./keys.ts";
 
 /** Options for {@linkcode servingPackage}. */
 export interface ServingOptions {
@@ -79,6 +80,44 @@ export async function servingPackage(
     }, which ${project} has not approved; ` +
       `run sync install with --approve to approve it`,
   );
+}
+
+/** What {@linkcode servingPackage} reads of one id: the project's approval and the machine's ref. */
+export interface ServingEntries {
+  /** The project's approval of the package; null when it has none. */
+  approval: Approval | null;
+  /** The artefact serving the id on this machine; null when it is not installed here. */
+  ref: PackageRef | null;
+}
+
+/** Keys one Deno KV `getMany` reads at most. */
+const READ_AT_ONCE = 10;
+
+/**
+ * Reads the approval and the ref of every id at once (one read for up to
+ * five ids), for {@linkcode servingPackage} to be given: a call resolves the
+ * package it calls and every other the project lists with one read.
+ *
+ * @param kv The installation's KV.
+ * @param project The project's resolved folder.
+ * @param ids The package ids.
+ * @returns Each id's entries.
+ */
+export async function readServingEntries(
+  kv: Deno.Kv,
+  project: string,
+  ids: readonly string[],
+): Promise<Map<string, ServingEntries>> {
+  const keys = ids.flatMap((id) => [approvalKey(project, id), packageRefKey(id)]);
+  const reads: Promise<Deno.KvEntryMaybe<unknown>[]>[] = [];
+  for (let at = 0; at < keys.length; at += READ_AT_ONCE) {
+    reads.push(kv.getMany<unknown[]>(keys.slice(at, at + READ_AT_ONCE)));
+  }
+  const entries = (await Promise.all(reads)).flat();
+  return new Map(ids.map((id, i) => [id, {
+    approval: entries[2 * i].value as Approval | null,
+    ref: entries[2 * i + 1].value as PackageRef | null,
+  }]));
 }
 
 /**

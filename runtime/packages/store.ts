@@ -13,6 +13,13 @@ import { readArchive, stripCommonFolder, writeArchiveEntries } from "./archive/a
 import { ARCHIVE_LIMITS } from "../limits.ts";
 import { packageRefKey } from "./keys.ts";
 import { sweepStaleStaging, takeStaging } from "./staging.ts";
+import { FileMemo } from "../internal/file_memo.ts";
+
+// What each call would otherwise read and validate again: kept per file while
+// the file stays the same, so an edited folder install is still read afresh.
+const manifests = new FileMemo<Manifest>();
+const serviceSources = new FileMemo<string>();
+const typeKinds = new FileMemo<unknown>();
 
 /** Which artefact serves a package id on this machine. */
 export interface PackageRef {
@@ -71,7 +78,8 @@ export async function readPackageRef(kv: Deno.Kv, id: string): Promise<PackageRe
 }
 
 /**
- * Loads the package a ref points at, reading its manifest from disk now.
+ * Loads the package a ref points at, with its manifest as it reads now: read
+ * and validated again whenever the file changed since it was last read.
  *
  * @param ref The artefact to read.
  * @returns The package with the manifest as it reads now.
@@ -79,14 +87,16 @@ export async function readPackageRef(kv: Deno.Kv, id: string): Promise<PackageRe
  * @throws {ManifestError} when its manifest no longer validates, or names another id.
  */
 export async function loadPackage(ref: PackageRef): Promise<LoadedPackage> {
-  try {
-    await Deno.stat(ref.dir);
-  } catch {
-    throw new NotFoundError(
-      `Cannot load ${ref.id}: its folder ${ref.dir} is gone; install it again`,
-    );
-  }
-  const manifest = await readManifestAt(ref.dir);
+  const manifest = await manifests.get(join(ref.dir, "manifest.json"), async () => {
+    try {
+      await Deno.stat(ref.dir);
+    } catch {
+      throw new NotFoundError(
+        `Cannot load ${ref.id}: its folder ${ref.dir} is gone; install it again`,
+      );
+    }
+    return await readManifestAt(ref.dir);
+  });
   if (manifest.id !== ref.id) {
     throw new ManifestError(join(ref.dir, "manifest.json"), [{
       path: "id",
@@ -268,7 +278,8 @@ export async function readServiceSource(pkg: LoadedPackage): Promise<string> {
   if (!pkg.manifest.service) {
     throw new InvalidInputError(`${pkg.manifest.id} has no service module`);
   }
-  return await Deno.readTextFile(join(pkg.dir, pkg.manifest.service));
+  const file = join(pkg.dir, pkg.manifest.service);
+  return await serviceSources.get(file, () => Deno.readTextFile(file));
 }
 
 /**
@@ -283,8 +294,11 @@ export async function publishedKinds(pkg: LoadedPackage): Promise<string[]> {
   const kinds: string[] = [];
   for (const file of pkg.manifest.types ?? []) {
     try {
-      const kind = (JSON.parse(await Deno.readTextFile(join(pkg.dir, file))) as { kind?: unknown })
-        ?.kind;
+      const path = join(pkg.dir, file);
+      const kind = await typeKinds.get(
+        path,
+        async () => (JSON.parse(await Deno.readTextFile(path)) as { kind?: unknown })?.kind,
+      );
       if (typeof kind === "string" && kind.startsWith(`${pkg.manifest.id}.`)) kinds.push(kind);
     } catch {
       // A type file that went missing after install publishes nothing.

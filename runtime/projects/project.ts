@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { InvalidInputError, NotFoundError } from "../errors.ts";
 import { PROJECT_LIMITS } from "../limits.ts";
 import { linkTarget } from "../internal/link_target.ts";
+import { FileMemo } from "../internal/file_memo.ts";
 import { projectKey } from "./keys.ts";
 
 /** What the installation remembers about a project it opened. */
@@ -34,14 +35,24 @@ export function extensionsFilePath(project: string): string {
  * @throws {NotFoundError} when it does not exist or is not a folder.
  * @throws {InvalidInputError} when its real path is too long to key a project by.
  */
-export async function resolveProjectDir(dir: string): Promise<string> {
-  let real: string;
+export function resolveProjectDir(dir: string): Promise<string> {
   try {
-    real = await Deno.realPath(dir);
+    return Promise.resolve(resolveProjectDirNow(dir));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+function resolveProjectDirNow(dir: string): string {
+  let real: string;
+  let info: Deno.FileInfo;
+  // Synchronous: each is one system call, made at every handler call.
+  try {
+    real = Deno.realPathSync(dir);
+    info = Deno.statSync(real);
   } catch {
     throw new NotFoundError(`Cannot open project ${dir}: the folder does not exist`);
   }
-  const info = await Deno.stat(real);
   if (!info.isDirectory) throw new NotFoundError(`Cannot open project ${dir}: it is not a folder`);
   // Refused here, where every command and the app meet a project, rather than
   // as a failed write after a call ran (its receipt could not be kept).
@@ -75,6 +86,13 @@ export function keyableProjectPath(path: string, given: string = path): string {
  */
 export async function readDeclaredIds(project: string): Promise<string[]> {
   const file = extensionsFilePath(project);
+  return [...await declaredIdsMemo.get(file, () => readDeclaredIdsAt(file))];
+}
+
+// Read at every call of a handler: kept while the file stays the same.
+const declaredIdsMemo = new FileMemo<readonly string[]>();
+
+async function readDeclaredIdsAt(file: string): Promise<string[]> {
   let text: string;
   try {
     text = await Deno.readTextFile(file);

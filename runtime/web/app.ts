@@ -3,7 +3,8 @@
  * passes, in order: its Host is the app's loopback address and port
  * (`middleware/loopback_host.ts`); a state-changing request comes from the
  * app's own Origin (`middleware/same_origin.ts`); it carries the
- * installation's token, as Bearer when it changes something and has no Origin
+ * installation's token, as Bearer when it changes something and has neither
+ * an Origin nor a browser's `Sec-Fetch-Site: same-origin`
  * (`middleware/token_guard.ts`); and a state-changing request's body is JSON
  * and small (`middleware/json_body.ts`) — except the upload route's, an
  * archive's bytes, which that route types and caps itself (`api/uploads.ts`).

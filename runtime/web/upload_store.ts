@@ -14,6 +14,17 @@ import { UPLOAD_LIMITS } from "../limits.ts";
 /** An id as {@linkcode UploadStore.save} makes them: 32 hex digits, nothing a path could hide in. */
 const UPLOAD_ID = /^[0-9a-f]{32}$/;
 
+/**
+ * A size as the upload routes say it: the exact bytes, and in MiB for a
+ * person, such as `33554432 bytes (32 MiB)`.
+ *
+ * @param bytes The size.
+ */
+export function describeUploadSize(bytes: number): string {
+  const mib = bytes / (1024 * 1024);
+  return mib < 0.1 ? `${bytes} bytes` : `${bytes} bytes (${Number(mib.toFixed(1))} MiB)`;
+}
+
 /** Options for {@linkcode UploadStore}. */
 export interface UploadStoreOptions {
   /** The host's clock, in ms. */
@@ -83,8 +94,8 @@ export class UploadStore {
           bytes += chunk.byteLength;
           if (bytes > this.#maxBytes) {
             throw new PayloadTooLargeError(
-              `The upload is larger than ${this.#maxBytes} bytes, the largest archive ` +
-                `Sync installs; nothing was kept`,
+              `The upload is larger than ${describeUploadSize(this.#maxBytes)}, the largest ` +
+                `archive Sync installs; nothing was kept`,
             );
           }
           let written = 0;

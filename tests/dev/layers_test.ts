@@ -371,11 +371,11 @@ Deno.test("layer check", async (t) => {
   await t.step("a folder of runtime/ without a rank is named once", async () => {
     assert.deepEqual(
       await messagesFor({
-        "runtime/agents/agent.ts": 'import "./session.ts";\n',
-        "runtime/agents/session.ts": 'import "../host/host.ts";\n',
+        "runtime/plugins/plugin.ts": 'import "./session.ts";\n',
+        "runtime/plugins/session.ts": 'import "../host/host.ts";\n',
       }),
       [
-        "runtime/agents/agent.ts: runtime/agents/ has no rank; give it one in DOMAIN_RANKS " +
+        "runtime/plugins/plugin.ts: runtime/plugins/ has no rank; give it one in DOMAIN_RANKS " +
         "(runtime/dev/layers.ts)",
       ],
     );

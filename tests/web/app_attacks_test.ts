@@ -120,6 +120,29 @@ Deno.test("the web app admits only its own page and the token's holder", async (
       },
     );
 
+    await t.step(
+      "tokenGuard() takes the cookie from the app's own page that a browser marks same-origin with no Origin",
+      async () => {
+        const otherSite = await open(env.project, {
+          cookie: COOKIE,
+          "content-type": "application/json",
+          "sec-fetch-site": "same-site",
+        });
+        assert.equal(otherSite.status, 403);
+        const noCookie = await open(env.project, {
+          "content-type": "application/json",
+          "sec-fetch-site": "same-origin",
+        });
+        assert.equal(noCookie.status, 401);
+        const ownPage = await open(env.project, {
+          cookie: COOKIE,
+          "content-type": "application/json",
+          "sec-fetch-site": "same-origin",
+        });
+        assert.equal(ownPage.status, 200);
+      },
+    );
+
     await t.step("a wrong Bearer token is refused even beside the right cookie", async () => {
       const response = await app.request(url("/api/health"), {
         headers: { authorization: `Bearer ${"u".repeat(48)}`, cookie: COOKIE },

@@ -76,14 +76,21 @@ export function installRoutes(
   routes.post("/install/card", async (c) => {
     const body = await readBody(c, "POST /api/install/card", false);
     const source = await sourcePath(body.source, uploads);
-    return c.json(await readInstallCard(host, source, body.project));
+    const card = await sayingUpload(
+      body.source,
+      source,
+      () => readInstallCard(host, source, body.project),
+    );
+    return c.json(card);
   });
   routes.post("/install", async (c) => {
     const body = await readBody(c, "POST /api/install", true);
     const source = await sourcePath(body.source, uploads);
-    const result = await installPackage(host, source, body.project, {
-      approve: body.approve === true,
-    });
+    const result = await sayingUpload(
+      body.source,
+      source,
+      () => installPackage(host, source, body.project, { approve: body.approve === true }),
+    );
     // Unpacked into the store now: the upload has done its work.
     if (typeof body.source === "object") await uploads.remove(body.source.upload);
     const { manifest, ref } = result.package;
@@ -145,4 +152,23 @@ async function readBody(c: Context, route: string, install: boolean): Promise<In
 /** The file or folder a source names. */
 function sourcePath(source: InstallSource, uploads: UploadStore): Promise<string> {
   return typeof source === "string" ? Promise.resolve(source) : uploads.path(source.upload);
+}
+
+/**
+ * Runs `action`; a refusal that names an upload's file in the cache names it
+ * "the uploaded archive" instead, the words of the person who sent it.
+ */
+async function sayingUpload<T>(
+  source: InstallSource,
+  path: string,
+  action: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await action();
+  } catch (error) {
+    if (typeof source === "object" && error instanceof Error) {
+      error.message = error.message.replaceAll(path, "the uploaded archive");
+    }
+    throw error;
+  }
 }

@@ -12,7 +12,7 @@
  * @module
  */
 import { Hono } from "hono";
-import type { UploadStore } from "../upload_store.ts";
+import { describeUploadSize, type UploadStore } from "../upload_store.ts";
 
 /** The path of the upload route: the JSON body guard leaves its body to it. */
 export const UPLOADS_PATH = "/api/uploads";
@@ -45,8 +45,8 @@ export function uploadRoutes(uploads: UploadStore): Hono {
     const declared = Number(c.req.header("content-length") ?? NaN);
     if (declared > uploads.maxBytes) {
       return c.json({
-        error: `The upload is ${declared} bytes; the largest archive Sync installs is ` +
-          `${uploads.maxBytes} bytes`,
+        error: `The upload is ${describeUploadSize(declared)}; the largest archive Sync ` +
+          `installs is ${describeUploadSize(uploads.maxBytes)}`,
         name: "PayloadTooLargeError",
       }, 413);
     }

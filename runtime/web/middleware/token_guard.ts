@@ -49,7 +49,9 @@ export interface TokenGuardOptions {
 
 /**
  * Refuses (401) a request without the installation's token, and a
- * state-changing request with no Origin that does not carry it as Bearer.
+ * state-changing request that does not carry it as Bearer unless a browser
+ * says the app's own page sent it (an Origin, or `Sec-Fetch-Site:
+ * same-origin`).
  *
  * @param options The token and the app's port.
  *
@@ -72,7 +74,11 @@ export function tokenGuard(options: TokenGuardOptions): MiddlewareHandler {
     // rescued by a cookie the browser happened to add.
     if (c.req.header("authorization") !== undefined) return await bearer(c, next);
     if (changesState(c.req.method)) {
-      if (c.req.header("origin") === undefined) {
+      // Chromium may leave the Origin off a request the page sends to its own
+      // origin; it marks it `Sec-Fetch-Site: same-origin`, which no page can set.
+      const ownPage = c.req.header("origin") !== undefined ||
+        c.req.header("sec-fetch-site") === "same-origin";
+      if (!ownPage) {
         return c.json({
           error: "A request that changes something and carries no Origin must carry the " +
             "token as Authorization: Bearer <token>; the cookie is only for the app's own page",

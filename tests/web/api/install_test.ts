@@ -269,7 +269,12 @@ Deno.test("the install routes answer the card without installing, and install as
           body: new Uint8Array(16),
         });
         assert.equal(declared.status, 413);
-        await declared.body?.cancel();
+        // The limit is said in bytes and in the units a person reads.
+        assert.equal(
+          (await declared.json()).error,
+          "The upload is 34603008 bytes (33 MiB); the largest archive Sync installs is " +
+            "33554432 bytes (32 MiB)",
+        );
         // No length declared: counted as it arrives.
         let sent = 0;
         const chunk = new Uint8Array(1024 * 1024);
@@ -287,9 +292,31 @@ Deno.test("the install routes answer the card without installing, and install as
           duplex: "half",
         });
         assert.equal(streamed.status, 413);
-        assert.match((await streamed.json()).error, /larger than 33554432 bytes/);
+        assert.match((await streamed.json()).error, /larger than 33554432 bytes \(32 MiB\)/);
         const left = await Array.fromAsync(Deno.readDir(join(env.home, "cache", "uploads")));
         assert.deepEqual(left, []);
+      },
+    );
+
+    await t.step(
+      "a refusal of an upload names it the uploaded archive, not its file in the cache",
+      async () => {
+        const sent = await upload(new TextEncoder().encode("not an archive at all"));
+        const { upload: id }: UploadAnswer = await sent.json();
+        for (const path of ["/api/install/card", "/api/install"]) {
+          const response = await post(path, {
+            project: env.project,
+            source: { upload: id },
+            approve: true,
+          });
+          assert.equal(response.status, 400);
+          const { error } = await response.json();
+          assert.match(
+            error,
+            /^Cannot unpack the uploaded archive: it is not a recognised archive/,
+          );
+          assert.doesNotMatch(error, /cache/);
+        }
       },
     );
 

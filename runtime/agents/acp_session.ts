@@ -1,0 +1,606 @@
+/**
+ * A session with an agent over the Agent Client Protocol: the client side of
+ * `@agentclientprotocol/sdk` (its stable v1 entry), speaking newline-delimited
+ * JSON-RPC over the agent's stdin and stdout.
+ *
+ * {@linkcode startAcpSession} connects and initializes; then the session is
+ * made ({@linkcode AcpSession.newSession}) or loaded
+ * ({@linkcode AcpSession.load}), and each {@linkcode AcpSession.prompt} is
+ * one turn. Everything the agent reports arrives as transcript entries
+ * through `onEntry`; a permission the agent asks waits for `askPermission`.
+ *
+ * What Sync offers the agent (client capabilities): reading and writing text
+ * files inside the project folder (`project_files.ts`). Not offered:
+ *
+ * - terminals — a command the agent ran through Sync would run as Sync, with
+ *   Sync's permissions and outside the supervisor's reach; agents run their
+ *   own commands in their own process, where the person's approval of the
+ *   agent already applies;
+ * - elicitation and the unstable session capabilities — the stable v1 entry
+ *   is what Sync speaks, and Chat asks a person only for permissions.
+ *
+ * @module
+ */
+import * as acp from "@agentclientprotocol/sdk";
+import { AGENT_LIMITS } from "./agent_limits.ts";
+import {
+  type AgentAuthMethod,
+  AgentFailedError,
+  AgentSignInRequiredError,
+} from "./agent_errors.ts";
+import type { AgentExit, AgentPeer } from "./agent_peer.ts";
+import { jsonRpcLines } from "./json_rpc_lines.ts";
+import {
+  type ProjectFolder,
+  projectFolder,
+  readProjectFile,
+  writeProjectFile,
+} from "./project_files.ts";
+import { entryFromUpdate } from "./session_update_entry.ts";
+import type { PermissionChoice, StopReason, TranscriptEntry } from "./transcript.ts";
+import { cutText } from "../internal/cut_text.ts";
+
+/**
+ * An MCP server offered to a session, as ACP spells it: stdio (`name`,
+ * `command`, `args`, `env`), or `http` / `sse` (`name`, `url`, `headers`).
+ */
+export type McpServer = acp.McpServer;
+
+/** A permission the agent asks, as Chat shows it. */
+export interface PermissionRequest {
+  /** Names the request; the transcript's `permission` and `permission_answer` entries carry it. */
+  requestId: string;
+  /** The agent's session. */
+  sessionId: string;
+  /** The tool call it is about. */
+  toolCallId: string;
+  /** What the agent wants to do, in its words. */
+  title: string;
+  /** The agent's own options, in its order. */
+  options: PermissionChoice[];
+}
+
+/** A person's answer: one of the request's options, or `cancelled`. */
+export type PermissionAnswer = { optionId: string } | "cancelled";
+
+/**
+ * Asks a person. It may take as long as the person does: the agent waits.
+ * `signal` aborts when the turn is cancelled or the session closes; the
+ * request is then answered `cancelled` whatever this resolves with.
+ */
+export type AskPermission = (
+  request: PermissionRequest,
+  signal: AbortSignal,
+) => Promise<PermissionAnswer>;
+
+/** What the agent said of itself when it initialized. */
+export interface AgentFacts {
+  /** The agent's name, title and version, when it gave them. */
+  info: { name: string; title?: string; version: string } | null;
+  /** The protocol version agreed. */
+  protocolVersion: number;
+  /** True when the agent can load a session it made before (`session/load`). */
+  loadSession: boolean;
+  /** True when the agent takes MCP servers over HTTP. */
+  mcpHttp: boolean;
+  /** The ways to sign in it lists, possibly none. */
+  authMethods: AgentAuthMethod[];
+}
+
+/** Options for {@linkcode startAcpSession}. */
+export interface AcpSessionOptions {
+  /** The agent's name in Sync, such as `demo`; errors name it. */
+  agentName: string;
+  /** The project folder, absolute: the session's `cwd`, and the only place files are read and written. */
+  project: string;
+  /** Asks a person for a permission the agent wants. */
+  askPermission: AskPermission;
+  /** Receives every transcript entry as it happens, in order. */
+  onEntry?: (entry: TranscriptEntry) => void;
+  /** MCP servers offered to the session (`session/new`, `session/load`); none by default. */
+  mcpServers?: McpServer[];
+  /** How long the agent may take to answer `initialize`; `AGENT_LIMITS.initializeTimeoutMs` by default. */
+  initializeTimeoutMs?: number;
+  /** The command the agent runs as, to spell a terminal sign-in; the agent's name when not given. */
+  agentCommand?: readonly string[];
+  /** The clock entries are stamped with. */
+  now?: () => Date;
+}
+
+/** The version of the client, as it introduces itself. */
+const CLIENT_INFO = { name: "sync", title: "Sync", version: "0.1.0" };
+/** How long a failing call waits for the process to end, to report its exit and stderr. */
+const EXIT_GRACE_MS = 2_000;
+
+/**
+ * Connects to an agent and initializes: the client's capabilities go out,
+ * the agent's facts come back. On any failure the agent is stopped.
+ *
+ * @param peer The agent's running process.
+ * @param options The project, the person's permission prompt, where entries go.
+ * @returns The connection, ready for a new or loaded session.
+ * @throws {AgentFailedError} when the agent does not answer `initialize`
+ *   within the timeout ("The agent demo did not answer initialize within
+ *   30 s: <stderr tail>"), exits first, or refuses it.
+ */
+export async function startAcpSession(
+  peer: AgentPeer,
+  options: AcpSessionOptions,
+): Promise<AcpSession> {
+  const session = new AcpSession(peer, options, await projectFolder(options.project));
+  try {
+    await session.initialize();
+    return session;
+  } catch (error) {
+    await session.close();
+    throw error;
+  }
+}
+
+/** An ACP session with one agent process. */
+export class AcpSession {
+  #peer: AgentPeer;
+  #options: AcpSessionOptions;
+  #folder: ProjectFolder;
+  #connection: acp.ClientConnection;
+  #facts: AgentFacts | null = null;
+  #sessionId: string | null = null;
+  #replaying = false;
+  #noise: string[] = [];
+  #asking = new Set<AbortController>();
+  #requestCount = 0;
+  #exit: AgentExit | null = null;
+  #turning = false;
+
+  /**
+   * Use {@linkcode startAcpSession}, which also initializes.
+   *
+   * @param peer The agent's running process.
+   * @param options As given to `startAcpSession`.
+   * @param folder The project folder, resolved.
+   */
+  constructor(peer: AgentPeer, options: AcpSessionOptions, folder: ProjectFolder) {
+    this.#peer = peer;
+    this.#options = options;
+    this.#folder = folder;
+    peer.exited.then((exit) => this.#exit = exit, () => {});
+    const app = acp.client({ name: "sync" })
+      .onNotification(acp.methods.client.session.update, ({ params }) => {
+        if (params.sessionId !== this.#sessionId) return;
+        const entry = entryFromUpdate(params.update, {
+          at: this.#now(),
+          replay: this.#replaying,
+        });
+        if (entry !== null) this.#emit(entry);
+      })
+      .onRequest(
+        acp.methods.client.session.requestPermission,
+        ({ params }) => this.#askPermission(params),
+      )
+      .onRequest(acp.methods.client.fs.readTextFile, async ({ params }) => {
+        this.#checkSession(params.sessionId);
+        const content = await readProjectFile(this.#folder, params.path, params);
+        return { content };
+      })
+      .onRequest(acp.methods.client.fs.writeTextFile, async ({ params }) => {
+        this.#checkSession(params.sessionId);
+        await writeProjectFile(this.#folder, params.path, params.content);
+        return {};
+      });
+    const stdout = jsonRpcLines(peer.stdout, {
+      onNoise: (line) => {
+        this.#noise.push(line);
+        if (this.#noise.length > AGENT_LIMITS.maxNoiseLines) this.#noise.shift();
+      },
+      maxLineBytes: AGENT_LIMITS.maxMessageBytes,
+      maxNoiseChars: AGENT_LIMITS.maxNoiseLineChars,
+    });
+    this.#connection = app.connect(acp.ndJsonStream(peer.stdin, stdout));
+  }
+
+  /** What the agent said of itself; set once initialized. */
+  get facts(): AgentFacts {
+    if (this.#facts === null) throw new Error("The ACP session is not initialized yet");
+    return this.#facts;
+  }
+
+  /** The agent's id of the current session, once made or loaded; what a pointer keeps. */
+  get sessionId(): string | null {
+    return this.#sessionId;
+  }
+
+  /**
+   * The last lines the agent printed on stdout that were not JSON-RPC (at
+   * most `AGENT_LIMITS.maxNoiseLines`); they were set aside, not read.
+   */
+  noise(): string[] {
+    return [...this.#noise];
+  }
+
+  /**
+   * Resolves when the agent's process has ended, whenever that is: during a
+   * turn (the turn fails too), between turns, or after {@linkcode AcpSession.close}.
+   */
+  get exited(): Promise<AgentExit> {
+    return this.#peer.exited;
+  }
+
+  /** The last of the agent's stderr. */
+  stderrTail(): string {
+    return this.#peer.stderrTail();
+  }
+
+  /**
+   * Sends `initialize`. Called by {@linkcode startAcpSession}.
+   *
+   * @throws {AgentFailedError} as `startAcpSession` says.
+   */
+  async initialize(): Promise<AgentFacts> {
+    const timeoutMs = this.#options.initializeTimeoutMs ?? AGENT_LIMITS.initializeTimeoutMs;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        reject(
+          this.#failure(
+            `did not answer initialize within ${seconds(timeoutMs)}`,
+            "; it may not speak ACP on stdio, or may be waiting for input",
+          ),
+        );
+      }, timeoutMs);
+    });
+    const call = this.#call<acp.InitializeResponse>(
+      "initialize",
+      (agent) =>
+        agent.request(acp.methods.agent.initialize, {
+          protocolVersion: acp.PROTOCOL_VERSION,
+          clientInfo: CLIENT_INFO,
+          clientCapabilities: {
+            fs: { readTextFile: true, writeTextFile: true },
+            terminal: false,
+          },
+        }),
+    );
+    // After a timeout the call still ends (when the connection closes); nobody waits for it then.
+    call.catch(() => {});
+    try {
+      const answer = await Promise.race([call, timedOut]);
+      this.#facts = {
+        info: answer.agentInfo
+          ? {
+            name: answer.agentInfo.name,
+            version: answer.agentInfo.version,
+            ...(answer.agentInfo.title ? { title: answer.agentInfo.title } : {}),
+          }
+          : null,
+        protocolVersion: answer.protocolVersion,
+        loadSession: answer.agentCapabilities?.loadSession === true,
+        mcpHttp: answer.agentCapabilities?.mcpCapabilities?.http === true,
+        authMethods: (answer.authMethods ?? []).map(authMethodOf),
+      };
+      return this.#facts;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
+   * Starts a new session in the project folder, with the MCP servers given.
+   *
+   * @returns The agent's session id.
+   * @throws {AgentSignInRequiredError} when the agent wants a person to sign in first.
+   * @throws {AgentFailedError} when the agent refuses, in its words, or exits.
+   */
+  async newSession(): Promise<string> {
+    const answer = await this.#call(
+      "session/new",
+      (agent) =>
+        agent.request(acp.methods.agent.session.new, {
+          cwd: this.#folder.path,
+          mcpServers: this.#options.mcpServers ?? [],
+        }),
+    );
+    this.#sessionId = answer.sessionId;
+    return answer.sessionId;
+  }
+
+  /**
+   * Loads a session the agent made before (`session/load`), when it
+   * advertises `loadSession`. The agent replays the session as updates
+   * before it answers; they arrive through `onEntry` marked `replay: true`.
+   *
+   * @param sessionId The agent's id of the session, as the pointer kept it.
+   * @throws {AgentFailedError} when the agent cannot load sessions, or not
+   *   this one (such as after it restarted): start a new session instead.
+   * @throws {AgentSignInRequiredError} when the agent wants a person to sign in first.
+   */
+  async load(sessionId: string): Promise<void> {
+    if (!this.facts.loadSession) {
+      throw new AgentFailedError(
+        `The agent ${this.#options.agentName} cannot load a session (it does not ` +
+          `advertise loadSession); start a new session instead`,
+        { stderrTail: this.stderrTail() },
+      );
+    }
+    // The replay arrives before the answer: updates for this id are taken from now on.
+    this.#sessionId = sessionId;
+    this.#replaying = true;
+    try {
+      await this.#call("session/load", (agent) =>
+        agent.request(acp.methods.agent.session.load, {
+          sessionId,
+          cwd: this.#folder.path,
+          mcpServers: this.#options.mcpServers ?? [],
+        }));
+      await settled();
+    } catch (error) {
+      this.#sessionId = null;
+      throw error;
+    } finally {
+      this.#replaying = false;
+    }
+  }
+
+  /**
+   * One turn: sends the prompt and waits for the agent to end the turn,
+   * while its updates stream through `onEntry`. The prompt itself is the
+   * turn's first entry (`user`); a `turn_end` entry is the last.
+   *
+   * @param text What the agent is told.
+   * @returns Why the turn ended: `end_turn`, `cancelled` (after
+   *   {@linkcode AcpSession.cancel}), `refusal`, `max_tokens`, `max_turn_requests`.
+   * @throws {AgentFailedError} when the agent answers with an error (its
+   *   words), exits during the turn (its exit code and stderr tail), or closes
+   *   its output; a `failure` entry says the same.
+   * @throws {AgentSignInRequiredError} when the agent wants a person to sign in first.
+   * @throws {Error} when there is no session yet, or a turn is already under way.
+   */
+  async prompt(text: string): Promise<StopReason> {
+    const sessionId = this.#sessionId;
+    if (sessionId === null) {
+      throw new Error("No session yet: call newSession() or load() before prompt()");
+    }
+    if (this.#turning) {
+      throw new Error("A turn is under way: wait for it to end, or cancel it, before the next");
+    }
+    this.#turning = true;
+    try {
+      this.#emit({
+        at: this.#now(),
+        kind: "user",
+        text: cutText(text, AGENT_LIMITS.maxEntryChars),
+      });
+      const answer = await this.#call(
+        "the turn",
+        (agent) =>
+          agent.request(acp.methods.agent.session.prompt, {
+            sessionId,
+            prompt: [{ type: "text", text }],
+          }),
+      );
+      // Updates the agent sent before its answer may still be on their way through the SDK.
+      await settled();
+      this.#emit({ at: this.#now(), kind: "turn_end", stopReason: answer.stopReason });
+      return answer.stopReason;
+    } catch (error) {
+      await settled();
+      const failure = error instanceof AgentFailedError ? error : null;
+      this.#emit({
+        at: this.#now(),
+        kind: "failure",
+        message: error instanceof Error ? error.message : String(error),
+        ...(failure?.stderrTail ? { stderrTail: failure.stderrTail } : {}),
+      });
+      throw error;
+    } finally {
+      this.#turning = false;
+    }
+  }
+
+  /**
+   * Cancels the turn under way (`session/cancel`): the agent stops and ends
+   * the turn with `cancelled`. A permission still waiting for a person is
+   * answered `cancelled`, as the protocol asks.
+   */
+  async cancel(): Promise<void> {
+    for (const controller of this.#asking) controller.abort();
+    if (this.#sessionId === null || this.#connection.signal.aborted) return;
+    await this.#connection.agent.notify(acp.methods.agent.session.cancel, {
+      sessionId: this.#sessionId,
+    }).catch(() => {});
+  }
+
+  /** Closes the connection and stops the agent's process; resolves when it has ended. */
+  async close(): Promise<void> {
+    for (const controller of this.#asking) controller.abort();
+    this.#connection.close();
+    await this.#peer.stop();
+  }
+
+  /** Answers `session/request_permission` with what a person chose. */
+  async #askPermission(
+    params: acp.RequestPermissionRequest,
+  ): Promise<acp.RequestPermissionResponse> {
+    this.#checkSession(params.sessionId);
+    const request: PermissionRequest = {
+      requestId: `permission-${++this.#requestCount}`,
+      sessionId: params.sessionId,
+      toolCallId: params.toolCall.toolCallId,
+      title: cutText(
+        params.toolCall.title ?? params.toolCall.toolCallId,
+        AGENT_LIMITS.maxEntryChars,
+      ),
+      options: params.options.map((option) => ({
+        optionId: option.optionId,
+        name: cutText(option.name, 500),
+        optionKind: option.kind,
+      })),
+    };
+    this.#emit({ at: this.#now(), kind: "permission", ...request });
+    const controller = new AbortController();
+    this.#asking.add(controller);
+    let answer: PermissionAnswer;
+    try {
+      const aborted = new Promise<"cancelled">((resolve) =>
+        controller.signal.addEventListener("abort", () => resolve("cancelled"), { once: true })
+      );
+      answer = await Promise.race([
+        this.#options.askPermission(request, controller.signal),
+        aborted,
+      ]);
+    } catch {
+      answer = "cancelled";
+    } finally {
+      this.#asking.delete(controller);
+    }
+    const known = answer !== "cancelled" &&
+      params.options.some((option) => option.optionId === answer.optionId);
+    if (answer === "cancelled" || controller.signal.aborted || !known) {
+      this.#emit({
+        at: this.#now(),
+        kind: "permission_answer",
+        requestId: request.requestId,
+        outcome: "cancelled",
+      });
+      return { outcome: { outcome: "cancelled" } };
+    }
+    const optionId = (answer as { optionId: string }).optionId;
+    this.#emit({
+      at: this.#now(),
+      kind: "permission_answer",
+      requestId: request.requestId,
+      outcome: "selected",
+      optionId,
+    });
+    return { outcome: { outcome: "selected", optionId } };
+  }
+
+  /** Refuses a request about a session other than this one. */
+  #checkSession(sessionId: string): void {
+    if (sessionId !== this.#sessionId) {
+      throw acp.RequestError.sessionNotFound(sessionId);
+    }
+  }
+
+  #emit(entry: TranscriptEntry): void {
+    this.#options.onEntry?.(entry);
+  }
+
+  #now(): string {
+    return (this.#options.now?.() ?? new Date()).toISOString();
+  }
+
+  /**
+   * Sends a request and turns every way it can fail into a domain error: the
+   * agent's error answer, its process ending, or its output closing.
+   */
+  async #call<T>(what: string, send: (agent: acp.ClientContext) => Promise<T>): Promise<T> {
+    const exited = this.#peer.exited.then((exit) => ({ exit }));
+    let result: { value: T } | { exit: AgentExit };
+    try {
+      result = await Promise.race([
+        send(this.#connection.agent).then((value) => ({ value })),
+        exited,
+      ]);
+    } catch (error) {
+      if (error instanceof acp.RequestError) throw this.#refusal(what, error);
+      // The connection closed: the process has ended, or is about to.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const grace = new Promise<null>((resolve) =>
+        timer = setTimeout(resolve, EXIT_GRACE_MS, null)
+      );
+      const exit = await Promise.race([exited, grace]);
+      clearTimeout(timer);
+      if (exit !== null) throw this.#exited(what, exit.exit);
+      throw this.#failure(
+        `closed its output during ${what}`,
+        ` (${error instanceof Error ? error.message : String(error)})`,
+      );
+    }
+    if ("exit" in result) throw this.#exited(what, result.exit);
+    return result.value;
+  }
+
+  #exited(what: string, exit: AgentExit): AgentFailedError {
+    const how = exit.signal ? `was ended by ${exit.signal}` : `exited with code ${exit.code}`;
+    return this.#failure(`${how} during ${what}`, "", exit);
+  }
+
+  /** The agent answered with an error: its words, or the sign-in it wants. */
+  #refusal(what: string, error: acp.RequestError): Error {
+    // -32000: the agent's "authentication required".
+    if (error.code === -32000) {
+      const methods = this.#facts?.authMethods ?? [];
+      return new AgentSignInRequiredError(this.#signInMessage(what, error, methods), methods);
+    }
+    return this.#failure(
+      `refused ${what}: ${error.message}${detail(error.data)}`,
+      "",
+      null,
+      error.code,
+    );
+  }
+
+  #signInMessage(what: string, error: acp.RequestError, methods: AgentAuthMethod[]): string {
+    const agent = this.#options.agentName;
+    const command = (this.#options.agentCommand ?? [agent]).join(" ");
+    const ways = methods.map((method) => {
+      const how = method.terminal
+        ? `run \`${
+          [
+            ...Object.entries(method.terminal.env).map(([k, v]) => `${k}=${v}`),
+            command,
+            ...method.terminal.args,
+          ].join(" ")
+        }\` in a terminal`
+        : (method.description ?? "");
+      return `${method.name}${how ? ` (${how})` : ""}`;
+    });
+    return `The agent ${agent} needs a person to sign in before ${what} (${error.message}): ` +
+      (ways.length > 0
+        ? `sign in one of these ways: ${ways.join("; ")}; then continue`
+        : `sign in the way the agent's own documentation says; then continue`);
+  }
+
+  /** An {@linkcode AgentFailedError} naming the agent and ending with its stderr tail. */
+  #failure(
+    what: string,
+    hint: string,
+    exit: AgentExit | null = this.#exit,
+    code?: number,
+  ): AgentFailedError {
+    const stderrTail = this.#peer.stderrTail();
+    const tail = stderrTail.trim() === ""
+      ? "it wrote nothing on stderr"
+      : `its stderr ends:\n${stderrTail.trimEnd()}`;
+    return new AgentFailedError(
+      `The agent ${this.#options.agentName} ${what}${hint}: ${tail}`,
+      { stderrTail, exit, ...(code !== undefined ? { code } : {}) },
+    );
+  }
+}
+
+/** What the protocol says of a sign-in method, as Sync keeps it. */
+function authMethodOf(method: acp.AuthMethod): AgentAuthMethod {
+  const out: AgentAuthMethod = { id: method.id, name: method.name };
+  if (method.description) out.description = method.description;
+  if ("type" in method && method.type === "terminal") {
+    out.terminal = { args: method.args ?? [], env: method.env ?? {} };
+  }
+  return out;
+}
+
+/** The data of an agent's error, when it says more than the message. */
+function detail(data: unknown): string {
+  if (data === undefined || data === null) return "";
+  const text = typeof data === "string" ? data : JSON.stringify(data);
+  return text === "{}" ? "" : ` (${cutText(text, 2_000)})`;
+}
+
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(1))} s`;
+}
+
+/** Lets messages already read from the agent finish their way through the SDK's handlers. */
+function settled(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}

@@ -1,0 +1,375 @@
+/**
+ * The demo agent: a small ACP agent that ships with Sync, so that work and
+ * Chat can be tried, and tested, with no key and no network. It speaks the
+ * Agent Client Protocol over its stdin and stdout as newline-delimited
+ * JSON-RPC, and needs no permission at all:
+ *
+ * ```sh
+ * deno run runtime/agents/demo/demo_agent.ts
+ * ```
+ *
+ * On each prompt it reports a plan, a thought, a tool call that goes from
+ * `pending` through `in_progress` to `completed`, asks one permission (Allow
+ * or Deny), and streams a reply that quotes the prompt in several chunks and
+ * says what the person chose. When the session was offered an MCP server
+ * named `sync`, it reports a tool call for it too.
+ *
+ * It keeps its sessions in memory, keyed by session id: `session/load` of a
+ * session this process made replays every update of it; a session it does
+ * not know (it was made before the process restarted) fails with a clear
+ * error, so the client starts a new session instead.
+ *
+ * Words in the prompt tell it what to do instead (whole words, any case):
+ *
+ * - `fail` — the turn ends with an error after the first chunk.
+ * - `hang` — it never answers the prompt until the client sends
+ *   `session/cancel`; then the turn ends with stop reason `cancelled`.
+ * - `crash` — it writes a chunk and a line on stderr, then exits with code 1
+ *   in the middle of the turn.
+ * - `junk` — it prints lines on stdout that are not JSON-RPC, then goes on as
+ *   usual.
+ * - `no-permission` — it skips asking the permission.
+ *
+ * And two that take a path, to try the client's files (when the client
+ * offers them): `read /absolute/path` reads the file through the client and
+ * quotes it, `write /absolute/path` writes a line into it through the client;
+ * either reports the client's refusal when there is one.
+ *
+ * The same words given as flags (`--hang`, `--junk`, …) apply to every turn.
+ * Two flags act before any prompt exists:
+ *
+ * - `--no-init` — it never answers `initialize`.
+ * - `--needs-sign-in` — it lists a sign-in method and refuses `session/new`
+ *   and `session/load` with "authentication required", as an agent does
+ *   whose person has not signed in.
+ *
+ * @module
+ */
+import * as acp from "@agentclientprotocol/sdk";
+
+/** The words the demo agent obeys, in a prompt or as `--word` flags. */
+const WORDS = ["fail", "hang", "crash", "junk", "no-permission"] as const;
+/** One of {@linkcode WORDS}. */
+type Word = typeof WORDS[number];
+
+/** A session this process made: its updates, for `session/load` to replay. */
+interface DemoSession {
+  /** Every update sent for the session, in order. */
+  updates: acp.SessionUpdate[];
+  /** The MCP servers the client offered when the session was made or loaded. */
+  mcpServers: acp.McpServer[];
+  /** Aborted by `session/cancel`; a new one per turn. */
+  turn: AbortController | null;
+  /** How many turns the session has had, for unique tool call ids. */
+  turns: number;
+}
+
+/** What the client offered at `initialize`: its files, or not. */
+const clientFiles = { read: false, write: false };
+const flags = new Set(Deno.args.map((arg) => arg.replace(/^--/, "")));
+const sessions = new Map<string, DemoSession>();
+const encoder = new TextEncoder();
+
+/**
+ * Writes bytes to stdout whole and synchronously, so that a line of junk
+ * never lands inside a JSON-RPC message that is being written.
+ */
+function writeOut(bytes: Uint8Array): void {
+  let written = 0;
+  while (written < bytes.length) written += Deno.stdout.writeSync(bytes.subarray(written));
+}
+
+/** The words of a prompt and of the flags this process was started with. */
+function wordsOf(prompt: acp.ContentBlock[]): Set<Word> {
+  const text = prompt.map((block) => block.type === "text" ? block.text : "").join(" ");
+  const said = new Set(text.toLowerCase().split(/[^a-z-]+/));
+  return new Set(WORDS.filter((word) => said.has(word) || flags.has(word)));
+}
+
+/** The text of a prompt, for the reply to quote. */
+function textOf(prompt: acp.ContentBlock[]): string {
+  return prompt.map((block) => block.type === "text" ? block.text : `[${block.type}]`).join("\n");
+}
+
+/** Cuts text into pieces of about `size` characters, so the reply streams in several chunks. */
+function pieces(text: string, size: number): string[] {
+  const out: string[] = [];
+  for (let at = 0; at < text.length; at += size) out.push(text.slice(at, at + size));
+  return out.length > 0 ? out : [""];
+}
+
+/** Resolves when the turn is cancelled. */
+function cancelled(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener("abort", () => resolve(), { once: true });
+  });
+}
+
+/**
+ * The hook for sync-mcp: when the client offered an MCP server named `sync`,
+ * the agent reports a tool call that names it. The demo agent does not speak
+ * MCP itself, so the call reports what it was offered rather than an answer.
+ */
+async function useSyncMcp(
+  report: (update: acp.SessionUpdate) => Promise<void>,
+  server: acp.McpServer,
+  toolCallId: string,
+): Promise<void> {
+  const transport = "command" in server
+    ? `stdio: ${server.command}`
+    : `${server.type}: ${server.url}`;
+  await report({
+    sessionUpdate: "tool_call",
+    toolCallId,
+    title: `sync-mcp (${server.name})`,
+    kind: "other",
+    status: "completed",
+    content: [{
+      type: "content",
+      content: {
+        type: "text",
+        text: `Offered over ${transport}; the demo agent calls no MCP tool.`,
+      },
+    }],
+  });
+}
+
+/**
+ * Reads and writes the files the prompt names (`read /path`, `write /path`)
+ * through the client, each as a tool call.
+ *
+ * @returns One line per file for the reply: what was read, or what the client said.
+ */
+async function useClientFiles(
+  client: acp.AgentContext,
+  sessionId: string,
+  report: (update: acp.SessionUpdate) => Promise<void>,
+  text: string,
+  n: number,
+): Promise<string[]> {
+  const lines: string[] = [];
+  let i = 0;
+  for (const [, verb, path] of text.matchAll(/\b(read|write) (\/\S+)/g)) {
+    const toolCallId = `file-${n}-${++i}`;
+    const kind = verb === "read" ? "read" : "edit";
+    await report({ sessionUpdate: "tool_call", toolCallId, title: `${verb} ${path}`, kind });
+    let status: acp.ToolCallStatus = "completed";
+    try {
+      if (verb === "read" && clientFiles.read) {
+        const { content } = await client.request(acp.methods.client.fs.readTextFile, {
+          sessionId,
+          path,
+        });
+        lines.push(`Read ${path}: ${content}`);
+      } else if (verb === "write" && clientFiles.write) {
+        await client.request(acp.methods.client.fs.writeTextFile, {
+          sessionId,
+          path,
+          content: "written by the demo agent\n",
+        });
+        lines.push(`Wrote ${path}.`);
+      } else {
+        status = "failed";
+        lines.push(`Could not ${verb} ${path}: the client does not offer it.`);
+      }
+    } catch (error) {
+      status = "failed";
+      lines.push(`Could not ${verb} ${path}: ${error instanceof Error ? error.message : error}`);
+    }
+    await report({ sessionUpdate: "tool_call_update", toolCallId, status });
+  }
+  return lines;
+}
+
+/** One prompt turn: what the demo agent does with what it was told. */
+async function turn(
+  client: acp.AgentContext,
+  sessionId: string,
+  session: DemoSession,
+  prompt: acp.ContentBlock[],
+  signal: AbortSignal,
+): Promise<acp.PromptResponse> {
+  const report = async (update: acp.SessionUpdate) => {
+    session.updates.push(update);
+    await client.notify(acp.methods.client.session.update, { sessionId, update });
+  };
+  const say = (text: string) =>
+    report({ sessionUpdate: "agent_message_chunk", content: { type: "text", text } });
+  const words = wordsOf(prompt);
+  const text = textOf(prompt);
+  const n = ++session.turns;
+
+  // The person's words are part of the session, so a load replays them too.
+  session.updates.push({ sessionUpdate: "user_message_chunk", content: { type: "text", text } });
+
+  if (words.has("junk")) {
+    writeOut(encoder.encode(
+      "this line is not JSON\n{not json either\n[1, 2, 3]\n" +
+        '{"hello": "a JSON object that is not JSON-RPC"}\n\n',
+    ));
+  }
+  const plan = (done: number): Promise<void> =>
+    report({
+      sessionUpdate: "plan",
+      entries: ["Read the prompt", "Ask before writing", "Write the reply"].map((content, i) => ({
+        content,
+        priority: "medium",
+        status: i < done ? "completed" : i === done ? "in_progress" : "pending",
+      })),
+    });
+  await plan(0);
+  await report({
+    sessionUpdate: "agent_thought_chunk",
+    content: { type: "text", text: `The prompt has ${text.length} characters.` },
+  });
+
+  if (words.has("fail")) {
+    await say("Starting, then failing as told.");
+    throw new acp.RequestError(-32603, "The demo agent was told to fail this turn");
+  }
+  if (words.has("crash")) {
+    await say("Starting, then crashing as told.");
+    console.error("demo agent: crashing in the middle of the turn, as told");
+    Deno.exit(1);
+  }
+  if (words.has("hang")) {
+    await say("Hanging until cancelled.");
+    await cancelled(signal);
+    return { stopReason: "cancelled" };
+  }
+
+  const readId = `read-${n}`;
+  await report({
+    sessionUpdate: "tool_call",
+    toolCallId: readId,
+    title: "Read the prompt",
+    kind: "read",
+    status: "pending",
+  });
+  await report({ sessionUpdate: "tool_call_update", toolCallId: readId, status: "in_progress" });
+  await report({
+    sessionUpdate: "tool_call_update",
+    toolCallId: readId,
+    status: "completed",
+    content: [{ type: "content", content: { type: "text", text: `${text.length} characters` } }],
+  });
+  const files = await useClientFiles(client, sessionId, report, text, n);
+  const sync = session.mcpServers.find((server) => server.name === "sync");
+  if (sync !== undefined) await useSyncMcp(report, sync, `sync-mcp-${n}`);
+  await plan(1);
+
+  let choice = "You were not asked.";
+  if (!words.has("no-permission")) {
+    const writeId = `write-${n}`;
+    await report({
+      sessionUpdate: "tool_call",
+      toolCallId: writeId,
+      title: "Write the reply",
+      kind: "edit",
+      status: "pending",
+    });
+    const answer = await Promise.race([
+      client.request(acp.methods.client.session.requestPermission, {
+        sessionId,
+        toolCall: { toolCallId: writeId, title: "Write the reply", kind: "edit" },
+        options: [
+          { optionId: "allow", name: "Allow", kind: "allow_once" },
+          { optionId: "deny", name: "Deny", kind: "reject_once" },
+        ],
+      }),
+      cancelled(signal).then(() => null),
+    ]);
+    if (answer === null || answer.outcome.outcome === "cancelled" || signal.aborted) {
+      await report({ sessionUpdate: "tool_call_update", toolCallId: writeId, status: "failed" });
+      return { stopReason: "cancelled" };
+    }
+    const allowed = answer.outcome.optionId === "allow";
+    await report({
+      sessionUpdate: "tool_call_update",
+      toolCallId: writeId,
+      status: allowed ? "completed" : "failed",
+    });
+    choice = allowed ? "You allowed it." : "You denied it.";
+  }
+  await plan(2);
+
+  await say("You said: «");
+  for (const piece of pieces(text, 16)) await say(piece);
+  await say(`». ${choice}`);
+  for (const line of files) await say(`\n${line}`);
+  await plan(3);
+  return { stopReason: "end_turn" };
+}
+
+/** The agent's handlers, connected to stdin and stdout. */
+function main(): void {
+  const output = new WritableStream<Uint8Array>({ write: (chunk) => writeOut(chunk) });
+  const signIn = flags.has("needs-sign-in");
+  const refuseUnsignedIn = () => {
+    if (signIn) {
+      throw acp.RequestError.authRequired(undefined, "sign in with `demo login` first");
+    }
+  };
+  acp.agent({ name: "sync-demo" })
+    .onRequest(acp.methods.agent.initialize, async ({ params, signal }) => {
+      if (flags.has("no-init")) await cancelled(signal);
+      clientFiles.read = params.clientCapabilities?.fs?.readTextFile === true;
+      clientFiles.write = params.clientCapabilities?.fs?.writeTextFile === true;
+      return {
+        protocolVersion: Math.min(params.protocolVersion, acp.PROTOCOL_VERSION),
+        agentCapabilities: { loadSession: true },
+        agentInfo: { name: "sync-demo", title: "Sync demo agent", version: "1.0.0" },
+        authMethods: signIn
+          ? [{ id: "demo-login", name: "Demo login", description: "Run `demo login`" }]
+          : [],
+      };
+    })
+    .onRequest(acp.methods.agent.authenticate, () => {
+      throw new acp.RequestError(-32603, "The demo agent cannot sign anyone in");
+    })
+    .onRequest(acp.methods.agent.session.new, ({ params }) => {
+      refuseUnsignedIn();
+      const sessionId = crypto.randomUUID();
+      sessions.set(sessionId, { updates: [], mcpServers: params.mcpServers, turn: null, turns: 0 });
+      return { sessionId };
+    })
+    .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
+      refuseUnsignedIn();
+      const session = sessions.get(params.sessionId);
+      if (session === undefined) {
+        throw new acp.RequestError(
+          -32002,
+          `The demo agent has no session ${params.sessionId}: it keeps sessions in memory ` +
+            `only, and this process did not make it; start a new session instead`,
+          { sessionId: params.sessionId },
+        );
+      }
+      session.mcpServers = params.mcpServers;
+      for (const update of session.updates) {
+        await client.notify(acp.methods.client.session.update, {
+          sessionId: params.sessionId,
+          update,
+        });
+      }
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
+      const session = sessions.get(params.sessionId);
+      if (session === undefined) throw acp.RequestError.sessionNotFound(params.sessionId);
+      session.turn?.abort();
+      const controller = new AbortController();
+      session.turn = controller;
+      try {
+        return await turn(client, params.sessionId, session, params.prompt, controller.signal);
+      } finally {
+        if (session.turn === controller) session.turn = null;
+      }
+    })
+    .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
+      sessions.get(params.sessionId)?.turn?.abort();
+    })
+    .connect(acp.ndJsonStream(output, Deno.stdin.readable));
+}
+
+if (import.meta.main) main();

@@ -1,0 +1,23 @@
+/**
+ * How to start the bundled demo agent: Deno running `demo/demo_agent.ts`,
+ * with no permission flag, since it needs none.
+ *
+ * @module
+ */
+import { fileURLToPath } from "node:url";
+import type { AgentCommand } from "./spawn_agent.ts";
+
+/**
+ * The command that starts the demo agent, with the words it is to obey on
+ * every turn (such as `hang` or `no-init`; see `demo/demo_agent.ts`).
+ *
+ * @param flags Words given as `--word` flags.
+ * @returns The program (this Deno) and its arguments.
+ */
+export function demoAgentCommand(flags: readonly string[] = []): AgentCommand {
+  const script = fileURLToPath(new URL("./demo/demo_agent.ts", import.meta.url));
+  return {
+    command: Deno.execPath(),
+    args: ["run", "--quiet", script, ...flags.map((flag) => `--${flag}`)],
+  };
+}

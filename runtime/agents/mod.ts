@@ -1,0 +1,47 @@
+/**
+ * Agents: the programs that perform `agent.session` work, spoken to over the
+ * Agent Client Protocol (ACP) on their stdio. A session initializes, makes or
+ * loads the agent's session in the project folder, and runs turns whose
+ * updates become transcript entries; the bundled demo agent
+ * (`demo/demo_agent.ts`) needs no key and no network.
+ *
+ * This file is the domain's public entry: other domains import from it, never
+ * from the files behind it.
+ *
+ * @module
+ */
+export { AcpSession, startAcpSession } from "./acp_session.ts";
+export type {
+  AcpSessionOptions,
+  AgentFacts,
+  AskPermission,
+  McpServer,
+  PermissionAnswer,
+  PermissionRequest,
+} from "./acp_session.ts";
+export { AgentFailedError, AgentSignInRequiredError } from "./agent_errors.ts";
+export type { AgentAuthMethod, AgentFailure } from "./agent_errors.ts";
+export { AGENT_LIMITS } from "./agent_limits.ts";
+export type { AgentExit, AgentPeer } from "./agent_peer.ts";
+export { demoAgentCommand } from "./demo_agent_command.ts";
+export { spawnAgent } from "./spawn_agent.ts";
+export type { AgentCommand, SpawnAgentOptions } from "./spawn_agent.ts";
+export { appendEntry } from "./transcript.ts";
+export type {
+  EntryBase,
+  FailureEntry,
+  MessageEntry,
+  PermissionAnswerEntry,
+  PermissionChoice,
+  PermissionEntry,
+  PlanEntry,
+  PlanStep,
+  StopReason,
+  ThoughtEntry,
+  ToolCallEntry,
+  ToolCallStatus,
+  ToolCallUpdateEntry,
+  TranscriptEntry,
+  TurnEndEntry,
+  UserEntry,
+} from "./transcript.ts";

@@ -1,0 +1,144 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { Host } from "../../runtime/host/host.ts";
+import { runningClaimKey } from "../../runtime/host/keys.ts";
+import { holdHandler } from "../../runtime/host/running_claim.ts";
+import { installPackage } from "../../runtime/lifecycle/install.ts";
+import { DEFAULT_LIMITS } from "../../runtime/limits.ts";
+import { bumpGeneration } from "../../runtime/memory/generation.ts";
+import { listRecords, projectMemoryPath } from "../../runtime/memory/store.ts";
+import { deleteApproval } from "../../runtime/packages/approval.ts";
+import { writePackage } from "../internal/packages.ts";
+
+const CALL = { occasion: { kind: "extension" as const }, source: { kind: "person" as const } };
+const AN_HOUR_AGO = new Date(Date.now() - 3_600_000);
+
+function service(handlers: string[]): string {
+  return `import { memory } from "@sync/extension-api/service";
+export default function register() {
+  return {
+${
+    handlers.map((h) =>
+      `    ${JSON.stringify(h)}: async () => {
+      console.log("ran ${h}");
+      await memory.write({ key: "memo.note/" + ${JSON.stringify(h)}, title: "x" });
+      return { ran: ${JSON.stringify(h)} };
+    },`
+    ).join("\n")
+  }
+  };
+}
+`;
+}
+
+/** Ages every file under `dir`, so what is read of them is kept between calls. */
+async function age(dir: string): Promise<void> {
+  for await (const entry of Deno.readDir(dir)) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory) await age(path);
+    else await Deno.utime(path, AN_HOUR_AGO, AN_HOUR_AGO);
+  }
+}
+
+Deno.test("`callHandler()` takes up, at the next call, what changed since the last", async (t) => {
+  const root = await Deno.makeTempDir({ prefix: "sync-call-reads-" });
+  const home = join(root, "home");
+  await Deno.mkdir(home);
+  const kvPath = join(home, "sync.kv");
+  const kv = await Deno.openKv(kvPath);
+  const logs: string[] = [];
+  const host = new Host({ kv, home, limits: DEFAULT_LIMITS, log: (line) => logs.push(line) });
+  const projectDir = join(root, "project");
+  await Deno.mkdir(projectDir);
+  const dir = await writePackage(root, {
+    id: "memo",
+    handlers: ["memo.a"],
+    service: service(["memo.a"]),
+  });
+  const { project } = await installPackage(host, dir, projectDir, { approve: true });
+  const call = (handler: string) => host.callHandler(project, "memo", handler, CALL);
+  try {
+    await t.step("a manifest edited in place to the same size is read again", async () => {
+      await age(dir);
+      await age(join(project, ".sync"));
+      assert.deepEqual((await call("memo.a")).value, { ran: "memo.a" });
+      assert.deepEqual((await call("memo.a")).value, { ran: "memo.a" });
+      const manifest = join(dir, "manifest.json");
+      const before = await Deno.readTextFile(manifest);
+      await Deno.writeTextFile(manifest, before.replaceAll("memo.a", "memo.b"));
+      await Deno.writeTextFile(join(dir, "service", "index.js"), service(["memo.b"]));
+      // Even with its times put back, the file's change time tells it changed.
+      await Deno.utime(manifest, AN_HOUR_AGO, AN_HOUR_AGO);
+      await Deno.utime(join(dir, "service", "index.js"), AN_HOUR_AGO, AN_HOUR_AGO);
+      assert.deepEqual((await call("memo.b")).value, { ran: "memo.b" });
+      await assert.rejects(call("memo.a"), { name: "NotFoundError" });
+    });
+
+    await t.step(
+      "a generation bumped through another handle on the memory lets the next call commit",
+      async () => {
+        const other = await Deno.openKv(projectMemoryPath(project));
+        try {
+          await bumpGeneration(other, "memo");
+        } finally {
+          other.close();
+        }
+        assert.deepEqual((await call("memo.b")).value, { ran: "memo.b" });
+        const memory = await host.projectMemory(project);
+        const page = await listRecords(memory, { kind: "memo.note" });
+        assert.ok(page.records.some((r) => r.key === "memo.note/memo.b"));
+      },
+    );
+
+    await t.step(
+      "a claimed handler's refused call tells none of its lines and commits nothing",
+      async () => {
+        const memory = await host.projectMemory(project);
+        const hold = await holdHandler(kv, runningClaimKey(project, "memo", "memo.b"), {
+          now: Date.now,
+          forMs: 60_000,
+        });
+        assert.ok(hold);
+        const memoryBefore = (await listRecords(memory, { kind: "memo.note" })).records.length;
+        logs.length = 0;
+        try {
+          await assert.rejects(call("memo.b"), { name: "HandlerBusyError" });
+          // The refused call's isolate may still be running: give it time to try.
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        } finally {
+          await hold.release();
+        }
+        assert.deepEqual(logs, []);
+        const after = (await listRecords(memory, { kind: "memo.note" })).records.length;
+        assert.equal(after, memoryBefore);
+      },
+    );
+
+    await t.step(
+      "an approval taken back through another handle on the installation is refused at the next call",
+      async () => {
+        const other = await Deno.openKv(kvPath);
+        try {
+          await deleteApproval(other, project, "memo");
+        } finally {
+          other.close();
+        }
+        await assert.rejects(call("memo.b"), { name: "ApprovalRequiredError" });
+      },
+    );
+
+    await t.step(
+      "a package taken out of extensions.json is not installed at the next call",
+      async () => {
+        const file = join(project, ".sync", "extensions.json");
+        await Deno.writeTextFile(file, JSON.stringify({ extensions: ["mem0"] }));
+        await Deno.utime(file, AN_HOUR_AGO, AN_HOUR_AGO);
+        await assert.rejects(call("memo.b"), { name: "NotFoundError", message: /not installed/ });
+      },
+    );
+  } finally {
+    await host.close();
+    kv.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
