@@ -34,10 +34,14 @@ export const INSTALL = {
   openButton: "Install…",
   /** The dialog's title. */
   dialog: "Install an extension",
-  /** The field for a package folder's absolute path. */
-  pathField: /folder/i,
+  /** The field for a package folder's (or archive's) absolute path. */
+  pathField: "Folder or archive path",
+  /** The file input for an archive to upload. */
+  archiveField: "Archive file",
   /** The button that reads the folder and shows the card. */
-  readButton: /^(Review|Continue|Read|Next|Show)/i,
+  readButton: "Show what it asks",
+  /** The card's section of permissions. */
+  asksHeading: "What it asks",
   /** The card's primary action. */
   approve: "Approve",
   /** The card's way out. */
