@@ -17,6 +17,8 @@ export interface DemoCall {
   handler: string;
   /** Its payload. */
   payload?: unknown;
+  /** It is meant to fail: its failed receipt is what the demo wants. */
+  fails?: boolean;
 }
 
 /** One package to install into the busy project, and the calls that leave its receipts. */
@@ -53,15 +55,50 @@ export async function setUpDemo(
     }
     await Promise.all(packages.map(async (item) => {
       for (const call of item.calls) {
-        await host.callHandler(project, item.id, call.handler, {
+        const called = host.callHandler(project, item.id, call.handler, {
           occasion: { kind: "extension" },
           source: { kind: "person" },
           payload: call.payload,
         });
+        if (call.fails) await called.then(() => {}, () => {});
+        else await called;
       }
     }));
   } finally {
     await host.close();
     kv.close();
   }
+}
+
+/** The example packages of `extensions/`, by id. */
+export const EXAMPLES_DIR = new URL("../../extensions/", import.meta.url);
+
+/** The example package folder `id` of `extensions/`. */
+export function examplePath(id: string): string {
+  return decodeURIComponent(new URL(`${id}/`, EXAMPLES_DIR).pathname).replace(/\/$/, "");
+}
+
+/**
+ * The demo: `hello`, `issues` and `decisions` of `extensions/` installed in
+ * `project`, with a few greetings and one poll of a tracker that cannot be
+ * reached (a failed receipt, as a machine without the network leaves).
+ * `triage` stays uninstalled, for the install card.
+ */
+export async function setUpExamples(home: string, project: string): Promise<void> {
+  await setUpDemo(home, project, [
+    {
+      id: "hello",
+      folder: examplePath("hello"),
+      calls: ["Ada", "Grace", "Linus"].map((name) => ({
+        handler: "hello.greet",
+        payload: { name },
+      })),
+    },
+    {
+      id: "issues",
+      folder: examplePath("issues"),
+      calls: [{ handler: "issues.poll", fails: true }],
+    },
+    { id: "decisions", folder: examplePath("decisions"), calls: [] },
+  ]);
 }
