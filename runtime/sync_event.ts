@@ -9,6 +9,8 @@
  *
  * @module
  */
+import type { AgentSession } from "./agent_session.ts";
+import type { TranscriptEntry } from "./transcript.ts";
 import type { Receipt } from "./types.ts";
 
 /** A handler call took its claim and is running now (a lamp starts breathing). */
@@ -110,6 +112,28 @@ export interface InstallProgressEvent {
   stage: "unpacking" | "checking" | "installing";
 }
 
+/** An agent session was begun, or its state, title or wait changed. */
+export interface SessionEvent {
+  /** The kind of fact. */
+  type: "session";
+  /** The project's resolved folder. */
+  project: string;
+  /** The session's pointer as it is now. */
+  session: AgentSession;
+}
+
+/** An entry was added to an agent session's transcript (one per streamed chunk). */
+export interface TranscriptEvent {
+  /** The kind of fact. */
+  type: "transcript";
+  /** The project's resolved folder. */
+  project: string;
+  /** The session's key. */
+  sessionKey: string;
+  /** The entry, as the agent sent it; chunks are joined by whoever shows them (`appendEntry`). */
+  entry: TranscriptEntry;
+}
+
 /** Every fact the owner publishes. Each names the project it happened in. */
 export type SyncEvent =
   | HandlerStartedEvent
@@ -118,7 +142,9 @@ export type SyncEvent =
   | SwitchEvent
   | InstalledEvent
   | RemovedEvent
-  | InstallProgressEvent;
+  | InstallProgressEvent
+  | SessionEvent
+  | TranscriptEvent;
 
 /**
  * What publishes facts. Publishing never waits and never fails the

@@ -37,7 +37,7 @@ import {
   writeProjectFile,
 } from "./project_files.ts";
 import { entryFromUpdate } from "./session_update_entry.ts";
-import type { PermissionChoice, StopReason, TranscriptEntry } from "./transcript.ts";
+import type { PermissionChoice, StopReason, TranscriptEntry } from "../transcript.ts";
 import { cutText } from "../internal/cut_text.ts";
 
 /**

@@ -44,4 +44,4 @@ export type {
   TranscriptEntry,
   TurnEndEntry,
   UserEntry,
-} from "./transcript.ts";
+} from "../transcript.ts";

@@ -7,7 +7,7 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import { cutText } from "../internal/cut_text.ts";
 import { AGENT_LIMITS } from "./agent_limits.ts";
-import type { ToolCallStatus, TranscriptEntry } from "./transcript.ts";
+import type { ToolCallStatus, TranscriptEntry } from "../transcript.ts";
 
 /** One `session/update` as ACP spells it, checked by the SDK. */
 export type SessionUpdate = acp.SessionUpdate;

@@ -21,6 +21,8 @@ const EVENT_TYPES: readonly StreamEvent["type"][] = [
   "installed",
   "removed",
   "install-progress",
+  "session",
+  "transcript",
 ];
 
 /** Options for {@linkcode watchProject}. */

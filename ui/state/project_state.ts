@@ -12,6 +12,13 @@ import type { StreamEvent } from "../../runtime/web/api/events_types.ts";
 import { getJson, messageOf } from "../api/client.ts";
 import { watchProject } from "../api/events.ts";
 
+/** The facts that never change the list or a lamp, so the list is not read again for them. */
+const QUIET_FACTS: ReadonlySet<StreamEvent["type"]> = new Set([
+  "ready",
+  "install-progress",
+  "transcript",
+]);
+
 /** A project's live state, for as long as its window is open. */
 export interface ProjectState {
   /** The project folder, as the address gave it. */
@@ -68,8 +75,8 @@ export function openProjectState(project: string): ProjectState {
     return reading;
   };
   const stop = watchProject(project, (event) => {
-    // Every fact but progress can change a lamp or the list.
-    if (event.type !== "ready" && event.type !== "install-progress") void reload();
+    // Progress and a transcript's chunks change no lamp; every other fact may.
+    if (!QUIET_FACTS.has(event.type)) void reload();
     for (const listener of listeners) listener(event);
   }, { onConnection: (open) => live.value = open });
   void reload();

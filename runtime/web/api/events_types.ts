@@ -17,8 +17,10 @@ export type {
   InstallProgressEvent,
   ReceiptEvent,
   RemovedEvent,
+  SessionEvent,
   SwitchEvent,
   SyncEvent,
+  TranscriptEvent,
 } from "../../sync_event.ts";
 export type { ResyncEvent } from "../../event_bus.ts";
 export type {

@@ -1,0 +1,74 @@
+/**
+ * An agent session as the installation keeps it: the **pointer** of the three
+ * layers (seed 000 §6). The live session is in memory for this run only; the
+ * pointer says which agent, in which project, the agent's own session id, the
+ * order it performs, who asked for it and where it has got to, and survives
+ * a restart; the record (`chat.conversation` in the project's memory) is
+ * written only when a person keeps the conversation.
+ *
+ * Declared here, below every domain, because it travels beyond the agents
+ * domain that keeps it: in the facts of the event stream and in the web API.
+ *
+ * @module
+ */
+import type { Source } from "./types.ts";
+
+/**
+ * Where a session has got to, as `work.state()` answers it:
+ * - `ordered`: written down, not started yet;
+ * - `running`: the agent is working on a turn;
+ * - `waiting`: a person must act — answer a permission request, or sign in to the agent;
+ * - `ended`: the last turn ended; a person may type the next one;
+ * - `failed`: the agent could not start or failed (its reason and stderr are kept);
+ * - `interrupted`: Sync stopped while it ran; only a person continues it.
+ */
+export type AgentSessionState =
+  | "ordered"
+  | "running"
+  | "waiting"
+  | "ended"
+  | "failed"
+  | "interrupted";
+
+/** What a waiting session waits for. */
+export type AgentSessionWait =
+  /** A permission request the agent made; its options are in the transcript's `permission` entry. */
+  | { kind: "permission"; requestId: string }
+  /** The agent needs signing in; `text` says what to run. */
+  | { kind: "sign-in"; text: string };
+
+/** The pointer to one agent session. */
+export interface AgentSession {
+  /** Names the session: the work order's key when it performs one, `chat-<id>` when a person began it. */
+  key: string;
+  /** The project's resolved folder, the agent's working folder. */
+  project: string;
+  /** The agent definition's name, such as `demo` or `claude-code`. */
+  agent: string;
+  /** The agent's own session id, once it made one; null before. */
+  agentSessionId: string | null;
+  /** The work order it performs; null for a conversation a person began. */
+  orderKey: string | null;
+  /** The extension that ordered it (Chat groups by it); null when a person or an agent began it. */
+  extensionId: string | null;
+  /** That extension's name, as people see it; null with no extension. */
+  extensionName: string | null;
+  /** Who asked for it; set when it was ordered, never changed. */
+  source: Source;
+  /** Its title: the order's, or the first words of a person's first turn. */
+  title: string;
+  /** Where it has got to. */
+  state: AgentSessionState;
+  /** What it waits for, while `waiting`. */
+  waitingFor: AgentSessionWait | null;
+  /** What the order asked for when interrupted: `continue` or `wait`; shown, never acted on alone. */
+  onInterrupted: "continue" | "wait";
+  /** When it was begun, as an ISO 8601 time. */
+  createdAt: string;
+  /** When its state or transcript last changed, as an ISO 8601 time. */
+  updatedAt: string;
+  /** Why it failed or was interrupted; null otherwise. */
+  error: { name: string; message: string; stderrTail?: string } | null;
+  /** The `chat.conversation` record it was kept as, once a person pressed Keep; null before. */
+  keptAs: string | null;
+}

@@ -1,0 +1,119 @@
+/**
+ * The shapes of Chat's API, for the page to import (type-only): the
+ * sessions of a project grouped as Chat shows them, one session with its
+ * transcript, and the agent definitions a person can begin a conversation
+ * with. Every string an agent or a package gives in them is text, to be
+ * shown as text, never as HTML.
+ *
+ * Routes (all JSON; every state-changing one takes `"project"` in its body):
+ * - `GET /api/chat?project=` → {@linkcode ChatListResponse}
+ * - `GET /api/chat/sessions/:key?project=` → {@linkcode ChatSessionResponse}
+ * - `POST /api/chat/sessions` `{ project, agent, text }` → {@linkcode ChatSessionResponse}: a person
+ *   begins a conversation; its first turn starts at once.
+ * - `POST /api/chat/sessions/:key/prompt` `{ project, text }` → {@linkcode ChatSessionResponse}: the
+ *   next turn, when the session is `ended` (or `interrupted`, which continues it first).
+ * - `POST /api/chat/sessions/:key/cancel` `{ project }` → {@linkcode ChatSessionResponse}
+ * - `POST /api/chat/sessions/:key/continue` `{ project }` → {@linkcode ChatSessionResponse}: an
+ *   `interrupted` or `ended` session is raised again (`session/load` when the agent can, else a new
+ *   session seeded with the stored transcript); the person then types the next turn.
+ * - `POST /api/chat/sessions/:key/keep` `{ project }` → {@linkcode ChatSessionResponse}: writes the
+ *   `chat.conversation` record.
+ * - `POST /api/chat/sessions/:key/permission` `{ project, requestId, optionId }` →
+ *   {@linkcode ChatSessionResponse}: answers a waiting permission request with one of the agent's
+ *   options (`optionId: null` cancels it).
+ * - `GET /api/agents` → {@linkcode AgentsResponse}; `POST /api/agents` `{ name, command, args?, env? }`
+ *   adds or replaces a definition; `POST /api/agents/:name/remove` removes one a person added.
+ *
+ * Live: the project's event stream (`GET /api/events`) carries `session` facts (a pointer changed)
+ * and `transcript` facts (an entry added).
+ *
+ * @module
+ */
+import type { AgentSession } from "../../agent_session.ts";
+import type { TranscriptEntry } from "../../transcript.ts";
+
+export type { AgentSession, AgentSessionState, AgentSessionWait } from "../../agent_session.ts";
+export type {
+  FailureEntry,
+  MessageEntry,
+  PermissionAnswerEntry,
+  PermissionChoice,
+  PermissionEntry,
+  PlanEntry,
+  PlanStep,
+  ThoughtEntry,
+  ToolCallEntry,
+  ToolCallStatus,
+  ToolCallUpdateEntry,
+  TranscriptEntry,
+  TurnEndEntry,
+  UserEntry,
+} from "../../transcript.ts";
+
+/** One row of Chat's list. */
+export interface ChatRow {
+  /** The session's key. */
+  key: string;
+  /** Its title. */
+  title: string;
+  /** Where it has got to. */
+  state: AgentSession["state"];
+  /** The agent's name. */
+  agent: string;
+  /** When it was begun, ISO 8601: rows are ordered by it, newest first. */
+  createdAt: string;
+  /** When it last changed, ISO 8601. */
+  updatedAt: string;
+}
+
+/** A group of Chat's list: the sessions one extension ordered. */
+export interface ChatGroup {
+  /** The ordering extension's id. */
+  extensionId: string;
+  /** Its name, the group's heading. */
+  name: string;
+  /** Its sessions, newest first. */
+  rows: ChatRow[];
+}
+
+/** `GET /api/chat?project=`. */
+export interface ChatListResponse {
+  /** The project's resolved folder. */
+  project: string;
+  /** What no extension ordered (a person's, an agent's), newest first: Chat's first group. */
+  conversations: ChatRow[];
+  /** One group per ordering extension, the group with the newest session first. */
+  groups: ChatGroup[];
+}
+
+/** One session, whole. */
+export interface ChatSessionResponse {
+  /** The pointer. */
+  session: AgentSession;
+  /** Its transcript, oldest first, streamed chunks already joined. */
+  transcript: TranscriptEntry[];
+  /** Entries left out at the start past the stored bound; 0 when none were. */
+  omitted: number;
+}
+
+/** An agent a session can be begun with. */
+export interface AgentDefinitionView {
+  /** Its name, such as `claude-code`. */
+  name: string;
+  /** The program run. */
+  command: string;
+  /** Its arguments. */
+  args: string[];
+  /** The names of the extra environment variables it is given (never their values). */
+  envNames: string[];
+  /** `preset`: one Sync knows (never installed by Sync); `added`: a person added or replaced it; `bundled`: the demo agent. */
+  origin: "preset" | "added" | "bundled";
+  /** One line on what it is and what it needs (a program to install, a key), for the settings view. */
+  about: string;
+}
+
+/** `GET /api/agents`. */
+export interface AgentsResponse {
+  /** Every agent, by name. */
+  agents: AgentDefinitionView[];
+}
