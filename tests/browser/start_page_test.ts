@@ -9,6 +9,7 @@ import {
   tabTo,
 } from "./_browser.ts";
 import { START } from "./_names.ts";
+import { SERVE_RUN_ARGS } from "../internal/cli.ts";
 
 /** A package whose `opened` handler writes a record, and one whose `opened` handler fails. */
 function openedPackages(installation: Installation) {
@@ -142,4 +143,14 @@ Deno.test("the start page and the page's own answers", BROWSER_TEST, async (t) =
     await installation.close();
     await browser.close();
   }
+});
+
+Deno.test("the tests' serve runs with the flags of `deno task serve`", () => {
+  const config = JSON.parse(
+    Deno.readTextFileSync(new URL("../../deno.json", import.meta.url)),
+  ) as { tasks: Record<string, string> };
+  assert.deepEqual(
+    ["deno", ...SERVE_RUN_ARGS, "serve"].join(" "),
+    config.tasks.serve,
+  );
 });
