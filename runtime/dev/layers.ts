@@ -43,6 +43,8 @@ export const DOMAIN_RANKS: Readonly<Record<string, number>> = {
   work: 2,
   host: 3,
   clock: 4,
+  // sync-mcp: what agents reach of a project (memory, work, handlers as tools); calls through the host.
+  mcp: 4,
   author: 4,
   lifecycle: 5,
   // What a person sees of the installed packages (lamps, pages): reads the clock, host and packages.

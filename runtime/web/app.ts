@@ -39,6 +39,7 @@ import { uploadRoutes, UPLOADS_PATH } from "./api/uploads.ts";
 import { eventRoutes } from "./api/events.ts";
 import { UploadStore } from "./upload_store.ts";
 import { pageRoutes } from "./pages.ts";
+import { MCP_PATH, type McpEndpoint } from "../mcp/mod.ts";
 
 /**
  * What the page may load: files and connections of its own origin only. No
@@ -69,6 +70,12 @@ export interface AppOptions {
   commands?: CommandRunner;
   /** The folder holding the page and its built files; the repository's `ui/` unless given. */
   uiDir?: URL;
+  /**
+   * Answers `/mcp` (sync-mcp over Streamable HTTP), which checks its own
+   * tokens (the installation's or an agent session's) and its own bodies;
+   * absent, `/mcp` is not served.
+   */
+  mcp?: McpEndpoint;
 }
 
 /**
@@ -103,6 +110,12 @@ export function createApp(host: WebHost, options: AppOptions): WebApp {
   app.use("*", secureHeaders({ contentSecurityPolicy: CONTENT_SECURITY_POLICY }));
   app.use("*", loopbackHost({ port: options.port }));
   app.use("*", sameOrigin());
+  const mcp = options.mcp;
+  app.use("*", (c, next) => {
+    // sync-mcp takes session tokens too, and reads its own JSON-RPC bodies.
+    if (mcp && c.req.path === MCP_PATH) return mcp.handle(c.req.raw);
+    return next();
+  });
   app.use("*", tokenGuard({ token: options.token, port: options.port }));
   app.use("*", jsonBody({ maxBytes: WEB_LIMITS.maxJsonBodyBytes, ownBodies: [UPLOADS_PATH] }));
   app.onError((error, c) => {
