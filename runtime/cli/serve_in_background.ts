@@ -42,7 +42,8 @@ export async function serveOwner(home: string, io: CliIo, command: string): Prom
   if (running?.command === "serve" && running.port !== undefined) return running;
   let child: Deno.ChildProcess | undefined;
   if (running?.command !== "serve") {
-    child = new Deno.Command(Deno.execPath(), {
+    // By name, as `deno task mcp`'s narrow --allow-run=deno permits.
+    child = new Deno.Command("deno", {
       args: ["run", ...SERVE_FLAGS, MAIN.pathname, "serve"],
       stdin: "null",
       stdout: "null",

@@ -19,6 +19,7 @@ import {
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types";
 import { z } from "zod";
 import { describeError } from "../internal/describe_error.ts";
+import { RECORD_LIMITS } from "../limits.ts";
 import type { RecordCursors } from "../memory/mod.ts";
 import type { RecordQuery } from "../extension_api/service.ts";
 import type { Source } from "../types.ts";
@@ -152,7 +153,8 @@ export class ProjectServer {
       inputSchema: {
         kind: z.string().optional().describe("Only this kind, such as issues.issue"),
         prefix: z.string().optional().describe("Only keys starting with this"),
-        limit: z.number().int().optional().describe("Records per page"),
+        limit: z.number().int().min(1).max(RECORD_LIMITS.maxListLimit).optional()
+          .describe("Records per page"),
         cursor: z.string().optional().describe("The cursor the previous page answered"),
       },
       annotations: { readOnlyHint: true },
