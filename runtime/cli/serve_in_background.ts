@@ -72,6 +72,8 @@ export async function serveOwner(home: string, io: CliIo, command: string): Prom
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new OwnerGoneError(
-    `No sync serve answered for ${home} within ${START_MS / 1000} s; run deno task serve to see why`,
+    `No sync serve answered for ${home} within ${
+      START_MS / 1000
+    } s; run deno task serve to see why`,
   );
 }

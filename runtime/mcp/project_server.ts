@@ -89,7 +89,11 @@ interface Registered {
 
 /** A server for one project and one client. */
 export class ProjectServer {
-  /** The SDK's server; connect it to one transport. */
+  /**
+   * The SDK's server; connect it to one transport.
+   *
+   * @ignore The SDK's class, documented by the SDK.
+   */
   readonly server: McpServer;
   #host: McpHost;
   #options: ProjectServerOptions;

@@ -21,13 +21,13 @@ async function servedApp() {
   await env.install(TOOLS_PACKAGE);
   const sessionTokens = new SessionTokenRegistry();
   const mcp = new McpEndpoint(env.host, { token: TOKEN, sessionTokens });
-  let app: ReturnType<typeof createApp> | undefined;
+  // No request comes before the app is made: the port is known only once listening.
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },
-    (request) => app!.fetch(request),
+    (request) => app.fetch(request),
   );
   const port = server.addr.port;
-  app = createApp(env.host, { token: TOKEN, port, mcp });
+  const app = createApp(env.host, { token: TOKEN, port, mcp });
   const url = new URL(`http://127.0.0.1:${port}/mcp`);
   url.searchParams.set("project", env.project);
   async function connect(token: string, name = "test-client"): Promise<Client> {
