@@ -115,6 +115,12 @@ export class ProjectServer {
       instructions: INSTRUCTIONS,
     });
     this.#registerBuiltIns();
+    // The SDK declares the prompts capability with the first prompt, which
+    // it cannot do once connected: a project whose first prompt comes with an
+    // install made while a client is connected must have declared it already.
+    this.server.registerPrompt("sync", { description: "declares prompts" }, () => ({
+      messages: [],
+    })).remove();
   }
 
   /**

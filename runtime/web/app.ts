@@ -7,6 +7,9 @@
  * (`middleware/token_guard.ts`); and a state-changing request's body is JSON
  * and small (`middleware/json_body.ts`) — except the upload route's, an
  * archive's bytes, which that route types and caps itself (`api/uploads.ts`).
+ * `/mcp` passes the Host guard and the same-origin rule and is then answered
+ * by sync-mcp's endpoint, which checks its own tokens (the installation's or
+ * an agent session's) and bodies (`runtime/mcp/mcp_endpoint.ts`).
  *
  * @module
  */

@@ -7,9 +7,13 @@
 import assert from "node:assert/strict";
 import type { Client } from "@modelcontextprotocol/sdk/client/index";
 // @ts-types="@modelcontextprotocol/sdk/types"
-import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  PromptListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types";
-import type { PackageSpec } from "../internal/packages.ts";
+import { join } from "node:path";
+import { type PackageSpec, writePackage } from "../internal/packages.ts";
 
 /** A package with three agent tools: one that answers, one that never returns, one that seeds. */
 export const TOOLS_PACKAGE: PackageSpec = {
@@ -53,12 +57,16 @@ export default function register() {
   },
 };
 
-/** A package installed while a client is connected. */
+/** What {@linkcode LATER_PACKAGE} tells an agent. */
+export const LATER_PROMPT = "Ping when you need to know Sync answers.\n";
+
+/** A package installed while a client is connected, with a tool and a prompt. */
 export const LATER_PACKAGE: PackageSpec = {
   id: "later",
   handlers: ["later.ping"],
   service: `export default function register() { return { "later.ping": () => "pong" }; }`,
   manifest: {
+    prompt: "prompt/instructions.md",
     handlers: {
       "later.ping": {
         description: "Answers pong",
@@ -67,6 +75,18 @@ export const LATER_PACKAGE: PackageSpec = {
     },
   },
 };
+
+/**
+ * Writes {@linkcode LATER_PACKAGE}'s folder under `root`, prompt included.
+ *
+ * @returns The package folder.
+ */
+export async function writeLaterPackage(root: string): Promise<string> {
+  const dir = await writePackage(root, LATER_PACKAGE);
+  await Deno.mkdir(join(dir, "prompt"));
+  await Deno.writeTextFile(join(dir, "prompt", "instructions.md"), LATER_PROMPT);
+  return dir;
+}
 
 /** The tool's text, parsed as JSON when it is an answer. */
 export function toolText(result: unknown): string {
@@ -117,6 +137,9 @@ export async function exerciseClient(
   let changed: () => void = () => {};
   const listChanged = new Promise<void>((resolve) => changed = resolve);
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => changed());
+  let promptsChanged: () => void = () => {};
+  const promptListChanged = new Promise<void>((resolve) => promptsChanged = resolve);
+  client.setNotificationHandler(PromptListChangedNotificationSchema, () => promptsChanged());
 
   await t.step(
     "tools/list has the memory and work tools and the handlers declared as agent tools",
@@ -234,5 +257,15 @@ export async function exerciseClient(
     const { tools } = await client.listTools();
     assert.ok(tools.some((tool) => tool.name === "later_ping"));
     assert.equal(await callJson(client, "later_ping", {}), "pong");
+  });
+
+  await t.step("the package's prompt is listed once installed, and got", async () => {
+    await promptListChanged;
+    const { prompts } = await client.listPrompts();
+    assert.deepEqual(prompts.map((p) => p.name), ["later"]);
+    const got = await client.getPrompt({ name: "later" });
+    assert.deepEqual(got.messages, [
+      { role: "user", content: { type: "text", text: LATER_PROMPT } },
+    ]);
   });
 }

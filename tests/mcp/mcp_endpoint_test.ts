@@ -9,8 +9,8 @@ import { McpEndpoint, SessionTokenRegistry } from "../../runtime/mcp/mod.ts";
 import type { Source } from "../../runtime/types.ts";
 import { createApp } from "../../runtime/web/app.ts";
 import { listWorkOrders } from "../../runtime/work/mod.ts";
-import { testHost, writePackage } from "../internal/packages.ts";
-import { callJson, exerciseClient, LATER_PACKAGE, TOOLS_PACKAGE } from "./_scenario.ts";
+import { testHost } from "../internal/packages.ts";
+import { callJson, exerciseClient, TOOLS_PACKAGE, writeLaterPackage } from "./_scenario.ts";
 import { join } from "node:path";
 
 const TOKEN = "installation-token-for-tests";
@@ -65,7 +65,7 @@ Deno.test("`McpEndpoint` serves sync-mcp over Streamable HTTP to the SDK's clien
           await served.env.call("tools", "tools.seed");
         },
         installLater: async () => {
-          const dir = await writePackage(join(served.env.home, "..", "packages"), LATER_PACKAGE);
+          const dir = await writeLaterPackage(join(served.env.home, "..", "packages"));
           await installPackage(served.env.host, dir, served.env.project, { approve: true });
         },
       });

@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { REPO_ROOT, runSync } from "../internal/cli.ts";
 import { type PackageSpec, writePackage } from "../internal/packages.ts";
 import { ServeProcess } from "../internal/serve_process.ts";
-import { callJson, exerciseClient, LATER_PACKAGE, TOOLS_PACKAGE } from "./_scenario.ts";
+import { callJson, exerciseClient, TOOLS_PACKAGE, writeLaterPackage } from "./_scenario.ts";
 
 /** A home, a project with {@linkcode TOOLS_PACKAGE} installed (through whoever owns the home). */
 async function installation() {
@@ -32,7 +32,11 @@ async function installation() {
         const done = await runSync(home, ["call", "tools", "tools.seed", "--project", project]);
         assert.equal(done.code, 0, done.stderr);
       },
-      installLater: () => install(LATER_PACKAGE),
+      installLater: async () => {
+        const dir = await writeLaterPackage(join(root, "packages"));
+        const done = await runSync(home, ["install", dir, "--project", project, "--approve"]);
+        assert.equal(done.code, 0, done.stderr);
+      },
     },
     /** The receipts `sync receipts --json` prints, newest first. */
     async receipts(): Promise<Record<string, unknown>[]> {
@@ -46,7 +50,7 @@ async function installation() {
 /** `deno task mcp --project <project>` as an MCP client spawns it. */
 function stdioTransport(home: string, project: string): StdioClientTransport {
   return new StdioClientTransport({
-    command: "deno",
+    command: Deno.execPath(),
     args: ["task", "-q", "mcp", "--project", project],
     cwd: REPO_ROOT.pathname,
     env: { SYNC_HOME: home, SYNC_PORT: "0", NO_COLOR: "1" },
