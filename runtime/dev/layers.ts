@@ -47,6 +47,8 @@ export const DOMAIN_RANKS: Readonly<Record<string, number>> = {
   work: 2,
   host: 3,
   clock: 4,
+  // sync-mcp: what agents reach of a project (memory, work, handlers as tools); calls through the host.
+  mcp: 4,
   author: 4,
   // Agent sessions over ACP; they will sit on host, work, projects and the process supervisor.
   agents: 4,
