@@ -8,6 +8,9 @@
  * (`middleware/token_guard.ts`); and a state-changing request's body is JSON
  * and small (`middleware/json_body.ts`) — except the upload route's, an
  * archive's bytes, which that route types and caps itself (`api/uploads.ts`).
+ * `/mcp` passes the Host guard and the same-origin rule and is then answered
+ * by sync-mcp's endpoint, which checks its own tokens (the installation's or
+ * an agent session's) and bodies (`runtime/mcp/mcp_endpoint.ts`).
  *
  * @module
  */
@@ -44,6 +47,7 @@ import { pageRoutes } from "./pages.ts";
 import type { WorkPerformer } from "../agents/mod.ts";
 import { agentRoutes } from "./api/agents.ts";
 import { chatRoutes } from "./api/chat.ts";
+import { MCP_PATH, type McpEndpoint } from "../mcp/mod.ts";
 
 /**
  * What the page may load: files and connections of its own origin only. No
@@ -76,6 +80,12 @@ export interface AppOptions {
   uiDir?: URL;
   /** Performs work and a person's conversations (Chat's API); absent, Chat's routes are not served. */
   work?: WorkPerformer;
+  /**
+   * Answers `/mcp` (sync-mcp over Streamable HTTP), which checks its own
+   * tokens (the installation's or an agent session's) and its own bodies;
+   * absent, `/mcp` is not served.
+   */
+  mcp?: McpEndpoint;
 }
 
 /**
@@ -110,6 +120,12 @@ export function createApp(host: WebHost, options: AppOptions): WebApp {
   app.use("*", secureHeaders({ contentSecurityPolicy: CONTENT_SECURITY_POLICY }));
   app.use("*", loopbackHost({ port: options.port }));
   app.use("*", sameOrigin());
+  const mcp = options.mcp;
+  app.use("*", (c, next) => {
+    // sync-mcp takes session tokens too, and reads its own JSON-RPC bodies.
+    if (mcp && c.req.path === MCP_PATH) return mcp.handle(c.req.raw);
+    return next();
+  });
   app.use("*", tokenGuard({ token: options.token, port: options.port }));
   app.use("*", jsonBody({ maxBytes: WEB_LIMITS.maxJsonBodyBytes, ownBodies: [UPLOADS_PATH] }));
   app.onError((error, c) => {
