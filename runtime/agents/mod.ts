@@ -36,6 +36,7 @@ export { spawnAgent } from "./spawn_agent.ts";
 export type { AgentCommand, SpawnAgentOptions } from "./spawn_agent.ts";
 export { appendEntry } from "./transcript.ts";
 export { describeSource, orderPrompt } from "./order_prompt.ts";
+export { conversationKey, keepConversation, writeConversation } from "./keep_conversation.ts";
 export {
   createSession,
   listSessions,

@@ -27,7 +27,6 @@ import { ConflictError, InvalidInputError, NotFoundError } from "../errors.ts";
 import { describeError } from "../internal/describe_error.ts";
 import { newId } from "../internal/id.ts";
 import { SESSION_LIMITS, type SessionLimits } from "../limits.ts";
-import { writeRecord } from "../memory/mod.ts";
 import { projectsPrefix } from "../projects/mod.ts";
 import type { TranscriptEntry } from "../transcript.ts";
 import { listWorkOrders, readWorkOrder, type WorkOrder } from "../work/mod.ts";
@@ -52,6 +51,7 @@ import {
 import { type AgentCommand, spawnAgent } from "./spawn_agent.ts";
 import { readTranscript, type StoredTranscript, TranscriptWriter } from "./transcript_store.ts";
 import { transcriptText } from "./transcript_text.ts";
+import { writeConversation } from "./keep_conversation.ts";
 
 /**
  * Starts an agent's program in the project folder: the seam where the
@@ -465,26 +465,12 @@ export class WorkPerformer {
    */
   async keep(project: string, key: string): Promise<SessionView> {
     const { session, transcript, omitted } = await this.view(project, key);
-    const recordKey = `chat.conversation/${key}`;
-    const fields: Record<string, string | number | null> = {
-      agent: session.agent,
-      source: session.source.kind,
-      extensionId: session.extensionId,
-      orderKey: session.orderKey,
-      state: session.state,
-      begunAt: session.createdAt,
-      omitted,
-    };
-    if (session.source.kind === "handler") fields.handler = session.source.handler;
-    const memory = await this.#projectMemory(project);
-    const order = session.orderKey ? await readWorkOrder(memory, session.orderKey) : null;
-    if (order?.about) fields.about = order.about;
-    await writeRecord(memory, {
-      key: recordKey,
-      title: session.title,
-      fields,
-      content: transcriptText(transcript, this.#limits.maxKeptChars),
-    }, { by: "person", now: () => new Date(this.#now()) });
+    const recordKey = await writeConversation(
+      await this.#projectMemory(project),
+      session,
+      { entries: transcript, omitted },
+      () => new Date(this.#now()),
+    );
     const live = this.#live.get(liveKey(project, key));
     if (live) await this.#change(live, { keptAs: recordKey });
     else {
