@@ -177,7 +177,7 @@ function noticesOf(facts: LampFacts): LampNotice[] {
   for (const wait of facts.signInWaits ?? []) {
     notices.push({
       reason: "agent-sign-in",
-      text: `Work it ordered, "${wait.title}", waits for you to sign in to the agent. ${wait.text}`,
+      text: `Work it ordered ("${wait.title}") waits for you to sign in to the agent. ${wait.text}`,
     });
   }
   if (facts.needsReview && !facts.switchedOff) {
