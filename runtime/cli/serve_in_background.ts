@@ -21,6 +21,7 @@ const SERVE_FLAGS = [
   "--allow-write",
   "--allow-net",
   "--allow-env=SYNC_HOME,HOME,XDG_DATA_HOME,SYNC_PORT,INIT_CWD",
+  "--allow-run",
 ];
 
 /** How long a serve may take to start answering. */

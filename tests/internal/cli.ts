@@ -40,6 +40,7 @@ export const SERVE_RUN_ARGS: readonly string[] = [
   "--allow-write",
   "--allow-net",
   "--allow-env=SYNC_HOME,HOME,XDG_DATA_HOME,SYNC_PORT,INIT_CWD",
+  "--allow-run",
   "main.ts",
 ];
 
