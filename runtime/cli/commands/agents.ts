@@ -34,7 +34,7 @@ const SUMMARY: readonly CommandSummary[] = [
 ];
 
 /** `sync agents [add <name> --command <program> … | remove <name>]`. */
-export const agentsCommand: Command<typeof OPTIONS> = {
+export const agentsCommand: Command = {
   name: "agents",
   summary: SUMMARY,
   usage: `Usage:\n${formatSummaries(SUMMARY)}`,

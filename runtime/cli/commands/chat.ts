@@ -28,7 +28,7 @@ const SUMMARY: readonly CommandSummary[] = [
 ];
 
 /** `sync chat --project <dir>` and `sync chat keep <key> --project <dir>`. */
-export const chatCommand: Command<typeof OPTIONS> = {
+export const chatCommand: Command = {
   name: "chat",
   summary: SUMMARY,
   usage: `Usage:\n${formatSummaries(SUMMARY)}`,

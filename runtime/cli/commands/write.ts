@@ -29,7 +29,7 @@ const SUMMARY: readonly CommandSummary[] = [{
 }];
 
 /** `sync write --project <dir> --key <kind/name> …`. */
-export const writeCommand: Command<typeof OPTIONS> = {
+export const writeCommand: Command = {
   name: "write",
   summary: SUMMARY,
   usage: `Usage:\n${formatSummaries(SUMMARY)}`,
