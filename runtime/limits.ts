@@ -330,6 +330,11 @@ export interface SessionLimits {
   maxSeedChars: number;
   /** Characters of the transcript a kept `chat.conversation` record holds as its content. */
   maxKeptChars: number;
+  /**
+   * How long an agent whose turn ended is kept running for the next turn, in
+   * ms; then it is stopped, and the next turn raises it again (`session/load`).
+   */
+  idleAgentMs: number;
 }
 
 /** The limits of every agent session. */
@@ -342,6 +347,7 @@ export const SESSION_LIMITS: Readonly<SessionLimits> = Object.freeze({
   maxTurnChars: 60_000,
   maxSeedChars: 60_000,
   maxKeptChars: 500_000,
+  idleAgentMs: 10 * 60_000,
 });
 
 /** Limits on the agent definitions a person adds. */

@@ -117,6 +117,10 @@ class LiveSession {
   seededText: string | null = null;
   /** Pointer writes, one after the other, so facts are told in the order written. */
   writes: Promise<unknown> = Promise.resolve();
+  /** Stops an agent left idle after its turn ended. */
+  idle: ReturnType<typeof setTimeout> | undefined;
+  /** A person cancelled before the turn's prompt was sent: it is not sent. */
+  cancelled = false;
 
   constructor(pointer: AgentSession, writer: TranscriptWriter) {
     this.pointer = pointer;
@@ -196,6 +200,7 @@ export class WorkPerformer {
     await this.#listening;
     await Promise.allSettled(this.#scans.values());
     await Promise.allSettled([...this.#live.values()].map(async (live) => {
+      clearTimeout(live.idle);
       for (const resolve of live.asking.values()) resolve("cancelled");
       await live.acp?.close().catch(() => {});
       live.acp = null;
@@ -358,16 +363,19 @@ export class WorkPerformer {
    */
   async cancel(project: string, key: string): Promise<SessionView> {
     const live = this.#live.get(liveKey(project, key));
-    if (live?.acp && live.working) {
+    if (live?.working) {
+      live.cancelled = true;
       for (const resolve of live.asking.values()) resolve("cancelled");
-      await live.acp.cancel();
+      await live.acp?.cancel();
       return this.view(project, key);
     }
     const session = await this.#pointer(project, key);
     if (session.state === "waiting" && session.waitingFor?.kind === "sign-in") {
       const stopped = live ?? this.#makeLive(session, await this.#stored(project, key));
       await this.#change(stopped, { state: "ended", waitingFor: null });
-      return this.view(project, key);
+      const view = await this.view(project, key);
+      this.#idle(stopped);
+      return view;
     }
     throw new ConflictError(`The session ${key} is ${session.state}: there is no turn to cancel`);
   }
@@ -594,6 +602,8 @@ export class WorkPerformer {
    */
   #work(live: LiveSession, what: () => Promise<void>): void {
     live.working = true;
+    live.cancelled = false;
+    clearTimeout(live.idle);
     const task = (async () => {
       try {
         await what();
@@ -621,6 +631,7 @@ export class WorkPerformer {
         });
       } finally {
         live.working = false;
+        if (!this.#stopping) this.#idle(live);
       }
     })();
     this.#tasks.add(task);
@@ -671,7 +682,10 @@ export class WorkPerformer {
       live.acp = acp;
       acp.exited.then(() => {
         // Between turns the agent may end by itself: the next turn raises it again.
-        if (live.acp === acp && !live.working) live.acp = null;
+        if (live.acp === acp && !live.working) {
+          live.acp = null;
+          if (!this.#stopping) this.#idle(live);
+        }
       });
       if (mode === "resume" && pointer.agentSessionId !== null && acp.facts.loadSession) {
         try {
@@ -710,6 +724,11 @@ export class WorkPerformer {
     if (live.pointer.state !== "running") {
       await this.#change(live, { state: "running", waitingFor: null, error: null });
     }
+    if (live.cancelled) {
+      live.cancelled = false;
+      await this.#change(live, { state: "ended", waitingFor: null });
+      return;
+    }
     let sent = text;
     if (live.seed !== null) {
       sent = `Sync restored this conversation in a new session; here is what was said before:\n\n` +
@@ -718,8 +737,42 @@ export class WorkPerformer {
       live.seededText = text;
     }
     await acp.prompt(sent);
+    live.cancelled = false;
     if (this.#stopping) return;
     await this.#change(live, { state: "ended", waitingFor: null });
+  }
+
+  /**
+   * A session whose turn is over: its agent is kept for the next turn a
+   * while (`idleAgentMs`), then stopped, and the session leaves memory (its
+   * pointer and transcript stay; the next turn raises the agent again). One
+   * with no agent running leaves at once.
+   */
+  #idle(live: LiveSession): void {
+    clearTimeout(live.idle);
+    // A session waiting for a person (a sign-in) stays, so that stopping marks it interrupted.
+    if (live.pointer.state === "waiting" || live.pointer.state === "running") return;
+    const leave = async () => {
+      if (live.working || this.#stopping) return;
+      const acp = live.acp;
+      live.acp = null;
+      await acp?.close().catch(() => {});
+      await live.writer.flush();
+      await live.writes.catch(() => {});
+      if (live.working || live.acp !== null) return;
+      const id = liveKey(live.pointer.project, live.pointer.key);
+      if (this.#live.get(id) === live) this.#live.delete(id);
+    };
+    if (live.acp === null) {
+      this.#track(leave());
+      return;
+    }
+    live.idle = setTimeout(() => this.#track(leave()), this.#limits.idleAgentMs);
+  }
+
+  #track(task: Promise<unknown>): void {
+    this.#tasks.add(task);
+    task.finally(() => this.#tasks.delete(task));
   }
 
   /** A permission the agent asks: the session waits for a person's answer. */

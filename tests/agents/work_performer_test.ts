@@ -7,6 +7,7 @@ import {
   updateSession,
 } from "../../runtime/agents/mod.ts";
 import { ConflictError } from "../../runtime/errors.ts";
+import { SESSION_LIMITS } from "../../runtime/limits.ts";
 import type { TranscriptEntry } from "../../runtime/transcript.ts";
 import { testHost } from "../internal/packages.ts";
 import {
@@ -296,6 +297,30 @@ Deno.test("`WorkPerformer` marks what a stopped Sync left interrupted, and a per
   } finally {
     await before.stop();
     await after.stop();
+    await env.close();
+  }
+});
+
+Deno.test("`WorkPerformer` stops an agent left idle, and raises it again for the next turn", async () => {
+  const env = await testHost();
+  const counting = countingLauncher();
+  const work = performerOver(env.host, {
+    launch: counting.launch,
+    limits: { ...SESSION_LIMITS, idleAgentMs: 100 },
+  });
+  try {
+    const { session } = await work.begin(env.project, "demo", "no-permission first");
+    await waitForSession(env.kv, env.project, session.key, (s) => s.state === "ended");
+    // Once idle, the agent is stopped; the session's pointer and transcript stay.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.equal((await readSession(env.kv, env.project, session.key))?.state, "ended");
+    await work.prompt(env.project, session.key, "no-permission second");
+    await waitForSession(env.kv, env.project, session.key, (s) => s.state === "ended");
+    assert.equal(counting.started.length, 2, "the agent was raised again");
+    const { transcript } = await work.view(env.project, session.key);
+    assert.deepEqual(texts(transcript, "user"), ["no-permission first", "no-permission second"]);
+  } finally {
+    await work.stop();
     await env.close();
   }
 });
