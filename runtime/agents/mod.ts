@@ -5,6 +5,13 @@
  * updates become transcript entries; the bundled demo agent
  * (`demo/demo_agent.ts`) needs no key and no network.
  *
+ * The agents a person can use are named definitions over the presets
+ * (`agent_definitions.ts`). The {@linkcode WorkPerformer} takes orders from
+ * the projects' outboxes and a person's conversations, and keeps each
+ * session's pointer and bounded transcript in the installation
+ * (`session_store.ts`, `transcript_store.ts`); a kept conversation becomes a
+ * `chat.conversation` record (`keep_conversation.ts`).
+ *
  * This file is the domain's public entry: other domains import from it, never
  * from the files behind it.
  *
