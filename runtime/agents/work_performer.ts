@@ -339,6 +339,12 @@ export class WorkPerformer {
     this.#checkTurn(text);
     const live = await this.#liveFor(project, key);
     const state = live.pointer.state;
+    if (state === "waiting" && live.pointer.waitingFor?.kind === "sign-in" && !live.working) {
+      throw new ConflictError(
+        `The session ${key} waits for you to sign in to the agent ${live.pointer.agent}: ` +
+          `${live.pointer.waitingFor.text}`,
+      );
+    }
     if (live.working || state === "running" || state === "waiting") {
       throw new ConflictError(
         `The session ${key} is ${state}: wait for its turn to end (or cancel it) before the next`,
