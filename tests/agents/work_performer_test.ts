@@ -324,3 +324,27 @@ Deno.test("`WorkPerformer` stops an agent left idle, and raises it again for the
     await env.close();
   }
 });
+
+Deno.test("`WorkPerformer` offers a session the MCP servers its seam gives", async () => {
+  const env = await testHost();
+  const offered: string[] = [];
+  const work = performerOver(env.host, {
+    mcpServersFor: (session) => {
+      offered.push(session.key);
+      return Promise.resolve([{ name: "sync", command: "/bin/true", args: [], env: [] }]);
+    },
+  });
+  try {
+    const { session } = await work.begin(env.project, "demo", "no-permission look around");
+    await waitForSession(env.kv, env.project, session.key, (s) => s.state === "ended");
+    assert.deepEqual(offered, [session.key]);
+    const { transcript } = await work.view(env.project, session.key);
+    const calls = transcript.filter((e) => e.kind === "tool_call").map((e) =>
+      e.kind === "tool_call" ? e.title : ""
+    );
+    assert.ok(calls.some((title) => /sync/.test(title)), JSON.stringify(calls));
+  } finally {
+    await work.stop();
+    await env.close();
+  }
+});
