@@ -57,6 +57,7 @@ export { transcriptText } from "./transcript_text.ts";
 export { WorkPerformer } from "./work_performer.ts";
 export type {
   AgentLauncher,
+  McpOffer,
   McpServersFor,
   SessionView,
   WorkPerformerOptions,

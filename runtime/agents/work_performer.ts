@@ -32,6 +32,7 @@ import type { TranscriptEntry } from "../transcript.ts";
 import { listWorkOrders, readWorkOrder, type WorkOrder } from "../work/mod.ts";
 import {
   type AcpSession,
+  type AgentFacts,
   type McpServer,
   type PermissionAnswer,
   type PermissionRequest,
@@ -64,11 +65,20 @@ export type AgentLauncher = (
   options: { cwd: string; owner: string },
 ) => Promise<AgentPeer>;
 
+/** What a session is offered of MCP, and how to end what was issued for it. */
+export interface McpOffer {
+  /** The servers, as ACP spells them. */
+  servers: McpServer[];
+  /** Called once the agent's process has ended: a token issued for the session dies with it. */
+  release?: () => Promise<void>;
+}
+
 /**
- * The MCP servers a session is offered (`session/new`, `session/load`): the
- * seam for sync-mcp. None today.
+ * The MCP servers a session is offered (`session/new`, `session/load`),
+ * given what the agent takes (`agent.mcpHttp`): where `serve` offers
+ * sync-mcp. None unless given.
  */
-export type McpServersFor = (session: AgentSession) => Promise<McpServer[]>;
+export type McpServersFor = (session: AgentSession, agent: AgentFacts) => Promise<McpOffer>;
 
 /** Options for a {@linkcode WorkPerformer}. */
 export interface WorkPerformerOptions {
@@ -109,6 +119,8 @@ class LiveSession {
   acp: AcpSession | null = null;
   /** True while a turn (or raising the agent) is under way. */
   working = false;
+  /** Counts the pieces of work begun, so that only the latest one says the session is idle. */
+  task = 0;
   /** Waiting permission requests, by id: each resolves with a person's answer. */
   asking = new Map<string, (answer: PermissionAnswer) => void>();
   /** The stored transcript, to put before the person's next turn when the agent could not load it. */
@@ -165,7 +177,7 @@ export class WorkPerformer {
     this.#log = options.log ?? ((line) => console.error(line));
     this.#launch = options.launch ??
       ((command, { cwd }) => Promise.resolve(spawnAgent(command, { cwd })));
-    this.#mcpServersFor = options.mcpServersFor ?? (() => Promise.resolve([]));
+    this.#mcpServersFor = options.mcpServersFor ?? (() => Promise.resolve({ servers: [] }));
     this.#initializeTimeoutMs = options.initializeTimeoutMs;
     this.#limits = options.limits ?? SESSION_LIMITS;
   }
@@ -339,13 +351,13 @@ export class WorkPerformer {
     this.#checkTurn(text);
     const live = await this.#liveFor(project, key);
     const state = live.pointer.state;
-    if (state === "waiting" && live.pointer.waitingFor?.kind === "sign-in" && !live.working) {
+    if (state === "waiting" && live.pointer.waitingFor?.kind === "sign-in") {
       throw new ConflictError(
         `The session ${key} waits for you to sign in to the agent ${live.pointer.agent}: ` +
           `${live.pointer.waitingFor.text}`,
       );
     }
-    if (live.working || state === "running" || state === "waiting") {
+    if (state === "running" || state === "waiting") {
       throw new ConflictError(
         `The session ${key} is ${state}: wait for its turn to end (or cancel it) before the next`,
       );
@@ -369,14 +381,15 @@ export class WorkPerformer {
    */
   async cancel(project: string, key: string): Promise<SessionView> {
     const live = this.#live.get(liveKey(project, key));
-    if (live?.working) {
+    const session = live?.pointer ?? await this.#pointer(project, key);
+    const signIn = session.state === "waiting" && session.waitingFor?.kind === "sign-in";
+    if (live?.working && !signIn) {
       live.cancelled = true;
       for (const resolve of live.asking.values()) resolve("cancelled");
       await live.acp?.cancel();
       return this.view(project, key);
     }
-    const session = await this.#pointer(project, key);
-    if (session.state === "waiting" && session.waitingFor?.kind === "sign-in") {
+    if (signIn) {
       const stopped = live ?? this.#makeLive(session, await this.#stored(project, key));
       await this.#change(stopped, { state: "ended", waitingFor: null });
       const view = await this.view(project, key);
@@ -401,9 +414,7 @@ export class WorkPerformer {
   async continue(project: string, key: string): Promise<SessionView> {
     const live = await this.#liveFor(project, key);
     const { state, waitingFor } = live.pointer;
-    if (
-      live.working || state === "running" || (state === "waiting" && waitingFor?.kind !== "sign-in")
-    ) {
+    if (state === "running" || (state === "waiting" && waitingFor?.kind !== "sign-in")) {
       throw new ConflictError(`The session ${key} is ${state}: there is nothing to continue`);
     }
     if (live.acp !== null && state === "ended") return this.view(project, key);
@@ -609,6 +620,7 @@ export class WorkPerformer {
   #work(live: LiveSession, what: () => Promise<void>): void {
     live.working = true;
     live.cancelled = false;
+    const mine = ++live.task;
     clearTimeout(live.idle);
     const task = (async () => {
       try {
@@ -636,8 +648,11 @@ export class WorkPerformer {
           },
         });
       } finally {
-        live.working = false;
-        if (!this.#stopping) this.#idle(live);
+        // A newer piece of work may have begun once this one set the state.
+        if (live.task === mine) {
+          live.working = false;
+          if (!this.#stopping) this.#idle(live);
+        }
       }
     })();
     this.#tasks.add(task);
@@ -675,18 +690,23 @@ export class WorkPerformer {
         await peer.stop();
         throw new AgentFailedError("Sync is stopping");
       }
+      let offer: McpOffer | null = null;
       const acp = await startAcpSession(peer, {
         agentName: pointer.agent,
         project: pointer.project,
         askPermission: (request, signal) => this.#ask(live, request, signal),
         onEntry: (entry) => this.#entry(live, entry),
-        mcpServers: await this.#mcpServersFor(pointer),
+        mcpServers: async (facts) => {
+          offer ??= await this.#mcpServersFor(live.pointer, facts);
+          return offer.servers;
+        },
         agentCommand: [definition.command, ...definition.args],
         initializeTimeoutMs: this.#initializeTimeoutMs,
         now: () => new Date(this.#now()),
       });
       live.acp = acp;
       acp.exited.then(() => {
+        offer?.release?.().catch(() => {});
         // Between turns the agent may end by itself: the next turn raises it again.
         if (live.acp === acp && !live.working) {
           live.acp = null;
@@ -732,6 +752,11 @@ export class WorkPerformer {
     }
     if (live.cancelled) {
       live.cancelled = false;
+      this.#entry(live, {
+        at: new Date(this.#now()).toISOString(),
+        kind: "turn_end",
+        stopReason: "cancelled",
+      });
       await this.#change(live, { state: "ended", waitingFor: null });
       return;
     }

@@ -181,6 +181,12 @@ Deno.test("`WorkPerformer` performs orders and a person's conversations over rea
       await waitForSession(env.kv, env.project, "work-3", (s) => s.state === "ended");
       const hanging = await readSession(env.kv, env.project, "work-2");
       assert.ok(hanging?.state === "running" || hanging?.state === "waiting", hanging?.state);
+      // Cancelled once its prompt is on its way, so the agent itself ends the turn.
+      const until = Date.now() + 10_000;
+      while (
+        !(await work.view(env.project, "work-2")).transcript.some((e) => e.kind === "user") &&
+        Date.now() < until
+      ) await new Promise((resolve) => setTimeout(resolve, 20));
       await work.cancel(env.project, "work-2");
       await waitForSession(env.kv, env.project, "work-2", (s) => s.state === "ended");
       const { entries } = await readTranscript(env.kv, env.project, "work-2");
@@ -328,21 +334,32 @@ Deno.test("`WorkPerformer` stops an agent left idle, and raises it again for the
 Deno.test("`WorkPerformer` offers a session the MCP servers its seam gives", async () => {
   const env = await testHost();
   const offered: string[] = [];
+  const released: string[] = [];
   const work = performerOver(env.host, {
-    mcpServersFor: (session) => {
-      offered.push(session.key);
-      return Promise.resolve([{ name: "sync", command: "/bin/true", args: [], env: [] }]);
+    limits: { ...SESSION_LIMITS, idleAgentMs: 50 },
+    mcpServersFor: (session, agent) => {
+      offered.push(`${session.key} ${agent.mcpHttp ? "http" : "stdio"}`);
+      return Promise.resolve({
+        servers: [{ name: "sync", command: "/bin/true", args: [], env: [] }],
+        release: () => Promise.resolve(void released.push(session.key)),
+      });
     },
   });
   try {
     const { session } = await work.begin(env.project, "demo", "no-permission look around");
     await waitForSession(env.kv, env.project, session.key, (s) => s.state === "ended");
-    assert.deepEqual(offered, [session.key]);
+    assert.deepEqual(offered, [`${session.key} stdio`]);
     const { transcript } = await work.view(env.project, session.key);
     const calls = transcript.filter((e) => e.kind === "tool_call").map((e) =>
       e.kind === "tool_call" ? e.title : ""
     );
     assert.ok(calls.some((title) => /sync/.test(title)), JSON.stringify(calls));
+    // The agent left idle is stopped; what was issued for the session ends with it.
+    const until = Date.now() + 10_000;
+    while (released.length === 0 && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.deepEqual(released, [session.key]);
   } finally {
     await work.stop();
     await env.close();
