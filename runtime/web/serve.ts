@@ -14,7 +14,8 @@ import type { IsolatePool } from "../isolate/mod.ts";
 import { UploadStore } from "./upload_store.ts";
 import { sweepStaleStaging } from "../packages/mod.ts";
 import { type InstallationOwnership, installationToken } from "../projects/mod.ts";
-import { McpEndpoint, type McpHost, type SessionTokens } from "../mcp/mod.ts";
+import { McpEndpoint, type McpHost, SessionTokenRegistry, type SessionTokens } from "../mcp/mod.ts";
+import { syncMcpOffer } from "./sync_mcp_offer.ts";
 import type { CommandRunner } from "./api/commands.ts";
 import { createApp, type WebApp } from "./app.ts";
 import type { WebHost } from "./web_host.ts";
@@ -43,7 +44,11 @@ export interface ServeOptions {
   userHome?: string;
   /** Starts agents' programs for work; the performer's own unless given. */
   launchAgent?: AgentLauncher;
-  /** The tokens of the agent sessions Sync starts, which `/mcp` takes besides the installation's. */
+  /**
+   * The tokens of the agent sessions Sync starts, which `/mcp` takes besides
+   * the installation's; a registry of its own unless given. Sessions are
+   * offered sync-mcp only when it is a registry, which can issue them.
+   */
   sessionTokens?: SessionTokens;
 }
 
@@ -73,6 +78,8 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
   );
   // Work is performed while this serves: sessions a stopped Sync left become
   // interrupted now, and orders waiting in the projects' outboxes begin.
+  const sessionTokens = options.sessionTokens ?? new SessionTokenRegistry();
+  let port = 0;
   const work = new WorkPerformer({
     kv: host.kv,
     events: host.events,
@@ -80,10 +87,14 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
     now: host.now,
     log: options.log,
     launch: options.launchAgent,
+    mcpServersFor: (session, agent) =>
+      sessionTokens instanceof SessionTokenRegistry
+        ? syncMcpOffer(sessionTokens, port, session, agent)
+        : Promise.resolve({ servers: [] }),
   });
   const mcp = new McpEndpoint(host, {
     token,
-    sessionTokens: options.sessionTokens,
+    sessionTokens,
     log: options.log,
   });
   // Event streams and MCP sessions never end by themselves: ended so the server can stop.
@@ -102,7 +113,8 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
       hostname: "127.0.0.1",
       port: options.port,
       signal: options.signal,
-      onListen: ({ port }) => {
+      onListen: (address) => {
+        port = address.port;
         app = createApp(host, {
           token,
           port,
