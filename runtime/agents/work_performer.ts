@@ -117,6 +117,8 @@ class LiveSession {
   pointer: AgentSession;
   writer: TranscriptWriter;
   acp: AcpSession | null = null;
+  /** The agent's process while it is being raised, before its ACP session answers. */
+  peer: AgentPeer | null = null;
   /** True while a turn (or raising the agent) is under way. */
   working = false;
   /** Counts the pieces of work begun, so that only the latest one says the session is idle. */
@@ -214,6 +216,8 @@ export class WorkPerformer {
     await Promise.allSettled([...this.#live.values()].map(async (live) => {
       clearTimeout(live.idle);
       for (const resolve of live.asking.values()) resolve("cancelled");
+      // An agent still being raised has no session to close yet: its process is stopped.
+      await live.peer?.stop().catch(() => {});
       await live.acp?.close().catch(() => {});
       live.acp = null;
     }));
@@ -690,6 +694,7 @@ export class WorkPerformer {
         await peer.stop();
         throw new AgentFailedError("Sync is stopping");
       }
+      live.peer = peer;
       let offer: McpOffer | null = null;
       const acp = await startAcpSession(peer, {
         agentName: pointer.agent,
@@ -705,6 +710,7 @@ export class WorkPerformer {
         now: () => new Date(this.#now()),
       });
       live.acp = acp;
+      live.peer = null;
       acp.exited.then(() => {
         offer?.release?.().catch(() => {});
         // Between turns the agent may end by itself: the next turn raises it again.
@@ -729,6 +735,7 @@ export class WorkPerformer {
       }
       await this.#change(live, { agentSessionId: sessionId });
     } catch (error) {
+      live.peer = null;
       if (!(error instanceof AgentSignInRequiredError) && !this.#stopping) {
         this.#entry(live, {
           at: new Date(this.#now()).toISOString(),
