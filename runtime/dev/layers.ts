@@ -41,6 +41,8 @@ export const DOMAIN_RANKS: Readonly<Record<string, number>> = {
   memory: 2,
   isolate: 2,
   work: 2,
+  // The processes Sync starts: it knows nothing of what they are for.
+  supervisor: 2,
   host: 3,
   clock: 4,
   author: 4,
