@@ -25,6 +25,7 @@ export const SYNC_RUN_ARGS: readonly string[] = [
   "--allow-write",
   "--allow-net",
   "--allow-env",
+  "--allow-run",
   "main.ts",
 ];
 

@@ -5,7 +5,7 @@ import { PROCESS_LIMITS } from "../../runtime/limits.ts";
 import { Supervisor, type SupervisorOptions } from "../../runtime/supervisor/mod.ts";
 import { processTable } from "../../runtime/supervisor/process_table.ts";
 import { rejectsWith } from "../internal/rejects_with.ts";
-import { allGone, isAlive, readAll } from "./_processes.ts";
+import { allGone, isAlive, readAll } from "../internal/processes.ts";
 
 /** A supervisor writing its record in a new temporary folder. */
 async function supervisor(options: Partial<SupervisorOptions> = {}) {

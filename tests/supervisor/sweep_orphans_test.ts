@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { Supervisor, sweepOrphans } from "../../runtime/supervisor/mod.ts";
 import type { SupervisorNote } from "../../runtime/supervisor/process_record.ts";
 import { processTable } from "../../runtime/supervisor/process_table.ts";
-import { allGone, isAlive } from "./_processes.ts";
+import { allGone, isAlive } from "../internal/processes.ts";
 
 /** The supervisor's entry, for the script that stands for a Sync. */
 const SUPERVISOR_MODULE = new URL("../../runtime/supervisor/mod.ts", import.meta.url).href;

@@ -1,6 +1,6 @@
 /**
- * What the supervisor's tests share: a temporary record folder, and asking
- * the system whether a process is still there.
+ * What the tests of processes share: asking the system whether a process is
+ * still there, and reading output whole.
  *
  * @module
  */
