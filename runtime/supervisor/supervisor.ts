@@ -74,6 +74,8 @@ export class Supervisor {
   #closed = false;
   /** The system's start time of each process, as written down. */
   #started = new WeakMap<SupervisedProcess, string>();
+  /** Settles once `ps` answered: without it no group could be watched or swept. */
+  #canWatch: Promise<unknown> | undefined;
 
   /**
    * A supervisor with no process yet.
@@ -104,7 +106,7 @@ export class Supervisor {
    * @returns The running process; its pid is its group's id.
    * @throws {ProcessLimitError} when the owner, or Sync in all, runs as many as it may.
    * @throws {ProcessStartError} when the program is not found or cannot start, its folder
-   *   cannot be made, or the supervisor has stopped.
+   *   cannot be made, `ps` is not on PATH, or the supervisor has stopped.
    */
   async spawn(owner: string, options: SpawnOptions): Promise<SupervisedProcess> {
     const command = options.command;
@@ -220,6 +222,13 @@ export class Supervisor {
 
   async #start(owner: string, options: SpawnOptions): Promise<SupervisedProcess> {
     const command = options.command;
+    // Refused before anything starts, rather than started and never swept.
+    try {
+      await (this.#canWatch ??= processTable([Deno.pid]));
+    } catch (error) {
+      this.#canWatch = undefined;
+      throw error;
+    }
     let base: Record<string, string>;
     try {
       base = this.#environment();

@@ -7,6 +7,9 @@ import { processTable } from "../../runtime/supervisor/process_table.ts";
 import { rejectsWith } from "../internal/rejects_with.ts";
 import { allGone, isAlive, readAll } from "../internal/processes.ts";
 
+/** The supervisor's entry, for scripts run in a process of their own. */
+const SUPERVISOR_MODULE = new URL("../../runtime/supervisor/mod.ts", import.meta.url).href;
+
 /** A supervisor writing its record in a new temporary folder. */
 async function supervisor(options: Partial<SupervisorOptions> = {}) {
   const root = await Deno.makeTempDir({ prefix: "sync-supervisor-" });
@@ -298,6 +301,39 @@ Deno.test("`Supervisor.spawn()` refuses what it cannot start", async (t) => {
       `Cannot start ./agent.sh: ${join(root, "agent.sh")} is not an executable file. ` +
         "Check the command, or make it executable (chmod +x)",
     );
+  });
+
+  await t.step("anything, when ps is not on PATH, saying what to install", async () => {
+    const { root, recordFolder } = await supervisor();
+    const bin = join(root, "bin");
+    await Deno.mkdir(bin);
+    await Deno.symlink("/bin/sleep", join(bin, "sleep"));
+    const script = join(root, "start.ts");
+    await Deno.writeTextFile(
+      script,
+      `import { Supervisor } from ${JSON.stringify(SUPERVISOR_MODULE)};
+const supervisor = new Supervisor({ recordFolder: ${JSON.stringify(recordFolder)} });
+try {
+  await supervisor.spawn("tests", { command: "sleep", args: ["1000"] });
+  console.log("started");
+} catch (error) {
+  console.log(error.name + ": " + error.message);
+}`,
+    );
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--allow-read", "--allow-write", "--allow-run", "--allow-env", script],
+      cwd: root,
+      env: { PATH: bin },
+      clearEnv: true,
+      stdin: "null",
+    }).output();
+    assert.equal(
+      new TextDecoder().decode(output.stdout),
+      "ProcessStartError: Cannot look after the processes Sync starts: the program ps is not " +
+        "on PATH. Install it (on Debian and Ubuntu: apt-get install procps)\n",
+      new TextDecoder().decode(output.stderr),
+    );
+    await assert.rejects(Deno.stat(recordFolder), Deno.errors.NotFound);
   });
 
   await t.step("more processes than one owner, or Sync in all, may run", async () => {
