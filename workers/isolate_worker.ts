@@ -760,7 +760,6 @@ class CallSession {
    * out the host calls waiting for the room they leave.
    */
   #deliver(): void {
-    const vm = this.#vm;
     for (const { requestId, message } of this.#answered.splice(0)) {
       const deferred = this.#promises.get(requestId);
       this.#promises.delete(requestId);

@@ -13,6 +13,27 @@ import { rejectsWith } from "../internal/rejects_with.ts";
 function service(id: string): string {
   return `import { memory, console as apiConsole } from "@sync/extension-api/service";
 let calls = 0;
+function look(payload, sum) {
+  return {
+    sum,
+    calls: ++calls,
+    payloadProto: Object.getPrototypeOf(payload) === Object.prototype,
+    leftGlobal: typeof globalThis.leftGlobal,
+    pending: typeof globalThis.pending,
+    onObject: typeof ({}).leftOnObject,
+    onArray: typeof [].leftOnArray,
+    onFunction: typeof (() => {}).leftOnFunction,
+    onPromise: typeof Promise.resolve().leftOnPromise,
+    trim: " x ".trim(),
+    parse: JSON.parse("[1]"),
+    stringify: JSON.stringify([1]),
+    frozen: Object.isFrozen(Object.freeze({})),
+    onSurface: typeof memory.leftOnSurfaceProto,
+    surfaceFrozen: Object.isFrozen(memory),
+    consoleIsTheApi: console === apiConsole,
+    names: Object.getOwnPropertyNames(globalThis).length,
+  };
+}
 export default function register() {
   return {
     "${id}.dirty": () => {
@@ -31,27 +52,17 @@ export default function register() {
       globalThis.pending = new Promise(() => {});
       return { calls };
     },
-    "${id}.look": (payload) => ({
-      calls: ++calls,
-      payloadProto: Object.getPrototypeOf(payload) === Object.prototype,
-      leftGlobal: typeof globalThis.leftGlobal,
-      pending: typeof globalThis.pending,
-      onObject: typeof ({}).leftOnObject,
-      onArray: typeof [].leftOnArray,
-      onFunction: typeof (() => {}).leftOnFunction,
-      onPromise: typeof Promise.resolve().leftOnPromise,
-      trim: " x ".trim(),
-      parse: JSON.parse("[1]"),
-      stringify: JSON.stringify([1]),
-      frozen: Object.isFrozen(Object.freeze({})),
-      onSurface: typeof memory.leftOnSurfaceProto,
-      surfaceFrozen: Object.isFrozen(memory),
-      consoleIsTheApi: console === apiConsole,
-      names: Object.getOwnPropertyNames(globalThis).length,
-    }),
+    // It awaits, then works past the point where QuickJS checks its deadline:
+    // a job left queued by an earlier call that loops for good would run
+    // first and use up the deadline, and this call would fail for it.
+    "${id}.look": async (payload) => {
+      await null;
+      let sum = 0;
+      for (let i = 0; i < 100000; i++) sum += i;
+      return look(payload, sum);
+    },
     // Its answer queues a job while it is being sent, after the call's last
-    // turn of the job queue: were the job run by a later call, that call
-    // would never finish.
+    // turn of the job queue.
     "${id}.leaveJob": () => ({
       toJSON() {
         Promise.resolve().then(() => { for (;;) {} });
@@ -68,6 +79,7 @@ export default function register() {
 const LIMITS: HandlerLimits = { ...DEFAULT_LIMITS, timeoutMs: 2_000 };
 
 const CLEAN_LOOK = {
+  sum: 4999950000,
   calls: 1,
   payloadProto: true,
   leftGlobal: "undefined",
