@@ -1,20 +1,19 @@
 /**
- * The JavaScript that runs inside QuickJS around package code. Three pieces,
- * sized by how often they are parsed:
+ * The JavaScript that runs inside QuickJS around package code. Nothing of it
+ * is parsed in every fresh context (the worker gives a context its `console`
+ * as native functions); there are two pieces:
  *
  * - the encoder, evaluated once per QuickJS runtime in a context of its own
  *   that package code never reaches: it turns values into JSON text, refusing
  *   what JSON cannot carry, and formats console lines;
- * - the bootstrap, evaluated in every fresh context before package code: it
- *   takes the private binding off the global object and defines `console`;
  * - the module the loader serves as `@sync/extension-api/service`, evaluated
  *   only in a context whose package imports it.
  *
  * @module
  */
-import { API_VERSION, CONSOLE_LEVELS, HOST_FUNCTIONS } from "../runtime/isolate/protocol.ts";
+import { API_VERSION, HOST_FUNCTIONS } from "../runtime/isolate/protocol.ts";
 
-/** The global the worker sets for one moment; the bootstrap and the service module delete it. */
+/** The global the worker sets for one moment; the service module deletes it. */
 export const BINDING_GLOBAL = "__syncBinding";
 
 /**
@@ -26,7 +25,7 @@ export const REFUSED_MARK = "!";
 /**
  * The encoder, evaluated as a script once per runtime in its own context. Its
  * completion value holds `encode(value, label, objectPrototype)` and
- * `format(args)`. Values of a call's context reach it as arguments and it
+ * `format(...args)`. Values of a call's context reach it as arguments and it
  * hands back only strings, so package code never holds one of its objects.
  * `objectPrototype` is the calling context's `Object.prototype`, which is
  * what a plain object of that context has.
@@ -133,7 +132,7 @@ export const ENCODER_SOURCE = `(() => {
     }
   }
 
-  function format(args) {
+  function format(...args) {
     let line = "";
     for (let i = 0; i < args.length; i++) {
       const a = args[i];
@@ -149,25 +148,6 @@ export const ENCODER_SOURCE = `(() => {
   }
 
   return { encode, format };
-})()`;
-
-/**
- * The bootstrap script, evaluated in every fresh context before package code.
- * Its completion value is what the worker keeps by handle and package code
- * never sees: this context's `JSON.parse`, `Object.prototype` and `TypeError`,
- * taken before package code can replace them.
- */
-export const BOOTSTRAP_SOURCE = `(() => {
-  "use strict";
-  const b = globalThis.${BINDING_GLOBAL};
-  delete globalThis.${BINDING_GLOBAL};
-  const f = Object.freeze;
-  const c = {};
-  for (const l of ${
-  JSON.stringify(CONSOLE_LEVELS)
-}) c[l] = f({ [l](...a) { b("console." + l, a); } }[l]);
-  globalThis.console = f(c);
-  return [JSON.parse, Object.prototype, TypeError];
 })()`;
 
 function surfaceArea(area: string): string {

@@ -19,7 +19,6 @@ import {
 import variant from "@jitl/quickjs-singlefile-mjs-release-sync";
 import {
   BINDING_GLOBAL,
-  BOOTSTRAP_SOURCE,
   ENCODER_SOURCE,
   REFUSED_MARK,
   SERVICE_MODULE_SOURCE,
@@ -27,6 +26,7 @@ import {
 import {
   type CallMessage,
   CONSOLE_LEVELS,
+  type ConsoleLevel,
   type CrossedError,
   cutText,
   type FromWorker,
@@ -69,6 +69,28 @@ interface Engine {
 let engine: Engine | undefined;
 /** The call running now: the runtime's module loader serves its context. */
 let current: CallSession | undefined;
+
+/**
+ * A context no call has run in, with what the worker takes from it before
+ * package code can replace anything: its own `JSON.parse`, `Object.prototype`
+ * and `TypeError`, and its `console` and binding, native functions that speak
+ * to whichever call the context is given to.
+ */
+interface FreshContext {
+  vm: QuickJSContext;
+  parse: QuickJSHandle;
+  objectProto: QuickJSHandle;
+  typeError: QuickJSHandle;
+  binding: QuickJSHandle;
+  /** The call the context serves, once it is given one. */
+  session?: CallSession;
+}
+
+/**
+ * The next call's context, made while the worker waits for that call, so a
+ * call finds it ready. It belongs to `engine` and goes when the engine goes.
+ */
+let spare: FreshContext | undefined;
 /** Wasm memory right after the current QuickJS instance started. */
 let freshBytes = 0;
 /** While a call runs: the heap size it may grow to, and whether it tried to pass it. */
@@ -82,6 +104,7 @@ function send(message: FromWorker): void {
 async function loadQuickJS(): Promise<QuickJSWASMModule> {
   if (!wasmModule) throw new Error("worker was not initialised");
   engine = undefined;
+  spare = undefined;
   const module = await newQuickJSWASMModuleFromVariant(newVariant(variant, { wasmModule }));
   capGrowth(module.getWasmMemory());
   freshBytes = wasmBytes(module);
@@ -102,12 +125,69 @@ function newEngine(module: QuickJSWASMModule): Engine {
   return { runtime, encoder, encode, format };
 }
 
+/**
+ * Makes a fresh context in `runtime`: the language's built-ins, and `console`
+ * (frozen native functions, as the binding is). Nothing else is evaluated in
+ * it until a call's module is.
+ */
+function freshContext(runtime: QuickJSRuntime): FreshContext {
+  const vm = runtime.newContext();
+  const held: QuickJSHandle[] = [];
+  const take = (handle: QuickJSHandle) => {
+    held.push(handle);
+    return handle;
+  };
+  try {
+    const json = take(vm.getProp(vm.global, "JSON"));
+    const object = take(vm.getProp(vm.global, "Object"));
+    const freeze = take(vm.getProp(object, "freeze"));
+    const fresh = {
+      vm,
+      parse: vm.getProp(json, "parse"),
+      objectProto: vm.getProp(object, "prototype"),
+      typeError: vm.getProp(vm.global, "TypeError"),
+    } as FreshContext;
+    fresh.binding = vm.newFunction(
+      "binding",
+      (name, args) => fresh.session?.onBinding(name, args) ?? vm.undefined,
+    );
+    const console = take(vm.newObject());
+    for (const level of CONSOLE_LEVELS) {
+      const method = take(vm.newFunction(
+        level,
+        (...args) => fresh.session?.onConsole(level, args) ?? vm.undefined,
+      ));
+      take(vm.unwrapResult(vm.callFunction(freeze, vm.undefined, method)));
+      vm.setProp(console, level, method);
+    }
+    take(vm.unwrapResult(vm.callFunction(freeze, vm.undefined, console)));
+    vm.setProp(vm.global, "console", console);
+    return fresh;
+  } catch (error) {
+    vm.dispose();
+    throw error;
+  } finally {
+    for (const handle of held) if (handle.alive) handle.dispose();
+  }
+}
+
+/** Frees a context and what the worker holds of it. */
+function disposeFresh(fresh: FreshContext): void {
+  fresh.session = undefined;
+  for (const handle of [fresh.parse, fresh.objectProto, fresh.typeError, fresh.binding]) {
+    if (handle.alive) handle.dispose();
+  }
+  fresh.vm.dispose();
+}
+
 /** Frees the runtime; one that cannot be freed takes its QuickJS instance with it. */
 function dropEngine(): void {
   const dropped = engine;
   engine = undefined;
   if (!dropped) return;
   try {
+    if (spare) disposeFresh(spare);
+    spare = undefined;
     dropped.encode.dispose();
     dropped.format.dispose();
     dropped.encoder.dispose();
@@ -117,13 +197,20 @@ function dropEngine(): void {
   }
 }
 
-/** Makes the runtime the next call needs, unless there is one. */
+/** Makes the runtime and the context the next call needs, unless they are there. */
 function readyEngine(): void {
   if (quickjs && !engine) {
     try {
       engine = newEngine(quickjs);
     } catch {
       quickjs = undefined;
+    }
+  }
+  if (engine && !spare) {
+    try {
+      spare = freshContext(engine.runtime);
+    } catch {
+      dropEngine();
     }
   }
 }
@@ -134,8 +221,8 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
     case "init":
       wasmModule = message.wasmModule;
       quickjs = await loadQuickJS();
-      readyEngine();
       send({ type: "ready" });
+      readyEngine();
       return;
     case "host-result":
       waiting.get(message.requestId)?.(message);
@@ -211,7 +298,7 @@ async function runCall(call: Job): Promise<FromWorker & { type: "done" }> {
   }
   const deadline = Date.now() + call.limits.timeoutMs;
   const { runtime } = engine;
-  let vm: QuickJSContext | undefined;
+  let fresh: FreshContext | undefined;
   let session: CallSession | undefined;
   let clean = false;
   try {
@@ -220,8 +307,10 @@ async function runCall(call: Job): Promise<FromWorker & { type: "done" }> {
     growth.limit = quickjs.getWasmMemory().buffer.byteLength + call.limits.memoryBytes;
     growth.refused = false;
     runtime.setInterruptHandler(() => Date.now() > deadline);
-    vm = runtime.newContext();
-    session = new CallSession(call, vm, runtime, engine, deadline, () => growth.refused);
+    fresh = spare ?? freshContext(runtime);
+    spare = undefined;
+    session = new CallSession(call, fresh, runtime, engine, deadline, () => growth.refused);
+    fresh.session = session;
     current = session;
     const value = call.type === "probe" ? await session.probe() : await session.run();
     clean = !session.failed;
@@ -250,8 +339,9 @@ async function runCall(call: Job): Promise<FromWorker & { type: "done" }> {
       try {
         // Jobs still queued belong to the call's context: the runtime goes with them.
         if (runtime.hasPendingJob()) clean = false;
+        runtime.removeInterruptHandler();
         session?.dispose();
-        vm?.dispose();
+        if (fresh) disposeFresh(fresh);
       } catch {
         // A context that cannot be disposed is dropped with its instance below.
         quickjs = undefined;
@@ -331,11 +421,7 @@ class CallSession {
 
   #overMemory: () => boolean;
   #engine: Engine;
-  #binding: QuickJSHandle | undefined;
-  /** This context's own `JSON.parse`, `Object.prototype` and `TypeError`, taken before package code ran. */
-  #parse: QuickJSHandle | undefined;
-  #objectProto: QuickJSHandle | undefined;
-  #typeError: QuickJSHandle | undefined;
+  #fresh: FreshContext;
   #stage = "load";
   #broken = false;
   #failed = false;
@@ -357,7 +443,7 @@ class CallSession {
 
   constructor(
     call: Job,
-    vm: QuickJSContext,
+    fresh: FreshContext,
     runtime: QuickJSRuntime,
     engine: Engine,
     deadline: number,
@@ -366,7 +452,8 @@ class CallSession {
     this.#overMemory = overMemory;
     this.#engine = engine;
     this.#call = call;
-    this.#vm = vm;
+    this.#fresh = fresh;
+    this.#vm = fresh.vm;
     this.#runtime = runtime;
     this.#deadline = deadline;
   }
@@ -385,24 +472,11 @@ class CallSession {
     return handle;
   }
 
-  /** Sets up the surface and evaluates the module; returns its default export. */
+  /** Evaluates the module in the fresh context; returns its default export. */
   async #load(): Promise<QuickJSHandle> {
     this.#stage = "load";
     const vm = this.#vm;
     const own = <T extends QuickJSHandle>(handle: T) => this.#own(handle);
-    const binding = own(vm.newFunction("binding", (nameHandle, argsHandle) => {
-      const name = vm.getString(nameHandle);
-      if (name.startsWith("console.")) return this.#onConsole(name, argsHandle);
-      return this.#onHostCall(name, argsHandle);
-    }));
-    this.#binding = binding;
-    vm.setProp(vm.global, BINDING_GLOBAL, binding);
-
-    const internals = this.#unwrap(vm.evalCode(BOOTSTRAP_SOURCE, "sync:bootstrap"), "bootstrap");
-    this.#parse = own(vm.getProp(internals, 0));
-    this.#objectProto = own(vm.getProp(internals, 1));
-    this.#typeError = own(vm.getProp(internals, 2));
-
     const evaluated = this.#unwrap(
       vm.evalCode(this.#call.source, this.#call.sourceName, { type: "module" }),
       "load",
@@ -417,7 +491,7 @@ class CallSession {
    * statements, which run before any package code can look.
    */
   loadModule(name: string): { value: string } | { error: Error } {
-    if (name !== SERVICE_API_SPECIFIER || !this.#binding?.alive) {
+    if (name !== SERVICE_API_SPECIFIER || !this.#fresh.binding.alive) {
       return {
         error: new Error(
           `Cannot import "${name}": a service module may import only "${SERVICE_API_SPECIFIER}"` +
@@ -425,7 +499,7 @@ class CallSession {
         ),
       };
     }
-    this.#vm.setProp(this.#vm.global, BINDING_GLOBAL, this.#binding);
+    this.#vm.setProp(this.#vm.global, BINDING_GLOBAL, this.#fresh.binding);
     return { value: SERVICE_MODULE_SOURCE };
   }
 
@@ -445,7 +519,7 @@ class CallSession {
       vm.undefined,
       value,
       labelHandle,
-      this.#objectProto!,
+      this.#fresh.objectProto,
     );
     labelHandle.dispose();
     if (result.error) return { error: result.error };
@@ -472,7 +546,7 @@ class CallSession {
   #newTypeError(message: string): QuickJSHandle {
     const vm = this.#vm;
     const text = vm.newString(message);
-    const made = vm.callFunction(this.#typeError!, vm.undefined, text);
+    const made = vm.callFunction(this.#fresh.typeError, vm.undefined, text);
     text.dispose();
     if (made.error) return made.error;
     return made.value;
@@ -482,7 +556,7 @@ class CallSession {
   #decodeText(text: string): ReturnType<QuickJSContext["callFunction"]> {
     const vm = this.#vm;
     const handle = vm.newString(text);
-    const result = vm.callFunction(this.#parse!, vm.undefined, handle);
+    const result = vm.callFunction(this.#fresh.parse, vm.undefined, handle);
     handle.dispose();
     return result;
   }
@@ -615,26 +689,29 @@ class CallSession {
     return text ? `{ ${text} }` : "an empty object";
   }
 
-  /** A console line from the shim: sent to the host within the call's line budget. */
-  #onConsole(
-    name: string,
-    argsHandle: QuickJSHandle,
+  /** A call of the binding the service module holds: a host function, by name. */
+  onBinding(nameHandle: QuickJSHandle, argsHandle: QuickJSHandle): QuickJSHandle {
+    return this.#onHostCall(this.#vm.getString(nameHandle), argsHandle);
+  }
+
+  /** A console line: sent to the host within the call's line budget. */
+  onConsole(
+    level: ConsoleLevel,
+    args: QuickJSHandle[],
   ): QuickJSHandle | { error: QuickJSHandle } {
     const vm = this.#vm;
-    const level = name.slice("console.".length) as typeof CONSOLE_LEVELS[number];
-    if (!CONSOLE_LEVELS.includes(level)) return vm.undefined;
-    const formatted = vm.callFunction(this.#engine.format, vm.undefined, argsHandle);
+    const formatted = vm.callFunction(this.#engine.format, vm.undefined, ...args);
     if (formatted.error) {
       const error = this.#localError(formatted.error);
       formatted.error.dispose();
       return { error };
     }
-    const args = vm.getString(formatted.value);
+    const line = vm.getString(formatted.value);
     formatted.value.dispose();
     this.#consoleLines++;
     if (this.#consoleLines <= this.#call.limits.maxConsoleLines) {
       // Cut visibly: a line that looks whole must be whole.
-      const text = cutText(args, this.#call.limits.maxConsoleLineChars);
+      const text = cutText(line, this.#call.limits.maxConsoleLineChars);
       send({ type: "log", callId: this.#call.callId, level, text });
     } else if (this.#consoleLines === this.#call.limits.maxConsoleLines + 1) {
       send({
