@@ -14,9 +14,10 @@ import {
   type QuickJSContext,
   type QuickJSHandle,
   type QuickJSRuntime,
+  type QuickJSSyncVariant,
   type QuickJSWASMModule,
 } from "quickjs-emscripten-core";
-import variant from "@jitl/quickjs-singlefile-mjs-release-sync";
+import wasmfile from "@jitl/quickjs-wasmfile-release-sync";
 import {
   BINDING_GLOBAL,
   ENCODER_SOURCE,
@@ -39,6 +40,17 @@ import {
   SERVICE_API_SPECIFIER,
   type ToWorker,
 } from "../runtime/isolate/protocol.ts";
+
+// The package's types describe its CommonJS entry; its ES entry, the one
+// loaded here, has the variant as its default export. This variant keeps its
+// Wasm in a file of its own, so the loader's JavaScript is small to parse.
+const variant = wasmfile as unknown as QuickJSSyncVariant;
+
+// QuickJS's loader takes the Node path when it sees `process`, and Deno makes
+// `process` on first use by loading its Node layer: some 30 ms of a worker's
+// start, for nothing the worker needs, since it is handed QuickJS compiled.
+// Taken away before anything looks at it, the loader takes the worker path.
+Reflect.deleteProperty(globalThis, "process");
 
 /** Work a worker runs in a fresh QuickJS context: a handler call, or a probe of `register()`. */
 type Job = CallMessage | ProbeMessage;
