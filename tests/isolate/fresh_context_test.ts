@@ -69,6 +69,18 @@ export default function register() {
         return { left: "a job" };
       },
     }),
+    // Getters and toJSON run while the answer is encoded, by the encoder the
+    // runtime keeps: what they can reach of their caller, they try to spoil.
+    "${id}.reachEncoder": () => {
+      const reach = Function(
+        "return function () { const c = arguments.callee.caller; if (c) { " +
+          "const F = Object.getPrototypeOf(c).constructor; F('return Array')().prototype.push = () => 0; " +
+          "F('return JSON')().stringify = () => '\\"spoilt\\"'; } return 1; }",
+      )();
+      const value = {};
+      Object.defineProperty(value, "got", { get: reach, enumerable: true });
+      return { value, asJSON: { toJSON: reach } };
+    },
     "${id}.allocate": () => { const a = []; for (;;) a.push(new Array(100000).fill("x")); },
     "${id}.runaway": () => { for (;;) {} },
   };
@@ -142,6 +154,14 @@ Deno.test("IsolatePool.call() gives every call a fresh context: nothing one call
       assert.deepEqual(await look("alpha"), clean);
       assert.deepEqual(await look("bravo"), clean);
     });
+
+    await t.step(
+      "what a call's getters and toJSON reach while its answer is sent stays its own",
+      async () => {
+        assert.deepEqual(await call("alpha", "reachEncoder"), { value: { got: 1 }, asJSON: 1 });
+        assert.deepEqual(await look("bravo"), clean);
+      },
+    );
 
     await t.step("a call that ran out of memory leaves the next call unaffected", async () => {
       await call("alpha", "dirty");
