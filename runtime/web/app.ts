@@ -42,6 +42,8 @@ import type { WebHost } from "./web_host.ts";
 import { installRoutes } from "./api/install.ts";
 import { uploadRoutes, UPLOADS_PATH } from "./api/uploads.ts";
 import { eventRoutes } from "./api/events.ts";
+import { processRoutes } from "./api/processes.ts";
+import type { ScreenProcesses } from "./screen_processes.ts";
 import { UploadStore } from "./upload_store.ts";
 import { pageRoutes } from "./pages.ts";
 import { MCP_PATH, type McpEndpoint } from "../mcp/mod.ts";
@@ -81,6 +83,11 @@ export interface AppOptions {
    * absent, `/mcp` is not served.
    */
   mcp?: McpEndpoint;
+  /**
+   * The screens' sockets to the programs their packages declare
+   * (`GET /api/processes`); absent, no program can be started.
+   */
+  processes?: ScreenProcesses;
 }
 
 /**
@@ -140,6 +147,7 @@ export function createApp(host: WebHost, options: AppOptions): WebApp {
   app.route("/api", uploadRoutes(uploads));
   app.route("/api", installRoutes(host, uploads));
   app.route("/api", eventRoutes(host.events));
+  app.route("/api", processRoutes(options.processes));
   app.post("/api/projects/open", async (c) => {
     const { path } = await jsonObjectBody(c, '{ "path": "<project folder>" }');
     if (typeof path !== "string" || path === "") {
