@@ -24,7 +24,11 @@ export function parseProcessRequest(data: unknown): ProcessRequest {
   if (typeof data !== "string") {
     throw new ProcessRequestError(null, "messages are JSON text, not binary frames");
   }
-  if (data.length > SCREEN_PROCESS_LIMITS.maxMessageBytes) {
+  const max = SCREEN_PROCESS_LIMITS.maxMessageBytes;
+  // A character is at most three bytes of UTF-8: most messages are not encoded to be measured.
+  if (
+    data.length > max || (data.length * 3 > max && new TextEncoder().encode(data).length > max)
+  ) {
     throw new ProcessRequestError(
       null,
       `the message is larger than ${SCREEN_PROCESS_LIMITS.maxMessageBytes} bytes; ` +
@@ -86,6 +90,8 @@ export class ProcessRequestError extends InvalidInputError {
   readonly requestId: number | string | null;
 
   /**
+   * A refusal of one message.
+   *
    * @param requestId The message's `id`, when one could be read.
    * @param why What is wrong with the message.
    */

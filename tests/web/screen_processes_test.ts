@@ -68,13 +68,13 @@ async function processApp(
     environment: options.environment,
   });
   const processes = new ScreenProcesses(test.host, { supervisor });
-  let app: WebApp | undefined;
+  const served: { app?: WebApp } = {};
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },
-    (request) => app!.fetch(request),
+    (request) => served.app!.fetch(request),
   );
   const port = server.addr.port;
-  app = createApp(test.host, { token: TOKEN, port, processes });
+  served.app = createApp(test.host, { token: TOKEN, port, processes });
   const sockets: ProcessSocket[] = [];
   return {
     port,
