@@ -65,6 +65,8 @@ export class ProcessSocket {
       this.socket.addEventListener("open", () => resolve());
       this.socket.addEventListener("error", () => reject(new Error("the socket did not open")));
     });
+    // Told to whoever waits for it; a socket nobody used may fail unheard.
+    this.#opened.catch(() => {});
     this.#closed = new Promise((resolve) => {
       this.socket.addEventListener("close", (event) => {
         this.closeEvent = event;

@@ -3,7 +3,11 @@ import { join } from "node:path";
 import { installPackage } from "../../runtime/lifecycle/install.ts";
 import { removePackage } from "../../runtime/lifecycle/remove.ts";
 import { PROCESS_LIMITS, type ProcessLimits } from "../../runtime/limits.ts";
-import { Supervisor } from "../../runtime/supervisor/mod.ts";
+import {
+  type SpawnOptions,
+  type SupervisedProcess,
+  Supervisor,
+} from "../../runtime/supervisor/mod.ts";
 import { createApp, type WebApp } from "../../runtime/web/app.ts";
 import { ScreenProcesses } from "../../runtime/web/screen_processes.ts";
 import { ProcessClient, ProcessError } from "../../ui/screens/process_client.ts";
@@ -39,6 +43,17 @@ function toolsPackage(id: string): PackageSpec {
 
 const TOOLS = toolsPackage("tools");
 
+/** The supervisor, remembering every process it started, so a test can follow one no page saw. */
+class WatchedSupervisor extends Supervisor {
+  readonly started: SupervisedProcess[] = [];
+
+  override async spawn(owner: string, options: SpawnOptions): Promise<SupervisedProcess> {
+    const process = await super.spawn(owner, options);
+    this.started.push(process);
+    return process;
+  }
+}
+
 /** Waits until the supervisor has written off every process; fails after 15 s. */
 async function noneRunning(supervisor: Supervisor): Promise<void> {
   for (let tries = 0; tries < 150 && supervisor.running().length > 0; tries++) {
@@ -48,7 +63,7 @@ async function noneRunning(supervisor: Supervisor): Promise<void> {
 }
 interface ProcessApp extends AppAddress {
   test: TestHost;
-  supervisor: Supervisor;
+  supervisor: WatchedSupervisor;
   processes: ScreenProcesses;
   /** A socket for a screen of `tools` (or of `packageId`) in the test project. */
   socket(screen: string, packageId?: string): ProcessSocket;
@@ -61,7 +76,7 @@ async function processApp(
 ): Promise<ProcessApp> {
   const test = await testHost();
   await test.install(TOOLS);
-  const supervisor = new Supervisor({
+  const supervisor = new WatchedSupervisor({
     recordFolder: join(test.home, "processes"),
     secrets: [TOKEN],
     limits: { ...PROCESS_LIMITS, ...options.limits },
@@ -102,8 +117,13 @@ async function processApp(
 
 Deno.test("`GET /api/processes` runs a screen's declared programs (seed 001's list)", async (t) => {
   const home = await Deno.makeTempDir({ prefix: "sync-spawn-home-" });
+  // Called as a program is being started, before it runs.
+  let starting: (() => void) | undefined;
   const app = await processApp({
-    environment: () => ({ ...Deno.env.toObject(), HOME: home }),
+    environment: () => {
+      starting?.();
+      return { ...Deno.env.toObject(), HOME: home };
+    },
   });
   try {
     await t.step("stdin is echoed to stdout until it is closed", async () => {
@@ -236,15 +256,18 @@ Deno.test("`GET /api/processes` runs a screen's declared programs (seed 001's li
         await after.opened();
         await before.closed();
         assert.equal(before.closeEvent?.code, 4000);
+        // It may have been refused, or killed before it wrote its pid: either is right.
         let pid = 0;
-        for (let tries = 0; tries < 300 && !pid; tries++) {
+        for (let tries = 0; tries < 100 && !pid; tries++) {
           pid = Number(await Deno.readTextFile(pidFile).catch(() => "0"));
           if (!pid) await new Promise((resolve) => setTimeout(resolve, 50));
         }
-        assert.ok(pid > 0, "the program started");
-        assert.ok(await allGone([pid]), "what the screen started before reloading is gone");
-        const answer = await after.request({ type: "write", pid, text: "x" });
-        assert.equal(answer.type, "error", "the new instance cannot reach it");
+        if (pid) {
+          assert.ok(await allGone([pid]), "what the screen started before reloading is gone");
+          const answer = await after.request({ type: "write", pid, text: "x" });
+          assert.equal(answer.type, "error", "the new instance cannot reach it");
+        }
+        await noneRunning(app.supervisor);
       },
     );
 
@@ -265,6 +288,37 @@ Deno.test("`GET /api/processes` runs a screen's declared programs (seed 001's li
       if (pid) assert.ok(await allGone([pid]), "it started after the close, and was stopped");
       // Whether or not it started, nothing of the screen runs.
       await noneRunning(app.supervisor);
+    });
+
+    await t.step("a start under way when its socket closes is stopped once begun", async () => {
+      const pidFile = join(app.test.project, "starting.pid");
+      const socket = app.socket("starting");
+      let closedWhileStarting = false;
+      starting = () => {
+        starting = undefined;
+        const channel = app.processes.channels.find((c) => c.address.screen === "starting");
+        channel?.close(1000, "The screen unloaded");
+        closedWhileStarting = channel !== undefined;
+      };
+      await socket.send({
+        type: "spawn",
+        process: "sh",
+        args: [`echo $$ > ${pidFile}; exec sleep 1000`],
+      });
+      const before = app.supervisor.started.length;
+      await socket.closed();
+      assert.ok(closedWhileStarting, "the socket closed while the program was being started");
+      // The start goes on to the end, and what it started is stopped.
+      let started: SupervisedProcess | undefined;
+      for (let tries = 0; tries < 300 && !started; tries++) {
+        started = app.supervisor.started[before];
+        if (!started) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      assert.ok(started, "the program was started");
+      assert.equal((await started.gone).signal, "SIGTERM");
+      assert.ok(await allGone([started.pid]));
+      await noneRunning(app.supervisor);
+      assert.ok(!socket.messages.some((m) => m.type === "spawned"));
     });
 
     await t.step("a program may close its output and keep running", async () => {

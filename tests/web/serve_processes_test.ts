@@ -56,10 +56,11 @@ Deno.test("`sync serve` stops the programs screens started, however it ends", as
       await serve.stop("SIGKILL");
       await socket.closed();
       assert.ok(await isAlive(pid), "nothing stopped it: its serve died at once");
-      const next = await start();
-      await next.serve.line(/^Stopped sh \(process group \d+\), left by a serve that was killed/);
+      const next = new ServeProcess(home);
+      serves.push(next);
+      await next.line(/^Stopped sh \(process group \d+\), left by a serve that was killed/);
       assert.ok(await allGone([pid]));
-      assert.equal((await next.serve.stop("SIGINT")).code, 0);
+      assert.equal((await next.stop("SIGINT")).code, 0);
     });
 
     await t.step("a second Ctrl-C kills a TERM-ignoring group at once", async () => {
