@@ -83,7 +83,7 @@ export class ScreenProcesses {
    */
   accept(request: Request, address: ScreenAddress): Response {
     const { socket, response } = Deno.upgradeWebSocket(request);
-    const key = [address.project, address.packageId, address.screen].join("\0");
+    const instance = `${address.project}\0${address.packageId}\0${address.screen}`;
     const channel = new ProcessChannel(socket, {
       address,
       supervisor: this.#supervisor,
@@ -91,7 +91,7 @@ export class ScreenProcesses {
       standing: () => this.#standing(address),
       onClose: (closed) => {
         this.#channels.delete(closed);
-        if (this.#byScreen.get(key) === closed) this.#byScreen.delete(key);
+        if (this.#byScreen.get(instance) === closed) this.#byScreen.delete(instance);
       },
     });
     if (this.#closed) {
@@ -101,12 +101,12 @@ export class ScreenProcesses {
       );
       return response;
     }
-    this.#byScreen.get(key)?.close(
+    this.#byScreen.get(instance)?.close(
       REPLACED_CLOSE_CODE,
       "A newer socket opened for this screen; its programs were stopped",
     );
     this.#channels.add(channel);
-    this.#byScreen.set(key, channel);
+    this.#byScreen.set(instance, channel);
     return response;
   }
 
@@ -142,8 +142,8 @@ export class ScreenProcesses {
           this.#updates.set(id, (this.#updates.get(id) ?? 0) + 1);
           this.#stopWhere((address) => address.packageId === id);
         } else if (event.type === "removed") {
-          const key = `${event.project}\0${event.packageId}`;
-          this.#removals.set(key, (this.#removals.get(key) ?? 0) + 1);
+          const removal = `${event.project}\0${event.packageId}`;
+          this.#removals.set(removal, (this.#removals.get(removal) ?? 0) + 1);
           this.#stopWhere((address) =>
             address.project === event.project && address.packageId === event.packageId
           );
