@@ -114,6 +114,7 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
       },
     }, (request) => app!.fetch(request));
   } catch (error) {
+    processes?.close();
     if (error instanceof Deno.errors.AddrInUse) {
       throw new ConflictError(
         `Cannot serve on 127.0.0.1:${options.port}: the port is taken (by another program). ` +
