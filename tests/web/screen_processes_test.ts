@@ -477,6 +477,17 @@ Deno.test("`GET /api/processes` refuses what it must", async (t) => {
       assert.match((await response.json()).error, /is relative/);
     });
 
+    await t.step("a request that is not a WebSocket upgrade is refused with why", async () => {
+      const plain = await fetch(`http://127.0.0.1:${app.port}${query}`, {
+        headers: pageHeaders(app),
+      });
+      assert.equal(plain.status, 426);
+      assert.match((await plain.json()).error, /is a WebSocket: open it as one/);
+      const broken = await upgrade(pageHeaders(app));
+      assert.equal(broken.status, 400);
+      assert.match((await broken.json()).error, /this upgrade is not one/);
+    });
+
     await t.step("malformed and unknown messages are refused with a reason", async () => {
       const socket = app.socket("malformed");
       const cases: [string | Uint8Array, RegExp][] = [

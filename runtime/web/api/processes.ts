@@ -67,7 +67,16 @@ export function processRoutes(processes: ScreenProcesses | undefined): Hono {
     if (c.req.header("upgrade")?.toLowerCase() !== "websocket") {
       return c.json({ error: "GET /api/processes is a WebSocket: open it as one" }, 426);
     }
-    return processes.accept(c.req.raw, { project, packageId, screen });
+    try {
+      return processes.accept(c.req.raw, { project, packageId, screen });
+    } catch (error) {
+      // Deno refuses an upgrade whose handshake headers are missing or wrong.
+      throw new InvalidInputError(
+        `GET /api/processes is a WebSocket, and this upgrade is not one: ${
+          error instanceof Error ? error.message : String(error)
+        }`,
+      );
+    }
   });
   return routes;
 }
