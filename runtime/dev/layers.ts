@@ -487,8 +487,8 @@ function importRule(
     return {
       rule: "entry",
       why: `ui/ may import only its own files, and with \`import type\` ${
-        UI_TYPE_SOURCES.join(" and ")
-      }`,
+        UI_TYPE_SOURCES.slice(0, -1).join(", ")
+      } and ${UI_TYPE_SOURCES.at(-1)}`,
     };
   }
   if (file === "main.ts") {
