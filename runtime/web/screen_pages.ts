@@ -61,7 +61,12 @@ export interface ScreenPageRoutesOptions {
   uiDir?: URL;
 }
 
-/** The screen's routes: the document (behind the token) and its keyed files (before it). */
+/**
+ * The screen's routes: the document (behind the token) and its keyed files
+ * (before it). Internal: its members are Hono apps.
+ *
+ * @internal
+ */
 export interface ScreenPageRoutes {
   /** `GET /screens/:id`, to mount at `/` behind the token guard. */
   readonly documents: Hono;
