@@ -72,6 +72,8 @@ export const RECEIPT_ID_ATTRIBUTE = "data-receipt-id";
 export const SCREEN = {
   /** The navigator's list of screens. */
   navigatorList: "Screens",
+  /** The link from an extension's page to its screen. */
+  showIt: "Show it",
   /** What the screen's header says once its activate(ctx) ran. */
   active: /Running in a sandbox/,
 } as const;

@@ -179,6 +179,12 @@ export default function register() {
           ["Board", "Broken"],
           "a package without a screen has no entry",
         );
+        await page.goto(new URL(`${windowPath}/board`, installation.origin).href);
+        assert.match(
+          (await page.getByRole("link", { name: SCREEN.showIt }).getAttribute("href")) ?? "",
+          /\/screen\/board$/,
+          "an extension's page links to its screen",
+        );
         await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Board" })
           .click();
         await page.waitForURL((url) => url.pathname.endsWith("/screen/board"));
