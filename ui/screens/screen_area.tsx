@@ -43,7 +43,8 @@ export function ScreenArea(props: ScreenAreaProps) {
       {extensions === null ? null : shown
         ? (
           <ScreenFrame
-            key={`${props.state.project}\n${props.id}`}
+            // A new version is a new screen: the old one's channel and processes close with it.
+            key={`${props.state.project}\n${props.id}\n${summary.version}`}
             project={props.state.project}
             id={props.id}
             name={summary.name}

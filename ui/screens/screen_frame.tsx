@@ -33,6 +33,8 @@ export function ScreenFrame(props: ScreenFrameProps) {
   })}`;
   const onActivation = useRef(props.onActivation);
   onActivation.current = props.onActivation;
+  const name = useRef(props.name);
+  name.current = props.name;
 
   useLayoutEffect(() => {
     const element = frame.current;
@@ -67,7 +69,7 @@ export function ScreenFrame(props: ScreenFrameProps) {
         sync: "screen-connect",
         version: BRIDGE_VERSION,
         apiVersion: API_VERSION,
-        screen: { id: props.id, name: props.name, project: props.project },
+        screen: { id: props.id, name: name.current, project: props.project },
       };
       // The frame's origin is opaque and has no name to aim at; only the port is used after this.
       target.postMessage(connect, "*", [channel.port2]);
@@ -77,7 +79,7 @@ export function ScreenFrame(props: ScreenFrameProps) {
       element.removeEventListener("load", onLoad);
       bridge?.close();
     };
-  }, [props.project, props.id, props.name, load]);
+  }, [props.project, props.id, load]);
 
   return (
     <iframe
