@@ -304,3 +304,37 @@ Deno.test("a screen's host.spawn starts its declared programs", BROWSER_TEST, as
     }
   }
 });
+
+Deno.test("extensions/tail's screen follows a file as it grows", BROWSER_TEST, async () => {
+  const browser = await launchBrowser();
+  const installation = await Installation.create();
+  try {
+    const project = await installation.project("site");
+    await Deno.mkdir(`${project}/log`);
+    const log = `${project}/log/development.log`;
+    await Deno.writeTextFile(log, "first line\n");
+    await installation.install(new URL("../../extensions/tail", import.meta.url).pathname, project);
+    await installation.serve();
+    const watched = await openPage(browser, installation, {
+      path: `/p/${encodeURIComponent(project)}/screen/tail`,
+    });
+    const frame = watched.page.frameLocator("iframe.screen-frame");
+    await frame.getByLabel("File to follow").fill("log/development.log");
+    await frame.getByRole("button", { name: "Follow" }).click();
+    const status = frame.getByRole("status");
+    await expectText(status, /Following log\/development\.log \(pid \d+\)/);
+    const pid = Number(/pid (\d+)/.exec(await status.textContent() ?? "")![1]);
+    const lines = frame.getByRole("log", { name: "The file's lines" });
+    await expectText(lines, "first line\n");
+    await Deno.writeTextFile(log, "a line written later\n", { append: true });
+    await expectText(lines, "first line\na line written later\n");
+    await watched.screenshot("screen-tail");
+    await frame.getByRole("button", { name: "Stop" }).click();
+    await expectText(status, "Stopped following log/development.log.");
+    assert.equal(await alive(pid), false);
+    await watched.close();
+  } finally {
+    await installation.close();
+    await browser.close();
+  }
+});
