@@ -10,7 +10,7 @@ import {
   until,
   type WatchedPage,
 } from "./_browser.ts";
-import { INSTALL, SCREEN } from "./_names.ts";
+import { INSTALL, SCREEN, WINDOW } from "./_names.ts";
 
 /**
  * The pipes screen: a button per declared program, each program's pid and
@@ -271,7 +271,7 @@ Deno.test("a screen's host.spawn starts its declared programs", BROWSER_TEST, as
       const pid = await startTicker(watched);
       started.push(pid);
       await watched.page.getByRole("navigation", { name: "Project" })
-        .getByRole("link", { name: "Extensions" }).click();
+        .getByRole("link", { name: WINDOW.extensionsArea }).click();
       await until(
         `pid ${pid} and its group to go once the screen was left`,
         async () => !(await groupAlive(pid)),

@@ -102,19 +102,14 @@ export function activate(ctx: ScreenContext): void {
  * so a path in the home folder is started there, with the rest of the path.
  */
 function whereAndWhat(path: string): { args: string[]; cwd?: string } {
-  return path.startsWith("~/")
-    ? { args: [path.slice(2)], cwd: "~" }
-    : { args: [path] };
+  return path.startsWith("~/") ? { args: [path.slice(2)], cwd: "~" } : { args: [path] };
 }
 
 /** Adds text at the end, keeping at most KEEP_CHARS, and follows the end when it was there. */
 function append(output: HTMLElement, text: string): void {
-  const atEnd =
-    output.scrollTop + output.clientHeight >= output.scrollHeight - 4;
+  const atEnd = output.scrollTop + output.clientHeight >= output.scrollHeight - 4;
   const all = (output.textContent ?? "") + text;
-  output.textContent = all.length > KEEP_CHARS
-    ? all.slice(all.length - KEEP_CHARS)
-    : all;
+  output.textContent = all.length > KEEP_CHARS ? all.slice(all.length - KEEP_CHARS) : all;
   if (atEnd) output.scrollTop = output.scrollHeight;
 }
 
