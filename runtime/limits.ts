@@ -375,3 +375,51 @@ export const AGENT_DEFINITION_LIMITS: Readonly<AgentDefinitionLimits> = Object.f
   maxEnv: 64,
   maxEnvValueChars: 8192,
 });
+
+/** Limits on the long-lived processes Sync starts (agents, and extensions' processes). */
+export interface ProcessLimits {
+  /**
+   * Processes one owner (an extension, an agent session's orderer) may have
+   * running at once. Each is a program with the person's full access; an
+   * owner that wants more is starting them in a loop.
+   */
+  maxPerOwner: number;
+  /** Processes running at once, whoever started them. */
+  maxRunning: number;
+  /** The end of a process's stderr kept to show when it fails, in bytes. */
+  stderrTailBytes: number;
+  /** Time a process group has after SIGTERM before it gets SIGKILL, in ms. */
+  stopGraceMs: number;
+}
+
+/** The limits every supervised process is held to. */
+export const PROCESS_LIMITS: Readonly<ProcessLimits> = Object.freeze({
+  maxPerOwner: 16,
+  maxRunning: 64,
+  stderrTailBytes: 16 * 1024,
+  stopGraceMs: 3_000,
+});
+
+/** Limits on what a screen's page sends over `GET /api/processes`. */
+export interface ScreenProcessLimits {
+  /** The largest message the page may send, in bytes; a larger one is refused. */
+  maxMessageBytes: number;
+  /** Arguments a spawn may append to the declared ones. */
+  maxArgs: number;
+  /** Variables a spawn may set or remove. */
+  maxEnv: number;
+  /**
+   * Output bytes waiting to be sent to a page before a program's stdout is
+   * read further: a page that does not keep up slows the program, never the
+   * server's memory.
+   */
+  maxBufferedBytes: number;
+}
+
+/** The numbers of {@linkcode ScreenProcessLimits}. */
+export const SCREEN_PROCESS_LIMITS: Readonly<ScreenProcessLimits> = Object.freeze({
+  maxMessageBytes: 1024 * 1024,
+  maxArgs: 256,
+  maxEnv: 256,
+  maxBufferedBytes: 1024 * 1024,
+});

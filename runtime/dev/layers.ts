@@ -45,6 +45,8 @@ export const DOMAIN_RANKS: Readonly<Record<string, number>> = {
   memory: 2,
   isolate: 2,
   work: 2,
+  // The processes Sync starts: it knows nothing of what they are for.
+  supervisor: 2,
   host: 3,
   clock: 4,
   // sync-mcp: what agents reach of a project (memory, work, handlers as tools); calls through the host.
@@ -80,6 +82,8 @@ export const UI_PACKAGES: readonly string[] = ["preact", "@preact/signals"];
 export const UI_TYPE_SOURCES: readonly string[] = [
   "runtime/web/api/types.ts",
   "runtime/web/api/events_types.ts",
+  "runtime/web/api/process_types.ts",
+  "runtime/extension_api/ui.ts",
 ];
 /**
  * Source text of one `data:` root module, at most: the URL is one argument of
@@ -484,8 +488,8 @@ function importRule(
     return {
       rule: "entry",
       why: `ui/ may import only its own files, and with \`import type\` ${
-        UI_TYPE_SOURCES.join(" and ")
-      }`,
+        UI_TYPE_SOURCES.slice(0, -1).join(", ")
+      } and ${UI_TYPE_SOURCES.at(-1)}`,
     };
   }
   if (file === "main.ts") {

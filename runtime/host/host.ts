@@ -73,6 +73,8 @@ export class Host implements HandlerCaller {
    * switches, installs); the app's event stream watches it.
    */
   readonly events: EventBus;
+  /** Performs `net.fetch` for handlers and screens; the global `fetch` when undefined. */
+  readonly fetch: typeof fetch | undefined;
   #memories: ProjectMemories;
   #resources: CallResources;
   #log: (line: string) => void;
@@ -92,6 +94,7 @@ export class Host implements HandlerCaller {
     this.limits = options.limits ?? DEFAULT_LIMITS;
     this.pool = options.pool ?? new IsolatePool({ size: this.limits.maxConcurrentCalls });
     this.events = options.events ?? new EventBus();
+    this.fetch = options.fetch;
     // One entry, one line: what a handler wrote cannot start another.
     const log = options.log ?? ((line) => console.error(printable(line)));
     this.#log = log;
@@ -208,6 +211,7 @@ export class Host implements HandlerCaller {
       limits: this.limits,
       pool: this.pool,
       events: this.events,
+      fetch: this.fetch,
       log,
       workState: this.#resources.workState,
     });

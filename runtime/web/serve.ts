@@ -16,8 +16,10 @@ import { sweepStaleStaging } from "../packages/mod.ts";
 import { type InstallationOwnership, installationToken } from "../projects/mod.ts";
 import { McpEndpoint, type McpHost, SessionTokenRegistry, type SessionTokens } from "../mcp/mod.ts";
 import { syncMcpOffer } from "./sync_mcp_offer.ts";
+import type { Supervisor } from "../supervisor/mod.ts";
 import type { CommandRunner } from "./api/commands.ts";
 import { createApp, type WebApp } from "./app.ts";
+import { ScreenProcesses } from "./screen_processes.ts";
 import type { WebHost } from "./web_host.ts";
 
 /** What serving needs of the host: the app's and the clock's, the installation folder and the isolates. */
@@ -50,6 +52,12 @@ export interface ServeOptions {
    * offered sync-mcp only when it is a registry, which can issue them.
    */
   sessionTokens?: SessionTokens;
+  /**
+   * The processes this serve starts: what a killed serve left is swept at
+   * start, and every one is stopped when serving stops, or killed at once
+   * when the process exits another way.
+   */
+  supervisor?: Supervisor;
 }
 
 /**
@@ -97,8 +105,12 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
     sessionTokens,
     log: options.log,
   });
-  // Event streams and MCP sessions never end by themselves: ended so the server can stop.
+  const processes = options.supervisor &&
+    new ScreenProcesses(host, { supervisor: options.supervisor });
+  // Event streams, MCP sessions and screens' sockets never end by themselves:
+  // ended so the server can stop (a socket's programs stop with it).
   const endStreams = () => {
+    processes?.close();
     host.events.closeWatchers();
     mcp.close().catch(() => {/* each session closes on its own */});
   };
@@ -122,11 +134,13 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
           commands: options.commands,
           work,
           mcp,
+          processes,
         });
         options.log(`Sync is serving at http://127.0.0.1:${port}/?token=${token}`);
       },
     }, (request) => app!.fetch(request));
   } catch (error) {
+    processes?.close();
     if (error instanceof Deno.errors.AddrInUse) {
       throw new ConflictError(
         `Cannot serve on 127.0.0.1:${options.port}: the port is taken (by another program). ` +
@@ -135,6 +149,21 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
     }
     throw error;
   }
+  const supervisor = options.supervisor;
+  const left = await supervisor?.sweepOrphans().catch((error: Error) => {
+    options.log(`Could not look for processes a killed serve left: ${error.message}`);
+    return [];
+  });
+  for (const group of left ?? []) {
+    if (group.killed === 0) continue;
+    options.log(
+      `Stopped ${group.command} (process group ${group.pgid}), left by a serve that was killed`,
+    );
+  }
+  // Exits that run no more asynchronous code: a second Ctrl-C, an uncaught error.
+  const killProcesses = () => supervisor?.killAllNow();
+  const exitEvents = ["unload", "error", "unhandledrejection"];
+  for (const event of exitEvents) globalThis.addEventListener(event, killProcesses);
   // Owning the installation means every earlier serve has stopped or died: a clock
   // lease one of them left is stale. The clock looks once now, so a package just
   // installed proves itself within the minute, and then once a minute.
@@ -162,6 +191,8 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
     } catch { /* no such signal here */ }
   }
   await server.finished;
+  await supervisor?.close();
+  for (const event of exitEvents) globalThis.removeEventListener(event, killProcesses);
   clearInterval(sweeping);
   options.signal?.removeEventListener("abort", endStreams);
   await clock.stop();

@@ -26,6 +26,8 @@ export const WINDOW = {
   extensionList: "Installed extensions",
   /** The link back to the start page. */
   allProjects: "All projects",
+  /** The navigator's link to the Extensions area. */
+  extensionsArea: "Extensions",
 } as const;
 
 /** The install dialog and its card. */
@@ -67,3 +69,13 @@ export const EXTENSION = {
 
 /** The attribute a receipt's row carries, with the receipt's id. */
 export const RECEIPT_ID_ATTRIBUTE = "data-receipt-id";
+
+/** A package's screen in the window. */
+export const SCREEN = {
+  /** The navigator's list of screens. */
+  navigatorList: "Screens",
+  /** The link from an extension's page to its screen. */
+  showIt: "Show it",
+  /** What the screen's header says once its activate(ctx) ran. */
+  active: /Running in a sandbox/,
+} as const;

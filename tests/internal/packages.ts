@@ -21,6 +21,8 @@ export interface PackageSpec {
   service: string;
   /** types/<file> → kind, for published types. */
   types?: Record<string, string>;
+  /** A built screen's source (plain ES module JavaScript), written as `ui/index.js`. */
+  ui?: string;
   /** More manifest fields, merged over the rest. */
   manifest?: Record<string, unknown>;
 }
@@ -46,8 +48,13 @@ export async function writePackage(root: string, spec: PackageSpec): Promise<str
     service: "service/index.js",
     handlers: Object.fromEntries(spec.handlers.map((h) => [h, { description: `Does ${h}` }])),
     ...(types.length ? { types: types.map((t) => `types/${t}`) } : {}),
+    ...(spec.ui !== undefined ? { ui: "ui/index.js" } : {}),
     ...spec.manifest,
   };
+  if (spec.ui !== undefined) {
+    await Deno.mkdir(join(dir, "ui"), { recursive: true });
+    await Deno.writeTextFile(join(dir, "ui", "index.js"), spec.ui);
+  }
   await Deno.writeTextFile(join(dir, "manifest.json"), JSON.stringify(manifest, null, 2));
   await Deno.writeTextFile(join(dir, "service", "index.js"), spec.service);
   return dir;
@@ -57,6 +64,8 @@ export async function writePackage(root: string, spec: PackageSpec): Promise<str
 export interface TestHost {
   host: Host;
   kv: Deno.Kv;
+  /** Where the installation KV is: a file with `onDisk`, else `:memory:`. */
+  kvPath: string;
   home: string;
   /** Real path of the project folder. */
   project: string;
@@ -79,6 +88,8 @@ export interface TestHost {
 export interface TestHostOptions {
   limits?: Partial<HandlerLimits>;
   now?: () => number;
+  /** Keeps the installation KV in a file (`TestHost.kvPath`), as `serve` does, not in memory. */
+  onDisk?: boolean;
   poolSize?: number;
   /** `work.state()` answers from the sessions' pointers, as in `sync serve` and the CLI. */
   readsWorkState?: boolean;
@@ -90,7 +101,8 @@ export async function testHost(options: TestHostOptions = {}): Promise<TestHost>
   const home = join(root, "home");
   const project = join(root, "project");
   await Deno.mkdir(project, { recursive: true });
-  const kv = await Deno.openKv(":memory:");
+  const kvPath = options.onDisk ? join(root, "installation.kv") : ":memory:";
+  const kv = await Deno.openKv(kvPath);
   const logs: string[] = [];
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const host = new Host({
@@ -107,6 +119,7 @@ export async function testHost(options: TestHostOptions = {}): Promise<TestHost>
   return {
     host,
     kv,
+    kvPath,
     home,
     project: realProject,
     logs,

@@ -1,7 +1,8 @@
 /**
  * The address bar is the app's state of where it is: `/` is the start page,
  * `/p/<project>/extensions/<id>` an extension's page in a project's window
- * (the project folder encoded as one segment). {@linkcode navigate} changes
+ * (the project folder encoded as one segment), `/p/<project>/screen/<id>` an
+ * extension's screen. {@linkcode navigate} changes
  * the address without a reload; back and forward are followed.
  *
  * @module
@@ -9,7 +10,7 @@
 import { signal } from "@preact/signals";
 
 /** The areas of a project's window, in the navigator's order. */
-export type Area = "extensions" | "chat";
+export type Area = "extensions" | "chat" | "screen";
 
 /** The start page: every project Sync knows. */
 export interface StartRoute {
@@ -25,7 +26,7 @@ export interface ProjectRoute {
   project: string;
   /** The area the three columns are turned over to. */
   area: Area;
-  /** The selected package's id, in the Extensions area; null when none is. */
+  /** The selected package's id, in the Extensions area, or the screen's package; null when none is. */
   id: string | null;
 }
 
@@ -42,9 +43,13 @@ export function parseRoute(pathname: string): Route {
   } catch {
     return { page: "start" };
   }
-  const area: Area = parts[2] === "chat" ? "chat" : "extensions";
+  const area: Area = parts[2] === "chat"
+    ? "chat"
+    : parts[2] === "screen" && parts[3]
+    ? "screen"
+    : "extensions";
   let id: string | null = null;
-  if (area === "extensions" && parts[3]) {
+  if (area !== "chat" && parts[3]) {
     try {
       id = decodeURIComponent(parts[3]);
     } catch {
@@ -61,7 +66,7 @@ export function routePath(route: Route): string {
   return route.id ? `${base}/${encodeURIComponent(route.id)}` : base;
 }
 
-/** The address of a project's window, or of one of its extensions' pages. */
+/** The address of a project's window, of one of its extensions' pages, or of a screen. */
 export function projectPath(project: string, area: Area = "extensions", id?: string): string {
   return routePath({ page: "project", project, area, id: id ?? null });
 }
