@@ -55,6 +55,7 @@ export { readTranscript, TranscriptWriter } from "./transcript_store.ts";
 export type { StoredTranscript, TranscriptWriterOptions } from "./transcript_store.ts";
 export { transcriptText } from "./transcript_text.ts";
 export { WorkPerformer } from "./work_performer.ts";
+export { supervisedLauncher, supervisedPeer } from "./supervised_agent.ts";
 export type {
   AgentLauncher,
   McpOffer,

@@ -686,7 +686,7 @@ export class WorkPerformer {
       };
       let peer: AgentPeer;
       try {
-        peer = await this.#launch(command, { cwd: pointer.project, owner: `agent:${pointer.key}` });
+        peer = await this.#launch(command, { cwd: pointer.project, owner: ownerOf(pointer) });
       } catch (error) {
         throw missingProgram(definition, error);
       }
@@ -910,6 +910,17 @@ export class WorkPerformer {
   }
 }
 
+/**
+ * Whose agents a session's process counts among: the ordering extension's
+ * (so that one extension's work is held to the limit per owner), or a
+ * person's conversations.
+ */
+function ownerOf(session: AgentSession): string {
+  return session.extensionId === null
+    ? "conversations with agents"
+    : `work ordered by ${session.extensionId}`;
+}
+
 function liveKey(project: string, key: string): string {
   return `${project}\u0000${key}`;
 }
@@ -921,7 +932,7 @@ function isActive(state: AgentSessionState): boolean {
 /** The agent's program could not start: say what to install. */
 function missingProgram(definition: ListedAgent, error: unknown): AgentFailedError {
   const notFound = error instanceof Deno.errors.NotFound ||
-    /not found|no such file|ENOENT/i.test(describeError(error).message);
+    /not found|no such (file|program)|there is no file|ENOENT/i.test(describeError(error).message);
   if (notFound) {
     return new AgentFailedError(
       `The agent ${definition.name} cannot start: its program ${definition.command} is not ` +

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { type AgentLauncher, WorkPerformer } from "../agents/mod.ts";
+import { type AgentLauncher, supervisedLauncher, WorkPerformer } from "../agents/mod.ts";
 import { clearClockLease, Clock, type ClockHost } from "../clock/mod.ts";
 import { ConflictError } from "../errors.ts";
 import { UPLOAD_LIMITS } from "../limits.ts";
@@ -94,7 +94,8 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
     projectMemory: (project) => host.projectMemory(project),
     now: host.now,
     log: options.log,
-    launch: options.launchAgent,
+    launch: options.launchAgent ??
+      (options.supervisor ? supervisedLauncher(options.supervisor) : undefined),
     mcpServersFor: (session, agent) =>
       sessionTokens instanceof SessionTokenRegistry
         ? syncMcpOffer(sessionTokens, port, session, agent)
@@ -191,13 +192,13 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
     } catch { /* no such signal here */ }
   }
   await server.finished;
+  // Sessions are stopped as interrupted before the supervisor stops their agents' processes.
+  await work.stop();
   await supervisor?.close();
   for (const event of exitEvents) globalThis.removeEventListener(event, killProcesses);
   clearInterval(sweeping);
   options.signal?.removeEventListener("abort", endStreams);
   await clock.stop();
-  // Every agent is stopped, and what ran or waited is marked interrupted.
-  await work.stop();
   for (const signal of signals) {
     try {
       Deno.removeSignalListener(signal, stop);

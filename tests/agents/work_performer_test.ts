@@ -205,7 +205,7 @@ Deno.test("`WorkPerformer` performs orders and a person's conversations over rea
       });
       await Promise.all([first.scan(env.project), second.scan(env.project)]);
       await waitForSession(env.kv, env.project, "work-4", (s) => s.state === "ended");
-      assert.deepEqual([...one.started, ...two.started], ["agent:work-4"]);
+      assert.deepEqual([...one.started, ...two.started], ["work ordered by tester"]);
       assert.equal(
         texts((await readTranscript(env.kv, env.project, "work-4")).entries, "user").length,
         1,
