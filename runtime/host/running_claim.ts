@@ -19,7 +19,7 @@
 import type { Receipt } from "../types.ts";
 import { receiptKey, runningClaimsPrefix } from "./keys.ts";
 import type { ProcessLock, ProcessMark } from "./process_lock.ts";
-import { addReceipt, boundReceipt, writeReceipt } from "./receipts.ts";
+import { addReceipt, boundReceipt, trimReceiptsNowAndThen, writeReceipt } from "./receipts.ts";
 
 /** What a running call holds. */
 export interface RunningClaim {
@@ -208,6 +208,7 @@ export async function releaseHandler(
   if (receipt) addReceipt(op, receipt);
   const result = await op.commit();
   if (!result.ok && receipt) await writeReceipt(kv, receipt);
+  else if (receipt) await trimReceiptsNowAndThen(kv, receipt);
 }
 
 /** A claim held for as long as a call runs; see {@linkcode holdHandler}. */
