@@ -352,13 +352,20 @@ async function callOnce(
       },
       signal: refused.signal,
     });
+    // The records and the orders (in the project's outbox) in one atomic write,
+    // begun once the handler answers, even while the claim is being written:
+    // a transaction that staged anything did so through host functions, which
+    // ran only once the claim was held, and one that staged nothing only reads
+    // the generation.
+    const answered = running.then(async (value) => {
+      await (await preparing).commit();
+      return value;
+    });
     // A refused claim is the call's outcome, whatever its isolate did meanwhile.
-    running.catch(() => {});
+    answered.catch(() => {});
     await claimed;
-    const prepared = await preparing;
-    const value = await running;
-    // The records and the orders (in the project's outbox) in one atomic write.
-    await prepared.commit();
+    await preparing;
+    const value = await answered;
     receipt.endedAt = new Date(now()).toISOString();
     return { value, receipt };
   } catch (error) {
