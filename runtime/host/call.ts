@@ -369,6 +369,8 @@ async function callOnce(
     receipt.endedAt = new Date(now()).toISOString();
     return { value, receipt };
   } catch (error) {
+    // What failed may have been read from entries the claim finds changed.
+    await claiming;
     if (snapshot?.stale && hold === null) {
       stale = true;
       resources.servingReads?.forget(project);
@@ -434,8 +436,9 @@ function bothCompanions(rate: ClaimCompanion, serving: ServingSnapshot): ClaimCo
   return {
     keys: [...rate.keys, ...serving.keys],
     add(op, entries) {
-      rate.add(op, entries.slice(0, split));
+      // Entries found changed void the attempt before its rate is judged.
       serving.add(op, entries.slice(split));
+      rate.add(op, entries.slice(0, split));
     },
     remembered() {
       const kept = rate.remembered?.();

@@ -216,6 +216,26 @@ Deno.test("`callHandler()` checks, rather than reads, what it kept from the last
       await elsewhere((other) => writeApproval(other, project, approval));
       assert.deepEqual((await call()).value, { ran: "v2" });
     });
+
+    await t.step(
+      "a ref moved by another process away from a folder whose module is gone serves the new folder",
+      async () => {
+        const ref = (await kv.get<PackageRef>(packageRefKey("memo"))).value!;
+        const v3 = await writePackage(root, {
+          id: "memo",
+          version: "2.0.0",
+          handlers: ["memo.a"],
+          service: service(["memo.a"]).replace(`{ ran: "memo.a" }`, `{ ran: "v3" }`),
+        });
+        await age(v3);
+        await kv.delete(handlerRateKey(project, "memo", "memo.a"));
+        await elsewhere((other) => setPackageRef(other, { ...ref, dir: v3 }));
+        await Deno.remove(join(ref.dir, "service", "index.js"));
+        const result = await call();
+        assert.deepEqual(result.value, { ran: "v3" });
+        assert.equal(result.receipt.outcome, "ok");
+      },
+    );
   } finally {
     await host.close();
     kv.close();
