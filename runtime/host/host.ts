@@ -10,6 +10,7 @@ import { describeError } from "../internal/describe_error.ts";
 import { IsolatePool } from "../isolate/mod.ts";
 import { DEFAULT_LIMITS, type HandlerLimits } from "../limits.ts";
 import { ProjectMemories, RecordCursors } from "../memory/mod.ts";
+import { ServingReads } from "../packages/mod.ts";
 import {
   callHandler,
   type CallOptions,
@@ -106,6 +107,7 @@ export class Host implements HandlerCaller {
       pool: this.pool,
       projectMemory: (project) => this.projectMemory(project),
       rateLimit: new HandlerRateLimit(this.kv, this.limits),
+      servingReads: new ServingReads(),
       // Read (or made) the first time a listing pages, then kept for the process.
       cursors: new RecordCursors(() => recordCursorSecret(this.kv)),
       log,
