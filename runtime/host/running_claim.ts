@@ -173,7 +173,7 @@ export async function claimHandler(
   }
   // A lost race against a process doing the same is settled by reading again.
   for (let attempt = 0; attempt < 3; attempt++) {
-    const [current, ...entries] = await kv.getMany<unknown[]>([key, ...alongside?.keys ?? []]);
+    const [current, ...entries] = await readEntries(kv, [key, ...alongside?.keys ?? []]);
     const held = current.value as RunningClaim | null;
     if (held && await stillHeld(held, options.now, options.lock)) return null;
     const op = kv.atomic().check(current).set(key, claim);
@@ -186,6 +186,25 @@ export async function claimHandler(
     }
   }
   return null;
+}
+
+/** Keys one Deno KV `getMany` reads at most. */
+const READ_AT_ONCE = 10;
+
+/**
+ * Reads entries in the order of their keys, in as many `getMany` reads as
+ * Deno KV needs: the claim's companions may name dozens of keys (the
+ * approval and ref of each package a project lists).
+ */
+async function readEntries(
+  kv: Deno.Kv,
+  keys: Deno.KvKey[],
+): Promise<Deno.KvEntryMaybe<unknown>[]> {
+  const reads: Promise<Deno.KvEntryMaybe<unknown>[]>[] = [];
+  for (let at = 0; at < keys.length; at += READ_AT_ONCE) {
+    reads.push(kv.getMany<unknown[]>(keys.slice(at, at + READ_AT_ONCE)));
+  }
+  return (await Promise.all(reads)).flat();
 }
 
 /**
