@@ -1,7 +1,8 @@
 /**
  * The address bar is the app's state of where it is: `/` is the start page,
  * `/p/<project>/extensions/<id>` an extension's page in a project's window
- * (the project folder encoded as one segment). {@linkcode navigate} changes
+ * (the project folder encoded as one segment), `/p/<project>/chat/<key>` a
+ * conversation in its Chat. {@linkcode navigate} changes
  * the address without a reload; back and forward are followed.
  *
  * @module
@@ -25,7 +26,7 @@ export interface ProjectRoute {
   project: string;
   /** The area the three columns are turned over to. */
   area: Area;
-  /** The selected package's id, in the Extensions area; null when none is. */
+  /** The selection: a package's id in Extensions, a session's key in Chat; null when none is. */
   id: string | null;
 }
 
@@ -44,7 +45,7 @@ export function parseRoute(pathname: string): Route {
   }
   const area: Area = parts[2] === "chat" ? "chat" : "extensions";
   let id: string | null = null;
-  if (area === "extensions" && parts[3]) {
+  if (parts[3]) {
     try {
       id = decodeURIComponent(parts[3]);
     } catch {
@@ -61,7 +62,7 @@ export function routePath(route: Route): string {
   return route.id ? `${base}/${encodeURIComponent(route.id)}` : base;
 }
 
-/** The address of a project's window, or of one of its extensions' pages. */
+/** The address of a project's window, or of one of its extensions' pages or conversations. */
 export function projectPath(project: string, area: Area = "extensions", id?: string): string {
   return routePath({ page: "project", project, area, id: id ?? null });
 }

@@ -26,7 +26,7 @@ export function ProjectWindow(props: ProjectWindowProps) {
     <div class="window">
       <Navigator state={state} area={props.route.area} />
       {props.route.area === "chat"
-        ? <ChatArea state={state} />
+        ? <ChatArea state={state} selected={props.route.id} />
         : <ExtensionsArea state={state} selected={props.route.id} />}
     </div>
   );

@@ -1,0 +1,171 @@
+import { useRef, useState } from "preact/hooks";
+import type { AgentSession, ChatSessionResponse } from "../../runtime/web/api/chat_types.ts";
+import { messageOf, postJson } from "../api/client.ts";
+import { useDelayed } from "../common/use_delayed.ts";
+
+/** Props of {@linkcode TurnBox}. */
+export interface TurnBoxProps {
+  /** The session's pointer. */
+  session: AgentSession;
+  /** The project folder, as the address gives it. */
+  project: string;
+  /** Told the session as an action left it. */
+  onSession: (answer: ChatSessionResponse) => void;
+}
+
+type Action = "prompt" | "cancel" | "continue";
+
+/**
+ * The conversation's controls: a box for the next turn (Enter sends,
+ * Shift+Enter starts a new line), Cancel while the agent works, and
+ * Continue for a session that was interrupted or has ended. While the next
+ * turn cannot be typed, the box says why.
+ */
+export function TurnBox(props: TurnBoxProps) {
+  const { session } = props;
+  const [text, setText] = useState("");
+  const [busy, setBusy] = useState<Action | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [said, setSaid] = useState("");
+  const box = useRef<HTMLTextAreaElement>(null);
+  const slow = useDelayed(busy !== null, 300);
+  const working = session.state === "running" || session.state === "waiting" ||
+    session.state === "ordered";
+  const canType = session.state === "ended" || session.state === "interrupted";
+  const reason = reasonOf(session);
+
+  const act = async (action: Action) => {
+    if (busy) return;
+    if (action === "prompt" && (!canType || text.trim() === "")) return;
+    setBusy(action);
+    setError(null);
+    setSaid("");
+    try {
+      const answer = await postJson<ChatSessionResponse>(
+        `/api/chat/sessions/${encodeURIComponent(session.key)}/${action}`,
+        action === "prompt" ? { project: props.project, text } : { project: props.project },
+      );
+      props.onSession(answer);
+      if (action === "prompt") {
+        setText("");
+        setSaid("Sent. The agent is working on it.");
+      } else if (action === "cancel") {
+        setSaid("Cancelled the turn.");
+      } else {
+        setSaid("Continued: the agent has the conversation again. Type the next turn.");
+        box.current?.focus();
+      }
+    } catch (thrown) {
+      // What was typed stays in the box, to send again.
+      setError(messageOf(thrown));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <section class="turn-box" aria-label="Next turn">
+      {session.state === "interrupted" && (
+        <p class="turn-notice">
+          Interrupted: Sync stopped while the agent was working.{" "}
+          {session.onInterrupted === "continue"
+            ? "The order asked for it to go on after an interruption, "
+            : "The order asked for it to wait for you after an interruption, "}
+          and nothing resumes by itself. Continue raises the agent again; then type the next turn.
+        </p>
+      )}
+      <form
+        class="turn-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void act("prompt");
+        }}
+      >
+        <label class="visually-hidden" for="turn-text">Next turn</label>
+        <textarea
+          id="turn-text"
+          ref={box}
+          class="input turn-text"
+          rows={3}
+          value={text}
+          placeholder={canType ? "Say what to do next" : ""}
+          readOnly={!canType}
+          aria-disabled={!canType}
+          aria-describedby={reason ? "turn-reason" : undefined}
+          onInput={(event) => setText((event.target as HTMLTextAreaElement).value)}
+          onKeyDown={(event) => {
+            if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+              event.preventDefault();
+              void act("prompt");
+            }
+          }}
+        />
+        <div class="turn-actions">
+          {reason && <p id="turn-reason" class="tertiary turn-reason">{reason}</p>}
+          {working && (
+            <button
+              type="button"
+              class="button"
+              aria-disabled={busy !== null}
+              onClick={() => act("cancel")}
+            >
+              Cancel
+            </button>
+          )}
+          {canType && (
+            <button
+              type="button"
+              class="button"
+              aria-disabled={busy !== null}
+              onClick={() => act("continue")}
+            >
+              Continue
+            </button>
+          )}
+          <button
+            type="submit"
+            class="button primary"
+            aria-disabled={!canType || busy !== null || text.trim() === ""}
+          >
+            Send
+          </button>
+        </div>
+      </form>
+      {error && <p class="error" role="alert">{error}</p>}
+      <p class="tertiary turn-said" role="status">
+        {slow ? busyWords(busy) : said}
+      </p>
+    </section>
+  );
+}
+
+/** Why the next turn cannot be typed now; null when it can. */
+function reasonOf(session: AgentSession): string | null {
+  switch (session.state) {
+    case "ordered":
+      return "The agent is starting.";
+    case "running":
+      return "The agent is working on this turn. Wait for it to end, or cancel it.";
+    case "waiting":
+      return session.waitingFor?.kind === "sign-in"
+        ? `The agent needs signing in: ${session.waitingFor.text}`
+        : "The agent waits for your answer above.";
+    case "failed":
+      return "The agent failed, so this conversation cannot go on. Begin a new conversation.";
+    default:
+      return null;
+  }
+}
+
+function busyWords(busy: Action | null): string {
+  switch (busy) {
+    case "prompt":
+      return "Sending…";
+    case "cancel":
+      return "Cancelling…";
+    case "continue":
+      return "Raising the agent again…";
+    default:
+      return "";
+  }
+}
