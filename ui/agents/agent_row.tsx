@@ -26,7 +26,7 @@ export function AgentRow(props: AgentRowProps) {
     <li class="agent-row">
       <div class="agent-main">
         <div class="agent-top">
-          <span class="primary mono">{agent.name}</span>
+          <span class="primary mono agent-name">{agent.name}</span>
           <span class="tertiary">{ORIGIN_WORDS[agent.origin] ?? agent.origin}</span>
         </div>
         <span class="secondary agent-about">{agent.about}</span>

@@ -74,63 +74,66 @@ export function TurnBox(props: TurnBoxProps) {
           and nothing resumes by itself. Continue raises the agent again; then type the next turn.
         </p>
       )}
-      <form
-        class="turn-form"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void act("prompt");
-        }}
-      >
-        <label class="visually-hidden" for="turn-text">Next turn</label>
-        <textarea
-          id="turn-text"
-          ref={box}
-          class="input turn-text"
-          rows={3}
-          value={text}
-          placeholder={canType ? "Say what to do next" : ""}
-          readOnly={!canType}
-          aria-disabled={!canType}
-          aria-describedby={reason ? "turn-reason" : undefined}
-          onInput={(event) => setText((event.target as HTMLTextAreaElement).value)}
-          onKeyDown={(event) => {
-            if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
-              event.preventDefault();
-              void act("prompt");
-            }
+      {session.state === "failed" && <p class="secondary turn-notice">{reason}</p>}
+      {session.state !== "failed" && (
+        <form
+          class="turn-form"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void act("prompt");
           }}
-        />
-        <div class="turn-actions">
-          {reason && <p id="turn-reason" class="tertiary turn-reason">{reason}</p>}
-          {working && (
+        >
+          <label class="visually-hidden" for="turn-text">Next turn</label>
+          <textarea
+            id="turn-text"
+            ref={box}
+            class="input turn-text"
+            rows={3}
+            value={text}
+            placeholder={canType ? "Say what to do next" : ""}
+            readOnly={!canType}
+            aria-disabled={!canType}
+            aria-describedby={reason ? "turn-reason" : undefined}
+            onInput={(event) => setText((event.target as HTMLTextAreaElement).value)}
+            onKeyDown={(event) => {
+              if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+                event.preventDefault();
+                void act("prompt");
+              }
+            }}
+          />
+          <div class="turn-actions">
+            {reason && <p id="turn-reason" class="tertiary turn-reason">{reason}</p>}
+            {working && (
+              <button
+                type="button"
+                class="button"
+                aria-disabled={busy !== null}
+                onClick={() => act("cancel")}
+              >
+                Cancel
+              </button>
+            )}
+            {canType && (
+              <button
+                type="button"
+                class="button"
+                aria-disabled={busy !== null}
+                onClick={() => act("continue")}
+              >
+                Continue
+              </button>
+            )}
             <button
-              type="button"
-              class="button"
-              aria-disabled={busy !== null}
-              onClick={() => act("cancel")}
+              type="submit"
+              class="button primary"
+              aria-disabled={!canType || busy !== null || text.trim() === ""}
             >
-              Cancel
+              Send
             </button>
-          )}
-          {canType && (
-            <button
-              type="button"
-              class="button"
-              aria-disabled={busy !== null}
-              onClick={() => act("continue")}
-            >
-              Continue
-            </button>
-          )}
-          <button
-            type="submit"
-            class="button primary"
-            aria-disabled={!canType || busy !== null || text.trim() === ""}
-          >
-            Send
-          </button>
-        </div>
-      </form>
+          </div>
+        </form>
+      )}
       {error && <p class="error" role="alert">{error}</p>}
       <p class="tertiary turn-said" role="status">
         {slow ? busyWords(busy) : said}
