@@ -26,7 +26,8 @@ export function TurnBox(props: TurnBoxProps) {
   const [text, setText] = useState("");
   const [busy, setBusy] = useState<Action | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [said, setSaid] = useState("");
+  // What the last action did, for as long as the session stays where that action left it.
+  const [said, setSaid] = useState<{ text: string; state: string } | null>(null);
   const box = useRef<HTMLTextAreaElement>(null);
   const slow = useDelayed(busy !== null, 300);
   const working = session.state === "running" || session.state === "waiting" ||
@@ -39,7 +40,7 @@ export function TurnBox(props: TurnBoxProps) {
     if (action === "prompt" && (!canType || text.trim() === "")) return;
     setBusy(action);
     setError(null);
-    setSaid("");
+    setSaid(null);
     try {
       const answer = await postJson<ChatSessionResponse>(
         `/api/chat/sessions/${encodeURIComponent(session.key)}/${action}`,
@@ -48,11 +49,14 @@ export function TurnBox(props: TurnBoxProps) {
       props.onSession(answer);
       if (action === "prompt") {
         setText("");
-        setSaid("Sent. The agent is working on it.");
+        setSaid({ text: "Sent. The agent is working on it.", state: answer.session.state });
       } else if (action === "cancel") {
-        setSaid("Cancelled the turn.");
+        setSaid({ text: "Cancelled the turn.", state: answer.session.state });
       } else {
-        setSaid("Continued: the agent has the conversation again. Type the next turn.");
+        setSaid({
+          text: "Continued: the agent has the conversation again. Type the next turn.",
+          state: answer.session.state,
+        });
         box.current?.focus();
       }
     } catch (thrown) {
@@ -64,14 +68,11 @@ export function TurnBox(props: TurnBoxProps) {
   };
 
   return (
-    <section class="turn-box" aria-label="Next turn">
+    <div class="turn-box">
       {session.state === "interrupted" && (
         <p class="turn-notice">
-          Interrupted: Sync stopped while the agent was working.{" "}
-          {session.onInterrupted === "continue"
-            ? "The order asked for it to go on after an interruption, "
-            : "The order asked for it to wait for you after an interruption, "}
-          and nothing resumes by itself. Continue raises the agent again; then type the next turn.
+          Interrupted: Sync stopped while the agent was working. {interruptedWords(session)}{" "}
+          Continue raises the agent again; then type the next turn.
         </p>
       )}
       {session.state === "failed" && <p class="secondary turn-notice">{reason}</p>}
@@ -136,10 +137,18 @@ export function TurnBox(props: TurnBoxProps) {
       )}
       {error && <p class="error" role="alert">{error}</p>}
       <p class="tertiary turn-said" role="status">
-        {slow ? busyWords(busy) : said}
+        {slow ? busyWords(busy) : said?.state === session.state ? said.text : ""}
       </p>
-    </section>
+    </div>
   );
+}
+
+/** What the order asked for after an interruption; whatever it asked, nothing resumes by itself. */
+function interruptedWords(session: AgentSession): string {
+  if (session.source.kind === "person") return "Nothing resumes by itself.";
+  return session.onInterrupted === "continue"
+    ? "Its order asked to go on after an interruption (onInterrupted: continue), but nothing resumes by itself."
+    : "Its order asked to wait for a person after an interruption (onInterrupted: wait), and nothing resumes by itself.";
 }
 
 /** Why the next turn cannot be typed now; null when it can. */
