@@ -102,9 +102,10 @@ export function AgentForm(props: AgentFormProps) {
             placeholder="--experimental-acp"
           />
         </label>
-        <label class="field">
-          <span class="field-label">Environment, NAME=value a line</span>
+        <div class="field">
+          <label class="field-label" for="agent-env">Environment, NAME=value a line</label>
           <textarea
+            id="agent-env"
             class="input mono"
             rows={3}
             value={env}
@@ -119,7 +120,7 @@ export function AgentForm(props: AgentFormProps) {
               }.`
               : "Values are never shown again once saved."}
           </span>
-        </label>
+        </div>
       </div>
       {error && <p class="error" role="alert">{error}</p>}
       <div class="agent-form-actions">

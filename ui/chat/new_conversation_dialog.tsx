@@ -68,9 +68,10 @@ export function NewConversationDialog(props: NewConversationDialogProps) {
             </p>
           )
           : (
-            <label class="field">
-              <span class="field-label">Agent</span>
+            <div class="field">
+              <label class="field-label" for="new-conversation-agent">Agent</label>
               <select
+                id="new-conversation-agent"
                 class="input"
                 value={agent}
                 disabled={agents === null}
@@ -81,11 +82,12 @@ export function NewConversationDialog(props: NewConversationDialogProps) {
                 ))}
               </select>
               {about && <span class="tertiary">{about}</span>}
-            </label>
+            </div>
           )}
-        <label class="field">
-          <span class="field-label">First turn</span>
+        <div class="field">
+          <label class="field-label" for="new-conversation-text">First turn</label>
           <textarea
+            id="new-conversation-text"
             class="input new-conversation-text"
             rows={5}
             value={text}
@@ -101,7 +103,7 @@ export function NewConversationDialog(props: NewConversationDialogProps) {
             Enter begins it; Shift+Enter starts a new line. The agent works in this project's
             folder.
           </span>
-        </label>
+        </div>
         {error && <p class="error" role="alert">{error}</p>}
         <p role="status" class="tertiary action-status">{slow ? `Starting ${agent}…` : ""}</p>
         <div class="dialog-actions">
