@@ -10,7 +10,18 @@ import type { Occasion } from "./extension_api/service.ts";
 export type Source =
   | { kind: "person" }
   | { kind: "clock" }
-  | { kind: "agent"; name?: string }
+  | {
+    kind: "agent";
+    /** The agent, or the name the MCP client gave itself. */
+    name?: string;
+    /**
+     * The work the agent's session performs, when Sync started it for an
+     * order; absent for an agent a person connected themselves.
+     */
+    workKey?: string;
+    /** The extension whose handler ordered that work, when one did. */
+    extensionId?: string;
+  }
   | { kind: "handler"; extensionId: string; extensionName: string; handler: string };
 
 /**
@@ -32,6 +43,8 @@ export interface Receipt {
   handler: string;
   /** Why it was called. */
   occasion: Occasion;
+  /** Who asked for the call (absent on receipts written before sources were kept). */
+  source?: Source;
   /** When the attempt started, as an ISO 8601 time. */
   startedAt: string;
   /** When it ended, as an ISO 8601 time. */

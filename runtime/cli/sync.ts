@@ -20,6 +20,7 @@ import { buildCommand, newCommand } from "./commands/author.ts";
 import { callCommand } from "./commands/call.ts";
 import { checkCommand } from "./commands/check.ts";
 import { projectsCommand, scheduleCommand, switchCommand } from "./commands/clock.ts";
+import { mcpCommand } from "./commands/mcp.ts";
 import { openCommand } from "./commands/open.ts";
 import { installCommand, listCommand, removeCommand } from "./commands/packages.ts";
 import { receiptsCommand } from "./commands/receipts.ts";
@@ -45,6 +46,7 @@ export const COMMANDS: readonly Command[] = [
   switchCommand,
   projectsCommand,
   serveCommand(runSentCommand),
+  mcpCommand,
 ];
 
 /** `--help`/`-h`, which every command takes. */

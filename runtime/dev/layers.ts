@@ -12,6 +12,10 @@
  *   import it too.
  * - `workers/` imports only `runtime/isolate/protocol.ts` (and its own files);
  *   `main.ts` imports only `runtime/cli/`.
+ * - `ui/`, the browser app, imports only its own files, the npm packages
+ *   {@linkcode UI_PACKAGES}, and, as `import type` only, the API's shapes
+ *   ({@linkcode UI_TYPE_SOURCES}): the bundle carries nothing of the
+ *   runtime. Nothing in `runtime/` or `workers/` imports `ui/`.
  * - Tests are held to the cycle and privacy rules only.
  *
  * This folder, `runtime/dev/`, holds build-time tools: it is outside the ranks
@@ -43,6 +47,8 @@ export const DOMAIN_RANKS: Readonly<Record<string, number>> = {
   work: 2,
   host: 3,
   clock: 4,
+  // sync-mcp: what agents reach of a project (memory, work, handlers as tools); calls through the host.
+  mcp: 4,
   author: 4,
   // Agent sessions over ACP; they will sit on host, work, projects and the process supervisor.
   agents: 4,
@@ -61,8 +67,20 @@ const DEV_FOLDER = "runtime/dev/";
 const WORKER_PROTOCOL = "runtime/isolate/protocol.ts";
 /** Source files the graph is started from; others are reached through imports. */
 const SOURCE_EXTENSIONS = [".ts", ".tsx", ".mts", ".js", ".mjs"];
-/** Folders under `tests/` that hold package sources for the tests, not modules of the repository. */
-const NOT_ENTRIES = ["tests/fixtures"];
+/**
+ * Folders that hold no modules of the repository: package sources for the
+ * tests, and the browser app's bundle (built from `ui/`, checked there).
+ */
+const NOT_ENTRIES = ["tests/fixtures", "ui/dist"];
+/** The browser app's folder. */
+const UI_FOLDER = "ui/";
+/** The npm packages the browser app may import (and their subpaths, such as `preact/hooks`). */
+export const UI_PACKAGES: readonly string[] = ["preact", "@preact/signals"];
+/** The runtime files the browser app may import, with `import type` only: the API's shapes. */
+export const UI_TYPE_SOURCES: readonly string[] = [
+  "runtime/web/api/types.ts",
+  "runtime/web/api/events_types.ts",
+];
 /**
  * Source text of one `data:` root module, at most: the URL is one argument of
  * the `deno info` command, and Linux caps a single argument at 128 KiB.
@@ -79,10 +97,20 @@ export interface ModuleImport {
   typeOnly: boolean;
 }
 
+/** An import of something outside the repository: an npm package, a `node:` module, a URL. */
+export interface ExternalImport {
+  /** What it resolved to, such as `npm:/preact@10.29.8/hooks` or `node:path`. */
+  specifier: string;
+  /** Line of the import's specifier, from 1. */
+  line: number;
+}
+
 /** The repository files reached from the entries, and the imports between them. */
 export interface ModuleGraph {
   /** Each file (relative, `/` separators) with its imports of other repository files. */
   modules: Map<string, ModuleImport[]>;
+  /** Each file's imports of what is outside the repository; absent, none are known. */
+  external?: Map<string, ExternalImport[]>;
   /** What `deno info` could not read or resolve, in its words. */
   errors: ModuleError[];
 }
@@ -129,8 +157,8 @@ export interface LayersOptions {
 
 /**
  * Lists the files the check starts from: every source file in `runtime/`,
- * `workers/` and `tests/` (but not the package sources in `tests/fixtures/`),
- * and `main.ts`.
+ * `workers/`, `ui/` and `tests/` (but not the package sources in
+ * `tests/fixtures/`, nor the bundle in `ui/dist/`), and `main.ts`.
  *
  * @param root The repository folder.
  * @returns Absolute paths, sorted.
@@ -138,7 +166,7 @@ export interface LayersOptions {
  */
 export async function repositoryEntries(root: string): Promise<string[]> {
   const entries: string[] = [];
-  for (const folder of ["runtime", "workers", "tests"]) {
+  for (const folder of ["runtime", "workers", "ui", "tests"]) {
     await collectSources(root, folder, entries);
   }
   try {
@@ -184,7 +212,7 @@ export async function readModuleGraph(
   options: LayersOptions,
 ): Promise<ModuleGraph> {
   const rootUrl = pathToFileURL(join(options.root, "/")).href;
-  const graph: ModuleGraph = { modules: new Map(), errors: [] };
+  const graph: ModuleGraph = { modules: new Map(), external: new Map(), errors: [] };
   const config = await configArgs(options.root);
   for (const source of rootSources(entries, options.root)) {
     const url = `data:application/typescript;base64,${btoa(source)}`;
@@ -259,6 +287,7 @@ function addInfo(graph: ModuleGraph, info: DenoInfo, rootUrl: string): void {
     if (file === null || graph.modules.has(file)) continue;
     if (module.error) graph.errors.push({ file, error: oneLine(module.error) });
     const imports: ModuleImport[] = [];
+    const external: ExternalImport[] = [];
     for (const dependency of module.dependencies ?? []) {
       const resolution = dependency.code ?? dependency.type;
       if (resolution?.error) {
@@ -269,8 +298,17 @@ function addInfo(graph: ModuleGraph, info: DenoInfo, rootUrl: string): void {
         });
         continue;
       }
-      const target = resolution?.specifier ? repositoryPath(resolution.specifier, rootUrl) : null;
-      if (target === null) continue;
+      if (!resolution?.specifier) continue;
+      const target = repositoryPath(resolution.specifier, rootUrl);
+      if (target === null) {
+        if (!resolution.specifier.startsWith("file:")) {
+          external.push({
+            specifier: resolution.specifier,
+            line: (resolution.span?.start.line ?? 0) + 1,
+          });
+        }
+        continue;
+      }
       imports.push({
         target,
         line: (resolution?.span?.start.line ?? 0) + 1,
@@ -278,6 +316,7 @@ function addInfo(graph: ModuleGraph, info: DenoInfo, rootUrl: string): void {
       });
     }
     graph.modules.set(file, imports);
+    graph.external?.set(file, external);
   }
 }
 
@@ -359,8 +398,19 @@ export function layerFindings(graph: ModuleGraph): LayerFinding[] {
           `(runtime/dev/layers.ts)`,
       });
     }
-    for (const { target, line } of imports) {
-      const broken = privateRule(file, target) ?? importRule(file, target);
+    for (const { specifier, line } of graph.external?.get(file) ?? []) {
+      const broken = externalRule(file, specifier);
+      if (broken) {
+        findings.push({
+          rule: "entry",
+          file,
+          line,
+          message: `${file}:${line} imports ${specifier}: ${broken}`,
+        });
+      }
+    }
+    for (const { target, line, typeOnly } of imports) {
+      const broken = privateRule(file, target) ?? importRule(file, target, typeOnly);
       if (broken) {
         findings.push({
           rule: broken.rule,
@@ -400,14 +450,53 @@ function mirrorFolder(folder: string): string {
   return `tests/${folder}`;
 }
 
+/** What the browser app may import from outside the repository: its npm packages only. */
+function externalRule(file: string, specifier: string): string | null {
+  if (!file.startsWith(UI_FOLDER)) return null;
+  const name = npmPackageName(specifier);
+  if (name !== null && UI_PACKAGES.includes(name)) return null;
+  return `ui/ may import only its own files and the npm packages ${UI_PACKAGES.join(", ")}`;
+}
+
+/** The package an `npm:` specifier names (`npm:/preact@10.29.8/hooks` → `preact`), else null. */
+function npmPackageName(specifier: string): string | null {
+  if (!specifier.startsWith("npm:")) return null;
+  const path = specifier.slice("npm:".length).replace(/^\//, "");
+  const match = path.match(/^(@[^/@]+\/[^/@]+|[^/@]+)/);
+  return match ? match[1] : null;
+}
+
 /** What the importing file's place allows it to import. */
-function importRule(file: string, target: string): { rule: "rank" | "entry"; why: string } | null {
+function importRule(
+  file: string,
+  target: string,
+  typeOnly: boolean,
+): { rule: "rank" | "entry"; why: string } | null {
+  if (file.startsWith(UI_FOLDER)) {
+    if (target.startsWith(UI_FOLDER)) return null;
+    if (UI_TYPE_SOURCES.includes(target)) {
+      return typeOnly ? null : {
+        rule: "entry",
+        why: "ui/ imports the API's shapes with `import type` only: the bundle carries nothing " +
+          "of the runtime",
+      };
+    }
+    return {
+      rule: "entry",
+      why: `ui/ may import only its own files, and with \`import type\` ${
+        UI_TYPE_SOURCES.join(" and ")
+      }`,
+    };
+  }
   if (file === "main.ts") {
     return target === "runtime/cli/mod.ts"
       ? null
       : { rule: "entry", why: "main.ts may import only runtime/cli/mod.ts" };
   }
   if (file.startsWith("workers/")) {
+    if (target.startsWith(UI_FOLDER)) {
+      return { rule: "entry", why: "nothing in workers/ imports the browser app in ui/" };
+    }
     return target === WORKER_PROTOCOL || target.startsWith("workers/")
       ? null
       : { rule: "entry", why: `workers/ may import only ${WORKER_PROTOCOL}` };
@@ -415,6 +504,9 @@ function importRule(file: string, target: string): { rule: "rank" | "entry"; why
   const from = runtimeDomain(file);
   if (from === null) return null; // tests and other files: cycles and privates only
   const to = runtimeDomain(target);
+  if (target.startsWith(UI_FOLDER)) {
+    return { rule: "rank", why: "nothing in runtime/ imports the browser app in ui/" };
+  }
   if (to === null) return { rule: "rank", why: "runtime/ may import only runtime/ modules" };
   if (from === "dev") return null;
   if (to === "dev") {

@@ -184,6 +184,7 @@ export async function callHandler(
     packageId: id,
     handler,
     occasion: options.occasion,
+    source: options.source,
     startedAt: new Date(startedAt).toISOString(),
     endedAt: "",
     outcome: "ok",

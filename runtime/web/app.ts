@@ -8,6 +8,9 @@
  * (`middleware/token_guard.ts`); and a state-changing request's body is JSON
  * and small (`middleware/json_body.ts`) — except the upload route's, an
  * archive's bytes, which that route types and caps itself (`api/uploads.ts`).
+ * `/mcp` passes the Host guard and the same-origin rule and is then answered
+ * by sync-mcp's endpoint, which checks its own tokens (the installation's or
+ * an agent session's) and bodies (`runtime/mcp/mcp_endpoint.ts`).
  *
  * @module
  */
@@ -41,6 +44,7 @@ import { uploadRoutes, UPLOADS_PATH } from "./api/uploads.ts";
 import { eventRoutes } from "./api/events.ts";
 import { UploadStore } from "./upload_store.ts";
 import { pageRoutes } from "./pages.ts";
+import { MCP_PATH, type McpEndpoint } from "../mcp/mod.ts";
 
 /**
  * What the page may load: files and connections of its own origin only. No
@@ -71,6 +75,12 @@ export interface AppOptions {
   commands?: CommandRunner;
   /** The folder holding the page and its built files; the repository's `ui/` unless given. */
   uiDir?: URL;
+  /**
+   * Answers `/mcp` (sync-mcp over Streamable HTTP), which checks its own
+   * tokens (the installation's or an agent session's) and its own bodies;
+   * absent, `/mcp` is not served.
+   */
+  mcp?: McpEndpoint;
 }
 
 /**
@@ -105,6 +115,12 @@ export function createApp(host: WebHost, options: AppOptions): WebApp {
   app.use("*", secureHeaders({ contentSecurityPolicy: CONTENT_SECURITY_POLICY }));
   app.use("*", loopbackHost({ port: options.port }));
   app.use("*", sameOrigin());
+  const mcp = options.mcp;
+  app.use("*", (c, next) => {
+    // sync-mcp takes session tokens too, and reads its own JSON-RPC bodies.
+    if (mcp && c.req.path === MCP_PATH) return mcp.handle(c.req.raw);
+    return next();
+  });
   app.use("*", tokenGuard({ token: options.token, port: options.port }));
   app.use("*", jsonBody({ maxBytes: WEB_LIMITS.maxJsonBodyBytes, ownBodies: [UPLOADS_PATH] }));
   app.onError((error, c) => {

@@ -13,12 +13,13 @@ import type { IsolatePool } from "../isolate/mod.ts";
 import { UploadStore } from "./upload_store.ts";
 import { sweepStaleStaging } from "../packages/mod.ts";
 import { type InstallationOwnership, installationToken } from "../projects/mod.ts";
+import { McpEndpoint, type McpHost, type SessionTokens } from "../mcp/mod.ts";
 import type { CommandRunner } from "./api/commands.ts";
 import { createApp, type WebApp } from "./app.ts";
 import type { WebHost } from "./web_host.ts";
 
 /** What serving needs of the host: the app's and the clock's, the installation folder and the isolates. */
-export interface ServeHost extends Omit<ClockHost, "events">, WebHost {
+export interface ServeHost extends Omit<ClockHost, "events">, WebHost, McpHost {
   /** The installation folder: its token lives there. */
   readonly home: string;
   /** The isolates, warmed before the first request. */
@@ -39,6 +40,8 @@ export interface ServeOptions {
   commands?: CommandRunner;
   /** The person's home folder, which the app never opens as a project. */
   userHome?: string;
+  /** The tokens of the agent sessions Sync starts, which `/mcp` takes besides the installation's. */
+  sessionTokens?: SessionTokens;
 }
 
 /**
@@ -65,8 +68,16 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
     () => uploads.sweep().catch(() => {/* looked for again next time */}),
     UPLOAD_LIMITS.keepUnusedMs / 6,
   );
-  // Event streams never end by themselves: ended so the server can stop.
-  const endStreams = () => host.events.closeWatchers();
+  const mcp = new McpEndpoint(host, {
+    token,
+    sessionTokens: options.sessionTokens,
+    log: options.log,
+  });
+  // Event streams and MCP sessions never end by themselves: ended so the server can stop.
+  const endStreams = () => {
+    host.events.closeWatchers();
+    mcp.close().catch(() => {/* each session closes on its own */});
+  };
   options.signal?.addEventListener("abort", endStreams);
   await host.pool.warm();
   // The app checks the port requests are addressed to, which with port 0 is
@@ -84,6 +95,7 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
           port,
           userHome: options.userHome,
           commands: options.commands,
+          mcp,
         });
         options.log(`Sync is serving at http://127.0.0.1:${port}/?token=${token}`);
       },

@@ -48,6 +48,13 @@ const CLEAN_TREE: Record<string, string> = {
   "tests/author/check/check_test.ts": 'import "../../../runtime/author/check/_scan.ts";\n' +
     'import "../../../runtime/dev/tool.ts";\nimport "../../helper.ts";\n',
   "tests/fixtures/package/src/service.ts": 'import "../../../../runtime/author/check/_scan.ts";\n',
+  "runtime/web/api/types.ts": "export interface Answer {\n  ok: boolean;\n}\n",
+  "ui/main.ts":
+    'import "./app.ts";\nimport "npm:preact@10.29.8";\nimport "npm:@preact/signals@2.11.4";\n',
+  "ui/app.ts":
+    'import type { Answer } from "../runtime/web/api/types.ts";\nexport type A = Answer;\n',
+  // The bundle is built from ui/ and checked there; its own imports are not read.
+  "ui/dist/app.js": 'import "../../runtime/host/host.ts";\n',
 };
 
 async function withTree(
@@ -100,13 +107,15 @@ Deno.test("layer check", async (t) => {
   });
 
   await t.step(
-    "`repositoryEntries()` lists runtime/, workers/, tests/ and main.ts, not fixtures",
+    "`repositoryEntries()` lists runtime/, workers/, ui/, tests/ and main.ts, not fixtures or ui/dist",
     async () => {
       await withTree({}, async (root) => {
         const entries = (await repositoryEntries(root)).map((path) => path.slice(root.length + 1));
         assert.deepEqual(
           entries,
-          Object.keys(CLEAN_TREE).filter((path) => !path.startsWith("tests/fixtures/")).sort(),
+          Object.keys(CLEAN_TREE).filter((path) =>
+            !path.startsWith("tests/fixtures/") && !path.startsWith("ui/dist/")
+          ).sort(),
         );
       });
     },
@@ -118,8 +127,8 @@ Deno.test("layer check", async (t) => {
       await withTree({}, async (root) => {
         const report = await checkTree(root);
         assert.deepEqual(report.findings, []);
-        assert.equal(report.modules, 21);
-        assert.equal(report.imports, 22);
+        assert.equal(report.modules, 24);
+        assert.equal(report.imports, 24);
       });
     },
   );
@@ -314,6 +323,51 @@ Deno.test("layer check", async (t) => {
     },
   );
 
+  await t.step(
+    "ui/ imports its own files, preact and its signals, and the API's shapes as types only",
+    async () => {
+      assert.deepEqual(
+        await messagesFor({
+          "ui/app.ts": 'import { type Answer } from "../runtime/web/api/types.ts";\n' +
+            'import type { HOST } from "../runtime/host/mod.ts";\n' +
+            "export type A = Answer | typeof HOST;\n",
+        }),
+        [
+          "ui/app.ts:1 imports runtime/web/api/types.ts: ui/ imports the API's shapes with " +
+          "`import type` only: the bundle carries nothing of the runtime",
+          "ui/app.ts:2 imports runtime/host/mod.ts: ui/ may import only its own files, and with " +
+          "`import type` runtime/web/api/types.ts and runtime/web/api/events_types.ts",
+        ],
+      );
+      assert.deepEqual(
+        await messagesFor({
+          "ui/main.ts": 'import "./app.ts";\nimport "npm:preact@10.29.8/hooks";\n' +
+            'import "npm:zod@4.6.7";\nimport "node:path";\n',
+        }),
+        [
+          "ui/main.ts:3 imports npm:zod@4.6.7: ui/ may import only its own files and the npm " +
+          "packages preact, @preact/signals",
+          "ui/main.ts:4 imports node:path: ui/ may import only its own files and the npm " +
+          "packages preact, @preact/signals",
+        ],
+      );
+    },
+  );
+
+  await t.step("nothing in runtime/ or workers/ imports ui/", async () => {
+    assert.deepEqual(
+      await messagesFor({
+        "runtime/cli/sync.ts": 'import "../author/mod.ts";\nimport "../../ui/app.ts";\n' +
+          "export const CLI = 1;\n",
+        "workers/worker.ts": 'import "./_shim.ts";\nimport "../ui/app.ts";\n',
+      }),
+      [
+        "runtime/cli/sync.ts:2 imports ui/app.ts: nothing in runtime/ imports the browser app in ui/",
+        "workers/worker.ts:2 imports ui/app.ts: nothing in workers/ imports the browser app in ui/",
+      ],
+    );
+  });
+
   await t.step("a folder of runtime/ without a rank is named once", async () => {
     assert.deepEqual(
       await messagesFor({
@@ -373,7 +427,7 @@ Deno.test("layer check", async (t) => {
     await withTree({}, async (root) => {
       const output = await run(root);
       assert.equal(output.code, 0, decode(output.stderr));
-      assert.equal(decode(output.stdout), "layers: 21 modules, 22 imports checked, all in order\n");
+      assert.equal(decode(output.stdout), "layers: 24 modules, 24 imports checked, all in order\n");
     });
     await withTree(
       { "runtime/memory/store.ts": 'import "../host/host.ts";\n' },
@@ -387,7 +441,7 @@ Deno.test("layer check", async (t) => {
             "runtime/memory/store.ts:1 → runtime/host/host.ts\n" +
             "runtime/memory/store.ts:1 imports runtime/host/host.ts: memory (rank 2) may not import " +
             "host (rank 3)\n" +
-            "layers: 2 findings in 21 modules, 22 imports\n",
+            "layers: 2 findings in 24 modules, 24 imports\n",
         );
       },
     );

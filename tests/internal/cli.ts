@@ -28,6 +28,21 @@ export const SYNC_RUN_ARGS: readonly string[] = [
   "main.ts",
 ];
 
+/**
+ * `deno` arguments that run `main.ts` with the permissions `deno task serve`
+ * gives it: only the environment variables Sync reads.
+ */
+export const SERVE_RUN_ARGS: readonly string[] = [
+  "run",
+  "--unstable-kv",
+  "--unstable-worker-options",
+  "--allow-read",
+  "--allow-write",
+  "--allow-net",
+  "--allow-env=SYNC_HOME,HOME,XDG_DATA_HOME,SYNC_PORT,INIT_CWD",
+  "main.ts",
+];
+
 /** Options for {@linkcode runSync}. */
 export interface RunSyncOptions {
   /** The folder the person typed the command in (`INIT_CWD`, as `deno task` passes it). */

@@ -4,9 +4,12 @@
  *
  * @module
  */
-import { REPO_ROOT, SYNC_RUN_ARGS } from "./cli.ts";
+import { REPO_ROOT, SERVE_RUN_ARGS } from "./cli.ts";
 
-/** A `sync serve` child process over the installation `home`, on a port the system picks. */
+/**
+ * A `sync serve` child process over the installation `home`, on a port the
+ * system picks, with the permissions `deno task serve` gives it.
+ */
 export class ServeProcess {
   #child: Deno.ChildProcess;
   #lines: string[] = [];
@@ -14,7 +17,7 @@ export class ServeProcess {
 
   constructor(home: string, args: string[] = ["--port", "0"]) {
     this.#child = new Deno.Command(Deno.execPath(), {
-      args: [...SYNC_RUN_ARGS, "serve", ...args],
+      args: [...SERVE_RUN_ARGS, "serve", ...args],
       cwd: REPO_ROOT,
       env: { SYNC_HOME: home, NO_COLOR: "1" },
       stdin: "null",

@@ -3,7 +3,7 @@ import type { OpenProjectResponse } from "../../runtime/web/api/types.ts";
 import { messageOf, postJson } from "../api/client.ts";
 import { Link } from "../common/link.tsx";
 import { projectPath } from "../state/route.ts";
-import { folderName } from "../window/project_window.tsx";
+import { folderName } from "../common/folder_name.ts";
 
 /** Props of {@linkcode OpenFolderForm}. */
 export interface OpenFolderFormProps {

@@ -1,7 +1,7 @@
 import { Link } from "../common/link.tsx";
 import { RelativeTime } from "../common/relative_time.tsx";
 import { projectPath } from "../state/route.ts";
-import { folderName } from "../window/project_window.tsx";
+import { folderName } from "../common/folder_name.ts";
 
 /** One project in a list. */
 export interface ProjectListEntry {

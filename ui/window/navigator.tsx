@@ -1,7 +1,7 @@
 import { Link } from "../common/link.tsx";
 import type { ProjectState } from "../state/project_state.ts";
 import { type Area, projectPath } from "../state/route.ts";
-import { folderName } from "./project_window.tsx";
+import { folderName } from "../common/folder_name.ts";
 
 /** Props of {@linkcode Navigator}. */
 export interface NavigatorProps {

@@ -1,6 +1,7 @@
 import { useEffect, useMemo } from "preact/hooks";
 import { ExtensionsArea } from "../extensions/extensions_area.tsx";
 import { ChatArea } from "../chat/chat_area.tsx";
+import { folderName } from "../common/folder_name.ts";
 import { openProjectState } from "../state/project_state.ts";
 import type { ProjectRoute } from "../state/route.ts";
 import { Navigator } from "./navigator.tsx";
@@ -30,10 +31,4 @@ export function ProjectWindow(props: ProjectWindowProps) {
         : <ExtensionsArea state={state} selected={props.route.id} />}
     </div>
   );
-}
-
-/** The last segment of a folder path: the name a person knows the project by. */
-export function folderName(path: string): string {
-  const parts = path.split("/").filter((part) => part !== "");
-  return parts.at(-1) ?? path;
 }

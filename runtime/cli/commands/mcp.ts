@@ -1,0 +1,44 @@
+/**
+ * `sync mcp`: sync-mcp on stdio for one project, for any MCP client (Claude
+ * Desktop, an editor, the MCP Inspector). It is a bridge to the `/mcp` of
+ * the serve that owns the installation, started in the background when none
+ * runs; the client is a person's agent and its calls are attributed so.
+ *
+ * @module
+ */
+import { bridgeStdio } from "../../mcp/mod.ts";
+import { readInstallationToken, resolveProjectDir, syncHome } from "../../projects/mod.ts";
+import type { Command, CommandContext, CommandSummary } from "../command.ts";
+import { formatSummaries } from "../format_summaries.ts";
+import { needProject } from "../need.ts";
+import { serveOwner } from "../serve_in_background.ts";
+
+const OPTIONS = { project: { type: "string" } } as const;
+
+const SUMMARY: readonly CommandSummary[] = [{
+  synopsis: "mcp --project <dir>",
+  about: "Serve sync-mcp for the project on stdin and stdout, through the running\n" +
+    "sync serve (started in the background when none runs).",
+}];
+
+/** `sync mcp --project <dir>`. */
+export const mcpCommand: Command = {
+  name: "mcp",
+  summary: SUMMARY,
+  usage: `Usage:\n${formatSummaries(SUMMARY)}`,
+  options: OPTIONS,
+  run: runMcp,
+};
+
+async function runMcp(context: CommandContext<typeof OPTIONS>): Promise<number> {
+  const { flags, io } = context;
+  // Resolved here: the serve has no working folder a relative path could mean.
+  const project = await resolveProjectDir(needProject(flags.project, context.cwd));
+  const home = syncHome();
+  const owner = await serveOwner(home, io, "mcp");
+  const token = await readInstallationToken(home);
+  const url = new URL(`http://127.0.0.1:${owner.port}/mcp`);
+  url.searchParams.set("project", project);
+  await bridgeStdio({ url, token, log: io.err });
+  return 0;
+}

@@ -1,0 +1,79 @@
+/**
+ * Starting `sync serve` in the background, for a long-lived client (the
+ * stdio MCP server) that needs an owner to talk to and must never become one
+ * itself: an owner kept for a client's whole life would keep the clock, the
+ * app and every CLI command waiting.
+ *
+ * @module
+ */
+import { OwnerGoneError } from "../errors.ts";
+import { type OwnerNote, readInstallationOwner } from "../projects/mod.ts";
+import type { CliIo } from "./io.ts";
+
+/** The entry point a background serve runs. */
+const MAIN = new URL("../../main.ts", import.meta.url);
+
+/** The permission flags of `deno task serve`, which a background serve runs with too. */
+const SERVE_FLAGS = [
+  "--unstable-kv",
+  "--unstable-worker-options",
+  "--allow-read",
+  "--allow-write",
+  "--allow-net",
+  "--allow-env=SYNC_HOME,HOME,XDG_DATA_HOME,SYNC_PORT,INIT_CWD",
+];
+
+/** How long a serve may take to start answering. */
+const START_MS = 30_000;
+
+/**
+ * The serve that owns the installation, started in the background first when
+ * none runs. A serve started here outlives the caller, in a process group of
+ * its own, its output discarded; it is stopped like any serve (`kill <pid>`).
+ *
+ * @param home The installation folder.
+ * @param io Where the caller says it started one (stderr).
+ * @param command The caller's name, for what it says.
+ * @returns The owner's note, with its port.
+ * @throws {OwnerGoneError} when the serve started here stops before it answers.
+ */
+export async function serveOwner(home: string, io: CliIo, command: string): Promise<OwnerNote> {
+  const running = await readInstallationOwner(home);
+  if (running?.command === "serve" && running.port !== undefined) return running;
+  let child: Deno.ChildProcess | undefined;
+  if (running?.command !== "serve") {
+    // By name, as `deno task mcp`'s narrow --allow-run=deno permits.
+    child = new Deno.Command("deno", {
+      args: ["run", ...SERVE_FLAGS, MAIN.pathname, "serve"],
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+      detached: true,
+    }).spawn();
+    child.unref();
+    io.err(
+      `sync ${command}: no sync serve was running for ${home}; started one in the background ` +
+        `(pid ${child.pid}). Stop it with kill ${child.pid}.`,
+    );
+  }
+  let exited = false;
+  child?.status.then(() => exited = true);
+  const until = Date.now() + START_MS;
+  while (Date.now() < until) {
+    const owner = await readInstallationOwner(home);
+    if (owner?.command === "serve" && owner.port !== undefined) return owner;
+    // A serve that stopped at once lost to another starting at the same moment, or failed.
+    if (exited && owner?.command !== "serve") {
+      throw new OwnerGoneError(
+        `The sync serve started for ${home} stopped before it answered; run deno task serve ` +
+          `to see why`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new OwnerGoneError(
+    `No sync serve answered for ${home} within ${
+      START_MS / 1000
+    } s; run deno task serve to see why`,
+  );
+}

@@ -1,0 +1,69 @@
+/**
+ * The words the browser tests find the page's controls by: role and
+ * accessible name, as a person using a screen reader would. One place, so a
+ * renamed button is one line here.
+ *
+ * @module
+ */
+
+/** The start page. */
+export const START = {
+  /** The "Open a folder" section's heading. */
+  openHeading: "Open a folder",
+  /** The path field's label. */
+  pathField: "Project folder, as an absolute path",
+  /** The button that opens it. */
+  openButton: "Open",
+  /** The list of projects opened lately. */
+  recentHeading: "Recent",
+  /** The list of projects on the clock. */
+  scheduledHeading: "Scheduled",
+} as const;
+
+/** A project's window. */
+export const WINDOW = {
+  /** The list of installed packages. */
+  extensionList: "Installed extensions",
+  /** The link back to the start page. */
+  allProjects: "All projects",
+} as const;
+
+/** The install dialog and its card. */
+export const INSTALL = {
+  /** The button of the Extensions list that opens the dialog. */
+  openButton: "Install…",
+  /** The dialog's title. */
+  dialog: "Install an extension",
+  /** The field for a package folder's (or archive's) absolute path. */
+  pathField: "Folder or archive path",
+  /** The file input for an archive to upload. */
+  archiveField: "Archive file",
+  /** The button that reads the folder and shows the card. */
+  readButton: "Show what it asks",
+  /** The card's section of permissions. */
+  asksHeading: "What it asks",
+  /** The card's primary action. */
+  approve: "Approve",
+  /** The card's way out. */
+  cancel: "Cancel",
+} as const;
+
+/** An extension's page. */
+export const EXTENSION = {
+  /** The Off | On radio group of the clock. */
+  clockGroup: "Clock in this project",
+  /** Its two radios. */
+  off: "Off",
+  on: "On",
+  /** The button that opens the remove dialog. */
+  removeButton: "Remove…",
+  /** The remove dialog's title starts with this. */
+  removeDialog: /^Remove .* from this project\?$/,
+  /** The remove dialog's primary action. */
+  remove: "Remove",
+  /** Approves an update that waits. */
+  approveUpdate: "Approve",
+} as const;
+
+/** The attribute a receipt's row carries, with the receipt's id. */
+export const RECEIPT_ID_ATTRIBUTE = "data-receipt-id";

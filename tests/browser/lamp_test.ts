@@ -1,0 +1,71 @@
+import assert from "node:assert/strict";
+import {
+  BROWSER_TEST,
+  expectText,
+  gatePackage,
+  Installation,
+  launchBrowser,
+  openPage,
+  until,
+} from "./_browser.ts";
+import { WINDOW } from "./_names.ts";
+
+Deno.test("a lamp breathes while a handler runs, without a reload", BROWSER_TEST, async (t) => {
+  const browser = await launchBrowser();
+  const installation = await Installation.create();
+  try {
+    const project = await installation.project("site");
+    await installation.install(await installation.writePackage(gatePackage("gate")), project);
+    await installation.serve();
+
+    for (const reducedMotion of [false, true]) {
+      await t.step(
+        `a call from another process turns it breathing, then steady (${
+          reducedMotion ? "reduced motion" : "motion"
+        })`,
+        async () => {
+          const path = `/p/${encodeURIComponent(project)}/extensions`;
+          const watched = await openPage(browser, installation, { path, reducedMotion });
+          const { page } = watched;
+          const row = page.getByRole("list", { name: WINDOW.extensionList }).getByRole("listitem")
+            .filter({ hasText: "Gate" });
+          const lamp = row.locator(".lamp-wrap");
+          await expectText(lamp, "ready");
+          await page.evaluate("window.__marker = 'no reload'");
+          const gate = { gate: reducedMotion ? "still" : "moving" };
+          const waiting = installation.call(project, "gate", "gate.wait", gate);
+          try {
+            await until(
+              "a breathing lamp",
+              async () => /\blamp-breathing\b/.test(await lamp.getAttribute("class") ?? ""),
+            );
+            const label = lamp.locator(".lamp-label");
+            await label.waitFor();
+            assert.equal(
+              (await label.innerText()).trim(),
+              reducedMotion ? "Running" : "running now",
+            );
+            assert.equal(await page.evaluate("window.__marker"), "no reload");
+            if (!reducedMotion) await watched.screenshot("lamp-breathing");
+          } finally {
+            const opened = await installation.call(project, "gate", "gate.open", gate);
+            assert.equal(opened.code, 0, opened.stderr);
+            const waited = await waiting;
+            assert.equal(waited.code, 0, waited.stderr);
+            assert.match(waited.stdout, /"opened": ?true/);
+          }
+          await until(
+            "a steady lamp",
+            async () => /\blamp-steady\b/.test(await lamp.getAttribute("class") ?? ""),
+          );
+          await expectText(lamp, "ready");
+          assert.equal(await page.evaluate("window.__marker"), "no reload");
+          await watched.close();
+        },
+      );
+    }
+  } finally {
+    await installation.close();
+    await browser.close();
+  }
+});

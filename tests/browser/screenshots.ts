@@ -1,0 +1,81 @@
+/**
+ * `deno task screenshots`: sets up a demo installation (the example packages
+ * of `extensions/` installed in a temp project, with a few receipts), serves
+ * it, and writes a PNG of each page of the window, light and dark, at
+ * 1280×800, into `docs/screenshots/`.
+ *
+ * It runs with `-A`: playwright, which drives the browser, reads `/proc`
+ * paths that Deno grants only with every permission.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Installation, launchBrowser, openPage, type WatchedPage } from "./_browser.ts";
+import { examplePath, setUpExamples } from "./_demo.ts";
+import { EXTENSION, INSTALL, RECEIPT_ID_ATTRIBUTE, START, WINDOW } from "./_names.ts";
+
+const OUT_DIR = fileURLToPath(new URL("../../docs/screenshots/", import.meta.url));
+
+async function shoot(watched: WatchedPage, name: string): Promise<void> {
+  const path = join(OUT_DIR, `${name}.png`);
+  // Let transitions finish, so the picture is of the page at rest.
+  await watched.page.evaluate("document.getAnimations().forEach((a) => a.finish?.())")
+    .catch(() => {});
+  await watched.page.screenshot({ path });
+  console.log(`Wrote ${path}`);
+}
+
+if (import.meta.main) {
+  await Deno.mkdir(OUT_DIR, { recursive: true });
+  const browser = await launchBrowser();
+  const installation = await Installation.create();
+  try {
+    const site = await installation.project("site");
+    const notes = await installation.project("notes");
+    await setUpExamples(installation.home, site);
+    await installation.serve();
+    await installation.syncOk(["open", "--project", notes]);
+    await installation.syncOk(["open", "--project", site]);
+    const window = `/p/${encodeURIComponent(site)}/extensions`;
+
+    for (const colorScheme of ["light", "dark"] as const) {
+      const start = await openPage(browser, installation, { colorScheme });
+      await start.page.getByRole("region", { name: START.recentHeading }).getByRole("link")
+        .nth(1).waitFor();
+      await shoot(start, `start-${colorScheme}`);
+      await start.close();
+
+      const extension = await openPage(browser, installation, {
+        colorScheme,
+        path: `${window}/issues`,
+      });
+      await extension.page.locator(`[${RECEIPT_ID_ATTRIBUTE}]`).first().waitFor();
+      await shoot(extension, `extension-${colorScheme}`);
+      await extension.close();
+
+      const remove = await openPage(browser, installation, {
+        colorScheme,
+        path: `${window}/hello`,
+      });
+      await remove.page.locator(`[${RECEIPT_ID_ATTRIBUTE}]`).nth(2).waitFor();
+      await remove.page.getByRole("button", { name: EXTENSION.removeButton }).click();
+      await remove.page.getByRole("dialog", { name: EXTENSION.removeDialog }).waitFor();
+      await shoot(remove, `remove-${colorScheme}`);
+      await remove.close();
+
+      const install = await openPage(browser, installation, { colorScheme, path: window });
+      await install.page.getByRole("list", { name: WINDOW.extensionList }).waitFor();
+      await install.page.getByRole("button", { name: INSTALL.openButton }).click();
+      const dialog = install.page.getByRole("dialog", { name: INSTALL.dialog });
+      await dialog.getByLabel(INSTALL.pathField).fill(examplePath("triage"));
+      await dialog.getByRole("button", { name: INSTALL.readButton }).click();
+      await dialog.getByRole("button", { name: INSTALL.approve, exact: true }).waitFor();
+      await shoot(install, `install-${colorScheme}`);
+      await install.close();
+    }
+  } finally {
+    await installation.close();
+    await browser.close();
+  }
+}

@@ -1,0 +1,94 @@
+import assert from "node:assert/strict";
+import {
+  BROWSER_TEST,
+  expectGone,
+  expectText,
+  hasFocus,
+  Installation,
+  launchBrowser,
+  openPage,
+  tabTo,
+  until,
+} from "./_browser.ts";
+import { EXTENSION } from "./_names.ts";
+
+/** Version `version` of a package that answers which version it is. */
+function versioned(id: string, version: string, permissions: string[]) {
+  return {
+    id,
+    version,
+    permissions,
+    handlers: [`${id}.which`],
+    service: `export default function register() {
+  return { "${id}.which": () => ({ version: "${version}" }) };
+}`,
+  };
+}
+
+Deno.test("an update that asks for more waits for approval", BROWSER_TEST, async (t) => {
+  const browser = await launchBrowser();
+  const installation = await Installation.create();
+  try {
+    const project = await installation.project("site");
+    await installation.serve();
+    const which = async (id: string) => {
+      const answer = await installation.call(project, id, `${id}.which`);
+      assert.equal(answer.code, 0, answer.stderr);
+      return (JSON.parse(answer.stdout) as { version: string }).version;
+    };
+    /** Installs v1 approved, then v2 from the CLI without --approve, which leaves it waiting. */
+    const waitingUpdate = async (id: string) => {
+      await installation.install(
+        await installation.writePackage(versioned(id, "1.0.0", ["background"])),
+        project,
+      );
+      const v2 = await installation.writePackage(
+        versioned(id, "2.0.0", ["background", "net:tracker.example.com"]),
+      );
+      const stored = await installation.sync(["install", v2, "--project", project]);
+      assert.match(stored.stdout + stored.stderr, /2\.0\.0/, stored.stderr);
+      assert.equal(await which(id), "1.0.0", "the old version still serves");
+    };
+
+    for (const way of ["mouse", "keyboard"] as const) {
+      await t.step(
+        `with the ${way}: the page shows only what is new, and Approve serves it`,
+        async () => {
+          const id = way === "mouse" ? "tracker" : "poller";
+          await waitingUpdate(id);
+          const path = `/p/${encodeURIComponent(project)}/extensions/${id}`;
+          const watched = await openPage(browser, installation, {
+            path,
+            colorScheme: way === "mouse" ? "light" : "dark",
+          });
+          const { page } = watched;
+          const notice = page.getByRole("region", {
+            name: /Version 2\.0\.0 waits for your approval/,
+          });
+          await expectText(notice, /net:tracker\.example\.com/);
+          await expectText(notice, /Version 1\.0\.0 keeps serving this project until you approve/);
+          const asked = await notice.getByRole("listitem").allTextContents();
+          assert.equal(asked.length, 1, `only the new permission: ${JSON.stringify(asked)}`);
+          assert.doesNotMatch(asked[0], /background/);
+          await watched.assertAccessible(`an update waiting (${way})`);
+          if (way === "mouse") await watched.screenshot("update-waiting-light");
+          assert.equal(await which(id), "1.0.0", "still the old version while the page shows it");
+          const approve = notice.getByRole("button", { name: EXTENSION.approveUpdate });
+          if (way === "mouse") {
+            await approve.click();
+          } else {
+            await tabTo(page, approve, 80);
+            assert.ok(await hasFocus(approve));
+            await page.keyboard.press("Enter");
+          }
+          await expectGone(notice);
+          await until("v2 serving", async () => (await which(id)) === "2.0.0");
+          await watched.close();
+        },
+      );
+    }
+  } finally {
+    await installation.close();
+    await browser.close();
+  }
+});

@@ -1,0 +1,233 @@
+import assert from "node:assert/strict";
+// @ts-types="@modelcontextprotocol/sdk/client/index"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+// @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { listReceipts } from "../../runtime/host/mod.ts";
+import { installPackage } from "../../runtime/lifecycle/mod.ts";
+import { McpEndpoint, SessionTokenRegistry } from "../../runtime/mcp/mod.ts";
+import type { Source } from "../../runtime/types.ts";
+import { createApp } from "../../runtime/web/app.ts";
+import { listWorkOrders } from "../../runtime/work/mod.ts";
+import { testHost } from "../internal/packages.ts";
+import { callJson, exerciseClient, TOOLS_PACKAGE, writeLaterPackage } from "./_scenario.ts";
+import { join } from "node:path";
+
+const TOKEN = "installation-token-for-tests";
+
+/** The app with `/mcp`, served on a port of its own, and a client's way in. */
+async function servedApp() {
+  const env = await testHost({ limits: { timeoutMs: 300 } });
+  await env.install(TOOLS_PACKAGE);
+  const sessionTokens = new SessionTokenRegistry();
+  const mcp = new McpEndpoint(env.host, { token: TOKEN, sessionTokens });
+  // No request comes before the app is made: the port is known only once listening.
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    (request) => app.fetch(request),
+  );
+  const port = server.addr.port;
+  const app = createApp(env.host, { token: TOKEN, port, mcp });
+  const url = new URL(`http://127.0.0.1:${port}/mcp`);
+  url.searchParams.set("project", env.project);
+  async function connect(token: string, name = "test-client"): Promise<Client> {
+    const client = new Client({ name, version: "1.0.0" });
+    await client.connect(
+      new StreamableHTTPClientTransport(url, {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
+    );
+    return client;
+  }
+  return {
+    env,
+    app,
+    port,
+    url,
+    mcp,
+    sessionTokens,
+    connect,
+    async close() {
+      await mcp.close();
+      await server.shutdown();
+      await env.close();
+    },
+  };
+}
+
+Deno.test("`McpEndpoint` serves sync-mcp over Streamable HTTP to the SDK's client", async (t) => {
+  const served = await servedApp();
+  try {
+    const client = await served.connect(TOKEN);
+    try {
+      await exerciseClient(t, client, {
+        seed: async () => {
+          await served.env.call("tools", "tools.seed");
+        },
+        installLater: async () => {
+          const dir = await writeLaterPackage(join(served.env.home, "..", "packages"));
+          await installPackage(served.env.host, dir, served.env.project, { approve: true });
+        },
+      });
+      await t.step("a call with the installation's token is a person's agent's", async () => {
+        const [receipt] = await listReceipts(served.env.kv, served.env.project, {
+          packageId: "tools",
+          limit: 1,
+        });
+        assert.equal(receipt.handler, "tools.spin");
+        assert.deepEqual(receipt.occasion, { kind: "agent" });
+        assert.deepEqual(receipt.source, { kind: "agent", name: "test-client" });
+        const memory = await served.env.host.projectMemory(served.env.project);
+        const [order] = await listWorkOrders(memory);
+        assert.deepEqual(order.source, { kind: "agent", name: "test-client" });
+        assert.equal(order.extensionId, undefined);
+      });
+    } finally {
+      await client.close();
+    }
+  } finally {
+    await served.close();
+  }
+});
+
+Deno.test("`McpEndpoint` attributes a session token's calls to that session's source", async (t) => {
+  const served = await servedApp();
+  try {
+    const source: Source = {
+      kind: "agent",
+      name: "claude-code",
+      workKey: "work-0000000001",
+      extensionId: "issues",
+    };
+    const token = await served.sessionTokens.issue(source);
+    const client = await served.connect(token, "claude-code-acp");
+    try {
+      await t.step("the receipt of a handler tool carries the session's source", async () => {
+        await callJson(client, "tools_echo", { text: "from a session" });
+        const [receipt] = await listReceipts(served.env.kv, served.env.project, { limit: 1 });
+        assert.equal(receipt.handler, "tools.echo");
+        assert.deepEqual(receipt.occasion, { kind: "agent" });
+        assert.deepEqual(receipt.source, source);
+      });
+      await t.step("work the session orders carries the session's source", async () => {
+        const { key } = await callJson(client, "work_order", {
+          kind: "agent.session",
+          agent: "gemini",
+          title: "Review",
+          prompt: { text: "Review the change" },
+          onInterrupted: "continue",
+        }) as { key: string };
+        const memory = await served.env.host.projectMemory(served.env.project);
+        const order = (await listWorkOrders(memory)).find((o) => o.key === key)!;
+        assert.deepEqual(order.source, source);
+      });
+      await t.step("a revoked token is refused, and its session with it", async () => {
+        await served.sessionTokens.revoke(token);
+        await assert.rejects(() => served.connect(token), /401|token/i);
+        await assert.rejects(() => client.listTools());
+      });
+    } finally {
+      await client.close().catch(() => {});
+    }
+  } finally {
+    await served.close();
+  }
+});
+
+Deno.test("`createApp`'s `/mcp` refuses what its guards refuse, as JSON-RPC errors", async (t) => {
+  const served = await servedApp();
+  const { app, port, url } = served;
+  const initialize = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "raw", version: "1" },
+    },
+  });
+  const headers = (more: Record<string, string> = {}) => ({
+    host: `127.0.0.1:${port}`,
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    authorization: `Bearer ${TOKEN}`,
+    ...more,
+  });
+  const post = (init: { headers?: Record<string, string>; body?: string; path?: string }) =>
+    app.request(init.path ?? `${url.pathname}${url.search}`, {
+      method: "POST",
+      headers: init.headers ?? headers(),
+      body: init.body ?? initialize,
+    });
+  async function rpcError(response: Response, status: number): Promise<string> {
+    assert.equal(response.status, status);
+    const body = await response.json();
+    assert.equal(body.jsonrpc, "2.0");
+    return body.error.message;
+  }
+  try {
+    await t.step("without a token", async () => {
+      const { authorization: _, ...rest } = headers();
+      assert.match(await rpcError(await post({ headers: rest }), 401), /Bearer/);
+    });
+    await t.step("with a wrong token", async () => {
+      const response = await post({ headers: headers({ authorization: "Bearer wrong" }) });
+      assert.match(await rpcError(response, 401), /token/);
+    });
+    await t.step("from a foreign Host", async () => {
+      const response = await post({ headers: headers({ host: `evil.example:${port}` }) });
+      assert.equal(response.status, 403);
+      await response.body?.cancel();
+    });
+    await t.step("from a foreign Origin, even on a GET", async () => {
+      const response = await post({ headers: headers({ origin: "http://evil.example" }) });
+      assert.equal(response.status, 403);
+      await response.body?.cancel();
+      const get = await app.request(`${url.pathname}${url.search}`, {
+        headers: headers({ origin: "http://evil.example" }),
+      });
+      assert.match(await rpcError(get, 403), /evil\.example/);
+    });
+    await t.step("with a body past the cap", async () => {
+      const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping", pad: "x".repeat(2e6) });
+      assert.match(await rpcError(await post({ body }), 413), /bytes/);
+    });
+    await t.step("with a body that is not JSON-RPC", async () => {
+      const response = await post({ body: "{not json" });
+      assert.equal(response.status, 400);
+      const parsed = await response.json();
+      assert.equal(parsed.error.code, -32700);
+      const notRpc = await post({ body: JSON.stringify({ hello: "world" }) });
+      assert.equal(notRpc.status, 400);
+      assert.equal((await notRpc.json()).error.code, -32700);
+    });
+    await t.step("without a project, or with a folder that is not there", async () => {
+      assert.match(
+        await rpcError(await post({ path: "/mcp" }), 400),
+        /project=<absolute project folder>/,
+      );
+      const gone = `/mcp?project=${encodeURIComponent("/nowhere/at/all")}`;
+      assert.equal((await post({ path: gone })).status, 400);
+    });
+    await t.step("with a session nobody opened", async () => {
+      const response = await post({ headers: headers({ "mcp-session-id": "made-up" }) });
+      assert.match(await rpcError(response, 404), /initialize a new one/);
+    });
+    await t.step("a session is used only with the token it was opened with", async () => {
+      const response = await post({});
+      assert.equal(response.status, 200);
+      const session = response.headers.get("mcp-session-id")!;
+      await response.body?.cancel();
+      const other = await served.sessionTokens.issue({ kind: "agent", name: "other" });
+      const borrowed = await post({
+        headers: headers({ "mcp-session-id": session, authorization: `Bearer ${other}` }),
+        body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
+      });
+      assert.equal(borrowed.status, 404);
+      await borrowed.body?.cancel();
+    });
+  } finally {
+    await served.close();
+  }
+});

@@ -1,0 +1,186 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+// @ts-types="@modelcontextprotocol/sdk/client/index"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+// @ts-types="@modelcontextprotocol/sdk/client/stdio"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+// @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { REPO_ROOT, runSync } from "../internal/cli.ts";
+import { type PackageSpec, writePackage } from "../internal/packages.ts";
+import { ServeProcess } from "../internal/serve_process.ts";
+import { callJson, exerciseClient, TOOLS_PACKAGE, writeLaterPackage } from "./_scenario.ts";
+
+/** A home, a project with {@linkcode TOOLS_PACKAGE} installed (through whoever owns the home). */
+async function installation() {
+  const root = await Deno.makeTempDir({ prefix: "sync-mcp-" });
+  const home = join(root, "home");
+  const project = join(root, "project");
+  await Deno.mkdir(project);
+  const realProject = await Deno.realPath(project);
+  async function install(spec: PackageSpec): Promise<void> {
+    const dir = await writePackage(join(root, "packages"), spec);
+    const done = await runSync(home, ["install", dir, "--project", project, "--approve"]);
+    assert.equal(done.code, 0, done.stderr);
+  }
+  return {
+    home,
+    project: realProject,
+    install,
+    place: {
+      seed: async () => {
+        const done = await runSync(home, ["call", "tools", "tools.seed", "--project", project]);
+        assert.equal(done.code, 0, done.stderr);
+      },
+      installLater: async () => {
+        const dir = await writeLaterPackage(join(root, "packages"));
+        const done = await runSync(home, ["install", dir, "--project", project, "--approve"]);
+        assert.equal(done.code, 0, done.stderr);
+      },
+    },
+    /** The receipts `sync receipts --json` prints, newest first. */
+    async receipts(): Promise<Record<string, unknown>[]> {
+      const done = await runSync(home, ["receipts", "--project", project, "--json"]);
+      assert.equal(done.code, 0, done.stderr);
+      return done.stdout.trim().split("\n").map((line) => JSON.parse(line));
+    },
+  };
+}
+
+/** `deno task mcp --project <project>` as an MCP client spawns it. */
+function stdioTransport(home: string, project: string): StdioClientTransport {
+  return new StdioClientTransport({
+    command: Deno.execPath(),
+    args: ["task", "-q", "mcp", "--project", project],
+    cwd: REPO_ROOT.pathname,
+    env: { SYNC_HOME: home, SYNC_PORT: "0", NO_COLOR: "1" },
+    stderr: "pipe",
+  });
+}
+
+/** Everything a stream says, collected as it comes. */
+function collect(stream: { on(event: "data", listener: (chunk: unknown) => void): void } | null) {
+  const said: string[] = [];
+  stream?.on("data", (chunk) => said.push(String(chunk)));
+  return said;
+}
+
+Deno.test("`deno task serve`'s /mcp answers the SDK's client over Streamable HTTP", async (t) => {
+  const place = await installation();
+  const serve = new ServeProcess(place.home);
+  try {
+    const served = new URL(await serve.url());
+    await place.install(TOOLS_PACKAGE);
+    const url = new URL("/mcp", served);
+    url.searchParams.set("project", place.project);
+    const client = new Client({ name: "http-test", version: "1.0.0" });
+    await client.connect(
+      new StreamableHTTPClientTransport(url, {
+        requestInit: {
+          headers: { authorization: `Bearer ${served.searchParams.get("token")}` },
+        },
+      }),
+    );
+    try {
+      await exerciseClient(t, client, place.place);
+      await t.step("the receipts say occasion agent and the client as the source", async () => {
+        const receipts = await place.receipts();
+        const ping = receipts.find((r) => r.handler === "later.ping")!;
+        assert.deepEqual(ping.occasion, { kind: "agent" });
+        assert.deepEqual(ping.source, { kind: "agent", name: "http-test" });
+      });
+    } finally {
+      await client.close();
+    }
+  } finally {
+    await serve.stop("SIGTERM");
+  }
+});
+
+Deno.test("`deno task mcp` bridges stdio to the serve that runs", async (t) => {
+  const place = await installation();
+  const serve = new ServeProcess(place.home);
+  try {
+    await serve.url();
+    await place.install(TOOLS_PACKAGE);
+    const transport = stdioTransport(place.home, place.project);
+    const stderr = collect(transport.stderr as never);
+    const client = new Client({ name: "stdio-test", version: "1.0.0" });
+    await client.connect(transport);
+    try {
+      await exerciseClient(t, client, place.place);
+      await t.step(
+        "a person's agent on stdio is attributed as one, through the serve",
+        async () => {
+          const receipts = await place.receipts();
+          const echo = receipts.find((r) => r.handler === "tools.echo")!;
+          assert.deepEqual(echo.occasion, { kind: "agent" });
+          assert.deepEqual(echo.source, { kind: "agent", name: "stdio-test" });
+          assert.doesNotMatch(stderr.join(""), /started one/);
+        },
+      );
+    } finally {
+      await client.close();
+    }
+  } finally {
+    await serve.stop("SIGTERM");
+  }
+});
+
+Deno.test("`deno task mcp` starts a serve in the background when none runs", async (t) => {
+  const place = await installation();
+  // With no serve, the install owns the installation for its own length.
+  await place.install(TOOLS_PACKAGE);
+  const transport = stdioTransport(place.home, place.project);
+  const stderr = collect(transport.stderr as never);
+  const client = new Client({ name: "stdio-alone", version: "1.0.0" });
+  let servePid: number | undefined;
+  try {
+    await client.connect(transport);
+    const note = JSON.parse(await Deno.readTextFile(join(place.home, "owner.json")));
+    servePid = note.pid;
+    await t.step("it says on stderr that it started one, and which", () => {
+      assert.equal(note.command, "serve");
+      assert.match(
+        stderr.join(""),
+        new RegExp(`started one in the background \\(pid ${note.pid}\\)`),
+      );
+    });
+    await t.step("the tools answer through it", async () => {
+      const { tools } = await client.listTools();
+      assert.ok(tools.some((tool) => tool.name === "tools_echo"));
+      assert.deepEqual(await callJson(client, "tools_echo", { text: "alone" }), {
+        text: "alone",
+        occasion: "agent",
+      });
+    });
+    await client.close();
+    await t.step("the serve outlives the client, and the CLI sends it its commands", async () => {
+      const receipts = await place.receipts();
+      assert.equal(receipts[0].handler, "tools.echo");
+      const again = JSON.parse(await Deno.readTextFile(join(place.home, "owner.json")));
+      assert.equal(again.pid, servePid);
+    });
+  } finally {
+    await client.close().catch(() => {});
+    if (servePid !== undefined) await stopProcess(servePid);
+  }
+});
+
+/** Stops a process this test started (by its pid) and waits until it is gone. */
+async function stopProcess(pid: number): Promise<void> {
+  try {
+    Deno.kill(pid, "SIGTERM");
+  } catch {
+    return;
+  }
+  const until = Date.now() + 20_000;
+  while (Date.now() < until) {
+    try {
+      Deno.kill(pid, "SIGCONT");
+    } catch {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
