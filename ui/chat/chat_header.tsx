@@ -47,11 +47,10 @@ export function ChatHeader(props: ChatHeaderProps) {
     <header class="chat-header">
       <div class="chat-header-top">
         <h2 class="chat-title">{session.title}</h2>
-        {session.keptAs === null && (
-          <button type="button" class="button" aria-disabled={busy} onClick={keep}>
-            Keep
-          </button>
-        )}
+        {/* Keeping again writes the record again, with what came since. */}
+        <button type="button" class="button" aria-disabled={busy} onClick={keep}>
+          Keep
+        </button>
       </div>
       <p class="secondary chat-facts">
         {sourceSentence(session)} · <span class="mono">{session.agent}</span>

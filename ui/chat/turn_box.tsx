@@ -19,7 +19,8 @@ type Action = "prompt" | "cancel" | "continue";
  * The conversation's controls: a box for the next turn (Enter sends,
  * Shift+Enter starts a new line), Cancel while the agent works, and
  * Continue for a session that was interrupted or has ended. While the next
- * turn cannot be typed, the box says why.
+ * turn cannot be sent, the box looks closed and says why; what is typed in
+ * it meanwhile waits there.
  */
 export function TurnBox(props: TurnBoxProps) {
   const { session } = props;
@@ -27,20 +28,20 @@ export function TurnBox(props: TurnBoxProps) {
   const [busy, setBusy] = useState<Action | null>(null);
   const [error, setError] = useState<string | null>(null);
   // What the last action did, for as long as the session stays where that action left it.
-  const [said, setSaid] = useState<{ text: string; state: string } | null>(null);
+  const [said, setSaid] = useState<{ text: string; state: string }[]>([]);
   const box = useRef<HTMLTextAreaElement>(null);
   const slow = useDelayed(busy !== null, 300);
   const working = session.state === "running" || session.state === "waiting" ||
     session.state === "ordered";
-  const canType = session.state === "ended" || session.state === "interrupted";
+  const canSend = session.state === "ended" || session.state === "interrupted";
   const reason = reasonOf(session);
 
   const act = async (action: Action) => {
     if (busy) return;
-    if (action === "prompt" && (!canType || text.trim() === "")) return;
+    if (action === "prompt" && (!canSend || text.trim() === "")) return;
     setBusy(action);
     setError(null);
-    setSaid(null);
+    setSaid([]);
     try {
       const answer = await postJson<ChatSessionResponse>(
         `/api/chat/sessions/${encodeURIComponent(session.key)}/${action}`,
@@ -49,14 +50,18 @@ export function TurnBox(props: TurnBoxProps) {
       props.onSession(answer);
       if (action === "prompt") {
         setText("");
-        setSaid({ text: "Sent. The agent is working on it.", state: answer.session.state });
+        setSaid([{ text: "Sent. The agent is working on it.", state: answer.session.state }]);
       } else if (action === "cancel") {
-        setSaid({ text: "Cancelled the turn.", state: answer.session.state });
+        setSaid([{ text: "Cancelled the turn.", state: answer.session.state }]);
       } else {
-        setSaid({
-          text: "Continued: the agent has the conversation again. Type the next turn.",
-          state: answer.session.state,
-        });
+        // Raising the agent again runs on after the answer; the turn can be typed once it ended.
+        setSaid([
+          { text: "Raising the agent again…", state: "running" },
+          {
+            text: "Continued: the agent has the conversation again. Type the next turn.",
+            state: "ended",
+          },
+        ]);
         box.current?.focus();
       }
     } catch (thrown) {
@@ -85,15 +90,14 @@ export function TurnBox(props: TurnBoxProps) {
           }}
         >
           <label class="visually-hidden" for="turn-text">Next turn</label>
+          {/* Open to typing at any time, so the next turn can be drafted while the agent works. */}
           <textarea
             id="turn-text"
             ref={box}
-            class="input turn-text"
+            class={`input turn-text ${canSend ? "" : "turn-text-closed"}`}
             rows={3}
             value={text}
-            placeholder={canType ? "Say what to do next" : ""}
-            readOnly={!canType}
-            aria-disabled={!canType}
+            placeholder={canSend ? "Say what to do next" : ""}
             aria-describedby={reason ? "turn-reason" : undefined}
             onInput={(event) => setText((event.target as HTMLTextAreaElement).value)}
             onKeyDown={(event) => {
@@ -115,7 +119,7 @@ export function TurnBox(props: TurnBoxProps) {
                 Cancel
               </button>
             )}
-            {canType && (
+            {canSend && (
               <button
                 type="button"
                 class="button"
@@ -128,7 +132,7 @@ export function TurnBox(props: TurnBoxProps) {
             <button
               type="submit"
               class="button primary"
-              aria-disabled={!canType || busy !== null || text.trim() === ""}
+              aria-disabled={!canSend || busy !== null || text.trim() === ""}
             >
               Send
             </button>
@@ -137,7 +141,7 @@ export function TurnBox(props: TurnBoxProps) {
       )}
       {error && <p class="error" role="alert">{error}</p>}
       <p class="tertiary turn-said" role="status">
-        {slow ? busyWords(busy) : said?.state === session.state ? said.text : ""}
+        {slow ? busyWords(busy) : said.find((line) => line.state === session.state)?.text ?? ""}
       </p>
     </div>
   );
