@@ -34,6 +34,8 @@ export function TurnBox(props: TurnBoxProps) {
   const working = session.state === "running" || session.state === "waiting" ||
     session.state === "ordered";
   const canSend = session.state === "ended" || session.state === "interrupted";
+  // Signed in meanwhile, a person raises the agent again with Continue.
+  const canContinue = canSend || session.waitingFor?.kind === "sign-in";
   const reason = reasonOf(session);
 
   const act = async (action: Action) => {
@@ -119,7 +121,7 @@ export function TurnBox(props: TurnBoxProps) {
                 Cancel
               </button>
             )}
-            {canSend && (
+            {canContinue && (
               <button
                 type="button"
                 class="button"
@@ -164,7 +166,7 @@ function reasonOf(session: AgentSession): string | null {
       return "The agent is working on this turn. Wait for it to end, or cancel it.";
     case "waiting":
       return session.waitingFor?.kind === "sign-in"
-        ? `The agent needs signing in: ${session.waitingFor.text}`
+        ? `The agent needs signing in: ${session.waitingFor.text} Then press Continue.`
         : "The agent waits for your answer above.";
     case "failed":
       return "The agent failed, so this conversation cannot go on. Begin a new conversation.";
