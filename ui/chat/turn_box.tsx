@@ -166,7 +166,7 @@ function reasonOf(session: AgentSession): string | null {
       return "The agent is working on this turn. Wait for it to end, or cancel it.";
     case "waiting":
       return session.waitingFor?.kind === "sign-in"
-        ? `The agent needs signing in: ${session.waitingFor.text} Then press Continue.`
+        ? session.waitingFor.text
         : "The agent waits for your answer above.";
     case "failed":
       return "The agent failed, so this conversation cannot go on. Begin a new conversation.";
