@@ -80,6 +80,7 @@ export const UI_PACKAGES: readonly string[] = ["preact", "@preact/signals"];
 export const UI_TYPE_SOURCES: readonly string[] = [
   "runtime/web/api/types.ts",
   "runtime/web/api/events_types.ts",
+  "runtime/web/api/chat_types.ts",
 ];
 /**
  * Source text of one `data:` root module, at most: the URL is one argument of
@@ -483,9 +484,9 @@ function importRule(
     }
     return {
       rule: "entry",
-      why: `ui/ may import only its own files, and with \`import type\` ${
-        UI_TYPE_SOURCES.join(" and ")
-      }`,
+      why: `ui/ may import only its own files, and with \`import type\` ${`${
+        UI_TYPE_SOURCES.slice(0, -1).join(", ")
+      } and ${UI_TYPE_SOURCES.at(-1)}`}`,
     };
   }
   if (file === "main.ts") {
