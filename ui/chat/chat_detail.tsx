@@ -97,7 +97,12 @@ export function ChatDetail(props: ChatDetailProps) {
       } catch (thrown) {
         pending.current = null;
         const missing = thrown instanceof ApiError && thrown.status === 404;
-        setShown({ kind: "error", message: messageOf(thrown), missing });
+        // A read again that fails keeps what is shown; the stream's reconnect reads once more.
+        setShown((before) =>
+          before.kind === "session" && !missing
+            ? before
+            : { kind: "error", message: messageOf(thrown), missing }
+        );
       }
     } while (reading.current.again);
     reading.current.busy = false;
