@@ -22,6 +22,8 @@ import {
   PackageCheckError,
   PayloadTooLargeError,
   PermissionDeniedError,
+  ProcessLimitError,
+  ProcessStartError,
   RateLimitedError,
   SupersededError,
 } from "./errors.ts";
@@ -38,7 +40,7 @@ export function httpStatusOf(error: unknown): number {
   if (error instanceof ApprovalRequiredError) return 403;
   if (error instanceof PermissionDeniedError || error instanceof MemoryAccessError) return 403;
   if (error instanceof PayloadTooLargeError) return 413;
-  if (error instanceof RateLimitedError) return 429;
+  if (error instanceof RateLimitedError || error instanceof ProcessLimitError) return 429;
   if (error instanceof HandlerBusyError) return 409;
   if (error instanceof OwnerGoneError) return 503;
   if (error instanceof ConflictError || error instanceof SupersededError) return 409;
@@ -52,7 +54,8 @@ export function httpStatusOf(error: unknown): number {
   // Handler failures (timeouts, throws, limits) are the handler's, not the request's.
   if (
     error instanceof HandlerFailedError || error instanceof HandlerTimeoutError ||
-    error instanceof HandlerResourceError || error instanceof LifecycleFailedError
+    error instanceof HandlerResourceError || error instanceof LifecycleFailedError ||
+    error instanceof ProcessStartError
   ) return 422;
   return 500;
 }

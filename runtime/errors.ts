@@ -170,6 +170,21 @@ export class OwnerGoneError extends SyncError {
   override name = "OwnerGoneError";
 }
 
+/**
+ * A process could not be started: its program is not on PATH or cannot be
+ * run, its folder cannot be made, or Sync lacks a permission it needs.
+ */
+export class ProcessStartError extends SyncError {
+  /** `"ProcessStartError"`: the name receipts, reports and the API show with the message. */
+  override name = "ProcessStartError";
+}
+
+/** A process was not started because too many are running (for its owner, or in all). */
+export class ProcessLimitError extends SyncError {
+  /** `"ProcessLimitError"`: the name receipts, reports and the API show with the message. */
+  override name = "ProcessLimitError";
+}
+
 /** Where a build problem is, relative to the package folder. */
 export interface BuildErrorPlace {
   /** Such as `src/service.ts` or `manifest.json`. */

@@ -306,3 +306,27 @@ export const UPLOAD_LIMITS: Readonly<UploadLimits> = Object.freeze({
   maxUploadBytes: ARCHIVE_LIMITS.maxArchiveBytes,
   keepUnusedMs: 60 * 60 * 1000,
 });
+
+/** Limits on the long-lived processes Sync starts (agents, and extensions' processes). */
+export interface ProcessLimits {
+  /**
+   * Processes one owner (an extension, an agent session's orderer) may have
+   * running at once. Each is a program with the person's full access; an
+   * owner that wants more is starting them in a loop.
+   */
+  maxPerOwner: number;
+  /** Processes running at once, whoever started them. */
+  maxRunning: number;
+  /** The end of a process's stderr kept to show when it fails, in bytes. */
+  stderrTailBytes: number;
+  /** Time a process group has after SIGTERM before it gets SIGKILL, in ms. */
+  stopGraceMs: number;
+}
+
+/** The limits every supervised process is held to. */
+export const PROCESS_LIMITS: Readonly<ProcessLimits> = Object.freeze({
+  maxPerOwner: 16,
+  maxRunning: 64,
+  stderrTailBytes: 16 * 1024,
+  stopGraceMs: 3_000,
+});

@@ -29,6 +29,9 @@ const EXPECTED: Record<string, { error: Error; status: number; exit: number }> =
   LifecycleFailedError: { error: new errors.LifecycleFailedError("x"), status: 422, exit: 1 },
   UnsafeFileError: { error: new errors.UnsafeFileError("x"), status: 500, exit: 1 },
   OwnerGoneError: { error: new errors.OwnerGoneError("x"), status: 503, exit: 1 },
+  // A program that cannot start is the agent's or extension's setup, not the request's.
+  ProcessStartError: { error: new errors.ProcessStartError("x"), status: 422, exit: 1 },
+  ProcessLimitError: { error: new errors.ProcessLimitError("x"), status: 429, exit: 1 },
   // Builds run only in the author's CLI; the web app never answers one.
   BuildError: {
     error: new errors.BuildError("x", { file: "src/service.ts", line: 1 }),

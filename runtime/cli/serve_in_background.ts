@@ -13,14 +13,15 @@ import type { CliIo } from "./io.ts";
 /** The entry point a background serve runs. */
 const MAIN = new URL("../../main.ts", import.meta.url);
 
-/** The permission flags of `deno task serve`, which a background serve runs with too. */
-const SERVE_FLAGS = [
+/** The permission flags of `deno task serve`, which a background serve runs with too (a test holds the two together). */
+export const SERVE_FLAGS: readonly string[] = [
   "--unstable-kv",
   "--unstable-worker-options",
   "--allow-read",
   "--allow-write",
   "--allow-net",
-  "--allow-env=SYNC_HOME,HOME,XDG_DATA_HOME,SYNC_PORT,INIT_CWD",
+  "--allow-env",
+  "--allow-run",
 ];
 
 /** How long a serve may take to start answering. */

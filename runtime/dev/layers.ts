@@ -45,6 +45,8 @@ export const DOMAIN_RANKS: Readonly<Record<string, number>> = {
   memory: 2,
   isolate: 2,
   work: 2,
+  // The processes Sync starts: it knows nothing of what they are for.
+  supervisor: 2,
   host: 3,
   clock: 4,
   // sync-mcp: what agents reach of a project (memory, work, handlers as tools); calls through the host.

@@ -14,6 +14,7 @@ import { UploadStore } from "./upload_store.ts";
 import { sweepStaleStaging } from "../packages/mod.ts";
 import { type InstallationOwnership, installationToken } from "../projects/mod.ts";
 import { McpEndpoint, type McpHost, type SessionTokens } from "../mcp/mod.ts";
+import type { Supervisor } from "../supervisor/mod.ts";
 import type { CommandRunner } from "./api/commands.ts";
 import { createApp, type WebApp } from "./app.ts";
 import type { WebHost } from "./web_host.ts";
@@ -42,6 +43,12 @@ export interface ServeOptions {
   userHome?: string;
   /** The tokens of the agent sessions Sync starts, which `/mcp` takes besides the installation's. */
   sessionTokens?: SessionTokens;
+  /**
+   * The processes this serve starts: what a killed serve left is swept at
+   * start, and every one is stopped when serving stops, or killed at once
+   * when the process exits another way.
+   */
+  supervisor?: Supervisor;
 }
 
 /**
@@ -109,6 +116,21 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
     }
     throw error;
   }
+  const supervisor = options.supervisor;
+  const left = await supervisor?.sweepOrphans().catch((error: Error) => {
+    options.log(`Could not look for processes a killed serve left: ${error.message}`);
+    return [];
+  });
+  for (const group of left ?? []) {
+    if (group.killed === 0) continue;
+    options.log(
+      `Stopped ${group.command} (process group ${group.pgid}), left by a serve that was killed`,
+    );
+  }
+  // Exits that run no more asynchronous code: a second Ctrl-C, an uncaught error.
+  const killProcesses = () => supervisor?.killAllNow();
+  const exitEvents = ["unload", "error", "unhandledrejection"];
+  for (const event of exitEvents) globalThis.addEventListener(event, killProcesses);
   // Owning the installation means every earlier serve has stopped or died: a clock
   // lease one of them left is stale. The clock looks once now, so a package just
   // installed proves itself within the minute, and then once a minute.
@@ -135,6 +157,8 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
     } catch { /* no such signal here */ }
   }
   await server.finished;
+  await supervisor?.close();
+  for (const event of exitEvents) globalThis.removeEventListener(event, killProcesses);
   clearInterval(sweeping);
   options.signal?.removeEventListener("abort", endStreams);
   await clock.stop();

@@ -25,12 +25,13 @@ export const SYNC_RUN_ARGS: readonly string[] = [
   "--allow-write",
   "--allow-net",
   "--allow-env",
+  "--allow-run",
   "main.ts",
 ];
 
 /**
  * `deno` arguments that run `main.ts` with the permissions `deno task serve`
- * gives it: only the environment variables Sync reads.
+ * gives it.
  */
 export const SERVE_RUN_ARGS: readonly string[] = [
   "run",
@@ -39,7 +40,8 @@ export const SERVE_RUN_ARGS: readonly string[] = [
   "--allow-read",
   "--allow-write",
   "--allow-net",
-  "--allow-env=SYNC_HOME,HOME,XDG_DATA_HOME,SYNC_PORT,INIT_CWD",
+  "--allow-env",
+  "--allow-run",
   "main.ts",
 ];
 
