@@ -1,43 +1,58 @@
 /**
- * The JavaScript that runs inside each QuickJS context before package code:
- * a bootstrap script that takes the private binding off the global object and
- * builds the surface over it, and the module the loader serves as
- * `@sync/extension-api/service`.
+ * The JavaScript that runs inside QuickJS around package code. Nothing of it
+ * is parsed in every fresh context (the worker gives a context its `console`
+ * as native functions); there are two pieces:
+ *
+ * - the encoder, evaluated once per QuickJS runtime in a context of its own
+ *   that package code never reaches: it turns values into JSON text, refusing
+ *   what JSON cannot carry, and formats console lines;
+ * - the module the loader serves as `@sync/extension-api/service`, evaluated
+ *   only in a context whose package imports it.
  *
  * @module
  */
-import { API_VERSION, CONSOLE_LEVELS, HOST_FUNCTIONS } from "../runtime/isolate/protocol.ts";
+import { API_VERSION, HOST_FUNCTIONS } from "../runtime/isolate/protocol.ts";
 
-/** The global the host sets for one moment; the bootstrap deletes it. */
+/** The global the worker sets for one moment; the service module deletes it. */
 export const BINDING_GLOBAL = "__syncBinding";
-/** The global the bootstrap leaves for the shim module; the shim deletes it. */
-export const SURFACE_GLOBAL = "__syncSurface";
 
 /**
- * The bootstrap script. Evaluated as a script; its completion value is an
- * object of internals (`encode`, `decode`) the worker keeps by handle and
- * that package code never sees.
+ * What the encoder answers, in place of JSON text (which never starts with it), for a value JSON cannot
+ * carry: this character, then why (a message naming the value's path).
  */
-export const BOOTSTRAP_SOURCE = `(() => {
+export const REFUSED_MARK = "!";
+
+/**
+ * The encoder, evaluated as a script once per runtime in its own context. Its
+ * completion value holds `encode(value, label, objectPrototype)` and
+ * `format(...args)`. Values of a call's context reach it as arguments and it
+ * hands back only strings, so package code never holds one of its objects.
+ * `objectPrototype` is the calling context's `Object.prototype`, which is
+ * what a plain object of that context has.
+ */
+export const ENCODER_SOURCE = `(() => {
   "use strict";
-  const binding = globalThis.${BINDING_GLOBAL};
-  delete globalThis.${BINDING_GLOBAL};
   const stringify = JSON.stringify;
-  const parse = JSON.parse;
   const isArray = Array.isArray;
   const keys = Object.keys;
   const getPrototypeOf = Object.getPrototypeOf;
-  const freeze = Object.freeze;
   const defineProperty = Object.defineProperty;
-  const ObjectProto = Object.prototype;
-  const TypeErr = TypeError;
   const isFiniteNumber = Number.isFinite;
+  const toText = String;
+  // Thrown, and caught at the top, for a value JSON cannot carry; anything
+  // else thrown (by a getter or toJSON of the value) goes on as it is.
+  const refused = {};
+  let reason = "";
+  function refuse(text) {
+    reason = text;
+    throw refused;
+  }
 
   // Values cross as plain JSON only; anything else is refused with its path,
   // rather than silently dropped the way JSON.stringify drops a function.
   // The copy is built with a list of open containers, not by recursion, so
   // that sending a value costs the handler none of its stack cap.
-  function encode(value, label) {
+  function encode(value, label, ObjectProto) {
     // The containers being copied, innermost last; their sources are the
     // path from the top, which is what a cycle would lead back to.
     const open = [];
@@ -45,29 +60,29 @@ export const BOOTSTRAP_SOURCE = `(() => {
     // Checks one value and answers what the copy holds for it: the value
     // itself, or a fresh container that is filled in when its turn comes.
     function enter(v, path, depth) {
-      if (depth > 256) throw new TypeErr(label + ": " + path + " is nested more than 256 levels deep");
+      if (depth > 256) refuse(label + ": " + path + " is nested more than 256 levels deep");
       if (v === null) return null;
       switch (typeof v) {
         case "string":
         case "boolean":
           return v;
         case "number":
-          if (!isFiniteNumber(v)) throw new TypeErr(label + ": " + path + " is " + v + ", which JSON cannot carry");
+          if (!isFiniteNumber(v)) refuse(label + ": " + path + " is " + v + ", which JSON cannot carry");
           return v;
         case "undefined":
-          throw new TypeErr(label + ": " + path + " is undefined, which JSON cannot carry");
+          refuse(label + ": " + path + " is undefined, which JSON cannot carry");
         case "function":
-          throw new TypeErr(label + ": " + path + " is a function, which cannot leave the isolate");
+          refuse(label + ": " + path + " is a function, which cannot leave the isolate");
         case "bigint":
-          throw new TypeErr(label + ": " + path + " is a BigInt, which JSON cannot carry (send it as a string)");
+          refuse(label + ": " + path + " is a BigInt, which JSON cannot carry (send it as a string)");
         case "symbol":
-          throw new TypeErr(label + ": " + path + " is a symbol, which JSON cannot carry");
+          refuse(label + ": " + path + " is a symbol, which JSON cannot carry");
       }
       if (typeof v.toJSON === "function") {
         v = v.toJSON();
         if (v === null || typeof v !== "object") return enter(v, path, depth + 1);
       }
-      if (sources.indexOf(v) !== -1) throw new TypeErr(label + ": " + path + " refers back to itself (a cycle), which JSON cannot carry");
+      if (sources.indexOf(v) !== -1) refuse(label + ": " + path + " refers back to itself (a cycle), which JSON cannot carry");
       let copy;
       let names = null;
       if (isArray(v)) {
@@ -76,7 +91,7 @@ export const BOOTSTRAP_SOURCE = `(() => {
         const proto = getPrototypeOf(v);
         if (proto !== ObjectProto && proto !== null) {
           const ctor = proto && proto.constructor && proto.constructor.name;
-          throw new TypeErr(label + ": " + path + " is a " + (ctor || "non-plain object") + ", not plain JSON data");
+          refuse(label + ": " + path + " is a " + (ctor || "non-plain object") + ", not plain JSON data");
         }
         copy = {};
         names = keys(v);
@@ -85,43 +100,39 @@ export const BOOTSTRAP_SOURCE = `(() => {
       open.push({ source: v, copy, names, next: 0, path, depth });
       return copy;
     }
-    const top = enter(value, "value", 0);
-    while (open.length > 0) {
-      const at = open[open.length - 1];
-      const { source, copy, names } = at;
-      if (names === null ? at.next >= source.length : at.next >= names.length) {
-        open.pop();
-        sources.pop();
-        continue;
+    try {
+      const top = enter(value, "value", 0);
+      while (open.length > 0) {
+        const at = open[open.length - 1];
+        const { source, copy, names } = at;
+        if (names === null ? at.next >= source.length : at.next >= names.length) {
+          open.pop();
+          sources.pop();
+          continue;
+        }
+        const i = at.next++;
+        if (names === null) {
+          copy.push(enter(source[i], at.path + "[" + i + "]", at.depth + 1));
+        } else {
+          const k = names[i];
+          // Defined, not assigned: assigning an own "__proto__" key would set
+          // the copy's prototype instead, and the key would vanish from the JSON.
+          defineProperty(copy, k, {
+            value: enter(source[k], at.path + "." + k, at.depth + 1),
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
+        }
       }
-      const i = at.next++;
-      if (names === null) {
-        copy.push(enter(source[i], at.path + "[" + i + "]", at.depth + 1));
-      } else {
-        const k = names[i];
-        // Defined, not assigned: assigning an own "__proto__" key would set
-        // the copy's prototype instead, and the key would vanish from the JSON.
-        defineProperty(copy, k, {
-          value: enter(source[k], at.path + "." + k, at.depth + 1),
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      }
+      return stringify(top);
+    } catch (error) {
+      if (error === refused) return ${JSON.stringify(REFUSED_MARK)} + reason;
+      throw error;
     }
-    return stringify(top);
   }
 
-  function decode(text) {
-    return parse(text);
-  }
-
-  async function call(fn, args) {
-    const text = await binding(fn, args === undefined ? "null" : encode(args, fn + "() argument"));
-    return parse(text);
-  }
-
-  function format(args) {
+  function format(...args) {
     let line = "";
     for (let i = 0; i < args.length; i++) {
       const a = args[i];
@@ -129,36 +140,32 @@ export const BOOTSTRAP_SOURCE = `(() => {
       if (typeof a === "string") s = a;
       else {
         try { s = stringify(a); } catch (_) { s = undefined; }
-        if (s === undefined) s = String(a);
+        if (s === undefined) s = toText(a);
       }
       line += (i ? " " : "") + s;
     }
     return line;
   }
 
-  const surface = {};
-  for (const name of ${JSON.stringify(HOST_FUNCTIONS)}) {
-    const [area, member] = name.split(".");
-    surface[area] = surface[area] || {};
-    surface[area][member] = freeze({ [member](args) { return call(name, args); } }[member]);
-  }
-  const consoleSurface = {};
-  for (const level of ${JSON.stringify(CONSOLE_LEVELS)}) {
-    consoleSurface[level] = freeze({ [level](...args) { binding("console." + level, format(args)); } }[level]);
-  }
-  surface.console = consoleSurface;
-  for (const area of keys(surface)) freeze(surface[area]);
-  globalThis.console = surface.console;
-  globalThis.${SURFACE_GLOBAL} = freeze(surface);
-  return freeze({ encode, decode });
+  return { encode, format };
 })()`;
 
-/** The module served as `@sync/extension-api/service`. */
-export const SERVICE_MODULE_SOURCE = `const surface = globalThis.${SURFACE_GLOBAL};
-delete globalThis.${SURFACE_GLOBAL};
-export const memory = surface.memory;
-export const work = surface.work;
-export const net = surface.net;
-export const console = surface.console;
+function surfaceArea(area: string): string {
+  const members = HOST_FUNCTIONS.filter((name) => name.startsWith(`${area}.`))
+    .map((name) => `${name.slice(area.length + 1)}: m(${JSON.stringify(name)})`);
+  return `export const ${area} = f({ ${members.join(", ")} });`;
+}
+
+/**
+ * The module served as `@sync/extension-api/service`, evaluated when package
+ * code imports it: the worker sets the binding global as the module loads,
+ * and the module's first statements take it off again.
+ */
+export const SERVICE_MODULE_SOURCE = `const b = globalThis.${BINDING_GLOBAL};
+delete globalThis.${BINDING_GLOBAL};
+const f = Object.freeze;
+const m = (n) => { const k = n.slice(n.indexOf(".") + 1); return f({ [k](args) { return b(n, args); } }[k]); };
+${[...new Set(HOST_FUNCTIONS.map((name) => name.split(".")[0]))].map(surfaceArea).join("\n")}
+export const console = globalThis.console;
 export const API_VERSION = ${JSON.stringify(API_VERSION)};
 `;

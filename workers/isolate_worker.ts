@@ -1,7 +1,9 @@
 /**
  * An isolate worker: a Web Worker started with no Deno permissions that runs
  * handler calls in QuickJS, one at a time. Each call gets a fresh QuickJS
- * runtime and context, thrown away when the call ends.
+ * context, thrown away when the call ends; the QuickJS runtime the contexts
+ * live in is kept from call to call while calls end cleanly, and replaced
+ * after any call that failed or left work behind.
  *
  * @module
  */
@@ -12,13 +14,20 @@ import {
   type QuickJSContext,
   type QuickJSHandle,
   type QuickJSRuntime,
+  type QuickJSSyncVariant,
   type QuickJSWASMModule,
 } from "quickjs-emscripten-core";
-import variant from "@jitl/quickjs-singlefile-mjs-release-sync";
-import { BINDING_GLOBAL, BOOTSTRAP_SOURCE, SERVICE_MODULE_SOURCE } from "./_service_shim.ts";
+import wasmfile from "@jitl/quickjs-wasmfile-release-sync";
+import {
+  BINDING_GLOBAL,
+  ENCODER_SOURCE,
+  REFUSED_MARK,
+  SERVICE_MODULE_SOURCE,
+} from "./_service_shim.ts";
 import {
   type CallMessage,
   CONSOLE_LEVELS,
+  type ConsoleLevel,
   type CrossedError,
   cutText,
   type FromWorker,
@@ -32,6 +41,17 @@ import {
   type ToWorker,
 } from "../runtime/isolate/protocol.ts";
 
+// The package's types describe its CommonJS entry; its ES entry, the one
+// loaded here, has the variant as its default export. This variant keeps its
+// Wasm in a file of its own, so the loader's JavaScript is small to parse.
+const variant = wasmfile as unknown as QuickJSSyncVariant;
+
+// QuickJS's loader takes the Node path when it sees `process`, and Deno makes
+// `process` on first use by loading its Node layer: some 30 ms of a worker's
+// start, for nothing the worker needs, since it is handed QuickJS compiled.
+// Taken away before anything looks at it, the loader takes the worker path.
+Reflect.deleteProperty(globalThis, "process");
+
 /** Work a worker runs in a fresh QuickJS context: a handler call, or a probe of `register()`. */
 type Job = CallMessage | ProbeMessage;
 
@@ -43,6 +63,46 @@ const RECYCLE_GROWTH_BYTES = 64 * 1024 * 1024;
 
 let wasmModule: WebAssembly.Module | undefined;
 let quickjs: QuickJSWASMModule | undefined;
+
+/**
+ * The QuickJS runtime calls' contexts are made in, and the encoder living in
+ * a context of its own within it (`ENCODER_SOURCE`), parsed once per runtime
+ * rather than once per call.
+ */
+interface Engine {
+  runtime: QuickJSRuntime;
+  encoder: QuickJSContext;
+  /** `encode(value, label, objectPrototype)`: JSON text, or `REFUSED_MARK` and why. */
+  encode: QuickJSHandle;
+  /** `format(args)`: a console line. */
+  format: QuickJSHandle;
+}
+
+let engine: Engine | undefined;
+/** The call running now: the runtime's module loader serves its context. */
+let current: CallSession | undefined;
+
+/**
+ * A context no call has run in, with what the worker takes from it before
+ * package code can replace anything: its own `JSON.parse`, `Object.prototype`
+ * and `TypeError`, and its `console` and binding, native functions that speak
+ * to whichever call the context is given to.
+ */
+interface FreshContext {
+  vm: QuickJSContext;
+  parse: QuickJSHandle;
+  objectProto: QuickJSHandle;
+  typeError: QuickJSHandle;
+  binding: QuickJSHandle;
+  /** The call the context serves, once it is given one. */
+  session?: CallSession;
+}
+
+/**
+ * The next call's context, made while the worker waits for that call, so a
+ * call finds it ready. It belongs to `engine` and goes when the engine goes.
+ */
+let spare: FreshContext | undefined;
 /** Wasm memory right after the current QuickJS instance started. */
 let freshBytes = 0;
 /** While a call runs: the heap size it may grow to, and whether it tried to pass it. */
@@ -55,10 +115,116 @@ function send(message: FromWorker): void {
 
 async function loadQuickJS(): Promise<QuickJSWASMModule> {
   if (!wasmModule) throw new Error("worker was not initialised");
+  engine = undefined;
+  spare = undefined;
   const module = await newQuickJSWASMModuleFromVariant(newVariant(variant, { wasmModule }));
   capGrowth(module.getWasmMemory());
   freshBytes = wasmBytes(module);
   return module;
+}
+
+/** A runtime with the encoder evaluated in it, ready for calls' contexts. */
+function newEngine(module: QuickJSWASMModule): Engine {
+  const runtime = module.newRuntime();
+  runtime.setModuleLoader((name) =>
+    current?.loadModule(name) ?? { error: new Error(`Cannot import "${name}" here`) }
+  );
+  const encoder = runtime.newContext();
+  const internals = encoder.unwrapResult(encoder.evalCode(ENCODER_SOURCE, "sync:encoder"));
+  const encode = encoder.getProp(internals, "encode");
+  const format = encoder.getProp(internals, "format");
+  internals.dispose();
+  return { runtime, encoder, encode, format };
+}
+
+/**
+ * Makes a fresh context in `runtime`: the language's built-ins, and `console`
+ * (frozen native functions, as the binding is). Nothing else is evaluated in
+ * it until a call's module is.
+ */
+function freshContext(runtime: QuickJSRuntime): FreshContext {
+  const vm = runtime.newContext();
+  const held: QuickJSHandle[] = [];
+  const take = (handle: QuickJSHandle) => {
+    held.push(handle);
+    return handle;
+  };
+  try {
+    const json = take(vm.getProp(vm.global, "JSON"));
+    const object = take(vm.getProp(vm.global, "Object"));
+    const freeze = take(vm.getProp(object, "freeze"));
+    const fresh = {
+      vm,
+      parse: vm.getProp(json, "parse"),
+      objectProto: vm.getProp(object, "prototype"),
+      typeError: vm.getProp(vm.global, "TypeError"),
+    } as FreshContext;
+    fresh.binding = vm.newFunction(
+      "binding",
+      (name, args) => fresh.session?.onBinding(name, args) ?? vm.undefined,
+    );
+    const console = take(vm.newObject());
+    for (const level of CONSOLE_LEVELS) {
+      const method = take(vm.newFunction(
+        level,
+        (...args) => fresh.session?.onConsole(level, args) ?? vm.undefined,
+      ));
+      take(vm.unwrapResult(vm.callFunction(freeze, vm.undefined, method)));
+      vm.setProp(console, level, method);
+    }
+    take(vm.unwrapResult(vm.callFunction(freeze, vm.undefined, console)));
+    vm.setProp(vm.global, "console", console);
+    return fresh;
+  } catch (error) {
+    vm.dispose();
+    throw error;
+  } finally {
+    for (const handle of held) if (handle.alive) handle.dispose();
+  }
+}
+
+/** Frees a context and what the worker holds of it. */
+function disposeFresh(fresh: FreshContext): void {
+  fresh.session = undefined;
+  for (const handle of [fresh.parse, fresh.objectProto, fresh.typeError, fresh.binding]) {
+    if (handle.alive) handle.dispose();
+  }
+  fresh.vm.dispose();
+}
+
+/** Frees the runtime; one that cannot be freed takes its QuickJS instance with it. */
+function dropEngine(): void {
+  const dropped = engine;
+  engine = undefined;
+  if (!dropped) return;
+  try {
+    if (spare) disposeFresh(spare);
+    spare = undefined;
+    dropped.encode.dispose();
+    dropped.format.dispose();
+    dropped.encoder.dispose();
+    dropped.runtime.dispose();
+  } catch {
+    quickjs = undefined;
+  }
+}
+
+/** Makes the runtime and the context the next call needs, unless they are there. */
+function readyEngine(): void {
+  if (quickjs && !engine) {
+    try {
+      engine = newEngine(quickjs);
+    } catch {
+      quickjs = undefined;
+    }
+  }
+  if (engine && !spare) {
+    try {
+      spare = freshContext(engine.runtime);
+    } catch {
+      dropEngine();
+    }
+  }
 }
 
 self.onmessage = async (event: MessageEvent<ToWorker>) => {
@@ -68,6 +234,7 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
       wasmModule = message.wasmModule;
       quickjs = await loadQuickJS();
       send({ type: "ready" });
+      readyEngine();
       return;
     case "host-result":
       waiting.get(message.requestId)?.(message);
@@ -79,6 +246,8 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
       if (!done.fatal && quickjs && wasmBytes(quickjs) - freshBytes > RECYCLE_GROWTH_BYTES) {
         quickjs = await loadQuickJS();
       }
+      if (!quickjs) quickjs = await loadQuickJS().catch(() => undefined);
+      readyEngine();
       return;
     }
   }
@@ -135,27 +304,28 @@ interface SourcePlace {
 
 async function runCall(call: Job): Promise<FromWorker & { type: "done" }> {
   const base = { type: "done" as const, callId: call.callId };
-  if (!quickjs) return { ...base, error: crash("worker was not initialised"), fatal: true };
+  readyEngine();
+  if (!quickjs || !engine) {
+    return { ...base, error: crash("worker was not initialised"), fatal: true };
+  }
   const deadline = Date.now() + call.limits.timeoutMs;
-  let runtime: QuickJSRuntime | undefined;
-  let vm: QuickJSContext | undefined;
+  const { runtime } = engine;
+  let fresh: FreshContext | undefined;
   let session: CallSession | undefined;
+  let clean = false;
   try {
-    runtime = quickjs.newRuntime();
     runtime.setMemoryLimit(call.limits.memoryBytes);
     runtime.setMaxStackSize(call.limits.stackBytes);
     growth.limit = quickjs.getWasmMemory().buffer.byteLength + call.limits.memoryBytes;
     growth.refused = false;
     runtime.setInterruptHandler(() => Date.now() > deadline);
-    runtime.setModuleLoader((name) => ({
-      error: new Error(
-        `Cannot import "${name}": a service module may import only "${SERVICE_API_SPECIFIER}"` +
-          ` (bundle everything else into the module)`,
-      ),
-    }));
-    vm = runtime.newContext();
-    session = new CallSession(call, vm, runtime, deadline, () => growth.refused);
+    fresh = spare ?? freshContext(runtime);
+    spare = undefined;
+    session = new CallSession(call, fresh, runtime, engine, deadline, () => growth.refused);
+    fresh.session = session;
+    current = session;
     const value = call.type === "probe" ? await session.probe() : await session.run();
+    clean = !session.failed;
     return { ...base, value };
   } catch (error) {
     if (error instanceof CallStop) return { ...base, error: error.crossed };
@@ -165,27 +335,37 @@ async function runCall(call: Job): Promise<FromWorker & { type: "done" }> {
       // instance is dropped, not disposed (freeing its half-built objects
       // aborts), and the call fails as the resource error it is.
       quickjs = undefined;
+      engine = undefined;
       return { ...base, error: stackOverflow(call, session?.stage ?? "load") };
     }
     // Anything else came from the Wasm side (an abort, a broken heap): the
     // whole QuickJS instance is suspect, so the host replaces this worker.
+    quickjs = undefined;
+    engine = undefined;
     return { ...base, error: crash(String(error)), fatal: true };
   } finally {
+    current = undefined;
     growth.limit = Infinity;
     waiting.clear();
-    if (quickjs && !session?.broken) {
+    if (quickjs && engine && !session?.broken) {
       try {
+        // Jobs still queued belong to the call's context: the runtime goes with them.
+        if (runtime.hasPendingJob()) clean = false;
+        runtime.removeInterruptHandler();
         session?.dispose();
-        vm?.dispose();
-        runtime?.dispose();
+        if (fresh) disposeFresh(fresh);
       } catch {
-        // A runtime that cannot be disposed is dropped with its instance below.
+        // A context that cannot be disposed is dropped with its instance below.
         quickjs = undefined;
+        engine = undefined;
       }
+      // A call that failed may have stopped QuickJS anywhere (out of memory,
+      // interrupted): the next call gets a runtime of its own.
+      if (!clean) dropEngine();
     } else {
       quickjs = undefined;
+      engine = undefined;
     }
-    if (!quickjs) quickjs = await loadQuickJS().catch(() => undefined);
   }
 }
 
@@ -252,10 +432,11 @@ class CallSession {
   #owned: QuickJSHandle[] = [];
 
   #overMemory: () => boolean;
-  #encode: QuickJSHandle | undefined;
-  #decode: QuickJSHandle | undefined;
+  #engine: Engine;
+  #fresh: FreshContext;
   #stage = "load";
   #broken = false;
+  #failed = false;
 
   /** What the call is running now, as {@linkcode describeStage} names it. */
   get stage(): string {
@@ -267,16 +448,24 @@ class CallSession {
     return this.#broken;
   }
 
+  /** A probe's module failed to load or `register()` threw: the runtime is not reused. */
+  get failed(): boolean {
+    return this.#failed;
+  }
+
   constructor(
     call: Job,
-    vm: QuickJSContext,
+    fresh: FreshContext,
     runtime: QuickJSRuntime,
+    engine: Engine,
     deadline: number,
     overMemory: () => boolean,
   ) {
     this.#overMemory = overMemory;
+    this.#engine = engine;
     this.#call = call;
-    this.#vm = vm;
+    this.#fresh = fresh;
+    this.#vm = fresh.vm;
     this.#runtime = runtime;
     this.#deadline = deadline;
   }
@@ -295,32 +484,93 @@ class CallSession {
     return handle;
   }
 
-  /** Sets up the surface and evaluates the module; returns its default export. */
+  /** Evaluates the module in the fresh context; returns its default export. */
   async #load(): Promise<QuickJSHandle> {
     this.#stage = "load";
     const vm = this.#vm;
     const own = <T extends QuickJSHandle>(handle: T) => this.#own(handle);
-    const binding = own(vm.newFunction("binding", (nameHandle, argsHandle) => {
-      const name = vm.getString(nameHandle);
-      if (name.startsWith("console.")) return this.#onConsole(name, vm.getString(argsHandle));
-      return this.#onHostCall(name, argsHandle);
-    }));
-    vm.setProp(vm.global, BINDING_GLOBAL, binding);
-
-    const internals = this.#unwrap(vm.evalCode(BOOTSTRAP_SOURCE, "sync:bootstrap"), "bootstrap");
-    this.#encode = own(vm.getProp(internals, "encode"));
-    this.#decode = own(vm.getProp(internals, "decode"));
-    this.#unwrap(
-      vm.evalCode(SERVICE_MODULE_SOURCE, SERVICE_API_SPECIFIER, { type: "module" }),
-      "service API",
-    );
-
     const evaluated = this.#unwrap(
       vm.evalCode(this.#call.source, this.#call.sourceName, { type: "module" }),
       "load",
     );
     const namespace = await this.#settle(evaluated, "load");
     return own(vm.getProp(namespace, "default"));
+  }
+
+  /**
+   * What the runtime's module loader answers while this call runs. The
+   * service module takes the binding off the global object in its first
+   * statements, which run before any package code can look.
+   */
+  loadModule(name: string): { value: string } | { error: Error } {
+    if (name !== SERVICE_API_SPECIFIER || !this.#fresh.binding.alive) {
+      return {
+        error: new Error(
+          `Cannot import "${name}": a service module may import only "${SERVICE_API_SPECIFIER}"` +
+            ` (bundle everything else into the module)`,
+        ),
+      };
+    }
+    this.#vm.setProp(this.#vm.global, BINDING_GLOBAL, this.#fresh.binding);
+    return { value: SERVICE_MODULE_SOURCE };
+  }
+
+  /**
+   * Turns a value of this context into JSON text with the runtime's encoder:
+   * `{ text }`, or `{ refused }` saying why JSON cannot carry it, or `{ error }`
+   * for what a getter or `toJSON` of the value threw (or QuickJS's own stop).
+   */
+  #encodeValue(
+    value: QuickJSHandle,
+    label: string,
+  ): { text: QuickJSHandle } | { refused: string } | { error: QuickJSHandle } {
+    const vm = this.#vm;
+    const labelHandle = vm.newString(label);
+    const result = vm.callFunction(
+      this.#engine.encode,
+      vm.undefined,
+      value,
+      labelHandle,
+      this.#fresh.objectProto,
+    );
+    labelHandle.dispose();
+    if (result.error) return { error: result.error };
+    const text = vm.getString(result.value);
+    if (text.startsWith(REFUSED_MARK)) {
+      result.value.dispose();
+      return { refused: text.slice(REFUSED_MARK.length) };
+    }
+    return { text: result.value };
+  }
+
+  /**
+   * An error of this context with the name and message of `error`, which may
+   * belong to the encoder's context: package code is never handed an object
+   * of a context that outlives its call.
+   */
+  #localError(error: QuickJSHandle): QuickJSHandle {
+    const crossed = this.#describeRaw(error);
+    if (crossed.name === "InternalError") this.#failed = true;
+    return this.#newError(crossed);
+  }
+
+  /** A `TypeError` of this context. */
+  #newTypeError(message: string): QuickJSHandle {
+    const vm = this.#vm;
+    const text = vm.newString(message);
+    const made = vm.callFunction(this.#fresh.typeError, vm.undefined, text);
+    text.dispose();
+    if (made.error) return made.error;
+    return made.value;
+  }
+
+  /** JSON text parsed into a value of this context, with its own `JSON.parse`. */
+  #decodeText(text: string): ReturnType<QuickJSContext["callFunction"]> {
+    const vm = this.#vm;
+    const handle = vm.newString(text);
+    const result = vm.callFunction(this.#fresh.parse, vm.undefined, handle);
+    handle.dispose();
+    return result;
   }
 
   /** Calls `register()` and settles what it returned. */
@@ -356,6 +606,7 @@ class CallSession {
       report.returned = entries.kind;
       if (entries.kind === "object") report.handlers = entries.handlers;
     } catch (error) {
+      this.#failed = true;
       const stage = this.#stage === "register" ? "register" : "load";
       if (isWorkerStackOverflow(error)) {
         this.#broken = true;
@@ -375,8 +626,6 @@ class CallSession {
     const own = <T extends QuickJSHandle>(handle: T) => this.#own(handle);
     const call = this.#call as CallMessage;
     const register = await this.#load();
-    const encode = this.#encode!;
-    const decode = this.#decode!;
     if (vm.typeof(register) !== "function") {
       throw this.#stop(
         "HandlerFailedError",
@@ -384,7 +633,7 @@ class CallSession {
       );
     }
     const handlers = await this.#register(register);
-    const isObject = vm.typeof(handlers) === "object" && !this.#isNull(handlers);
+    const isObject = vm.typeof(handlers) === "object" && !vm.sameValue(handlers, vm.null);
     const handler = isObject ? own(vm.getProp(handlers, call.handler)) : vm.undefined;
     if (vm.typeof(handler) !== "function") {
       const returned = isObject ? this.#keysOf(handlers) : `${vm.typeof(handlers)}`;
@@ -394,14 +643,8 @@ class CallSession {
       );
     }
 
-    const payload = this.#unwrap(
-      vm.callFunction(decode, vm.undefined, own(vm.newString(call.payload))),
-      "payload",
-    );
-    const occasion = this.#unwrap(
-      vm.callFunction(decode, vm.undefined, own(vm.newString(JSON.stringify(call.occasion)))),
-      "occasion",
-    );
+    const payload = this.#unwrap(this.#decodeText(call.payload), "payload");
+    const occasion = this.#unwrap(this.#decodeText(JSON.stringify(call.occasion)), "occasion");
     this.#stage = "handler";
     const returned = this.#unwrap(
       vm.callFunction(handler, vm.undefined, payload, occasion),
@@ -411,19 +654,10 @@ class CallSession {
 
     if (vm.typeof(answer) === "undefined") return "null";
     this.#stage = "result";
-    const label = own(vm.newString(`${call.handler}() result`));
-    const encodedResult = vm.callFunction(encode, vm.undefined, answer, label);
-    if (encodedResult.error) {
-      const crossed = this.#describe(own(encodedResult.error), "result");
-      if (/ threw TypeError: /.test(crossed.message)) {
-        throw this.#stop(
-          "InvalidValueError",
-          crossed.message.replace(/^.*? threw TypeError: /, ""),
-        );
-      }
-      throw new CallStop(crossed);
-    }
-    const text = vm.getString(own(encodedResult.value));
+    const encoded = this.#encodeValue(answer, `${call.handler}() result`);
+    if ("refused" in encoded) throw this.#stop("InvalidValueError", encoded.refused);
+    if ("error" in encoded) throw new CallStop(this.#describe(own(encoded.error), "result"));
+    const text = vm.getString(own(encoded.text));
     if (text.length > this.#call.limits.maxValueBytes) {
       throw this.#stop(
         "PayloadTooLargeError",
@@ -450,23 +684,6 @@ class CallSession {
     return JSON.parse(vm.getString(described));
   }
 
-  #isNull(handle: QuickJSHandle): boolean {
-    const isNull = this.#vm.evalCode("(o) => o === null");
-    if (isNull.error) {
-      isNull.error.dispose();
-      return false;
-    }
-    const result = this.#vm.callFunction(isNull.value, this.#vm.undefined, handle);
-    isNull.value.dispose();
-    if (result.error) {
-      result.error.dispose();
-      return false;
-    }
-    const value = this.#vm.dump(result.value) === true;
-    result.value.dispose();
-    return value;
-  }
-
   #keysOf(handle: QuickJSHandle): string {
     const keys = this.#vm.evalCode("(o) => Object.keys(o).join(', ')");
     if (keys.error) {
@@ -484,15 +701,29 @@ class CallSession {
     return text ? `{ ${text} }` : "an empty object";
   }
 
-  /** A console line from the shim: sent to the host within the call's line budget. */
-  #onConsole(name: string, args: string): QuickJSHandle {
+  /** A call of the binding the service module holds: a host function, by name. */
+  onBinding(nameHandle: QuickJSHandle, argsHandle: QuickJSHandle): QuickJSHandle {
+    return this.#onHostCall(this.#vm.getString(nameHandle), argsHandle);
+  }
+
+  /** A console line: sent to the host within the call's line budget. */
+  onConsole(
+    level: ConsoleLevel,
+    args: QuickJSHandle[],
+  ): QuickJSHandle | { error: QuickJSHandle } {
     const vm = this.#vm;
-    const level = name.slice("console.".length) as typeof CONSOLE_LEVELS[number];
-    if (!CONSOLE_LEVELS.includes(level)) return vm.undefined;
+    const formatted = vm.callFunction(this.#engine.format, vm.undefined, ...args);
+    if (formatted.error) {
+      const error = this.#localError(formatted.error);
+      formatted.error.dispose();
+      return { error };
+    }
+    const line = vm.getString(formatted.value);
+    formatted.value.dispose();
     this.#consoleLines++;
     if (this.#consoleLines <= this.#call.limits.maxConsoleLines) {
       // Cut visibly: a line that looks whole must be whole.
-      const text = cutText(args, this.#call.limits.maxConsoleLineChars);
+      const text = cutText(line, this.#call.limits.maxConsoleLineChars);
       send({ type: "log", callId: this.#call.callId, level, text });
     } else if (this.#consoleLines === this.#call.limits.maxConsoleLines + 1) {
       send({
@@ -535,10 +766,27 @@ class CallSession {
         message: `one call may make at most ${this.#call.limits.maxHostCalls} host calls`,
       });
     }
-    const lengthHandle = vm.getProp(argsHandle, "length");
+    let text: QuickJSHandle;
+    if (vm.typeof(argsHandle) === "undefined") {
+      text = vm.newString("null");
+    } else {
+      const encoded = this.#encodeValue(argsHandle, `${name}() argument`);
+      if (!("text" in encoded)) {
+        const error = "refused" in encoded
+          ? this.#newTypeError(encoded.refused)
+          : this.#localError(encoded.error);
+        if ("error" in encoded) encoded.error.dispose();
+        deferred.reject(error);
+        error.dispose();
+        return deferred.handle;
+      }
+      text = encoded.text;
+    }
+    const lengthHandle = vm.getProp(text, "length");
     const length = vm.getNumber(lengthHandle);
     lengthHandle.dispose();
     if (length > this.#call.limits.maxHostValueBytes) {
+      text.dispose();
       return refuse({
         name: "PayloadTooLargeError",
         message:
@@ -548,7 +796,7 @@ class CallSession {
     const request: HostRequest = {
       requestId: this.#nextRequest++,
       fn: name as HostFunctionName,
-      args: argsHandle.dup(),
+      args: text,
       bytes: hostCallBytes(name, length, this.#call.limits),
     };
     this.#outstanding++;
@@ -601,7 +849,6 @@ class CallSession {
    * out the host calls waiting for the room they leave.
    */
   #deliver(): void {
-    const vm = this.#vm;
     for (const { requestId, message } of this.#answered.splice(0)) {
       const deferred = this.#promises.get(requestId);
       this.#promises.delete(requestId);
@@ -615,9 +862,14 @@ class CallSession {
         deferred.reject(error);
         error.dispose();
       } else {
-        const value = vm.newString(message.value ?? "null");
-        deferred.resolve(value);
-        value.dispose();
+        const parsed = this.#decodeText(message.value ?? "null");
+        if (parsed.error) {
+          deferred.reject(parsed.error);
+          parsed.error.dispose();
+        } else {
+          deferred.resolve(parsed.value);
+          parsed.value.dispose();
+        }
       }
       deferred.dispose();
     }
@@ -719,25 +971,7 @@ class CallSession {
 
   /** Turns a QuickJS exception into a crossed error, naming limits that were hit. */
   #describe(errorHandle: QuickJSHandle, stage: string): CrossedError {
-    const vm = this.#vm;
-    let name = "Error";
-    let message = "";
-    try {
-      if (vm.typeof(errorHandle) === "object") {
-        const n = vm.getProp(errorHandle, "name");
-        const m = vm.getProp(errorHandle, "message");
-        name = vm.typeof(n) === "string" ? vm.getString(n) : "Error";
-        message = vm.typeof(m) === "string" ? vm.getString(m) : "";
-        n.dispose();
-        m.dispose();
-      } else {
-        const dumped = vm.dump(errorHandle);
-        name = "Thrown";
-        message = `threw ${JSON.stringify(dumped) ?? String(dumped)}`;
-      }
-    } catch {
-      message = "an error that could not be read";
-    }
+    const { name, message } = this.#describeRaw(errorHandle);
     if (/out of memory/i.test(message) || this.#overMemory()) {
       return {
         name: "HandlerResourceError",
@@ -761,5 +995,29 @@ class CallSession {
       name: "HandlerFailedError",
       message: `${this.#what(stage)} threw ${name}: ${message}`,
     };
+  }
+
+  /** A QuickJS exception's name and message as they are. */
+  #describeRaw(errorHandle: QuickJSHandle): CrossedError {
+    const vm = this.#vm;
+    let name = "Error";
+    let message = "";
+    try {
+      if (vm.typeof(errorHandle) === "object") {
+        const n = vm.getProp(errorHandle, "name");
+        const m = vm.getProp(errorHandle, "message");
+        name = vm.typeof(n) === "string" ? vm.getString(n) : "Error";
+        message = vm.typeof(m) === "string" ? vm.getString(m) : "";
+        n.dispose();
+        m.dispose();
+      } else {
+        const dumped = vm.dump(errorHandle);
+        name = "Thrown";
+        message = `threw ${JSON.stringify(dumped) ?? String(dumped)}`;
+      }
+    } catch {
+      message = "an error that could not be read";
+    }
+    return { name, message };
   }
 }

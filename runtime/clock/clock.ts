@@ -24,13 +24,19 @@ import {
   type LoadedPackage,
   loadPackage,
   type PackageRef,
+  packagesChangedKey,
   parseEvery,
   readPackageRef,
   servingPackage,
 } from "../packages/mod.ts";
 import { holdClockLease, readClockLease, releaseClockLease } from "./lease.ts";
 import { isSwitchedOff } from "./switch.ts";
-import { clockOffsPrefix, scheduleSkipsPrefix, scheduleStampsPrefix } from "./keys.ts";
+import {
+  clockChangedKey,
+  clockOffsPrefix,
+  scheduleSkipsPrefix,
+  scheduleStampsPrefix,
+} from "./keys.ts";
 import {
   ApprovalRequiredError,
   HandlerBusyError,
@@ -40,7 +46,12 @@ import {
 } from "../errors.ts";
 import { readGeneration } from "../memory/mod.ts";
 import { type HandlerCaller, writeReceipt } from "../host/mod.ts";
-import { type ProjectInfo, projectKey, projectsPrefix } from "../projects/mod.ts";
+import {
+  type ProjectInfo,
+  projectKey,
+  projectsChangedKey,
+  projectsPrefix,
+} from "../projects/mod.ts";
 import { listScheduledProjects } from "./scheduled_projects.ts";
 import {
   beginAttempt,
@@ -196,6 +207,37 @@ interface DueEntry {
 }
 
 /**
+ * What the clock keeps between looks so that a look over many projects reads
+ * only those that may have something to do. It holds for as long as the
+ * installation's change keys have not moved (every writer of the scheduled
+ * list, the switch, approvals, refs and remembered projects moves one) and
+ * every serving artefact's manifest reads the same. The clock's own stamps
+ * and skip marks do not move them: a stamp only ever moves later, so one kept
+ * from before can only make a project looked at sooner than needed, and a
+ * project the clock ran or passed over something in is looked at in full at
+ * the next look anyway.
+ */
+interface TickIndex {
+  /** The change keys' versionstamps when it was made. */
+  versions: string;
+  /** The scheduled list, in its order. */
+  order: string[];
+  /** Each id's serving artefact and its manifest as JSON, when it was made. */
+  artefacts: Map<string, { ref: PackageRef; manifest: string }>;
+  /**
+   * Per project, the time before which a look finds nothing to do there; -Infinity
+   * for a project looked at in full every time (something ran or was passed over).
+   */
+  quietUntil: Map<string, number>;
+}
+
+/**
+ * Projects a look reads one by one, at most; past it the look reads the whole
+ * installation with one listing per kind, which is cheaper for many.
+ */
+const READ_ONE_BY_ONE = 64;
+
+/**
  * The clock. One per process: it is what keeps scheduled calls to one at a
  * time for the machine.
  */
@@ -215,6 +257,8 @@ export class Clock {
   #elsewhere = false;
   /** Set while stopping: the tick in progress calls nothing more. */
   #stopping = false;
+  /** What the last look learnt, while it holds; see {@linkcode TickIndex}. */
+  #index: TickIndex | undefined;
 
   /**
    * A clock over an installation; it looks only once started or ticked.
@@ -309,6 +353,7 @@ export class Clock {
         (lease ? ` (until ${new Date(lease.until).toISOString()} unless it renews)` : "");
       if (!this.#elsewhere) this.#log(`[clock] ${report.elsewhere}; this one waits`);
       this.#elsewhere = true;
+      this.#index = undefined;
       return report;
     }
     if (this.#elsewhere) this.#log(`[clock] this process runs the clock now`);
@@ -317,20 +362,49 @@ export class Clock {
     // Each artefact is read once per tick, at tick time, however many projects it serves.
     const kv = this.#host.kv;
     const reads: TickReads = {
-      byProject: await readByProject(kv),
+      byProject: emptyByProject(),
       load: memoize((ref: PackageRef) => `${ref.dir}\0${ref.id}`, loadPackage),
       ref: memoize((id: string) => id, (id) => readPackageRef(this.#host.kv, id)),
       mayBeScheduled: memoize((id: string) => id, (id) => this.#mayBeScheduled(id, reads)),
     };
-    for (const { path } of await listScheduledProjects(this.#host.kv)) {
+    const versions = await readChangeVersions(kv);
+    const kept = await this.#stillHolds(this.#index, versions, reads);
+    let looked: string[];
+    if (kept) {
+      looked = [];
+      for (const path of kept.order) {
+        // A project with nothing due is passed over, once its folder is seen still there.
+        if ((kept.quietUntil.get(path) ?? -Infinity) > at && await isFolder(path)) continue;
+        looked.push(path);
+      }
+      reads.byProject = looked.length <= READ_ONE_BY_ONE
+        ? await readProjects(kv, looked)
+        : await readByProject(kv);
+    } else {
+      this.#index = undefined;
+      reads.byProject = await readByProject(kv);
+      looked = (await listScheduledProjects(kv)).map(({ path }) => path);
+    }
+    const quietUntil = new Map<string, number>();
+    for (const path of looked) {
+      const skippedBefore = report.skipped.length;
+      const dueBefore = due.length;
+      let quiet = -Infinity;
       try {
-        await this.#collect(path, at, due, report, reads);
+        quiet = await this.#collect(path, at, due, report, reads);
       } catch (error) {
         // One project that cannot be read must not stop the others ticking.
         const { message } = describeError(error);
         report.skipped.push({ project: path, reason: "unavailable", message });
         this.#log(`[clock] ${path}: ${message}`);
       }
+      const busy = report.skipped.length > skippedBefore || due.length > dueBefore;
+      quietUntil.set(path, busy ? -Infinity : quiet);
+    }
+    if (kept) {
+      for (const [path, quiet] of quietUntil) kept.quietUntil.set(path, quiet);
+    } else {
+      this.#index = await this.#newIndex(versions, looked, quietUntil, reads);
     }
     due.sort((a, b) =>
       a.overdue === b.overdue ? a.order - b.order : b.overdue > a.overdue ? 1 : -1
@@ -344,14 +418,19 @@ export class Clock {
     return report;
   }
 
-  /** Adds what is due in one project to `due`, and passes over what cannot run. */
+  /**
+   * Adds what is due in one project to `due`, and passes over what cannot
+   * run. Answers the time before which nothing in the project comes due, as
+   * its stamps and schedules stand.
+   */
   async #collect(
     project: string,
     at: number,
     due: DueEntry[],
     report: TickReport,
     reads: TickReads,
-  ): Promise<void> {
+  ): Promise<number> {
+    let quietUntil = Infinity;
     const marks = reads.byProject.marks.get(project) ?? new Map<string, SkipMark>();
     const info = reads.byProject.projects.get(project);
     if (!info) {
@@ -359,7 +438,7 @@ export class Clock {
         message: `${project} is on the scheduled list but was never opened here; open it to tick`,
         receipt: false,
       });
-      return;
+      return -Infinity;
     }
     if (!await isFolder(project)) {
       // A memory still open would be a deleted file: let go of it, so a
@@ -373,7 +452,7 @@ export class Clock {
         receipt: true,
         receiptIds: scheduled,
       });
-      return;
+      return -Infinity;
     }
     await this.#unmark(marks, { project });
     const stamps = reads.byProject.stamps.get(project) ?? new Map<string, ScheduleStamp>();
@@ -407,6 +486,10 @@ export class Clock {
         seen.add(row.handler);
         const stamp = stamps.get(`${id}\0${row.handler}`) ?? null;
         const overdue = stamp ? at - stamp.at - parseEvery(row.every) : Infinity;
+        const dueFrom = stamp
+          ? stamp.at + parseEvery(row.every) - LOOK_EVERY_MS * DUE_TOLERANCE
+          : -Infinity;
+        quietUntil = Math.min(quietUntil, dueFrom);
         if (overdue < -LOOK_EVERY_MS * DUE_TOLERANCE) continue;
         const key = { project, id, handler: row.handler };
         if (off) {
@@ -427,6 +510,52 @@ export class Clock {
         });
       }
     }
+    return quietUntil;
+  }
+
+  /**
+   * `index` when it still holds: no change key moved since it was made, and
+   * every serving artefact's manifest reads as it did then.
+   */
+  async #stillHolds(
+    index: TickIndex | undefined,
+    versions: string,
+    reads: TickReads,
+  ): Promise<TickIndex | undefined> {
+    if (!index || index.versions !== versions) return undefined;
+    for (const { ref, manifest } of index.artefacts.values()) {
+      try {
+        if (JSON.stringify((await reads.load(ref)).manifest) !== manifest) return undefined;
+      } catch {
+        return undefined;
+      }
+    }
+    return index;
+  }
+
+  /** The index a look over every scheduled project leaves for the next. */
+  async #newIndex(
+    versions: string,
+    order: string[],
+    quietUntil: Map<string, number>,
+    reads: TickReads,
+  ): Promise<TickIndex> {
+    const artefacts = new Map<string, { ref: PackageRef; manifest: string }>();
+    const ids = new Set<string>();
+    for (const info of reads.byProject.projects.values()) {
+      for (const id of info.extensionIds) ids.add(id);
+    }
+    for (const id of ids) {
+      const ref = await reads.ref(id);
+      if (!ref) continue;
+      try {
+        artefacts.set(id, { ref, manifest: JSON.stringify((await reads.load(ref)).manifest) });
+      } catch {
+        // An artefact that cannot be read now is noticed when it can: the project
+        // it serves was passed over, so it is looked at in full every time.
+      }
+    }
+    return { versions, order, artefacts, quietUntil };
   }
 
   /** Calls one due handler, stamping the attempt before it starts. */
@@ -623,6 +752,54 @@ function memoize<A, R>(
     }
     return result;
   };
+}
+
+/**
+ * The change keys' versionstamps, in one read: equal to an earlier answer
+ * when nothing the clock keeps in memory has been written since.
+ */
+async function readChangeVersions(kv: Deno.Kv): Promise<string> {
+  const entries = await kv.getMany([clockChangedKey(), packagesChangedKey(), projectsChangedKey()]);
+  return entries.map((entry) => entry.versionstamp ?? "").join("/");
+}
+
+function emptyByProject(): TickReads["byProject"] {
+  return {
+    projects: new Map(),
+    marks: new Map(),
+    stamps: new Map(),
+    approvals: new Map(),
+    offs: new Map(),
+  };
+}
+
+/** What a tick reads of a few projects, project by project. */
+async function readProjects(kv: Deno.Kv, paths: string[]): Promise<TickReads["byProject"]> {
+  const out = emptyByProject();
+  await Promise.all(paths.map(async (path) => {
+    const [info, marks, stamps, approvals, offs] = await Promise.all([
+      kv.get<ProjectInfo>(projectKey(path)),
+      listOfProject<SkipMark>(kv, scheduleSkipsPrefix(path)),
+      listOfProject<ScheduleStamp>(kv, scheduleStampsPrefix(path)),
+      listOfProject<Approval>(kv, approvalsPrefix(path)),
+      listOfProject<unknown>(kv, clockOffsPrefix(path)),
+    ]);
+    if (info.value) out.projects.set(path, info.value);
+    out.marks.set(path, marks);
+    out.stamps.set(path, stamps);
+    out.approvals.set(path, approvals);
+    out.offs.set(path, offs);
+  }));
+  return out;
+}
+
+/** Every entry under one project's `prefix`, by the rest of its key joined with NUL. */
+async function listOfProject<T>(kv: Deno.Kv, prefix: Deno.KvKey): Promise<Map<string, T>> {
+  const out = new Map<string, T>();
+  for await (const entry of kv.list<T>({ prefix })) {
+    out.set((entry.key.slice(prefix.length) as string[]).join("\0"), entry.value);
+  }
+  return out;
 }
 
 /** What a tick reads of every project, with one listing of each prefix, all at once. */

@@ -22,6 +22,17 @@ function scoped(head: string, ...scope: (string | undefined)[]): Deno.KvKey {
   return [head, ...(end < 0 ? scope : scope.slice(0, end)) as string[]];
 }
 
+/**
+ * Key written with every change to the scheduled list, the switch's "off"
+ * exceptions, or stamps and skip marks made other than by the clock's own
+ * looks (a package's schedule forgotten on removal): its versionstamp moves
+ * with each, so one read tells the clock whether what it keeps in memory is
+ * still what the installation holds.
+ */
+export function clockChangedKey(): Deno.KvKey {
+  return ["clock_changed"];
+}
+
 /** Key of the installation's clock lease. */
 export function clockLeaseKey(): Deno.KvKey {
   return ["clock_lease"];

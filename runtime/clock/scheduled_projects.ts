@@ -9,7 +9,7 @@
  */
 import { servingPackage } from "../packages/mod.ts";
 import { readDeclaredIds, readProject, resolveProjectDir } from "../projects/mod.ts";
-import { scheduledProjectKey, scheduledProjectsPrefix } from "./keys.ts";
+import { clockChangedKey, scheduledProjectKey, scheduledProjectsPrefix } from "./keys.ts";
 import { InvalidInputError } from "../errors.ts";
 import { describeGiven } from "../internal/describe_given.ts";
 
@@ -46,7 +46,8 @@ export async function addScheduledProject(
   const key = scheduledProjectKey(checkPath(path));
   const now = options.now ?? Date.now;
   const value: ScheduledProject = { path, addedAt: new Date(now()).toISOString() };
-  const result = await kv.atomic().check({ key, versionstamp: null }).set(key, value).commit();
+  const result = await kv.atomic().check({ key, versionstamp: null }).set(key, value)
+    .set(clockChangedKey(), true).commit();
   return result.ok;
 }
 
@@ -63,7 +64,7 @@ export async function forgetScheduledProject(kv: Deno.Kv, path: string): Promise
   const key = scheduledProjectKey(checkPath(path));
   const entry = await kv.get(key);
   if (entry.versionstamp === null) return false;
-  const result = await kv.atomic().check(entry).delete(key).commit();
+  const result = await kv.atomic().check(entry).delete(key).set(clockChangedKey(), true).commit();
   // A concurrent forget that won the race removed it all the same.
   return result.ok;
 }

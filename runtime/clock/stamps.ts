@@ -14,6 +14,7 @@
  */
 import type { Outcome } from "../types.ts";
 import {
+  clockChangedKey,
   scheduleOutcomesKey,
   scheduleSkipKey,
   scheduleSkipsPrefix,
@@ -247,7 +248,7 @@ export async function forgetSchedule(kv: Deno.Kv, project: string, id: string): 
   for (let i = 0; i < keys.length; i += 100) {
     const op = kv.atomic();
     for (const key of keys.slice(i, i + 100)) op.delete(key);
-    await op.commit();
+    await op.set(clockChangedKey(), true).commit();
   }
 }
 

@@ -8,7 +8,7 @@
  */
 import { bumpGeneration } from "../memory/mod.ts";
 import { resolveProjectDir } from "../projects/mod.ts";
-import { clockOffKey, clockOffsPrefix } from "./keys.ts";
+import { clockChangedKey, clockOffKey, clockOffsPrefix } from "./keys.ts";
 import { InvalidInputError } from "../errors.ts";
 import { describeGiven } from "../internal/describe_given.ts";
 import type { EventSink } from "../sync_event.ts";
@@ -67,7 +67,7 @@ export async function switchOff(
   // Already off: keep when it was first switched off.
   if (current.value === null) {
     const value: ClockOff = { switchedOffAt: new Date(options.now()).toISOString() };
-    await kv.atomic().check(current).set(key, value).commit();
+    await kv.atomic().check(current).set(key, value).set(clockChangedKey(), true).commit();
   }
   await bumpGeneration(await options.projectMemory(path), id);
   options.events?.publish({ type: "switch", project: path, packageId: id, on: false });
@@ -92,7 +92,7 @@ export async function switchOn(
   try {
     path = await resolveProjectDir(project);
   } catch { /* the folder is gone; the exception is still keyed by its path */ }
-  await kv.delete(clockOffKey(path, checkId(id)));
+  await kv.atomic().delete(clockOffKey(path, checkId(id))).set(clockChangedKey(), true).commit();
   options.events?.publish({ type: "switch", project: path, packageId: id, on: true });
 }
 

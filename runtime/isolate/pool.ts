@@ -112,8 +112,22 @@ interface Active {
   /** Host calls being performed for the call, and the bytes they count. */
   inFlight: number;
   inFlightBytes: number;
-  /** Aborted when the call ends. */
-  ended: AbortController;
+  /**
+   * Aborted when the call ends; made at the call's first host call, since
+   * most calls make none and an abort costs an error object.
+   */
+  ended?: AbortController;
+  /** The call has ended. */
+  finished: boolean;
+}
+
+/** The signal that aborts when `active`'s call ends. */
+function endedSignal(active: Active): AbortSignal {
+  if (!active.ended) {
+    active.ended = new AbortController();
+    if (active.finished) active.ended.abort();
+  }
+  return active.ended.signal;
 }
 
 const WORKER_URL = new URL("../../workers/isolate_worker.ts", import.meta.url);
@@ -333,7 +347,8 @@ export class IsolatePool {
       }, limits.timeoutMs + limits.workerGraceMs);
       const finish = () => {
         clearTimeout(timer);
-        active.ended.abort();
+        active.finished = true;
+        active.ended?.abort();
         if (slot.active === active) slot.active = undefined;
       };
       const active: Active = {
@@ -342,7 +357,7 @@ export class IsolatePool {
         limits,
         inFlight: 0,
         inFlightBytes: 0,
-        ended: new AbortController(),
+        finished: false,
         resolve: (json) => {
           finish();
           resolve(json);
@@ -404,7 +419,7 @@ export class IsolatePool {
     active.inFlight++;
     active.inFlightBytes += bytes;
     try {
-      const value = await active.hooks.host(fn, JSON.parse(args), active.ended.signal);
+      const value = await active.hooks.host(fn, JSON.parse(args), endedSignal(active));
       const json = JSON.stringify(value ?? null);
       const limit = active.hooks.answerLimit?.(fn) ?? limits.maxHostValueBytes;
       if (json.length > limit) {

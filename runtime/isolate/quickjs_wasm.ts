@@ -5,14 +5,19 @@
  *
  * @module
  */
-import variant from "@jitl/quickjs-singlefile-mjs-release-sync";
+import type { QuickJSSyncVariant } from "quickjs-emscripten-core";
+import wasmfile from "@jitl/quickjs-wasmfile-release-sync";
+
+// The package's types describe its CommonJS entry; its ES entry, the one
+// loaded here, has the variant as its default export.
+const variant = wasmfile as unknown as QuickJSSyncVariant;
 
 let compiled: Promise<WebAssembly.Module> | undefined;
 
 /**
  * Returns the compiled QuickJS module, compiling it on first use.
  *
- * The singlefile variant carries its Wasm inline and hands the bytes only to
+ * The variant loads its Wasm file and hands the bytes only to
  * `WebAssembly.instantiate`, so the module is taken from that call's result
  * while the loader runs once. Workers then start from it via `newVariant`.
  */

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { approvalKey } from "./keys.ts";
+import { approvalKey, packagesChangedKey } from "./keys.ts";
 import type { PackageRef } from "./store.ts";
 
 /** What a person approved for one package in one project. */
@@ -50,7 +50,10 @@ export async function writeApproval(
   project: string,
   approval: Approval,
 ): Promise<void> {
-  await kv.set(approvalKey(project, approval.id), approval);
+  await kv.atomic()
+    .set(approvalKey(project, approval.id), approval)
+    .set(packagesChangedKey(), true)
+    .commit();
 }
 
 /**
@@ -61,7 +64,7 @@ export async function writeApproval(
  * @param id The package id.
  */
 export async function deleteApproval(kv: Deno.Kv, project: string, id: string): Promise<void> {
-  await kv.delete(approvalKey(project, id));
+  await kv.atomic().delete(approvalKey(project, id)).set(packagesChangedKey(), true).commit();
 }
 
 /**

@@ -29,7 +29,20 @@ export function approvalKey(project: string, id: string): Deno.KvKey {
   return [APPROVAL, project, id];
 }
 
-/** Prefix of every approval, of every project: what lists them all at once. */
-export function approvalsPrefix(): Deno.KvKey {
-  return [APPROVAL];
+/**
+ * Key written with every change to a ref or an approval, whatever it holds:
+ * its versionstamp moves with each such write, so one read tells a reader
+ * that keeps them in memory (the clock) whether anything changed since.
+ */
+export function packagesChangedKey(): Deno.KvKey {
+  return ["packages_changed"];
+}
+
+/**
+ * Prefix of approvals: of every project, what lists them all at once, or of one.
+ *
+ * @param project The project's resolved path; omitted for every project.
+ */
+export function approvalsPrefix(project?: string): Deno.KvKey {
+  return project === undefined ? [APPROVAL] : [APPROVAL, project];
 }

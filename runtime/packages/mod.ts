@@ -10,7 +10,7 @@
 export { deleteApproval, readApproval, widenedPermissions, writeApproval } from "./approval.ts";
 export type { Approval } from "./approval.ts";
 export { describeEvery, parseEvery } from "./every.ts";
-export { approvalsPrefix } from "./keys.ts";
+export { approvalsPrefix, packagesChangedKey } from "./keys.ts";
 export { declaredHosts, parseManifest, validateManifest } from "./manifest.ts";
 export { isPackageId, notAPackageId } from "./package_id.ts";
 export type {

@@ -11,7 +11,7 @@ import { ArchiveError, InvalidInputError, ManifestError, NotFoundError } from ".
 import { type Manifest, parseManifest } from "./manifest.ts";
 import { readArchive, stripCommonFolder, writeArchiveEntries } from "./archive/archive.ts";
 import { ARCHIVE_LIMITS } from "../limits.ts";
-import { packageRefKey } from "./keys.ts";
+import { packageRefKey, packagesChangedKey } from "./keys.ts";
 import { sweepStaleStaging, takeStaging } from "./staging.ts";
 import { FileMemo } from "../internal/file_memo.ts";
 
@@ -264,7 +264,7 @@ export async function withPackageFiles<T>(
  * @param ref The artefact that serves from now on.
  */
 export async function setPackageRef(kv: Deno.Kv, ref: PackageRef): Promise<void> {
-  await kv.set(packageRefKey(ref.id), ref);
+  await kv.atomic().set(packageRefKey(ref.id), ref).set(packagesChangedKey(), true).commit();
 }
 
 /**

@@ -18,6 +18,15 @@ export function projectKey(path: string): Deno.KvKey {
   return [PROJECT, path];
 }
 
+/**
+ * Key written with every change to what the installation remembers of a
+ * project: its versionstamp moves with each such write, so one read tells a
+ * reader that keeps them in memory (the clock) whether anything changed since.
+ */
+export function projectsChangedKey(): Deno.KvKey {
+  return ["projects_changed"];
+}
+
 /** Prefix of every remembered project: what lists them all. */
 export function projectsPrefix(): Deno.KvKey {
   return [PROJECT];

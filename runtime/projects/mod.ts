@@ -11,7 +11,7 @@ export { openInstallation, syncHome } from "./home.ts";
 export { readInstallationOwner, tryOwnInstallation } from "./installation_owner.ts";
 export type { InstallationOwnership, OwnerNote } from "./installation_owner.ts";
 export { installationToken, readInstallationToken } from "./installation_token.ts";
-export { projectKey, projectsPrefix } from "./keys.ts";
+export { projectKey, projectsChangedKey, projectsPrefix } from "./keys.ts";
 export { openableFolder } from "./openable_folder.ts";
 export type { OpenableFolderOptions } from "./openable_folder.ts";
 export {

@@ -10,7 +10,7 @@ import { InvalidInputError, NotFoundError } from "../errors.ts";
 import { PROJECT_LIMITS } from "../limits.ts";
 import { linkTarget } from "../internal/link_target.ts";
 import { FileMemo } from "../internal/file_memo.ts";
-import { projectKey } from "./keys.ts";
+import { projectKey, projectsChangedKey } from "./keys.ts";
 
 /** What the installation remembers about a project it opened. */
 export interface ProjectInfo {
@@ -169,7 +169,8 @@ export async function rememberProject(
   while (true) {
     const current = await kv.get<ProjectInfo>(projectKey(path));
     if (current.value && current.value.openedAt > info.openedAt) return current.value;
-    if ((await kv.atomic().check(current).set(projectKey(path), info).commit()).ok) return info;
+    const op = kv.atomic().check(current).set(projectKey(path), info);
+    if ((await op.set(projectsChangedKey(), true).commit()).ok) return info;
   }
 }
 

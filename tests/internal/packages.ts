@@ -56,6 +56,8 @@ export async function writePackage(root: string, spec: PackageSpec): Promise<str
 export interface TestHost {
   host: Host;
   kv: Deno.Kv;
+  /** Where the installation KV is: a file with `onDisk`, else `:memory:`. */
+  kvPath: string;
   home: string;
   /** Real path of the project folder. */
   project: string;
@@ -78,6 +80,8 @@ export interface TestHost {
 export interface TestHostOptions {
   limits?: Partial<HandlerLimits>;
   now?: () => number;
+  /** Keeps the installation KV in a file (`TestHost.kvPath`), as `serve` does, not in memory. */
+  onDisk?: boolean;
   poolSize?: number;
 }
 
@@ -87,7 +91,8 @@ export async function testHost(options: TestHostOptions = {}): Promise<TestHost>
   const home = join(root, "home");
   const project = join(root, "project");
   await Deno.mkdir(project, { recursive: true });
-  const kv = await Deno.openKv(":memory:");
+  const kvPath = options.onDisk ? join(root, "installation.kv") : ":memory:";
+  const kv = await Deno.openKv(kvPath);
   const logs: string[] = [];
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const host = new Host({ kv, home, limits, now: options.now, log: (line) => logs.push(line) });
@@ -95,6 +100,7 @@ export async function testHost(options: TestHostOptions = {}): Promise<TestHost>
   return {
     host,
     kv,
+    kvPath,
     home,
     project: realProject,
     logs,
