@@ -330,3 +330,27 @@ export const PROCESS_LIMITS: Readonly<ProcessLimits> = Object.freeze({
   stderrTailBytes: 16 * 1024,
   stopGraceMs: 3_000,
 });
+
+/** Limits on what a screen's page sends over `GET /api/processes`. */
+export interface ScreenProcessLimits {
+  /** The largest message the page may send, in bytes; a larger one is refused. */
+  maxMessageBytes: number;
+  /** Arguments a spawn may append to the declared ones. */
+  maxArgs: number;
+  /** Variables a spawn may set or remove. */
+  maxEnv: number;
+  /**
+   * Output bytes waiting to be sent to a page before a program's stdout is
+   * read further: a page that does not keep up slows the program, never the
+   * server's memory.
+   */
+  maxBufferedBytes: number;
+}
+
+/** The numbers of {@linkcode ScreenProcessLimits}. */
+export const SCREEN_PROCESS_LIMITS: Readonly<ScreenProcessLimits> = Object.freeze({
+  maxMessageBytes: 1024 * 1024,
+  maxArgs: 256,
+  maxEnv: 256,
+  maxBufferedBytes: 1024 * 1024,
+});

@@ -88,12 +88,22 @@ async function exampleHost(tracker?: Tracker) {
   };
 }
 
-Deno.test("the examples' committed service modules are what building src/ produces", async (t) => {
+/** What building each example writes: its service module, and Issues' screen. */
+const BUILT_FILES: Record<string, string[]> = {
+  hello: ["service/index.js"],
+  issues: ["service/index.js", "ui/index.js"],
+  triage: ["service/index.js"],
+};
+
+Deno.test("the examples' committed built modules are what building src/ produces", async (t) => {
   for (const id of BUILT) {
     await t.step(`extensions/${id}`, async () => {
       const copy = await Deno.makeTempDir({ prefix: `sync-example-${id}-` });
       try {
         await Deno.copyFile(join(EXTENSIONS, id, "manifest.json"), join(copy, "manifest.json"));
+        await Deno.copyFile(join(EXTENSIONS, id, "deno.json"), join(copy, "deno.json")).catch(
+          () => {},
+        );
         await Deno.mkdir(join(copy, "src"));
         for await (const entry of Deno.readDir(join(EXTENSIONS, id, "src"))) {
           await Deno.copyFile(
@@ -102,12 +112,14 @@ Deno.test("the examples' committed service modules are what building src/ produc
           );
         }
         const { outputs } = await buildPackage(copy);
-        assert.deepEqual(outputs.map((o) => o.output), ["service/index.js"]);
-        assert.equal(
-          await Deno.readTextFile(join(copy, "service/index.js")),
-          await Deno.readTextFile(join(EXTENSIONS, id, "service/index.js")),
-          `extensions/${id}/service/index.js is stale: run deno task build extensions/${id}`,
-        );
+        assert.deepEqual(outputs.map((o) => o.output), BUILT_FILES[id]);
+        for (const file of BUILT_FILES[id]) {
+          assert.equal(
+            await Deno.readTextFile(join(copy, file)),
+            await Deno.readTextFile(join(EXTENSIONS, id, file)),
+            `extensions/${id}/${file} is stale: run deno task build extensions/${id}`,
+          );
+        }
       } finally {
         await Deno.remove(copy, { recursive: true });
       }

@@ -2,7 +2,9 @@
  * Building a package: `src/service.ts` becomes the file the manifest's
  * `service` names and `src/index.tsx` the file `ui` names, each one ES module
  * with everything bundled in except `@sync/extension-api/service`, which the
- * isolate's loader serves.
+ * isolate's loader serves. A screen imports `@sync/extension-api/ui` for its
+ * types only (everything it reaches is handed to its `activate(ctx)`), so
+ * the bundle holds nothing of it.
  *
  * The bundler is Deno's own (`deno bundle`), run as a subprocess in the
  * package folder with a generated configuration holding the import map and
@@ -105,7 +107,11 @@ export async function buildPackage(dir: string, options: BuildOptions = {}): Pro
     await Deno.writeTextFile(
       config,
       JSON.stringify({
-        imports: { ...author.imports, [SERVICE_API_SPECIFIER]: API_MODULE },
+        imports: {
+          ...author.imports,
+          [SERVICE_API_SPECIFIER]: API_MODULE,
+          [SCREEN_API_SPECIFIER]: SCREEN_API_MODULE,
+        },
         compilerOptions: author.compilerOptions,
       }),
     );
@@ -151,6 +157,12 @@ interface BuildRun {
 
 /** The typed API module; a build leaves its import to the isolate's loader. */
 const API_MODULE = new URL("../extension_api/service.ts", import.meta.url).href;
+
+/** The specifier a screen imports its types from. */
+export const SCREEN_API_SPECIFIER = "@sync/extension-api/ui";
+
+/** The screen's typed API module: types only, erased by the build. */
+const SCREEN_API_MODULE = new URL("../extension_api/ui.ts", import.meta.url).href;
 
 const API_HINT = `import it as "${SERVICE_API_SPECIFIER}": the build leaves that import to ` +
   `the isolate's loader, which serves the real module (the file in the Sync checkout only ` +
@@ -210,6 +222,14 @@ async function assertBundlesOnlyPackageFiles(run: BuildRun, source: string): Pro
         file: from,
         ...(span ? { line: span.start.line + 1, column: span.start.character + 1 } : {}),
       };
+      if (dependency.specifier === SCREEN_API_SPECIFIER) {
+        throw new BuildError(
+          `Cannot build ${source}: ${from} imports a value from "${SCREEN_API_SPECIFIER}", ` +
+            `which holds types only; write import type { ScreenContext } from ` +
+            `"${SCREEN_API_SPECIFIER}": everything a screen reaches is handed to its activate(ctx)`,
+          place,
+        );
+      }
       const what = `Cannot build ${source}: ${from} imports ${
         JSON.stringify(dependency.specifier)
       }`;

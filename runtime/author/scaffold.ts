@@ -2,7 +2,9 @@
  * `new`: a package folder an author can build, check, install and call at
  * once — a manifest, one typed handler that writes a record of the package's
  * own kind, the type it publishes, what it tells an agent, and a `deno.json`
- * that resolves `@sync/extension-api/service` for the bundler and the editor.
+ * that resolves `@sync/extension-api/service` for the bundler and the editor;
+ * with `screen`, also a screen (`src/index.tsx`, built into `ui/index.js`)
+ * that lists the package's records and calls its handler.
  *
  * @module
  */
@@ -15,6 +17,8 @@ import { validateManifest } from "../packages/mod.ts";
 export interface ScaffoldOptions {
   /** The name people see; default the id with a capital letter (`hello` → `Hello`). */
   name?: string;
+  /** Also a screen: `src/index.tsx`, and `ui` in the manifest. */
+  screen?: boolean;
 }
 
 /** What `new` created. */
@@ -31,6 +35,10 @@ export interface ScaffoldResult {
 
 /** URL of this checkout's API module, `file:///…/runtime/extension_api/service.ts`. */
 export const API_MODULE_URL: string = new URL("../extension_api/service.ts", import.meta.url).href;
+
+/** URL of this checkout's screen API module, `file:///…/runtime/extension_api/ui.ts`. */
+export const SCREEN_API_MODULE_URL: string =
+  new URL("../extension_api/ui.ts", import.meta.url).href;
 
 /**
  * Creates a package folder for `id` at `dir`.
@@ -62,6 +70,7 @@ export async function scaffoldPackage(
     description: `${name}: greets whoever calls it and keeps each greeting as a ${id}.note record.`,
     permissions: ["background"],
     service: "service/index.js",
+    ...(options.screen ? { ui: "ui/index.js" } : {}),
     handlers: {
       [handler]: { description: `Greets a name and writes a ${id}.note record` },
     },
@@ -112,8 +121,14 @@ export async function scaffoldPackage(
       `${
         JSON.stringify(
           {
-            imports: { "@sync/extension-api/service": API_MODULE_URL },
-            compilerOptions: { strict: true, lib: ["esnext"] },
+            imports: {
+              "@sync/extension-api/service": API_MODULE_URL,
+              ...(options.screen ? { "@sync/extension-api/ui": SCREEN_API_MODULE_URL } : {}),
+            },
+            compilerOptions: {
+              strict: true,
+              lib: options.screen ? ["esnext", "dom", "dom.iterable"] : ["esnext"],
+            },
           },
           null,
           2,
@@ -121,6 +136,9 @@ export async function scaffoldPackage(
       }\n`,
     ],
     ["README.md", readme(id, name, handler, dir)],
+    ...(options.screen
+      ? [["src/index.tsx", screenSource(id, name, handler)] as [string, string]]
+      : []),
   ];
   for (const [file, text] of files) {
     const path = join(dir, file);
@@ -177,6 +195,45 @@ export default function register(): Handlers {
       return { key, greeting: \`Hello, \${name}!\` };
     },
   };
+}
+`;
+}
+
+function screenSource(id: string, name: string, handler: string): string {
+  return `// The screen of ${id}: shown in the project's window, in a sandboxed frame. \`deno task build\`
+// compiles it to ui/index.js. It reaches Sync only through ctx; it draws with the app's classes.
+import type { ScreenContext } from "@sync/extension-api/ui";
+
+export async function activate(ctx: ScreenContext): Promise<void> {
+  const heading = document.createElement("h1");
+  heading.textContent = "${name}";
+  const button = document.createElement("button");
+  button.className = "button primary";
+  button.textContent = "Greet";
+  const status = document.createElement("p");
+  status.setAttribute("role", "status");
+  const list = document.createElement("ul");
+  list.className = "screen-list";
+  document.body.append(heading, button, status, list);
+
+  const read = async () => {
+    const { records } = await ctx.memory.list({ kind: "${id}.note", limit: 50 });
+    list.replaceChildren(...records.map((record) => {
+      const item = document.createElement("li");
+      item.textContent = record.title;
+      return item;
+    }));
+  };
+  button.addEventListener("click", async () => {
+    try {
+      const answer = await ctx.handlers.call("${handler}", { name: "screen" }) as { key: string };
+      status.textContent = \`Wrote \${answer.key}\`;
+    } catch (error) {
+      status.textContent = \`${handler} failed: \${(error as Error).message}\`;
+    }
+    await read();
+  });
+  await read();
 }
 `;
 }

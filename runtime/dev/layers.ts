@@ -83,6 +83,8 @@ export const UI_TYPE_SOURCES: readonly string[] = [
   "runtime/web/api/types.ts",
   "runtime/web/api/events_types.ts",
   "runtime/web/api/chat_types.ts",
+  "runtime/web/api/process_types.ts",
+  "runtime/extension_api/ui.ts",
 ];
 /**
  * Source text of one `data:` root module, at most: the URL is one argument of
@@ -486,9 +488,9 @@ function importRule(
     }
     return {
       rule: "entry",
-      why: `ui/ may import only its own files, and with \`import type\` ${`${
+      why: `ui/ may import only its own files, and with \`import type\` ${
         UI_TYPE_SOURCES.slice(0, -1).join(", ")
-      } and ${UI_TYPE_SOURCES.at(-1)}`}`,
+      } and ${UI_TYPE_SOURCES.at(-1)}`,
     };
   }
   if (file === "main.ts") {

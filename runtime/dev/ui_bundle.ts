@@ -8,6 +8,11 @@
  *   signals), bundled by `deno bundle` for the browser and minified.
  * - `ui/dist/app.css`: `ui/styles/base.css`, then every other `.css` file of
  *   `ui/styles/` in name order.
+ * - `ui/dist/screen.js`: the screen runtime served into a package's screen
+ *   frame (`ui/screens/screen_runtime.ts`), bundled and minified likewise.
+ * - `ui/dist/screen.css`: the style sheet of a screen's frame:
+ *   `ui/styles/base.css` (the app's tokens and base classes), then
+ *   `ui/screens/screen.css`.
  *
  * @module
  */
@@ -29,6 +34,10 @@ export interface BundleUiResult {
   script: { path: string; bytes: number; gzipBytes: number };
   /** The style sheet's path, size and gzipped size in bytes. */
   styles: { path: string; bytes: number; gzipBytes: number };
+  /** The screen runtime's path, size and gzipped size in bytes. */
+  screenScript: { path: string; bytes: number; gzipBytes: number };
+  /** The screen frame's style sheet's path, size and gzipped size in bytes. */
+  screenStyles: { path: string; bytes: number; gzipBytes: number };
 }
 
 /**
@@ -43,25 +52,9 @@ export async function bundleUi(options: BundleUiOptions = {}): Promise<BundleUiR
   const outDir = options.outDir ?? join(uiDir, "dist");
   await Deno.mkdir(outDir, { recursive: true });
   const scriptPath = join(outDir, "app.js");
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "bundle",
-      "--quiet",
-      "--platform",
-      "browser",
-      "--minify",
-      "-o",
-      scriptPath,
-      join(uiDir, "main.tsx"),
-    ],
-    env: { NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  if (!output.success) {
-    const said = new TextDecoder().decode(output.stderr) + new TextDecoder().decode(output.stdout);
-    throw new Error(`Cannot bundle ${join(uiDir, "main.tsx")}: deno bundle failed:\n${said}`);
-  }
+  await bundleScript(join(uiDir, "main.tsx"), scriptPath);
+  const screenScriptPath = join(outDir, "screen.js");
+  await bundleScript(join(uiDir, "screens", "screen_runtime.ts"), screenScriptPath);
   const stylesDir = join(uiDir, "styles");
   const names: string[] = [];
   for await (const entry of Deno.readDir(stylesDir)) {
@@ -76,7 +69,34 @@ export async function bundleUi(options: BundleUiOptions = {}): Promise<BundleUiR
   }
   const stylesPath = join(outDir, "app.css");
   await Deno.writeTextFile(stylesPath, parts.join("\n"));
-  return { script: await sized(scriptPath), styles: await sized(stylesPath) };
+  const screenStylesPath = join(outDir, "screen.css");
+  await Deno.writeTextFile(
+    screenStylesPath,
+    [
+      `/* base.css */\n${await Deno.readTextFile(join(stylesDir, "base.css"))}`,
+      `/* screen.css */\n${await Deno.readTextFile(join(uiDir, "screens", "screen.css"))}`,
+    ].join("\n"),
+  );
+  return {
+    script: await sized(scriptPath),
+    styles: await sized(stylesPath),
+    screenScript: await sized(screenScriptPath),
+    screenStyles: await sized(screenStylesPath),
+  };
+}
+
+/** Bundles one entry for the browser, minified, into `out`. */
+async function bundleScript(entry: string, out: string): Promise<void> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["bundle", "--quiet", "--platform", "browser", "--minify", "-o", out, entry],
+    env: { NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!output.success) {
+    const said = new TextDecoder().decode(output.stderr) + new TextDecoder().decode(output.stdout);
+    throw new Error(`Cannot bundle ${entry}: deno bundle failed:\n${said}`);
+  }
 }
 
 /** A file's size, plain and gzipped. */
@@ -86,8 +106,8 @@ async function sized(path: string): Promise<{ path: string; bytes: number; gzipB
 }
 
 if (import.meta.main) {
-  const { script, styles } = await bundleUi();
-  for (const file of [script, styles]) {
+  const { script, styles, screenScript, screenStyles } = await bundleUi();
+  for (const file of [script, styles, screenScript, screenStyles]) {
     console.log(
       `Wrote ${file.path}: ${(file.bytes / 1024).toFixed(1)} KB ` +
         `(${(file.gzipBytes / 1024).toFixed(1)} KB gzipped)`,

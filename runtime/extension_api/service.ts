@@ -49,7 +49,7 @@
  * The version of this surface, [semver](https://semver.org). A minor version
  * adds; a major version changes or removes.
  */
-export const API_VERSION = "1.0.0";
+export const API_VERSION = "1.1.0";
 
 // ---------------------------------------------------------------------------
 // Values that cross.

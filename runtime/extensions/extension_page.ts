@@ -16,6 +16,7 @@ import { listReceipts } from "../host/mod.ts";
 import { cutText } from "../internal/cut_text.ts";
 import { EXTENSION_PAGE_LIMITS, type HandlerLimits } from "../limits.ts";
 import {
+  approvablePermissions,
   describePermission,
   type LifecycleMoment,
   type LoadedPackage,
@@ -204,7 +205,7 @@ export async function describeExtension(
       ...receipt,
       durationMs: Math.max(0, Date.parse(receipt.endedAt) - Date.parse(receipt.startedAt)),
     })),
-    permissions: permissionLines(manifest.permissions),
+    permissions: permissionLines(approvablePermissions(manifest)),
     update,
     removal: removalOf(manifest),
   };

@@ -31,3 +31,11 @@ export type {
 } from "./extension_page.ts";
 export { removalOf } from "./removal.ts";
 export type { Removal } from "./removal.ts";
+export { readScreenMemory, screenNetFetch, servingScreen } from "./screen.ts";
+export type {
+  ScreenMemoryOptions,
+  ScreenMemoryRead,
+  ScreenNetOptions,
+  ScreenReadHost,
+  ServingScreen,
+} from "./screen.ts";

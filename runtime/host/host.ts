@@ -65,6 +65,8 @@ export class Host implements HandlerCaller {
    * switches, installs); the app's event stream watches it.
    */
   readonly events: EventBus;
+  /** Performs `net.fetch` for handlers and screens; the global `fetch` when undefined. */
+  readonly fetch: typeof fetch | undefined;
   #memories: ProjectMemories;
   #resources: CallResources;
   #log: (line: string) => void;
@@ -84,6 +86,7 @@ export class Host implements HandlerCaller {
     this.limits = options.limits ?? DEFAULT_LIMITS;
     this.pool = options.pool ?? new IsolatePool({ size: this.limits.maxConcurrentCalls });
     this.events = options.events ?? new EventBus();
+    this.fetch = options.fetch;
     // One entry, one line: what a handler wrote cannot start another.
     const log = options.log ?? ((line) => console.error(printable(line)));
     this.#log = log;
@@ -199,6 +202,7 @@ export class Host implements HandlerCaller {
       limits: this.limits,
       pool: this.pool,
       events: this.events,
+      fetch: this.fetch,
       log,
     });
     view.#memories = this.#memories;

@@ -9,6 +9,7 @@
  * @module
  */
 import {
+  approvablePermissions,
   type Approval,
   readApproval,
   readPackageRef,
@@ -81,7 +82,8 @@ export async function approveUpdate(
     );
   }
   const pkg = serving.current;
-  const { version, permissions } = pkg.manifest;
+  const { version } = pkg.manifest;
+  const permissions = approvablePermissions(pkg.manifest);
   const ref = await readPackageRef(host.kv, id);
   const before = await readApproval(host.kv, project, id);
   // What waited was read above; the ref is that artefact's unless an install moved it since.

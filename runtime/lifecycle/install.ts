@@ -6,6 +6,7 @@
  * @module
  */
 import {
+  approvablePermissions,
   type Approval,
   describePermission,
   type LoadedPackage,
@@ -113,7 +114,8 @@ export async function installPackage(
     },
   });
   progress("installing");
-  const { id, version, permissions } = pkg.manifest;
+  const { id, version } = pkg.manifest;
+  const permissions = approvablePermissions(pkg.manifest);
   let refMoved = false;
   try {
     const previous = await readPackageRef(host.kv, id);

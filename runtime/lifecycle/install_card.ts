@@ -14,6 +14,7 @@ import { ManifestError } from "../errors.ts";
 import type { IsolatePool } from "../isolate/mod.ts";
 import type { HandlerLimits } from "../limits.ts";
 import {
+  approvablePermissions,
   describeEvery,
   describePermission,
   type Manifest,
@@ -80,7 +81,10 @@ export interface CardPackage {
   handlers: { name: string; description: string }[];
   /** What runs on the clock. */
   schedule: CardScheduleRow[];
-  /** Every permission this version asks for. */
+  /**
+   * Every permission this version asks for, then each program it declares under
+   * `host.processes` (`process:<id> <command line>`, full user access).
+   */
   asks: CardPermission[];
 }
 
@@ -146,8 +150,9 @@ export async function readInstallCard(
   };
   if (!manifest) return card;
   const approval = await readApproval(host.kv, project, manifest.id);
-  const widened = widenedPermissions(approval?.permissions ?? [], manifest.permissions);
-  const asks = manifest.permissions.map(cardPermission);
+  const requested = approvablePermissions(manifest);
+  const widened = widenedPermissions(approval?.permissions ?? [], requested);
+  const asks = requested.map(cardPermission);
   card.package = {
     id: manifest.id,
     name: manifest.name,

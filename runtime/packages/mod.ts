@@ -7,6 +7,7 @@
  *
  * @module
  */
+export { approvablePermissions, commandLine, processPermission } from "./approvable_permissions.ts";
 export { deleteApproval, readApproval, widenedPermissions, writeApproval } from "./approval.ts";
 export type { Approval } from "./approval.ts";
 export { describeEvery, parseEvery } from "./every.ts";

@@ -9,6 +9,7 @@
  */
 import { ApprovalRequiredError, NotFoundError } from "../errors.ts";
 import { type Approval, readApproval, widenedPermissions } from "./approval.ts";
+import { approvablePermissions } from "./approvable_permissions.ts";
 import { type LoadedPackage, loadPackage, type PackageRef, readPackageRef } from "./store.ts";
 import { approvalKey, packageRefKey } from "./keys.ts";
 
@@ -67,7 +68,7 @@ export async function servingPackage(
   const ref = options.ref !== undefined ? options.ref : await readPackageRef(kv, id);
   if (!ref) return await load(approval.ref);
   const current = await load(ref);
-  const standing = standingOf(approval, ref, current.manifest.permissions);
+  const standing = standingOf(approval, ref, approvablePermissions(current.manifest));
   if (standing.widened.length === 0) return current;
   if (standing.fallback) {
     try {
@@ -163,7 +164,7 @@ export async function readServingState(
     return { state: "cannot-load", message: (error as Error).message };
   }
   if (!approval) return { state: "not-approved", current };
-  const standing = standingOf(approval, ref, current.manifest.permissions);
+  const standing = standingOf(approval, ref, approvablePermissions(current.manifest));
   if (standing.widened.length === 0) return { state: "approved", current };
   return {
     state: "awaits-approval",

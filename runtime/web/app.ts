@@ -42,8 +42,12 @@ import type { WebHost } from "./web_host.ts";
 import { installRoutes } from "./api/install.ts";
 import { uploadRoutes, UPLOADS_PATH } from "./api/uploads.ts";
 import { eventRoutes } from "./api/events.ts";
+import { processRoutes } from "./api/processes.ts";
+import type { ScreenProcesses } from "./screen_processes.ts";
 import { UploadStore } from "./upload_store.ts";
 import { pageRoutes } from "./pages.ts";
+import { screenRoutes } from "./api/screens.ts";
+import { SCREEN_FILES_PATH, screenPageRoutes } from "./screen_pages.ts";
 import { MCP_PATH, type McpEndpoint } from "../mcp/mod.ts";
 
 /**
@@ -81,6 +85,11 @@ export interface AppOptions {
    * absent, `/mcp` is not served.
    */
   mcp?: McpEndpoint;
+  /**
+   * The screens' sockets to the programs their packages declare
+   * (`GET /api/processes`); absent, no program can be started.
+   */
+  processes?: ScreenProcesses;
 }
 
 /**
@@ -112,14 +121,27 @@ export interface WebApp {
  */
 export function createApp(host: WebHost, options: AppOptions): WebApp {
   const app = new Hono();
-  app.use("*", secureHeaders({ contentSecurityPolicy: CONTENT_SECURITY_POLICY }));
+  const appHeaders = secureHeaders({ contentSecurityPolicy: CONTENT_SECURITY_POLICY });
+  // A screen's document and files carry their own policy, set by their routes
+  // (`screen_pages.ts`): the frame's opaque origin must be able to load them.
+  const screenHeaders = secureHeaders({
+    crossOriginResourcePolicy: "cross-origin",
+    crossOriginOpenerPolicy: false,
+  });
+  app.use(
+    "*",
+    (c, next) => isScreenPath(c.req.path) ? screenHeaders(c, next) : appHeaders(c, next),
+  );
   app.use("*", loopbackHost({ port: options.port }));
   app.use("*", sameOrigin());
   const mcp = options.mcp;
-  app.use("*", (c, next) => {
+  const screens = screenPageRoutes(host, { uiDir: options.uiDir });
+  app.use("*", async (c, next) => {
     // sync-mcp takes session tokens too, and reads its own JSON-RPC bodies.
-    if (mcp && c.req.path === MCP_PATH) return mcp.handle(c.req.raw);
-    return next();
+    if (mcp && c.req.path === MCP_PATH) return await mcp.handle(c.req.raw);
+    // A screen's frame sends no cookie: its files are reached by the key its document made.
+    if (c.req.path.startsWith(SCREEN_FILES_PATH)) return await screens.files.fetch(c.req.raw);
+    await next();
   });
   app.use("*", tokenGuard({ token: options.token, port: options.port }));
   app.use("*", jsonBody({ maxBytes: WEB_LIMITS.maxJsonBodyBytes, ownBodies: [UPLOADS_PATH] }));
@@ -140,6 +162,7 @@ export function createApp(host: WebHost, options: AppOptions): WebApp {
   app.route("/api", uploadRoutes(uploads));
   app.route("/api", installRoutes(host, uploads));
   app.route("/api", eventRoutes(host.events));
+  app.route("/api", processRoutes(options.processes));
   app.post("/api/projects/open", async (c) => {
     const { path } = await jsonObjectBody(c, '{ "path": "<project folder>" }');
     if (typeof path !== "string" || path === "") {
@@ -164,8 +187,15 @@ export function createApp(host: WebHost, options: AppOptions): WebApp {
     });
     return c.json({ receipts });
   });
+  app.route("/api/screens", screenRoutes(host));
+  app.route("/", screens.documents);
   app.route("/", pageRoutes({ uiDir: options.uiDir }));
   return app;
+}
+
+/** A screen's document or one of its files. */
+function isScreenPath(path: string): boolean {
+  return path.startsWith("/screens/") || path.startsWith(SCREEN_FILES_PATH);
 }
 
 /** The `id` parameter, a package id when given. */

@@ -17,6 +17,7 @@ import { McpEndpoint, type McpHost, type SessionTokens } from "../mcp/mod.ts";
 import type { Supervisor } from "../supervisor/mod.ts";
 import type { CommandRunner } from "./api/commands.ts";
 import { createApp, type WebApp } from "./app.ts";
+import { ScreenProcesses } from "./screen_processes.ts";
 import type { WebHost } from "./web_host.ts";
 
 /** What serving needs of the host: the app's and the clock's, the installation folder and the isolates. */
@@ -80,8 +81,12 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
     sessionTokens: options.sessionTokens,
     log: options.log,
   });
-  // Event streams and MCP sessions never end by themselves: ended so the server can stop.
+  const processes = options.supervisor &&
+    new ScreenProcesses(host, { supervisor: options.supervisor });
+  // Event streams, MCP sessions and screens' sockets never end by themselves:
+  // ended so the server can stop (a socket's programs stop with it).
   const endStreams = () => {
+    processes?.close();
     host.events.closeWatchers();
     mcp.close().catch(() => {/* each session closes on its own */});
   };
@@ -103,11 +108,13 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
           userHome: options.userHome,
           commands: options.commands,
           mcp,
+          processes,
         });
         options.log(`Sync is serving at http://127.0.0.1:${port}/?token=${token}`);
       },
     }, (request) => app!.fetch(request));
   } catch (error) {
+    processes?.close();
     if (error instanceof Deno.errors.AddrInUse) {
       throw new ConflictError(
         `Cannot serve on 127.0.0.1:${options.port}: the port is taken (by another program). ` +

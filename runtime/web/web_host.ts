@@ -16,4 +16,8 @@ export interface WebHost extends OpenHost, RemoveHost, InstallHost, InstallCardH
   readonly events: EventBus;
   /** The limits calls run under: the schedule rows tell a stopped call by them, and the install card checks with them. */
   readonly limits: HandlerLimits;
+  /** Performs a screen's `net.fetch`, as a handler's; the global `fetch` when undefined. */
+  readonly fetch?: typeof fetch;
+  /** The project's memory KV, opened once per process; a screen reads through it. */
+  projectMemory(project: string): Promise<Deno.Kv>;
 }

@@ -67,3 +67,13 @@ export const EXTENSION = {
 
 /** The attribute a receipt's row carries, with the receipt's id. */
 export const RECEIPT_ID_ATTRIBUTE = "data-receipt-id";
+
+/** A package's screen in the window. */
+export const SCREEN = {
+  /** The navigator's list of screens. */
+  navigatorList: "Screens",
+  /** The link from an extension's page to its screen. */
+  showIt: "Show it",
+  /** What the screen's header says once its activate(ctx) ran. */
+  active: /Running in a sandbox/,
+} as const;

@@ -54,6 +54,20 @@ if (import.meta.main) {
       await shoot(extension, `extension-${colorScheme}`);
       await extension.close();
 
+      const screen = await openPage(browser, installation, {
+        colorScheme,
+        path: `/p/${encodeURIComponent(site)}/screen/issues`,
+        expectedConsole: [/status of 4\d\d/],
+      });
+      await screen.page.locator(".screen-state[data-state=active]").waitFor();
+      await screen.page.frameLocator("iframe.screen-frame").getByRole("button", {
+        name: "Check now",
+      })
+        .click();
+      await screen.page.frameLocator("iframe.screen-frame").locator("p.error").waitFor();
+      await shoot(screen, `screen-${colorScheme}`);
+      await screen.close();
+
       const remove = await openPage(browser, installation, {
         colorScheme,
         path: `${window}/hello`,

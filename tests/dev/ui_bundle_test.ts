@@ -11,7 +11,7 @@ Deno.test("`bundleUi()` makes what ui/dist holds", async (t) => {
   try {
     const result = await bundleUi({ outDir });
 
-    for (const name of ["app.js", "app.css"]) {
+    for (const name of ["app.js", "app.css", "screen.js", "screen.css"]) {
       await t.step(
         `the committed ui/dist/${name} is byte for byte what the sources make`,
         async () => {

@@ -20,6 +20,8 @@ export interface PackageSpec {
   service: string;
   /** types/<file> → kind, for published types. */
   types?: Record<string, string>;
+  /** A built screen's source (plain ES module JavaScript), written as `ui/index.js`. */
+  ui?: string;
   /** More manifest fields, merged over the rest. */
   manifest?: Record<string, unknown>;
 }
@@ -45,8 +47,13 @@ export async function writePackage(root: string, spec: PackageSpec): Promise<str
     service: "service/index.js",
     handlers: Object.fromEntries(spec.handlers.map((h) => [h, { description: `Does ${h}` }])),
     ...(types.length ? { types: types.map((t) => `types/${t}`) } : {}),
+    ...(spec.ui !== undefined ? { ui: "ui/index.js" } : {}),
     ...spec.manifest,
   };
+  if (spec.ui !== undefined) {
+    await Deno.mkdir(join(dir, "ui"), { recursive: true });
+    await Deno.writeTextFile(join(dir, "ui", "index.js"), spec.ui);
+  }
   await Deno.writeTextFile(join(dir, "manifest.json"), JSON.stringify(manifest, null, 2));
   await Deno.writeTextFile(join(dir, "service", "index.js"), spec.service);
   return dir;

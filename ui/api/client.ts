@@ -12,15 +12,19 @@ import type { ErrorResponse } from "../../runtime/web/api/types.ts";
 export class ApiError extends Error {
   /** The HTTP status; 0 when the server could not be reached. */
   readonly status: number;
+  /** The server's name for the error, such as `NotFoundError`, when it gave one. */
+  readonly errorName: string | undefined;
 
   /**
    * @param message What went wrong, in the server's words when it gave some.
    * @param status The HTTP status, or 0 when unreachable.
+   * @param errorName The server's name for the error, when it gave one.
    */
-  constructor(message: string, status: number) {
+  constructor(message: string, status: number, errorName?: string) {
     super(message);
     this.name = "ApiError";
     this.status = status;
+    this.errorName = errorName;
   }
 }
 
@@ -71,9 +75,11 @@ export async function send<T>(url: string, init: RequestInit): Promise<T> {
   }
   if (!response.ok) {
     const said = (body as ErrorResponse | null)?.error;
+    const name = (body as ErrorResponse | null)?.name;
     throw new ApiError(
       typeof said === "string" ? said : `${init.method} ${url} failed: HTTP ${response.status}`,
       response.status,
+      typeof name === "string" ? name : undefined,
     );
   }
   return body as T;

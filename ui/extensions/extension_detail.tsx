@@ -180,7 +180,7 @@ export function ExtensionDetail(props: ExtensionDetailProps) {
       <p role="status" class="approved-said">
         {approved && !page.update ? approved.join("\n") : ""}
       </p>
-      <HandlerSection page={page} />
+      <HandlerSection page={page} project={project} />
       {page.types.length > 0 && <TypesSection types={page.types} />}
       {page.prompt && <PromptSection prompt={page.prompt} />}
       <ScheduleSection page={page} project={project} reload={() => void read()} />

@@ -1,10 +1,14 @@
 import type { ExtensionPageResponse } from "../../runtime/web/api/types.ts";
 import { momentWords } from "./page_words.ts";
+import { Link } from "../common/link.tsx";
+import { projectPath } from "../state/route.ts";
 
 /** Props of {@linkcode HandlerSection}. */
 export interface HandlerSectionProps {
   /** The page as the API answered it. */
   page: ExtensionPageResponse;
+  /** The project folder, for the link to the screen. */
+  project: string;
 }
 
 /**
@@ -46,6 +50,12 @@ export function HandlerSection(props: HandlerSectionProps) {
       {adds.screen && (
         <p class="secondary screen-line">
           A screen of its own <span class="tertiary mono">{adds.screen}</span>
+          {props.page.lamp.state !== "dark" && (
+            <>
+              {" · "}
+              <Link href={projectPath(props.project, "screen", props.page.id)}>Show it</Link>
+            </>
+          )}
         </p>
       )}
     </section>

@@ -2,7 +2,8 @@
  * The address bar is the app's state of where it is: `/` is the start page,
  * `/p/<project>/extensions/<id>` an extension's page in a project's window
  * (the project folder encoded as one segment), `/p/<project>/chat/<key>` a
- * conversation in its Chat. {@linkcode navigate} changes
+ * conversation in its Chat, `/p/<project>/screen/<id>` an extension's screen.
+ * {@linkcode navigate} changes
  * the address without a reload; back and forward are followed.
  *
  * @module
@@ -10,7 +11,7 @@
 import { signal } from "@preact/signals";
 
 /** The areas of a project's window, in the navigator's order. */
-export type Area = "extensions" | "chat";
+export type Area = "extensions" | "chat" | "screen";
 
 /** The start page: every project Sync knows. */
 export interface StartRoute {
@@ -26,7 +27,7 @@ export interface ProjectRoute {
   project: string;
   /** The area the three columns are turned over to. */
   area: Area;
-  /** The selection: a package's id in Extensions, a session's key in Chat; null when none is. */
+  /** The selection: a package's id in Extensions or Screen, a session's key in Chat; null when none is. */
   id: string | null;
 }
 
@@ -43,7 +44,11 @@ export function parseRoute(pathname: string): Route {
   } catch {
     return { page: "start" };
   }
-  const area: Area = parts[2] === "chat" ? "chat" : "extensions";
+  const area: Area = parts[2] === "chat"
+    ? "chat"
+    : parts[2] === "screen" && parts[3]
+    ? "screen"
+    : "extensions";
   let id: string | null = null;
   if (parts[3]) {
     try {
@@ -62,7 +67,7 @@ export function routePath(route: Route): string {
   return route.id ? `${base}/${encodeURIComponent(route.id)}` : base;
 }
 
-/** The address of a project's window, or of one of its extensions' pages or conversations. */
+/** The address of a project's window, of an extension's page or screen, or of a conversation. */
 export function projectPath(project: string, area: Area = "extensions", id?: string): string {
   return routePath({ page: "project", project, area, id: id ?? null });
 }

@@ -9,6 +9,8 @@ export interface NavigatorProps {
   state: ProjectState;
   /** The area shown. */
   area: Area;
+  /** The package whose screen is shown, in the screen area. */
+  screen?: string | null;
 }
 
 /** The window's first column: the project, its areas, and the way back to every project. */
@@ -19,6 +21,10 @@ export function Navigator(props: NavigatorProps) {
     { area: "extensions", label: "Extensions", glyph: "▦" },
     { area: "chat", label: "Chat", glyph: "✎" },
   ];
+  // A screen is offered once its package serves the project: installed and approved here.
+  const screens = (state.extensions.value ?? []).filter((extension) =>
+    extension.hasScreen && extension.lamp.state !== "dark"
+  );
   return (
     <nav class="navigator" aria-label="Project">
       <Link href="/" class="navigator-back" label="All projects">
@@ -44,6 +50,25 @@ export function Navigator(props: NavigatorProps) {
           </li>
         ))}
       </ul>
+      {screens.length > 0 && (
+        <ul class="navigator-areas navigator-screens" aria-label="Screens">
+          {screens.map((extension) => (
+            <li key={extension.id}>
+              <Link
+                href={projectPath(state.project, "screen", extension.id)}
+                class="navigator-area"
+                current={props.area === "screen" && props.screen === extension.id
+                  ? "page"
+                  : undefined}
+                label={extension.name}
+              >
+                <span aria-hidden="true" class="glyph">◧</span>
+                <span class="navigator-text">{extension.name}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
       {!state.live.value && state.extensions.value !== null && (
         <p class="tertiary navigator-text navigator-offline" role="status">
           Not live: reconnecting to Sync…

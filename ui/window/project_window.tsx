@@ -5,6 +5,7 @@ import { folderName } from "../common/folder_name.ts";
 import { openProjectState } from "../state/project_state.ts";
 import type { ProjectRoute } from "../state/route.ts";
 import { Navigator } from "./navigator.tsx";
+import { ScreenArea } from "../screens/screen_area.tsx";
 
 /** Props of {@linkcode ProjectWindow}. */
 export interface ProjectWindowProps {
@@ -25,9 +26,11 @@ export function ProjectWindow(props: ProjectWindowProps) {
   }, [name]);
   return (
     <div class="window">
-      <Navigator state={state} area={props.route.area} />
+      <Navigator state={state} area={props.route.area} screen={props.route.id} />
       {props.route.area === "chat"
         ? <ChatArea state={state} selected={props.route.id} />
+        : props.route.area === "screen" && props.route.id
+        ? <ScreenArea key={props.route.id} state={state} id={props.route.id} />
         : <ExtensionsArea state={state} selected={props.route.id} />}
     </div>
   );

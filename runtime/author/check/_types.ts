@@ -20,6 +20,15 @@ export const SERVICE_SOURCE = "src/service.ts";
 /** The typed API module authors compile against. */
 const API_MODULE = new URL("../../extension_api/service.ts", import.meta.url).href;
 
+/** The screen source a package is built from. */
+export const SCREEN_SOURCE = "src/index.tsx";
+
+/** The specifier of the screen's typed API. */
+const SCREEN_API_SPECIFIER = "@sync/extension-api/ui";
+
+/** The screen's typed API module. */
+const SCREEN_API_MODULE = new URL("../../extension_api/ui.ts", import.meta.url).href;
+
 /**
  * Globals the isolate has beyond the ES library, declared for the type-check.
  * `console` is the host's (routed to its log); `InternalError` is QuickJS's.
@@ -44,6 +53,70 @@ export interface TypeCheckOptions {
   deno?: string;
   /** The source to check, relative to the package; default `src/service.ts`. */
   source?: string;
+}
+
+/**
+ * Type-checks the package's screen source, `src/index.tsx`, when it has one,
+ * against what a screen's frame has: the ECMAScript library and the DOM, and
+ * `@sync/extension-api/ui`.
+ *
+ * @param dir The package folder.
+ * @param options The `deno` that type-checks.
+ * @returns One problem per diagnostic; empty when it checks or there is no screen source.
+ */
+export async function typeCheckScreen(
+  dir: string,
+  options: Omit<TypeCheckOptions, "source"> = {},
+): Promise<CheckProblem[]> {
+  const root = resolve(dir);
+  try {
+    await Deno.stat(join(root, SCREEN_SOURCE));
+  } catch {
+    return [];
+  }
+  const scratch = await Deno.makeTempDir({ prefix: "sync-check-" });
+  try {
+    const config = join(scratch, "deno.json");
+    const author = await readAuthorConfig(root);
+    await Deno.writeTextFile(
+      config,
+      JSON.stringify({
+        compilerOptions: {
+          ...author.compilerOptions,
+          strict: true,
+          lib: ["esnext", "dom", "dom.iterable"],
+        },
+        imports: {
+          ...author.imports,
+          [SERVICE_API_SPECIFIER]: API_MODULE,
+          [SCREEN_API_SPECIFIER]: SCREEN_API_MODULE,
+        },
+      }),
+    );
+    const result = await new Deno.Command(options.deno ?? Deno.execPath(), {
+      args: ["check", "--no-lock", "--config", config, SCREEN_SOURCE],
+      cwd: root,
+      env: { NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    if (result.success) return [];
+    const output = new TextDecoder().decode(result.stderr) +
+      new TextDecoder().decode(result.stdout);
+    const problems = parseDiagnostics(output, root, "screen");
+    if (problems.length === 0) {
+      problems.push({
+        rule: "type-error",
+        file: SCREEN_SOURCE,
+        message: `deno check failed: ${output.trim().split("\n").slice(0, 3).join(" ")}`,
+        hint: "run deno check on the source to see the whole report",
+      });
+    }
+    return problems;
+  } finally {
+    await Deno.remove(scratch, { recursive: true });
+  }
 }
 
 /**
@@ -102,7 +175,11 @@ export async function typeCheckService(
 }
 
 /** Turns `deno check` output into problems, paths relative to the package. */
-function parseDiagnostics(output: string, root: string): CheckProblem[] {
+function parseDiagnostics(
+  output: string,
+  root: string,
+  of: "service" | "screen" = "service",
+): CheckProblem[] {
   const problems: CheckProblem[] = [];
   const lines = output.split("\n");
   for (let i = 0; i < lines.length; i++) {
@@ -124,6 +201,17 @@ function parseDiagnostics(output: string, root: string): CheckProblem[] {
       }
     }
     const message = head[2].trim();
+    if (of === "screen") {
+      problems.push({
+        rule: "type-error",
+        file: place?.file ?? SCREEN_SOURCE,
+        ...(place ? { line: place.line, column: place.column } : {}),
+        message: `${head[1]}: ${message}`,
+        hint: "the screen source is type-checked against a browser frame's globals (the " +
+          "ECMAScript library and the DOM) and @sync/extension-api/ui; fix the type error",
+      });
+      continue;
+    }
     const missing = /^Cannot find name '([^']+)'/.exec(message);
     const name = missing?.[1];
     problems.push({

@@ -10,7 +10,11 @@
  *   permissions;
  * - the built module, run in the stand-in host (the real isolate over an empty
  *   in-memory project), has a `register()` that returns exactly the declared
- *   handlers.
+ *   handlers;
+ * - the screen source (`src/index.tsx`) type-checks against a browser frame's
+ *   globals and `@sync/extension-api/ui`, and the built screen (the file `ui`
+ *   names) is one module that imports nothing, exports `activate`, makes no
+ *   code from strings, and reaches for no global a screen's frame lacks.
  *
  * Install runs {@linkcode checkBuiltPackage} and refuses what it reports, in
  * the same words.
@@ -31,7 +35,8 @@ import type { Manifest } from "../../packages/mod.ts";
 import { checkFiles, checkManifest } from "./_manifest.ts";
 import { type ModuleScan, scanModule, WHOLE_API } from "./_scan.ts";
 import { standInProblems } from "./_stand_in.ts";
-import { SERVICE_SOURCE, typeCheckService } from "./_types.ts";
+import { SCREEN_SOURCE, SERVICE_SOURCE, typeCheckScreen, typeCheckService } from "./_types.ts";
+import { screenProblems } from "./_screen.ts";
 import { buildPackage, type BuildResult } from "../build.ts";
 import type { CheckProblem } from "./problem.ts";
 
@@ -94,7 +99,10 @@ export async function checkPackage(dir: string, options: CheckOptions = {}): Pro
     }
     return { ok: false, problems, build };
   }
-  const typeProblems = await typeCheckService(dir, { deno: options.deno });
+  const typeProblems = [
+    ...await typeCheckService(dir, { deno: options.deno }),
+    ...await typeCheckScreen(dir, { deno: options.deno }),
+  ];
   const built = await checkBuiltPackage(dir, options);
   const fromSource = build.outputs.find((o) => o.source === SERVICE_SOURCE);
   let sourceText: string | undefined;
@@ -106,7 +114,15 @@ export async function checkPackage(dir: string, options: CheckOptions = {}): Pro
   const problems: CheckProblem[] = [];
   for (const problem of built) {
     if (!fromSource || problem.file !== fromSource.output) {
-      problems.push(problem);
+      // A problem in the built screen is shown where its source map says it came from.
+      const screen = build.outputs.find((o) => o.source === SCREEN_SOURCE);
+      const screenMap = screen && problem.file === screen.output
+        ? maps.get(screen.output)
+        : undefined;
+      const at = screenMap && problem.line !== undefined
+        ? originalPlace(screenMap, problem.line, problem.column ?? 1)
+        : undefined;
+      problems.push(at && !isAbsolute(at.file) ? { ...problem, ...at } : problem);
       continue;
     }
     // The type-check already named it in the source, at the author's own line.
@@ -176,7 +192,12 @@ export async function checkBuiltPackage(
   dir: string,
   options: CheckOptions = {},
 ): Promise<CheckProblem[]> {
-  return inCheckOrder(await builtProblems(dir, options));
+  const problems = await builtProblems(dir, options);
+  if (!problems.some((p) => p.file === "manifest.json" || p.rule === "ui-file")) {
+    const read = await checkManifest(dir);
+    if (read.manifest?.ui) problems.push(...await screenProblems(dir, read.manifest.ui));
+  }
+  return inCheckOrder(problems);
 }
 
 async function builtProblems(

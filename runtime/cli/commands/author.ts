@@ -18,7 +18,9 @@ const USAGE = `Usage:
   build [dir]        Compile src/service.ts into the manifest's service file and
                      src/index.tsx into its ui file (dir defaults to the current folder).
   new <id> [dir]     Create a package folder (default ./<id>) with a manifest, a typed
-                     handler, a record type, agent instructions and a deno.json.`;
+                     handler, a record type, agent instructions and a deno.json.
+    --screen         Also a screen: src/index.tsx, built into ui/index.js, which the
+                     project's window shows once the package is installed.`;
 
 /** This Sync checkout, whose `deno.json` holds the tasks. */
 const CHECKOUT = fileURLToPath(new URL("../../..", import.meta.url)).replace(/\/$/, "");
@@ -56,14 +58,14 @@ async function runBuild({ args, io, cwd }: CommandContext<typeof BUILD_OPTIONS>)
   return 0;
 }
 
-const NEW_OPTIONS = { name: { type: "string" } } as const;
+const NEW_OPTIONS = { name: { type: "string" }, screen: { type: "boolean" } } as const;
 
 const NEW_SUMMARY: readonly CommandSummary[] = [{
   synopsis: "new <id> [dir]",
   about: "Create a package folder that passes check.",
 }];
 
-/** `sync new <id> [dir] [--name <name>]` (`deno task new`). */
+/** `sync new <id> [dir] [--name <name>] [--screen]` (`deno task new`). */
 export const newCommand: Command = {
   name: "new",
   summary: NEW_SUMMARY,
@@ -80,14 +82,17 @@ async function runNew(
     return refuseUsage("new", USAGE, "needs a package id, and optionally a folder", io);
   }
   const dir = resolve(cwd, args[1] ?? id);
-  const created = await scaffoldPackage(id, dir, { name: flags.name });
+  const created = await scaffoldPackage(id, dir, { name: flags.name, screen: flags.screen });
   io.out(`Created ${created.id} in ${created.dir}:`);
   for (const file of created.files) io.out(`  ${file}`);
   io.out("");
   // The tasks are this checkout's; --cwd runs them from wherever the author is.
   const task = `deno task --cwd ${CHECKOUT}`;
   io.out("Next:");
-  io.out(`  1. Edit ${created.dir}/src/service.ts (and manifest.json for new handlers).`);
+  io.out(
+    `  1. Edit ${created.dir}/src/service.ts (and manifest.json for new handlers)` +
+      (flags.screen ? ` and src/index.tsx, the screen.` : "."),
+  );
   io.out(`  2. Check it:    ${task} check ${created.dir}`);
   io.out(
     `  3. Install it:  ${task} sync install ${created.dir} --project <project folder> --approve`,
@@ -95,5 +100,8 @@ async function runNew(
   io.out(
     `  4. Call it:     ${task} sync call ${created.id} ${created.handler} --project <project folder>`,
   );
+  if (flags.screen) {
+    io.out(`  5. See it:      open the project in the app (${task} serve); the navigator lists it`);
+  }
   return 0;
 }

@@ -5,7 +5,9 @@
  * @module
  */
 import type { Host } from "../../host/mod.ts";
-import { syncHome } from "../../projects/mod.ts";
+import { join } from "node:path";
+import { installationToken, syncHome } from "../../projects/mod.ts";
+import { Supervisor } from "../../supervisor/mod.ts";
 import { type CommandOutput, type CommandRequest, serve } from "../../web/mod.ts";
 import type { Command, CommandContext, CommandSummary } from "../command.ts";
 import { formatSummaries } from "../format_summaries.ts";
@@ -53,8 +55,15 @@ async function runServe(
   try {
     // The installation is let go only after its KV and memories are closed.
     return await withOwnedHost(home, io, async (host) => {
+      // Programs are started only for this serve; the token is never passed on to them.
+      const token = await installationToken(home);
+      const supervisor = new Supervisor({
+        recordFolder: join(home, "processes"),
+        secrets: [token],
+      });
       await serve(host, {
         port,
+        supervisor,
         log: io.out,
         ownership,
         userHome: Deno.env.get("HOME"),

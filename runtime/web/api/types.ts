@@ -122,3 +122,17 @@ export interface OpenProjectResponse {
   /** Packages that could not serve, so their `opened` handler did not run, and why. */
   unavailable: { packageId: string; message: string }[];
 }
+
+/** `POST /api/screens/call`: a screen's call of one of its package's handlers. */
+export interface ScreenCallResponse {
+  /** The handler's answer; `null` when it returned nothing. */
+  value: unknown;
+  /** The receipt the call left: its id and outcome. */
+  receipt: { id: string; outcome: string };
+}
+
+/** `POST /api/screens/memory` and `POST /api/screens/net`: what the read or request answered. */
+export interface ScreenValueResponse {
+  /** A page, a record, a content, a response, or `null`. */
+  value: unknown;
+}
