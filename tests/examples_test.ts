@@ -13,8 +13,8 @@ import { writePackage } from "./internal/packages.ts";
 
 const EXTENSIONS = new URL("../extensions/", import.meta.url).pathname;
 
-/** The examples with a service module built from src/service.ts. */
-const BUILT = ["hello", "issues", "triage"];
+/** The examples with modules built from src/: a service module, a screen, or both. */
+const BUILT = ["hello", "issues", "triage", "tail"];
 
 /** A tracker served from a real local server; `issues` changes what it answers. */
 interface Tracker {
@@ -88,11 +88,12 @@ async function exampleHost(tracker?: Tracker) {
   };
 }
 
-/** What building each example writes: its service module, and Issues' screen. */
+/** What building each example writes: its service module, and the screens of Issues and Tail. */
 const BUILT_FILES: Record<string, string[]> = {
   hello: ["service/index.js"],
   issues: ["service/index.js", "ui/index.js"],
   triage: ["service/index.js"],
+  tail: ["ui/index.js"],
 };
 
 Deno.test("the examples' committed built modules are what building src/ produces", async (t) => {

@@ -121,15 +121,23 @@ export interface SpawnOptions {
   cwd?: string;
   /** Variables to set; a `null` value removes that variable. `SYNC_*` are always removed. */
   env?: { [name: string]: string | null };
-  /** Called with the process's standard output as UTF-8 text, as it comes. */
+  /**
+   * Called with the process's standard output as UTF-8 text, as it comes; a
+   * character split across reads arrives whole. A throw is logged and lost:
+   * later output and `exited` still arrive.
+   */
   onStdout?: (text: string) => void;
-  /** Called with the process's standard error as UTF-8 text, as it comes. */
+  /** Called with the process's standard error as UTF-8 text, as it comes, like `onStdout`. */
   onStderr?: (text: string) => void;
 }
 
 /** How a process ended. */
 export interface ProcessExit {
-  /** The exit code; `null` when a signal ended it. */
+  /**
+   * The exit code (128 + the signal's number when a signal ended it);
+   * `null` when the channel to Sync closed before the exit was heard, in
+   * which case Sync stopped the process.
+   */
   code: number | null;
   /** The signal that ended it, such as `SIGTERM`; `null` when it exited. */
   signal: string | null;
@@ -139,9 +147,9 @@ export interface ProcessExit {
 export interface ScreenProcess {
   /** Its process id on this machine. */
   pid: number;
-  /** Writes text to its standard input. */
+  /** Writes text to its standard input, which stays open until `end()`. */
   write(text: string): Promise<void>;
-  /** Closes its standard input. */
+  /** Closes its standard input: the program reads the end of its input. */
   end(): Promise<void>;
   /** Sends SIGTERM to its process group, then SIGKILL after 3 s. */
   kill(): Promise<void>;
@@ -158,8 +166,9 @@ export interface ScreenHostApi {
    *
    * @param id One of the manifest's `host.processes` ids.
    * @param options Extra arguments, working folder, environment, and output callbacks.
-   * @throws `PermissionDeniedError` when `id` is not declared, or `host.spawn`
-   *   is not available in this Sync.
+   * @throws `NotFoundError` when the manifest declares no program `id`.
+   * @throws `PermissionDeniedError` when the manifest asks for no
+   *   `host.processes`, or `InvalidInputError` for a bad `cwd` or `env`.
    */
   spawn(id: string, options?: SpawnOptions): Promise<ScreenProcess>;
 }

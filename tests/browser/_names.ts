@@ -26,6 +26,8 @@ export const WINDOW = {
   extensionList: "Installed extensions",
   /** The link back to the start page. */
   allProjects: "All projects",
+  /** The navigator's link to the Extensions area. */
+  extensionsArea: "Extensions",
 } as const;
 
 /** The install dialog and its card. */

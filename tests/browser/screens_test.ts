@@ -79,7 +79,8 @@ const BOARD_SCREEN = `export async function activate(ctx) {
     escapes.open = "refused: " + error.name;
   }
   try {
-    await ctx.host.spawn("cat", { args: [] });
+    // Only what the manifest declares starts; a shell is not among it.
+    await ctx.host.spawn("sh", { args: ["-c", "id"] });
     escapes.spawn = "started";
   } catch (error) {
     escapes.spawn = "refused: " + error.name;
@@ -232,7 +233,7 @@ export default function register() {
           assert.match(tried.open, /^refused/, `window.open: ${tried.open}`);
           assert.match(
             tried.spawn,
-            /^refused: ProcessesUnavailableError$/,
+            /^refused: NotFoundError$/,
             `spawn: ${tried.spawn}`,
           );
           // Whatever top.location said, the app's page stayed where it was.

@@ -1,12 +1,14 @@
 /**
  * What a screen's `ctx.host.spawn` reaches on the app's side: the programs
  * its package declares under `host.processes`, started by the supervisor for
- * this one screen instance. One {@linkcode ScreenProcesses} per instance of a
- * screen (a frame's load); closing it stops every process that instance
- * started, so a screen that reloads or closes leaves nothing running.
+ * this one screen instance over `GET /api/processes` (`process_client.ts`).
+ * One {@linkcode ScreenProcesses} per instance of a screen (a frame's load);
+ * closing it stops every process that instance started, so a screen that
+ * reloads or closes leaves nothing running.
  *
  * @module
  */
+import { ProcessClient, ProcessError } from "./process_client.ts";
 
 /** Where a process's output goes, as UTF-8 text. */
 export interface ProcessOutput {
@@ -28,7 +30,7 @@ export interface SpawnRequest {
 
 /** How a process ended. */
 export interface ProcessEnd {
-  /** The exit code; null when a signal ended it. */
+  /** The exit code; null when it was not heard. */
   code: number | null;
   /** The signal that ended it; null when it exited. */
   signal: string | null;
@@ -51,7 +53,8 @@ export interface RunningProcess {
 /** The processes of one screen instance. */
 export interface ScreenProcesses {
   /**
-   * Starts the declared program `id`.
+   * Starts the declared program `id`. A refusal rejects with an `Error`
+   * named as Sync named it (`PermissionDeniedError`, `NotFoundError`, …).
    *
    * @param id One of the manifest's `host.processes` ids.
    * @param request Extra arguments, working folder and environment.
@@ -62,40 +65,56 @@ export interface ScreenProcesses {
   close(): void;
 }
 
-/** Refused spawns say this. */
-export class ProcessesUnavailableError extends Error {
-  /**
-   * @param message Why no process can start.
-   */
-  constructor(message: string) {
-    super(message);
-    this.name = "ProcessesUnavailableError";
-  }
+/** Options for {@linkcode openScreenProcesses}. */
+export interface OpenScreenProcessesOptions {
+  /** Opens the socket at a path of the app's origin; the page's own `WebSocket` unless given. */
+  connect?: (path: string) => WebSocket;
 }
 
 /**
- * The processes of one screen instance.
+ * The processes of one screen instance: a {@linkcode ProcessClient} whose
+ * socket opens at the first spawn. The package is the one the app shows the
+ * frame for, never one the screen names; `instance` is new for each load, so
+ * a reload never reaches what the load before started.
  *
- * This app cannot start processes for screens: no connection to the
- * supervisor is open to a screen, so every spawn is refused, by name.
- *
- * @param _project The project folder.
+ * @param project The project folder.
  * @param packageId The package whose screen it is.
- * @param _instance This load of the screen.
+ * @param instance This load of the screen.
+ * @param options How the socket is opened.
  */
 export function openScreenProcesses(
-  _project: string,
+  project: string,
   packageId: string,
-  _instance: string,
+  instance: string,
+  options: OpenScreenProcessesOptions = {},
 ): ScreenProcesses {
+  const client = new ProcessClient({
+    project,
+    packageId,
+    screen: instance,
+    ...(options.connect ? { connect: options.connect } : {}),
+    onCallbackError: (error) =>
+      console.warn(`An output callback of ${packageId}'s screen failed:`, error),
+  });
   return {
-    spawn: (id) =>
-      Promise.reject(
-        new ProcessesUnavailableError(
-          `${packageId} cannot start ${id}: host.spawn is not available in this version of ` +
-            `Sync, so no screen can start its host.processes`,
-        ),
-      ),
-    close: () => {},
+    async spawn(id, request, output) {
+      const running = await client.spawn(id, request, output).catch(rethrowNamed);
+      return {
+        pid: running.pid,
+        write: (text) => running.write(text).catch(rethrowNamed),
+        end: () => running.end().catch(rethrowNamed),
+        kill: () => running.kill().catch(rethrowNamed),
+        exited: running.exited,
+      };
+    },
+    close: () => client.close(),
   };
+}
+
+/** Throws a refusal again under the name Sync gave it, which is the name the screen sees. */
+function rethrowNamed(error: unknown): never {
+  if (!(error instanceof ProcessError)) throw error;
+  const crossing = new Error(error.message);
+  crossing.name = error.kind;
+  throw crossing;
 }
