@@ -4,6 +4,8 @@
  * @module
  */
 import {
+  AgentFailedError,
+  AgentSignInRequiredError,
   ApprovalRequiredError,
   ArchiveError,
   ConflictError,
@@ -44,6 +46,10 @@ export function httpStatusOf(error: unknown): number {
   if (error instanceof HandlerBusyError) return 409;
   if (error instanceof OwnerGoneError) return 503;
   if (error instanceof ConflictError || error instanceof SupersededError) return 409;
+  // The agent waits for a person to sign in to it, outside Sync.
+  if (error instanceof AgentSignInRequiredError) return 409;
+  // The agent's program failed or is missing: not the request's fault, nor Sync's.
+  if (error instanceof AgentFailedError) return 502;
   // The project's state, not the request, is what a person must fix (by moving a file aside).
   if (error instanceof MemoryUnreadableError) return 409;
   if (

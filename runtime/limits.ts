@@ -307,6 +307,75 @@ export const UPLOAD_LIMITS: Readonly<UploadLimits> = Object.freeze({
   keepUnusedMs: 60 * 60 * 1000,
 });
 
+/**
+ * Limits on what Sync keeps of an agent session. The transcript is stored in
+ * the installation, one KV entry per transcript entry (a streamed reply's
+ * chunks joined), so that Chat shows it after a restart; past these, the
+ * oldest entries are dropped and counted as `omitted`.
+ */
+export interface SessionLimits {
+  /** Transcript entries kept per session. */
+  maxTranscriptEntries: number;
+  /** Bytes of transcript kept per session (the entries' JSON, UTF-8). */
+  maxTranscriptBytes: number;
+  /** One stored entry's JSON, in bytes; a larger entry's text is cut to fit (KV takes 64 KiB a value). */
+  maxStoredEntryBytes: number;
+  /** How long streamed entries wait before they are written, in ms; a state change writes at once. */
+  flushAfterMs: number;
+  /** Characters of a session's title made from a person's first turn. */
+  maxTitleChars: number;
+  /** Characters of a person's turn. */
+  maxTurnChars: number;
+  /** Characters of the transcript a new session is seeded with when the agent cannot load its own. */
+  maxSeedChars: number;
+  /** Characters of the transcript a kept `chat.conversation` record holds as its content. */
+  maxKeptChars: number;
+  /**
+   * How long an agent whose turn ended is kept running for the next turn, in
+   * ms; then it is stopped, and the next turn raises it again (`session/load`).
+   */
+  idleAgentMs: number;
+}
+
+/** The limits of every agent session. */
+export const SESSION_LIMITS: Readonly<SessionLimits> = Object.freeze({
+  maxTranscriptEntries: 2_000,
+  maxTranscriptBytes: 4 * 1024 * 1024,
+  maxStoredEntryBytes: 60 * 1024,
+  flushAfterMs: 250,
+  maxTitleChars: 80,
+  maxTurnChars: 60_000,
+  maxSeedChars: 60_000,
+  maxKeptChars: 500_000,
+  idleAgentMs: 10 * 60_000,
+});
+
+/** Limits on the agent definitions a person adds. */
+export interface AgentDefinitionLimits {
+  /** Characters of a name. */
+  maxNameChars: number;
+  /** Characters of the program. */
+  maxCommandChars: number;
+  /** Arguments. */
+  maxArgs: number;
+  /** Characters of one argument. */
+  maxArgChars: number;
+  /** Extra environment variables. */
+  maxEnv: number;
+  /** Characters of one variable's value. */
+  maxEnvValueChars: number;
+}
+
+/** The limits of every agent definition. */
+export const AGENT_DEFINITION_LIMITS: Readonly<AgentDefinitionLimits> = Object.freeze({
+  maxNameChars: 64,
+  maxCommandChars: 4096,
+  maxArgs: 64,
+  maxArgChars: 4096,
+  maxEnv: 64,
+  maxEnvValueChars: 8192,
+});
+
 /** Limits on the long-lived processes Sync starts (agents, and extensions' processes). */
 export interface ProcessLimits {
   /**

@@ -39,6 +39,12 @@ const EXPECTED: Record<string, { error: Error; status: number; exit: number }> =
     exit: 1,
   },
   PackageCheckError: { error: new errors.PackageCheckError("x", []), status: 400, exit: 1 },
+  AgentFailedError: { error: new errors.AgentFailedError("x"), status: 502, exit: 1 },
+  AgentSignInRequiredError: {
+    error: new errors.AgentSignInRequiredError("x", []),
+    status: 409,
+    exit: 1,
+  },
 };
 
 Deno.test("`httpStatusOf()` and `exitCodeOf()` map every domain error", async (t) => {

@@ -97,8 +97,12 @@ export interface AcpSessionOptions {
   askPermission: AskPermission;
   /** Receives every transcript entry as it happens, in order. */
   onEntry?: (entry: TranscriptEntry) => void;
-  /** MCP servers offered to the session (`session/new`, `session/load`); none by default. */
-  mcpServers?: McpServer[];
+  /**
+   * MCP servers offered to the session (`session/new`, `session/load`), or
+   * what gives them once the agent said what it takes (HTTP or not); none by
+   * default.
+   */
+  mcpServers?: McpServer[] | ((facts: AgentFacts) => Promise<McpServer[]>);
   /** How long the agent may take to answer `initialize`; `AGENT_LIMITS.initializeTimeoutMs` by default. */
   initializeTimeoutMs?: number;
   /** The command the agent runs as, to spell a terminal sign-in; the agent's name when not given. */
@@ -291,12 +295,13 @@ export class AcpSession {
    * @throws {AgentFailedError} when the agent refuses, in its words, or exits.
    */
   async newSession(): Promise<string> {
+    const servers = await this.#mcpServers();
     const answer = await this.#call(
       "session/new",
       (agent) =>
         agent.request(acp.methods.agent.session.new, {
           cwd: this.#folder.path,
-          mcpServers: this.#options.mcpServers ?? [],
+          mcpServers: servers,
         }),
     );
     this.#sessionId = answer.sessionId;
@@ -321,6 +326,7 @@ export class AcpSession {
         { stderrTail: this.stderrTail() },
       );
     }
+    const servers = await this.#mcpServers();
     // The replay arrives before the answer: updates for this id are taken from now on.
     this.#sessionId = sessionId;
     this.#replaying = true;
@@ -329,7 +335,7 @@ export class AcpSession {
         agent.request(acp.methods.agent.session.load, {
           sessionId,
           cwd: this.#folder.path,
-          mcpServers: this.#options.mcpServers ?? [],
+          mcpServers: servers,
         }));
       await settled();
     } catch (error) {
@@ -414,6 +420,12 @@ export class AcpSession {
     for (const controller of this.#asking) controller.abort();
     this.#connection.close();
     await this.#peer.stop();
+  }
+
+  /** The MCP servers to offer, asked for once the agent's facts are known. */
+  async #mcpServers(): Promise<McpServer[]> {
+    const given = this.#options.mcpServers ?? [];
+    return typeof given === "function" ? await given(this.facts) : given;
   }
 
   /** Answers `session/request_permission` with what a person chose. */

@@ -5,6 +5,13 @@
  * updates become transcript entries; the bundled demo agent
  * (`demo/demo_agent.ts`) needs no key and no network.
  *
+ * The agents a person can use are named definitions over the presets
+ * (`agent_definitions.ts`). The {@linkcode WorkPerformer} takes orders from
+ * the projects' outboxes and a person's conversations, and keeps each
+ * session's pointer and bounded transcript in the installation
+ * (`session_store.ts`, `transcript_store.ts`); a kept conversation becomes a
+ * `chat.conversation` record (`keep_conversation.ts`).
+ *
  * This file is the domain's public entry: other domains import from it, never
  * from the files behind it.
  *
@@ -19,6 +26,14 @@ export type {
   PermissionAnswer,
   PermissionRequest,
 } from "./acp_session.ts";
+export {
+  addAgent,
+  listAgents,
+  parseAgentDefinition,
+  readAgent,
+  removeAgent,
+} from "./agent_definitions.ts";
+export type { AgentDefinition, ListedAgent } from "./agent_definitions.ts";
 export { AgentFailedError, AgentSignInRequiredError } from "./agent_errors.ts";
 export type { AgentAuthMethod, AgentFailure } from "./agent_errors.ts";
 export { AGENT_LIMITS } from "./agent_limits.ts";
@@ -27,6 +42,27 @@ export { demoAgentCommand } from "./demo_agent_command.ts";
 export { spawnAgent } from "./spawn_agent.ts";
 export type { AgentCommand, SpawnAgentOptions } from "./spawn_agent.ts";
 export { appendEntry } from "./transcript.ts";
+export { describeSource, orderPrompt } from "./order_prompt.ts";
+export { conversationKey, keepConversation, writeConversation } from "./keep_conversation.ts";
+export {
+  createSession,
+  listSessions,
+  readSession,
+  readSessionState,
+  updateSession,
+} from "./session_store.ts";
+export { readTranscript, TranscriptWriter } from "./transcript_store.ts";
+export type { StoredTranscript, TranscriptWriterOptions } from "./transcript_store.ts";
+export { transcriptText } from "./transcript_text.ts";
+export { WorkPerformer } from "./work_performer.ts";
+export { supervisedLauncher, supervisedPeer } from "./supervised_agent.ts";
+export type {
+  AgentLauncher,
+  McpOffer,
+  McpServersFor,
+  SessionView,
+  WorkPerformerOptions,
+} from "./work_performer.ts";
 export type {
   EntryBase,
   FailureEntry,

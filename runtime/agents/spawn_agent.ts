@@ -9,6 +9,9 @@
 import { AGENT_LIMITS } from "./agent_limits.ts";
 import type { AgentExit, AgentPeer } from "./agent_peer.ts";
 
+/** How long, after the process exited, its stderr is still read for its last words. */
+const STDERR_GRACE_MS = 500;
+
 /** What to run. */
 export interface AgentCommand {
   /** The program, such as `npx` or `Deno.execPath()`. */
@@ -48,7 +51,12 @@ export function spawnAgent(command: AgentCommand, options: SpawnAgentOptions): A
   const stderrRead = child.stderr.pipeTo(
     new WritableStream({ write: (chunk) => tail.add(chunk) }),
   ).catch(() => {});
-  const exited: Promise<AgentExit> = Promise.all([child.status, stderrRead]).then(([status]) => ({
+  // Its stderr is read to the end, but not past a moment after it exited: a
+  // process it started may hold the pipe open for as long as it lives.
+  const stderrDone = child.status.then(() =>
+    Promise.race([stderrRead, new Promise<void>((resolve) => setTimeout(resolve, STDERR_GRACE_MS))])
+  );
+  const exited: Promise<AgentExit> = Promise.all([child.status, stderrDone]).then(([status]) => ({
     code: status.code,
     signal: status.signal,
   }));

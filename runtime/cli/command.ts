@@ -20,11 +20,13 @@ export interface CommandSummary {
 
 /**
  * The parsed values of a command's flags: a string for a string flag, true
- * for a boolean one, absent when not given. (No command takes a flag more
- * than once, so `multiple` is not modelled.)
+ * for a boolean one, a list of each value given for a flag marked
+ * `multiple: true`, absent when not given.
  */
 export type FlagValues<O extends ParseArgsOptionsConfig> = {
-  [K in keyof O]?: O[K]["type"] extends "boolean" ? boolean
+  [K in keyof O]?: O[K] extends { multiple: true }
+    ? (O[K]["type"] extends "boolean" ? boolean[] : string[])
+    : O[K]["type"] extends "boolean" ? boolean
     : O[K]["type"] extends "string" ? string
     : string | boolean;
 };

@@ -16,8 +16,10 @@ import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
 import type { Host } from "../host/mod.ts";
 import type { CommandOutput, CommandRequest } from "../web/mod.ts";
 import type { Command, InstallationAccess } from "./command.ts";
+import { agentsCommand } from "./commands/agents.ts";
 import { buildCommand, newCommand } from "./commands/author.ts";
 import { callCommand } from "./commands/call.ts";
+import { chatCommand } from "./commands/chat.ts";
 import { checkCommand } from "./commands/check.ts";
 import { projectsCommand, scheduleCommand, switchCommand } from "./commands/clock.ts";
 import { mcpCommand } from "./commands/mcp.ts";
@@ -26,6 +28,7 @@ import { installCommand, listCommand, removeCommand } from "./commands/packages.
 import { receiptsCommand } from "./commands/receipts.ts";
 import { recordsCommand } from "./commands/records.ts";
 import { serveCommand } from "./commands/serve.ts";
+import { writeCommand } from "./commands/write.ts";
 import { formatSummaries } from "./format_summaries.ts";
 import { type CliIo, consoleIo } from "./io.ts";
 import { refuseUsage, reportFailure } from "./report_failure.ts";
@@ -41,10 +44,13 @@ export const COMMANDS: readonly Command[] = [
   listCommand,
   callCommand,
   recordsCommand,
+  writeCommand,
   receiptsCommand,
   scheduleCommand,
   switchCommand,
   projectsCommand,
+  chatCommand,
+  agentsCommand,
   serveCommand(runSentCommand),
   mcpCommand,
 ];

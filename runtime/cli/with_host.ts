@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { readSessionState } from "../agents/mod.ts";
 import { Host } from "../host/mod.ts";
 import { openInstallation, syncHome } from "../projects/mod.ts";
 import type { CommandContext } from "./command.ts";
@@ -60,7 +61,13 @@ export async function withOwnedHost<T>(
   let host: Host | undefined;
   try {
     kv = await openInstallation(home);
-    host = new Host({ kv, home, log: io.err });
+    const installation = kv;
+    host = new Host({
+      kv,
+      home,
+      log: io.err,
+      workState: (project, key) => readSessionState(installation, project, key),
+    });
     // Calls of processes that were killed mid-call get their receipts before anything else runs.
     await host.recordInterruptedCalls();
     return await use(host);

@@ -186,8 +186,13 @@ export interface WorkOrdered {
 export interface WorkState {
   /** The key `work.order` answered. */
   key: string;
-  /** `ordered` once written down. */
-  state: "ordered";
+  /**
+   * `ordered` once written down; then, as the host performs it: `running`,
+   * `waiting` (for a person: a permission, or a sign-in to the agent),
+   * `ended` (the turn ended), `failed`, or `interrupted` (Sync stopped while
+   * it ran; only a person continues it).
+   */
+  state: "ordered" | "running" | "waiting" | "ended" | "failed" | "interrupted";
   /** The title the order gave. */
   title: string;
   /** ISO 8601 time the order was made. */

@@ -12,8 +12,9 @@
  *    this moment, and it passes: a package a person is retrying shows that the
  *    retry runs, then returns to what it was.
  * 3. `red`: a person must act — an update waits for approval, a lifecycle
- *    handler failed, the artefact cannot be read, or its last three scheduled
- *    attempts failed while its clock is on. It outlasts the moment, so it
+ *    handler failed, the artefact cannot be read, its last three scheduled
+ *    attempts failed while its clock is on, or work it ordered waits for a
+ *    person to sign in to the agent. It outlasts the moment, so it
  *    wins over the quiet states.
  * 4. `paused`: its clock is switched off in this project. Switching off is
  *    itself an answer to failing attempts, so those no longer make it red.
@@ -24,6 +25,7 @@
  *
  * @module
  */
+import { listSessions } from "../agents/mod.ts";
 import { isSwitchedOff, needsReview } from "../clock/mod.ts";
 import { latestReceipt, runningHandlers } from "../host/mod.ts";
 import { readApproval, readServingState } from "../packages/mod.ts";
@@ -39,7 +41,8 @@ export type LampReason =
   | "awaits-approval"
   | "lifecycle-failed"
   | "cannot-load"
-  | "needs-review";
+  | "needs-review"
+  | "agent-sign-in";
 
 /** Something a person must act on: which, and what to do, in one sentence or two. */
 export interface LampNotice {
@@ -82,6 +85,11 @@ export interface LampFacts {
   running: string[];
   /** Its newest lifecycle receipt since the project approved it, when that one failed. */
   failedLifecycle: Receipt | null;
+  /**
+   * Work it ordered that waits for a person to sign in to the agent: each
+   * session's title and what to run. None when absent.
+   */
+  signInWaits?: { title: string; text: string }[];
 }
 
 const LABELS: Readonly<Record<LampState, string>> = {
@@ -166,6 +174,12 @@ function noticesOf(facts: LampFacts): LampNotice[] {
         `Read the receipt, fix what it says, then ${then}.`,
     });
   }
+  for (const wait of facts.signInWaits ?? []) {
+    notices.push({
+      reason: "agent-sign-in",
+      text: `Work it ordered ("${wait.title}") waits for you to sign in to the agent. ${wait.text}`,
+    });
+  }
   if (facts.needsReview && !facts.switchedOff) {
     notices.push({
       reason: "needs-review",
@@ -242,5 +256,11 @@ async function readLampFacts(
     needsReview: await needsReview(kv, project, id),
     running: await runningHandlers(kv, project, id, { now: options.now() }),
     failedLifecycle: lifecycle?.outcome === "failed" ? lifecycle : null,
+    signInWaits: (await listSessions(kv, project))
+      .filter((s) => s.extensionId === id && s.waitingFor?.kind === "sign-in")
+      .map((s) => ({
+        title: s.title,
+        text: s.waitingFor?.kind === "sign-in" ? s.waitingFor.text : "",
+      })),
   };
 }

@@ -9,7 +9,7 @@
 import { HandlerBusyError, InvalidInputError, NotFoundError } from "../errors.ts";
 import { describeError } from "../internal/describe_error.ts";
 import { newId } from "../internal/id.ts";
-import type { IsolatePool } from "../isolate/mod.ts";
+import type { CallHooks, IsolatePool } from "../isolate/mod.ts";
 import type { HandlerLimits } from "../limits.ts";
 import {
   type Generation,
@@ -24,22 +24,22 @@ import {
   notAPackageId,
   publishedKinds,
   readServiceSource,
-  readServingEntries,
   type ServingEntries,
   servingPackage,
+  ServingReads,
+  type ServingSnapshot,
 } from "../packages/mod.ts";
 import { readDeclaredIds, resolveProjectDir } from "../projects/mod.ts";
 import type { Occasion } from "../extension_api/service.ts";
 import type { Receipt, Source } from "../types.ts";
 import type { EventSink } from "../sync_event.ts";
-import type { WorkOrder } from "../work/mod.ts";
 import { consoleLine } from "./console_line.ts";
 import { hostDispatch } from "./host_dispatch.ts";
 import type { HandlerRateLimit } from "./handler_rate_limit.ts";
-import type { HostFunctionContext } from "./host_function.ts";
+import type { WorkStateReader } from "./host_function.ts";
 import { boundReceipt, writeReceipt } from "./receipts.ts";
 import type { ProcessLock } from "./process_lock.ts";
-import { type HandlerHold, holdHandler } from "./running_claim.ts";
+import { type ClaimCompanion, type HandlerHold, holdHandler } from "./running_claim.ts";
 import { runningClaimKey } from "./keys.ts";
 
 /** Options for {@linkcode callHandler}. */
@@ -133,6 +133,12 @@ export interface CallResources {
   projectMemory: (project: string) => Promise<Deno.Kv>;
   /** The installation's count of calls per handler. */
   rateLimit: HandlerRateLimit;
+  /**
+   * The approvals and refs calls resolved their packages from, kept to be
+   * proven by the next call's claim instead of read again; read at every
+   * call when absent.
+   */
+  servingReads?: ServingReads;
   /** Seals the cursors of handlers' record listings with the installation's secret. */
   cursors: RecordCursors;
   /** Where console lines of handler code go. */
@@ -147,6 +153,8 @@ export interface CallResources {
   processLock?: () => Promise<ProcessLock>;
   /** Where the call says it started, ended, and left its receipt; nowhere when absent. */
   events?: EventSink;
+  /** Where work stands, for `work.state()`; every order is `ordered` when absent. */
+  workState?: WorkStateReader;
 }
 
 /**
@@ -167,17 +175,52 @@ export async function callHandler(
   handler: string,
   options: CallOptions,
 ): Promise<CallResult> {
-  const { kv, now, limits } = resources;
-  const startedAt = now();
   // An id no package can have is no attempt of a package's handler: there is
   // nothing to call, and no receipt could be keyed by it.
   if (!isPackageId(id)) throw new InvalidInputError(notAPackageId(id));
   const project = await resolveProjectDir(projectDir);
+  try {
+    return await callOnce(resources, project, id, handler, options, true);
+  } catch (error) {
+    if (!(error instanceof StaleServingError)) throw error;
+    // Resolved from approvals or refs another writer had changed: nothing of
+    // the attempt counted (its claim was refused), so it is made again from
+    // what is stored now, as though it had been read first.
+    return await callOnce(resources, project, id, handler, options, false);
+  }
+}
+
+/**
+ * Refuses an attempt whose claim found the approvals or refs it was resolved
+ * from changed; never leaves {@linkcode callHandler}, which makes the call again.
+ */
+class StaleServingError extends Error {
+  override name = "StaleServingError";
+}
+
+/**
+ * One attempt at a call. With `keptReads`, the approvals and refs may be those
+ * kept from earlier calls, which the claim then proves or refuses with
+ * {@linkcode StaleServingError} before anything of the attempt counts.
+ */
+async function callOnce(
+  resources: CallResources,
+  project: string,
+  id: string,
+  handler: string,
+  options: CallOptions,
+  keptReads: boolean,
+): Promise<CallResult> {
+  const { kv, now, limits } = resources;
+  const startedAt = now();
   const claimKey = runningClaimKey(project, id, handler);
   let hold = null as HandlerHold | null;
   /** Settles once the claim is decided, whichever way. */
   let claiming: Promise<void> = Promise.resolve();
   let transaction: MemoryTransaction | undefined;
+  let snapshot: ServingSnapshot | undefined;
+  /** The attempt is to be made again: it leaves no receipt. */
+  let stale = false;
   const receipt: Receipt = {
     id: newId(startedAt),
     project,
@@ -192,22 +235,42 @@ export async function callHandler(
   try {
     const declaredIds = options.declaredIds ?? await readDeclaredIds(project);
     // The package and every other the project lists (for the kinds they
-    // publish) are resolved from one read of their approvals and refs.
-    const serving = await readServingEntries(kv, project, declaredIds);
-    const pkg = options.package ??
-      await servingPackage(kv, project, id, { declaredIds, ...serving.get(id) });
-    if (!(handler in pkg.manifest.handlers)) {
-      const declared = Object.keys(pkg.manifest.handlers);
-      throw new NotFoundError(
-        `${id} has no handler ${handler}` +
-          (declared.length ? `; it declares ${declared.join(", ")}` : "; it declares none"),
-      );
+    // publish) are resolved from their approvals and refs: as kept from the
+    // last call when they are, proven by the claim's checks; else read at once.
+    const reads = resources.servingReads;
+    const resolve = async (entries: Map<string, ServingEntries>) => {
+      const pkg = options.package ??
+        await servingPackage(kv, project, id, { declaredIds, ...entries.get(id) });
+      if (!(handler in pkg.manifest.handlers)) {
+        const declared = Object.keys(pkg.manifest.handlers);
+        throw new NotFoundError(
+          `${id} has no handler ${handler}` +
+            (declared.length ? `; it declares ${declared.join(", ")}` : "; it declares none"),
+        );
+      }
+      return pkg;
+    };
+    let pkg: LoadedPackage | undefined;
+    snapshot = keptReads ? reads?.kept(project, declaredIds) ?? undefined : undefined;
+    if (snapshot) {
+      // What was kept may be what refuses: only what is stored now decides that.
+      pkg = await resolve(snapshot.entries).catch(() => undefined);
     }
+    if (!snapshot || !pkg) {
+      snapshot = await (reads ?? new ServingReads()).read(kv, project, declaredIds, {
+        checked: keptReads && reads !== undefined,
+      });
+      pkg = await resolve(snapshot.entries);
+    }
+    const serving = snapshot.entries;
     const forMs = limits.timeoutMs + limits.workerGraceMs + 5_000;
     // The claim carries the receipt, so a call whose process is killed still leaves one.
     const lock = await resources.processLock?.();
     // The rate count is read and written with the claim: one read, one write.
-    const alongside = resources.rateLimit.alongside(project, id, handler, startedAt);
+    const alongside = bothCompanions(
+      resources.rateLimit.alongside(project, id, handler, startedAt),
+      snapshot,
+    );
     // The isolate starts while the claim is written. Nothing the handler asks
     // of the host is done, and none of its console lines is told, before the
     // claim is held; a call refused its claim fails with that refusal, and
@@ -236,33 +299,42 @@ export async function callHandler(
     const refused = new AbortController();
     claimed.catch(() => refused.abort());
 
-    const memory = await resources.projectMemory(project);
-    const generation = options.generation ?? await readGeneration(memory, id);
-    transaction = new MemoryTransaction(memory, {
-      packageId: id,
-      project,
-      generation,
-      now: () => new Date(now()),
-      cursors: resources.cursors,
-    });
-    const access = new MemoryAccess(
-      id,
-      await readableKinds(kv, project, pkg, declaredIds, serving),
-    );
-    const orders: WorkOrder[] = [];
-    const context: HostFunctionContext = {
-      package: pkg,
-      project,
-      handler,
-      transaction,
-      access,
-      orders,
-      kv,
-      now,
-      limits,
-      fetch: resources.fetch,
-    };
-    const dispatch = hostDispatch(context);
+    // The isolate starts now, while the claim is written and the project's
+    // memory, the generation and the readable kinds are read: the handler
+    // reaches none of them except through host functions, and those wait for
+    // all of it, so the call starts, as far as anything it can touch is
+    // concerned, once the generation is read.
+    let dispatch: Pick<CallHooks, "host" | "answerLimit"> | undefined;
+    const preparing = (async () => {
+      const memory = await resources.projectMemory(project);
+      const generation = options.generation ?? await readGeneration(memory, id);
+      transaction = new MemoryTransaction(memory, {
+        packageId: id,
+        project,
+        generation,
+        now: () => new Date(now()),
+        cursors: resources.cursors,
+      });
+      const access = new MemoryAccess(
+        id,
+        await readableKinds(kv, project, pkg, declaredIds, serving),
+      );
+      dispatch = hostDispatch({
+        package: pkg,
+        project,
+        handler,
+        transaction,
+        access,
+        orders: [],
+        kv,
+        now,
+        limits,
+        fetch: resources.fetch,
+        workState: resources.workState,
+      });
+      return transaction;
+    })();
+    preparing.catch(() => {});
     const running = resources.pool.call({
       source: await readServiceSource(pkg),
       sourceName: `${id}/${pkg.manifest.service}`,
@@ -272,25 +344,42 @@ export async function callHandler(
       occasion: options.occasion,
       limits,
     }, {
-      ...dispatch,
       host: async (fn, args, signal) => {
         await claimed;
-        return await dispatch.host(fn, args, signal);
+        await preparing;
+        return await dispatch!.host(fn, args, signal);
       },
+      // Asked only once a host function answered, so after `preparing`.
+      answerLimit: (fn) => dispatch?.answerLimit?.(fn),
       log: (level, text) => {
         claimed.then(() => resources.log(consoleLine(id, level, text)), () => {});
       },
       signal: refused.signal,
     });
+    // The records and the orders (in the project's outbox) in one atomic write,
+    // begun once the handler answers, even while the claim is being written:
+    // a transaction that staged anything did so through host functions, which
+    // ran only once the claim was held, and one that staged nothing only reads
+    // the generation.
+    const answered = running.then(async (value) => {
+      await (await preparing).commit();
+      return value;
+    });
     // A refused claim is the call's outcome, whatever its isolate did meanwhile.
-    running.catch(() => {});
+    answered.catch(() => {});
     await claimed;
-    const value = await running;
-    // The records and the orders (in the project's outbox) in one atomic write.
-    await transaction.commit();
+    await preparing;
+    const value = await answered;
     receipt.endedAt = new Date(now()).toISOString();
     return { value, receipt };
   } catch (error) {
+    // What failed may have been read from entries the claim finds changed.
+    await claiming;
+    if (snapshot?.stale && hold === null) {
+      stale = true;
+      resources.servingReads?.forget(project);
+      throw new StaleServingError(describeError(error).message);
+    }
     try {
       transaction?.discard();
     } catch {
@@ -304,7 +393,7 @@ export async function callHandler(
     // A call that failed before its claim was decided lets go of it once it is.
     await claiming;
     const busy = receipt.error?.name === "HandlerBusyError" && hold === null;
-    const wanted = !(busy && options.noReceiptWhenBusy);
+    const wanted = !(busy && options.noReceiptWhenBusy) && !stale;
     // Letting go and the receipt are one write. Whether it fails or not, the
     // caller is told what happened to the call: a call that committed is not
     // reported as failed because its receipt could not be written.
@@ -340,6 +429,27 @@ export async function callHandler(
       });
     }
   }
+}
+
+/**
+ * The claim's companions together: the rate count, and the checks proving
+ * the approvals and refs the call was resolved from.
+ */
+function bothCompanions(rate: ClaimCompanion, serving: ServingSnapshot): ClaimCompanion {
+  const split = rate.keys.length;
+  return {
+    keys: [...rate.keys, ...serving.keys],
+    add(op, entries) {
+      // Entries found changed void the attempt before its rate is judged.
+      serving.add(op, entries.slice(split));
+      rate.add(op, entries.slice(0, split));
+    },
+    remembered() {
+      const kept = rate.remembered?.();
+      return kept ? [...kept, ...serving.remembered()] : null;
+    },
+    written: (versionstamp) => rate.written?.(versionstamp),
+  };
 }
 
 /**

@@ -17,6 +17,11 @@ import type { ClaimCompanion } from "./running_claim.ts";
 export class HandlerRateLimit {
   #kv: Deno.Kv;
   #limits: Pick<HandlerLimits, "rateLimit" | "rateWindowMs">;
+  /**
+   * Each count as this process last wrote it, with the versionstamp of that
+   * write: the next claim checks it instead of reading it again.
+   */
+  #written = new Map<string, Deno.KvEntry<number[]>>();
 
   /**
    * The count kept in an installation.
@@ -61,8 +66,21 @@ export class HandlerRateLimit {
     const key = handlerRateKey(project, id, handler);
     const window = this.#limits.rateWindowMs;
     const rateLimit = this.#limits.rateLimit;
+    const written = this.#written;
+    const name = JSON.stringify(key);
+    let wrote: number[] | undefined;
     return {
       keys: [key],
+      remembered: () => {
+        const entry = written.get(name);
+        return entry ? [entry] : null;
+      },
+      written(versionstamp) {
+        if (!wrote) return;
+        written.delete(name);
+        if (written.size >= REMEMBERED) written.clear();
+        written.set(name, { key, value: wrote, versionstamp });
+      },
       add(op, [entry]) {
         const recent = ((entry.value ?? []) as number[]).filter((at) => now - at < window);
         if (recent.length >= rateLimit) {
@@ -75,10 +93,14 @@ export class HandlerRateLimit {
         // Kept until its newest call leaves the window, and no longer.
         const expireIn = Math.max(1, Math.max(...recent) + window - now);
         op.check(entry).set(key, recent, { expireIn });
+        wrote = recent;
       },
     };
   }
 }
+
+/** Counts remembered at most; past it they are forgotten and read again. */
+const REMEMBERED = 4_096;
 
 function timesWord(count: number): string {
   return count === 1 ? "once" : `${count} times`;

@@ -10,6 +10,7 @@ import { describeError } from "../internal/describe_error.ts";
 import { IsolatePool } from "../isolate/mod.ts";
 import { DEFAULT_LIMITS, type HandlerLimits } from "../limits.ts";
 import { ProjectMemories, RecordCursors } from "../memory/mod.ts";
+import { ServingReads } from "../packages/mod.ts";
 import {
   callHandler,
   type CallOptions,
@@ -23,6 +24,7 @@ import { ProcessLock } from "./process_lock.ts";
 import { recordInterruptedCalls } from "./running_claim.ts";
 import type { Receipt } from "../types.ts";
 import { EventBus } from "../event_bus.ts";
+import type { WorkStateReader } from "./host_function.ts";
 
 /** Options for {@linkcode Host}. */
 export interface HostOptions {
@@ -42,6 +44,13 @@ export interface HostOptions {
   pool?: IsolatePool;
   /** Where the facts of what this host does are published; a bus of its own when absent. */
   events?: EventBus;
+  /**
+   * Reads where work stands, for `work.state()`: the state of the session
+   * performing an order, or null while nothing has begun it (the order is
+   * then `ordered`). Passed in by whoever knows how work is performed, since
+   * that is above the host.
+   */
+  workState?: WorkStateReader;
 }
 
 /**
@@ -98,12 +107,14 @@ export class Host implements HandlerCaller {
       pool: this.pool,
       projectMemory: (project) => this.projectMemory(project),
       rateLimit: new HandlerRateLimit(this.kv, this.limits),
+      servingReads: new ServingReads(),
       // Read (or made) the first time a listing pages, then kept for the process.
       cursors: new RecordCursors(() => recordCursorSecret(this.kv)),
       log,
       fetch: options.fetch,
       processLock: () => this.#processLock(),
       events: this.events,
+      workState: options.workState,
     };
   }
 
@@ -204,6 +215,7 @@ export class Host implements HandlerCaller {
       events: this.events,
       fetch: this.fetch,
       log,
+      workState: this.#resources.workState,
     });
     view.#memories = this.#memories;
     view.#resources = { ...this.#resources, log };

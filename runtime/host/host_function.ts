@@ -13,6 +13,16 @@ import type { HandlerLimits } from "../limits.ts";
 import type { MemoryAccess, MemoryTransaction } from "../memory/mod.ts";
 import type { LoadedPackage } from "../packages/mod.ts";
 import type { WorkOrder } from "../work/mod.ts";
+import type { WorkState } from "../extension_api/service.ts";
+
+/**
+ * Reads where an order's work stands: the state of the session performing
+ * it, or null while nothing has begun it.
+ *
+ * @param project The project's resolved folder.
+ * @param key The order's key.
+ */
+export type WorkStateReader = (project: string, key: string) => Promise<WorkState["state"] | null>;
 
 /** What a host function works with during one handler call. */
 export interface HostFunctionContext {
@@ -39,6 +49,8 @@ export interface HostFunctionContext {
   limits: HandlerLimits;
   /** Performs `net.fetch`; the global `fetch` when absent. */
   fetch?: typeof fetch;
+  /** Where work stands, for `work.state()`; every order is `ordered` when absent. */
+  workState?: WorkStateReader;
   /**
    * Aborts when the handler call ends: work a function started for it (a
    * request, say) stops then rather than outlive the call.

@@ -15,7 +15,7 @@ export { Host } from "./host.ts";
 export type { HostOptions } from "./host.ts";
 export { hostDispatch } from "./host_dispatch.ts";
 export { runHostFunction } from "./host_function.ts";
-export type { HostFunction, HostFunctionContext } from "./host_function.ts";
+export type { HostFunction, HostFunctionContext, WorkStateReader } from "./host_function.ts";
 export { recordCursorSecret } from "./record_cursor_secret.ts";
 export { latestReceipt, listReceipts, RECEIPTS_KEPT, writeReceipt } from "./receipts.ts";
 export { runningHandlers } from "./running_claim.ts";

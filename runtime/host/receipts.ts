@@ -83,6 +83,29 @@ export async function writeReceipt(kv: Deno.Kv, receipt: Receipt): Promise<void>
   await trimReceipts(kv, receipt.project, receipt.packageId);
 }
 
+/** Receipts released with their claims between two looks at a package's count. */
+const TRIM_EVERY = 25;
+
+/** Receipts written with a claim's release per (project, package), since this process started. */
+const releasedSince = new Map<string, number>();
+
+/**
+ * Drops a package's oldest receipts past {@linkcode RECEIPTS_KEPT} now and
+ * then, for receipts written in another atomic write (a claim's release): the
+ * count is read at the first such receipt of a package in a project and at
+ * every {@linkcode TRIM_EVERY}th after it, not at every call.
+ *
+ * @param kv The installation's KV.
+ * @param receipt The receipt just written.
+ */
+export async function trimReceiptsNowAndThen(kv: Deno.Kv, receipt: Receipt): Promise<void> {
+  const name = `${receipt.project}\0${receipt.packageId}`;
+  const released = releasedSince.get(name) ?? 0;
+  if (!releasedSince.has(name) && releasedSince.size >= 4_096) releasedSince.clear();
+  releasedSince.set(name, (released + 1) % TRIM_EVERY);
+  if (released === 0) await trimReceipts(kv, receipt.project, receipt.packageId);
+}
+
 /**
  * Drops a package's oldest receipts in a project once it has more than
  * {@linkcode RECEIPTS_KEPT} (plus slack, so trimming is occasional).

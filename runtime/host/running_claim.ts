@@ -19,7 +19,7 @@
 import type { Receipt } from "../types.ts";
 import { receiptKey, runningClaimsPrefix } from "./keys.ts";
 import type { ProcessLock, ProcessMark } from "./process_lock.ts";
-import { addReceipt, boundReceipt, writeReceipt } from "./receipts.ts";
+import { addReceipt, boundReceipt, trimReceiptsNowAndThen, writeReceipt } from "./receipts.ts";
 
 /** What a running call holds. */
 export interface RunningClaim {
@@ -66,6 +66,14 @@ export interface ClaimCompanion {
    * `keys` as read; throws to refuse the claim (nothing is written then).
    */
   add(op: Deno.AtomicOperation, entries: Deno.KvEntryMaybe<unknown>[]): void;
+  /**
+   * The entries of `keys` as this process last wrote them, when it remembers
+   * them: the claim is then tried first without a read, its checks standing
+   * in for one (a write by anyone since fails them, and the claim reads).
+   */
+  remembered?(): Deno.KvEntryMaybe<unknown>[] | null;
+  /** Told the versionstamp of the claim's write once it is made, to remember what `add` wrote. */
+  written?(versionstamp: string): void;
 }
 
 /**
@@ -143,8 +151,27 @@ export async function claimHandler(
     ...(options.lock?.held ? { owner: options.lock.mark } : {}),
     ...(options.receipt ? { receipt: boundReceipt(options.receipt) } : {}),
   };
-  // A lost race against a process doing the same is settled by reading again.
   const alongside = options.alongside;
+  // Most claims find the handler free and its companions as this process
+  // left them: the first try takes that as read, and its checks (no claim
+  // there; the companions' versionstamps) prove it or fail, and then it reads.
+  const remembered = alongside ? alongside.remembered?.() : [];
+  if (remembered) {
+    const op = kv.atomic().check({ key, versionstamp: null }).set(key, claim);
+    let added = true;
+    try {
+      alongside?.add(op, remembered);
+    } catch {
+      // Refused on what this process remembers: what is stored decides.
+      added = false;
+    }
+    const result = added ? await op.commit() : { ok: false as const };
+    if (result.ok) {
+      alongside?.written?.(result.versionstamp);
+      return result.versionstamp;
+    }
+  }
+  // A lost race against a process doing the same is settled by reading again.
   for (let attempt = 0; attempt < 3; attempt++) {
     const [current, ...entries] = await kv.getMany<unknown[]>([key, ...alongside?.keys ?? []]);
     const held = current.value as RunningClaim | null;
@@ -153,7 +180,10 @@ export async function claimHandler(
     alongside?.add(op, entries);
     if (held) await addInterruptedReceipt(kv, op, held, options.now);
     const result = await op.commit();
-    if (result.ok) return result.versionstamp;
+    if (result.ok) {
+      alongside?.written?.(result.versionstamp);
+      return result.versionstamp;
+    }
   }
   return null;
 }
@@ -178,6 +208,7 @@ export async function releaseHandler(
   if (receipt) addReceipt(op, receipt);
   const result = await op.commit();
   if (!result.ok && receipt) await writeReceipt(kv, receipt);
+  else if (receipt) await trimReceiptsNowAndThen(kv, receipt);
 }
 
 /** A claim held for as long as a call runs; see {@linkcode holdHandler}. */

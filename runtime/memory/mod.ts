@@ -17,6 +17,8 @@ export { parseRecordKey } from "./record.ts";
 export { newCursorSecret, RecordCursors } from "./record_cursors.ts";
 export type { CursorScope } from "./record_cursors.ts";
 export { MemoryTransaction } from "./transaction.ts";
+export { writeRecord } from "./write_record.ts";
+export type { WriteRecordOptions } from "./write_record.ts";
 export type {
   CommitResult,
   MemoryTransactionOptions,

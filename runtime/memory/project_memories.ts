@@ -72,7 +72,7 @@ export class ProjectMemories {
       const path = projectMemoryPath(project);
       const held = this.#held.get(project);
       if (held) {
-        const now = await identityOf(path);
+        const now = identityNow(path);
         if (now !== null && sameFile(held.identity, now)) return held.kv;
         this.#held.delete(project);
         closeQuietly(held.kv);
@@ -140,6 +140,21 @@ async function openChecked(project: string): Promise<HeldMemory> {
 async function identityOf(path: string): Promise<FileIdentity | null> {
   try {
     const { dev, ino } = await Deno.stat(path);
+    return { dev, ino };
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    throw error;
+  }
+}
+
+/**
+ * {@linkcode identityOf} as one synchronous `stat`: asked at every handler
+ * call, where an asynchronous operation around one system call costs more
+ * than the call.
+ */
+function identityNow(path: string): FileIdentity | null {
+  try {
+    const { dev, ino } = Deno.statSync(path);
     return { dev, ino };
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return null;

@@ -32,6 +32,8 @@ export {
   servingPackage,
 } from "./serving.ts";
 export type { ServingEntries, ServingOptions, ServingState } from "./serving.ts";
+export { ServingReads, ServingSnapshot } from "./serving_reads.ts";
+export type { ServingReadOptions } from "./serving_reads.ts";
 export {
   loadPackage,
   publishedKinds,

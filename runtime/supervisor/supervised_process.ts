@@ -171,7 +171,10 @@ export class SupervisedProcess {
 
   /** Its stdout as text, decoded as UTF-8 with a character split across reads kept whole. */
   text(): ReadableStream<string> {
-    return this.stdout.pipeThrough(new TextDecoderStream());
+    // Typed as a plain transform: the browser app's type check (`deno check ui/`) reaches this
+    // file through the API's types with the DOM's library, whose decoder stream's types differ.
+    const decoder = new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>;
+    return this.stdout.pipeThrough(decoder);
   }
 
   /** Its stdout as text, line by line (see {@linkcode SupervisedProcess.text}). */

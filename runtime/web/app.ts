@@ -46,6 +46,9 @@ import { processRoutes } from "./api/processes.ts";
 import type { ScreenProcesses } from "./screen_processes.ts";
 import { UploadStore } from "./upload_store.ts";
 import { pageRoutes } from "./pages.ts";
+import type { WorkPerformer } from "../agents/mod.ts";
+import { agentRoutes } from "./api/agents.ts";
+import { chatRoutes } from "./api/chat.ts";
 import { screenRoutes } from "./api/screens.ts";
 import { SCREEN_FILES_PATH, screenPageRoutes } from "./screen_pages.ts";
 import { MCP_PATH, type McpEndpoint } from "../mcp/mod.ts";
@@ -79,6 +82,8 @@ export interface AppOptions {
   commands?: CommandRunner;
   /** The folder holding the page and its built files; the repository's `ui/` unless given. */
   uiDir?: URL;
+  /** Performs work and a person's conversations (Chat's API); absent, Chat's routes are not served. */
+  work?: WorkPerformer;
   /**
    * Answers `/mcp` (sync-mcp over Streamable HTTP), which checks its own
    * tokens (the installation's or an agent session's) and its own bodies;
@@ -162,6 +167,8 @@ export function createApp(host: WebHost, options: AppOptions): WebApp {
   app.route("/api", uploadRoutes(uploads));
   app.route("/api", installRoutes(host, uploads));
   app.route("/api", eventRoutes(host.events));
+  app.route("/api/agents", agentRoutes(host.kv));
+  if (options.work) app.route("/api/chat", chatRoutes(options.work));
   app.route("/api", processRoutes(options.processes));
   app.post("/api/projects/open", async (c) => {
     const { path } = await jsonObjectBody(c, '{ "path": "<project folder>" }');

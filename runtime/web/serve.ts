@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { type AgentLauncher, supervisedLauncher, WorkPerformer } from "../agents/mod.ts";
 import { clearClockLease, Clock, type ClockHost } from "../clock/mod.ts";
 import { ConflictError } from "../errors.ts";
 import { UPLOAD_LIMITS } from "../limits.ts";
@@ -13,7 +14,8 @@ import type { IsolatePool } from "../isolate/mod.ts";
 import { UploadStore } from "./upload_store.ts";
 import { sweepStaleStaging } from "../packages/mod.ts";
 import { type InstallationOwnership, installationToken } from "../projects/mod.ts";
-import { McpEndpoint, type McpHost, type SessionTokens } from "../mcp/mod.ts";
+import { McpEndpoint, type McpHost, SessionTokenRegistry, type SessionTokens } from "../mcp/mod.ts";
+import { syncMcpOffer } from "./sync_mcp_offer.ts";
 import type { Supervisor } from "../supervisor/mod.ts";
 import type { CommandRunner } from "./api/commands.ts";
 import { createApp, type WebApp } from "./app.ts";
@@ -42,7 +44,13 @@ export interface ServeOptions {
   commands?: CommandRunner;
   /** The person's home folder, which the app never opens as a project. */
   userHome?: string;
-  /** The tokens of the agent sessions Sync starts, which `/mcp` takes besides the installation's. */
+  /** Starts agents' programs for work; the performer's own unless given. */
+  launchAgent?: AgentLauncher;
+  /**
+   * The tokens of the agent sessions Sync starts, which `/mcp` takes besides
+   * the installation's; a registry of its own unless given. Sessions are
+   * offered sync-mcp only when it is a registry, which can issue them.
+   */
   sessionTokens?: SessionTokens;
   /**
    * The processes this serve starts: what a killed serve left is swept at
@@ -76,9 +84,26 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
     () => uploads.sweep().catch(() => {/* looked for again next time */}),
     UPLOAD_LIMITS.keepUnusedMs / 6,
   );
+  // Work is performed while this serves: sessions a stopped Sync left become
+  // interrupted now, and orders waiting in the projects' outboxes begin.
+  const sessionTokens = options.sessionTokens ?? new SessionTokenRegistry();
+  let port = 0;
+  const work = new WorkPerformer({
+    kv: host.kv,
+    events: host.events,
+    projectMemory: (project) => host.projectMemory(project),
+    now: host.now,
+    log: options.log,
+    launch: options.launchAgent ??
+      (options.supervisor ? supervisedLauncher(options.supervisor) : undefined),
+    mcpServersFor: (session, agent) =>
+      sessionTokens instanceof SessionTokenRegistry
+        ? syncMcpOffer(sessionTokens, port, session, agent)
+        : Promise.resolve({ servers: [] }),
+  });
   const mcp = new McpEndpoint(host, {
     token,
-    sessionTokens: options.sessionTokens,
+    sessionTokens,
     log: options.log,
   });
   const processes = options.supervisor &&
@@ -101,12 +126,14 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
       hostname: "127.0.0.1",
       port: options.port,
       signal: options.signal,
-      onListen: ({ port }) => {
+      onListen: (address) => {
+        port = address.port;
         app = createApp(host, {
           token,
           port,
           userHome: options.userHome,
           commands: options.commands,
+          work,
           mcp,
           processes,
         });
@@ -142,6 +169,7 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
   // lease one of them left is stale. The clock looks once now, so a package just
   // installed proves itself within the minute, and then once a minute.
   await clearClockLease(host.kv);
+  if (!options.signal?.aborted) await work.start();
   const clock = new Clock(host, { log: options.log });
   if (!options.signal?.aborted) clock.start({ signal: options.signal });
   // Said last, once everything answers: the CLI sends its commands here from now on.
@@ -164,6 +192,8 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
     } catch { /* no such signal here */ }
   }
   await server.finished;
+  // Sessions are stopped as interrupted before the supervisor stops their agents' processes.
+  await work.stop();
   await supervisor?.close();
   for (const event of exitEvents) globalThis.removeEventListener(event, killProcesses);
   clearInterval(sweeping);

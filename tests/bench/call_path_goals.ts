@@ -49,7 +49,17 @@ export interface CallPathOptions {
   rounds?: number;
   /** Calls each concurrency caller makes. */
   concurrentCalls?: number;
+  /** Untimed runs of each line before the first round (see {@linkcode WARMUP}). */
+  warmup?: number;
 }
+
+/**
+ * Untimed runs of each line before it is timed: enough for V8 to have tiered
+ * up the call path, which a pool call's time shows settling after 300–500
+ * calls of the same worker (the pool line's, the host lines' and these
+ * together).
+ */
+const WARMUP = 200;
 
 /** What {@linkcode measureCallPath} measured. */
 export interface CallPathResult {
@@ -264,9 +274,14 @@ export async function measureCallPath(options: CallPathOptions = {}): Promise<Ca
     });
     expectOk("plain worker", plainAnswer.json ? JSON.parse(plainAnswer.json) : plainAnswer);
 
+    // A process that serves runs for hours; V8 tiers up the code of a call
+    // path (the worker's glue, QuickJS's WebAssembly, the host's own) only
+    // after some hundreds of calls, and until then a pool call costs up to
+    // twice what it settles at. Every line is run that often untimed first,
+    // so that each is timed as it runs in a process that has been serving.
     const timings = await sampleInRounds(
       lines.filter((l) => l.name !== line.cold),
-      { rounds, perRound: 10 },
+      { rounds, perRound: 10, warmup: options.warmup ?? WARMUP },
     );
     // A cold start costs tens of ms: fewer samples, in rounds of their own.
     const cold = await sampleInRounds(lines.filter((l) => l.name === line.cold), {

@@ -1,13 +1,17 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { Host } from "../../runtime/host/host.ts";
-import { runningClaimKey } from "../../runtime/host/keys.ts";
+import { HandlerRateLimit } from "../../runtime/host/handler_rate_limit.ts";
+import { handlerRateKey, runningClaimKey } from "../../runtime/host/keys.ts";
+import { listReceipts } from "../../runtime/host/receipts.ts";
 import { holdHandler } from "../../runtime/host/running_claim.ts";
 import { installPackage } from "../../runtime/lifecycle/install.ts";
 import { DEFAULT_LIMITS } from "../../runtime/limits.ts";
 import { bumpGeneration } from "../../runtime/memory/generation.ts";
 import { listRecords, projectMemoryPath } from "../../runtime/memory/store.ts";
-import { deleteApproval } from "../../runtime/packages/approval.ts";
+import { type Approval, deleteApproval, writeApproval } from "../../runtime/packages/approval.ts";
+import { approvalKey, packageRefKey } from "../../runtime/packages/keys.ts";
+import { type PackageRef, setPackageRef } from "../../runtime/packages/store.ts";
 import { writePackage } from "../internal/packages.ts";
 
 const CALL = { occasion: { kind: "extension" as const }, source: { kind: "person" as const } };
@@ -134,6 +138,102 @@ Deno.test("`callHandler()` takes up, at the next call, what changed since the la
         await Deno.writeTextFile(file, JSON.stringify({ extensions: ["mem0"] }));
         await Deno.utime(file, AN_HOUR_AGO, AN_HOUR_AGO);
         await assert.rejects(call("memo.b"), { name: "NotFoundError", message: /not installed/ });
+      },
+    );
+  } finally {
+    await host.close();
+    kv.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("`callHandler()` checks, rather than reads, what it kept from the last call, and a change by another process still counts", async (t) => {
+  const root = await Deno.makeTempDir({ prefix: "sync-call-kept-" });
+  const home = join(root, "home");
+  await Deno.mkdir(home);
+  const kvPath = join(home, "sync.kv");
+  const kv = await Deno.openKv(kvPath);
+  const limits = { ...DEFAULT_LIMITS, rateLimit: 3, rateWindowMs: 60_000 };
+  const host = new Host({ kv, home, limits, log: () => {} });
+  const projectDir = join(root, "project");
+  await Deno.mkdir(projectDir);
+  const v1 = await writePackage(root, {
+    id: "memo",
+    handlers: ["memo.a"],
+    service: service(["memo.a"]),
+  });
+  const { project } = await installPackage(host, v1, projectDir, { approve: true });
+  await age(v1);
+  await age(join(project, ".sync"));
+  const call = () => host.callHandler(project, "memo", "memo.a", CALL);
+  /** Writes through a handle of its own, as another process would. */
+  async function elsewhere(write: (other: Deno.Kv) => Promise<void>): Promise<void> {
+    const other = await Deno.openKv(kvPath);
+    try {
+      await write(other);
+    } finally {
+      other.close();
+    }
+  }
+  try {
+    await t.step("a call counted by another process counts against the rate limit", async () => {
+      await call();
+      await elsewhere((other) =>
+        new HandlerRateLimit(other, limits).count(project, "memo", "memo.a", Date.now())
+      );
+      await call();
+      await assert.rejects(call(), { name: "RateLimitedError", message: /3 times/ });
+      await kv.delete(handlerRateKey(project, "memo", "memo.a"));
+    });
+
+    await t.step(
+      "a ref moved by another process serves at the next call, which leaves one receipt",
+      async () => {
+        assert.deepEqual((await call()).value, { ran: "memo.a" });
+        const v2 = await writePackage(root, {
+          id: "memo",
+          version: "2.0.0",
+          handlers: ["memo.a"],
+          service: service(["memo.a"]).replace(`{ ran: "memo.a" }`, `{ ran: "v2" }`),
+        });
+        await age(v2);
+        const ref = (await kv.get<PackageRef>(packageRefKey("memo"))).value!;
+        await elsewhere((other) => setPackageRef(other, { ...ref, version: "2.0.0", dir: v2 }));
+        const before = (await listReceipts(kv, project, { packageId: "memo", limit: 500 })).length;
+        const result = await call();
+        assert.deepEqual(result.value, { ran: "v2" });
+        const after = await listReceipts(kv, project, { packageId: "memo", limit: 500 });
+        assert.equal(after.length, before + 1);
+        assert.equal(after[0].id, result.receipt.id);
+        assert.equal(after[0].outcome, "ok");
+      },
+    );
+
+    await t.step("an approval given by another process is taken up at the next call", async () => {
+      const approval = (await kv.get<Approval>(approvalKey(project, "memo"))).value!;
+      await elsewhere((other) => deleteApproval(other, project, "memo"));
+      await assert.rejects(call(), { name: "ApprovalRequiredError" });
+      await elsewhere((other) => writeApproval(other, project, approval));
+      assert.deepEqual((await call()).value, { ran: "v2" });
+    });
+
+    await t.step(
+      "a ref moved by another process away from a folder whose module is gone serves the new folder",
+      async () => {
+        const ref = (await kv.get<PackageRef>(packageRefKey("memo"))).value!;
+        const v3 = await writePackage(root, {
+          id: "memo",
+          version: "2.0.0",
+          handlers: ["memo.a"],
+          service: service(["memo.a"]).replace(`{ ran: "memo.a" }`, `{ ran: "v3" }`),
+        });
+        await age(v3);
+        await kv.delete(handlerRateKey(project, "memo", "memo.a"));
+        await elsewhere((other) => setPackageRef(other, { ...ref, dir: v3 }));
+        await Deno.remove(join(ref.dir, "service", "index.js"));
+        const result = await call();
+        assert.deepEqual(result.value, { ran: "v3" });
+        assert.equal(result.receipt.outcome, "ok");
       },
     );
   } finally {

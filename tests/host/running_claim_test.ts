@@ -9,7 +9,7 @@ import {
   runningHandlers,
 } from "../../runtime/host/running_claim.ts";
 import { ProcessLock } from "../../runtime/host/process_lock.ts";
-import { listReceipts } from "../../runtime/host/receipts.ts";
+import { listReceipts, RECEIPTS_KEPT } from "../../runtime/host/receipts.ts";
 import type { Receipt } from "../../runtime/types.ts";
 import { runningClaimKey } from "../../runtime/host/keys.ts";
 import { testHost } from "../internal/packages.ts";
@@ -290,6 +290,27 @@ Deno.test("`runningHandlers()` names the handlers of a package whose claims stil
     assert.deepEqual(await runningHandlers(kv, "/p", "none", { now }), []);
     // Past its term a claim no longer says its call runs.
     assert.deepEqual(await runningHandlers(kv, "/p", "mail", { now: now + 60_000 }), []);
+  } finally {
+    kv.close();
+  }
+});
+
+Deno.test("`releaseHandler()` drops a package's oldest receipts past the number kept, as `writeReceipt()` does", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const key = runningClaimKey("/trimmed", "xx", "xx.run");
+    const calls = RECEIPTS_KEPT + 100;
+    for (let n = 0; n < calls; n++) {
+      const id = `r${String(n).padStart(5, "0")}`;
+      const receipt = { ...started(id, "xx.run"), project: "/trimmed", packageId: "xx" };
+      const held = await claimHandler(kv, key, { now: 1_000 + n, forMs: 500, receipt });
+      await releaseHandler(kv, key, held!, { ...receipt, endedAt: receipt.startedAt });
+    }
+    const kept = await listReceipts(kv, "/trimmed", { packageId: "xx", limit: 10_000 });
+    // Trimming is occasional: never more than the slack past the number kept.
+    assert.ok(kept.length <= RECEIPTS_KEPT + 50, `${kept.length} receipts kept`);
+    assert.ok(kept.length >= RECEIPTS_KEPT, `${kept.length} receipts kept`);
+    assert.equal(kept[0].id, `r${String(calls - 1).padStart(5, "0")}`, "the newest is kept");
   } finally {
     kv.close();
   }

@@ -5,6 +5,7 @@
  * @module
  */
 import { join } from "node:path";
+import { readSessionState } from "../../runtime/agents/mod.ts";
 import { Host } from "../../runtime/host/host.ts";
 import { installPackage } from "../../runtime/lifecycle/install.ts";
 import { DEFAULT_LIMITS, type HandlerLimits } from "../../runtime/limits.ts";
@@ -90,6 +91,8 @@ export interface TestHostOptions {
   /** Keeps the installation KV in a file (`TestHost.kvPath`), as `serve` does, not in memory. */
   onDisk?: boolean;
   poolSize?: number;
+  /** `work.state()` answers from the sessions' pointers, as in `sync serve` and the CLI. */
+  readsWorkState?: boolean;
 }
 
 /** Makes a host over `:memory:` installation KV, a temp home and a temp project. */
@@ -102,7 +105,16 @@ export async function testHost(options: TestHostOptions = {}): Promise<TestHost>
   const kv = await Deno.openKv(kvPath);
   const logs: string[] = [];
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
-  const host = new Host({ kv, home, limits, now: options.now, log: (line) => logs.push(line) });
+  const host = new Host({
+    kv,
+    home,
+    limits,
+    now: options.now,
+    log: (line) => logs.push(line),
+    workState: options.readsWorkState
+      ? (project, key) => readSessionState(kv, project, key)
+      : undefined,
+  });
   const realProject = await Deno.realPath(project);
   return {
     host,

@@ -206,9 +206,10 @@ export async function exerciseClient(
   );
 
   await t.step("work_order writes an order, and work_state answers its state", async () => {
+    // The demo agent: a serve performs what is ordered, and it needs no network.
     const ordered = await callJson(client, "work_order", {
       kind: "agent.session",
-      agent: "claude-code",
+      agent: "demo",
       title: "Fix the flaky test",
       prompt: { text: "Find out why the test fails now and then, and fix it" },
       onInterrupted: "wait",

@@ -66,9 +66,11 @@ export const work: {
       if (!order || order.extensionId !== id || order.project !== context.project) {
         throw new NotFoundError(`${id} ordered no work ${key} in this project`);
       }
+      // Committed orders have a state once a session performs them; a staged one has not.
+      const performing = await context.workState?.(context.project, order.key) ?? null;
       return {
         key: order.key,
-        state: order.state,
+        state: performing ?? order.state,
         title: order.title,
         orderedAt: order.orderedAt,
       };

@@ -1,0 +1,264 @@
+/**
+ * The agents a session can be raised with: named definitions (a program, its
+ * arguments, extra environment) kept in the installation, over the presets
+ * Sync knows. A preset is a definition, never an install: Sync runs the
+ * program when work needs it, and a missing program fails the work with a
+ * reason that says what to install. A person's definition with a preset's
+ * name replaces it; removing that brings the preset back. Presets themselves
+ * cannot be removed.
+ *
+ * @module
+ */
+import { ConflictError, InvalidInputError, NotFoundError } from "../errors.ts";
+import { AGENT_DEFINITION_LIMITS } from "../limits.ts";
+import { demoAgentCommand } from "./demo_agent_command.ts";
+import { agentDefinitionKey, agentDefinitionsPrefix } from "./keys.ts";
+
+/** A named agent: the program Sync starts, in the project folder, to speak ACP with. */
+export interface AgentDefinition {
+  /** Its name, such as `claude-code`; orders name it in `agent`. */
+  name: string;
+  /** The program: a name looked for on PATH (`npx`), or a path. */
+  command: string;
+  /** Its arguments. */
+  args: string[];
+  /** Extra environment variables it is given, over Sync's own. */
+  env: Record<string, string>;
+}
+
+/** A definition as listed: where it comes from and what it needs. */
+export interface ListedAgent extends AgentDefinition {
+  /** `preset`: one Sync knows; `added`: a person added or replaced it; `bundled`: the demo agent. */
+  origin: "preset" | "added" | "bundled";
+  /** One line on what it is and what it needs. */
+  about: string;
+  /** What to install when its program is missing. */
+  install: string;
+}
+
+interface Preset {
+  command: string;
+  args: string[];
+  about: string;
+  install: string;
+}
+
+/** The presets Sync knows, by name. None of them is installed by Sync. */
+const PRESETS: Readonly<Record<string, Preset>> = {
+  "claude-code": {
+    command: "npx",
+    args: ["-y", "@zed-industries/claude-agent-acp"],
+    about: "Claude Code through Zed's ACP adapter; needs Node.js (npx) and a Claude account.",
+    install: "install Node.js (it brings npx): https://nodejs.org, then sign in to Claude Code",
+  },
+  codex: {
+    command: "npx",
+    args: ["-y", "@zed-industries/codex-acp"],
+    about: "OpenAI Codex through Zed's ACP adapter; needs Node.js (npx) and an OpenAI account.",
+    install: "install Node.js (it brings npx): https://nodejs.org, then sign in to Codex",
+  },
+  gemini: {
+    command: "gemini",
+    args: ["--experimental-acp"],
+    about: "Gemini CLI in its ACP mode; needs the gemini program and a Google account.",
+    install: "install Gemini CLI: npm install -g @google/gemini-cli",
+  },
+  goose: {
+    command: "goose",
+    args: ["acp"],
+    about: "goose in its ACP mode; needs the goose program and a model provider configured.",
+    install: "install goose: https://block.github.io/goose/docs/getting-started/installation",
+  },
+};
+
+/** The bundled demo agent's name. */
+const DEMO = "demo";
+
+const NAME_PATTERN = /^[a-z0-9][a-z0-9._-]*$/;
+const ENV_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** The preset or bundled definition named `name`, or null. */
+function builtIn(name: string): ListedAgent | null {
+  if (name === DEMO) {
+    const command = demoAgentCommand();
+    return {
+      name,
+      command: command.command,
+      args: [...command.args],
+      env: {},
+      origin: "bundled",
+      about: "The demo agent shipped with Sync: no key, no network; for trying work and Chat.",
+      install: "it ships with Sync; run Sync from a whole checkout",
+    };
+  }
+  const preset = Object.hasOwn(PRESETS, name) ? PRESETS[name] : undefined;
+  if (!preset) return null;
+  return {
+    name,
+    command: preset.command,
+    args: [...preset.args],
+    env: {},
+    origin: "preset",
+    about: preset.about,
+    install: preset.install,
+  };
+}
+
+/** What is stored for a person's definition. */
+function added(definition: AgentDefinition): ListedAgent {
+  const replaced = builtIn(definition.name);
+  return {
+    ...definition,
+    origin: "added",
+    about: replaced
+      ? `Your definition, in place of the ${replaced.origin} one. Remove it to bring that back.`
+      : "Your definition.",
+    install: `install ${definition.command}, or change the definition: ` +
+      `sync agents add ${definition.name} --command <program>`,
+  };
+}
+
+/**
+ * Every agent: the presets and the demo agent, each replaced by a person's
+ * definition of the same name, and the person's own; by name.
+ *
+ * @param kv The installation's KV.
+ */
+export async function listAgents(kv: Deno.Kv): Promise<ListedAgent[]> {
+  const byName = new Map<string, ListedAgent>();
+  for (const name of [DEMO, ...Object.keys(PRESETS)]) byName.set(name, builtIn(name)!);
+  for await (const entry of kv.list<AgentDefinition>({ prefix: agentDefinitionsPrefix() })) {
+    byName.set(entry.value.name, added(entry.value));
+  }
+  return [...byName.values()].sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+}
+
+/**
+ * The agent named `name`: a person's definition, else the preset or the demo agent.
+ *
+ * @param kv The installation's KV.
+ * @param name The agent's name.
+ * @returns It, or null when there is none by that name.
+ */
+export async function readAgent(kv: Deno.Kv, name: string): Promise<ListedAgent | null> {
+  const stored = (await kv.get<AgentDefinition>(agentDefinitionKey(name))).value;
+  return stored ? added(stored) : builtIn(name);
+}
+
+/**
+ * Checks a definition a person gives, naming each wrong part.
+ *
+ * @param value What was given: `{ name, command, args?, env? }`.
+ * @returns The definition, with `args` and `env` filled in.
+ * @throws {InvalidInputError} naming the part and what it takes.
+ */
+export function parseAgentDefinition(value: unknown): AgentDefinition {
+  const limits = AGENT_DEFINITION_LIMITS;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new InvalidInputError("An agent definition is an object: { name, command, args?, env? }");
+  }
+  const { name, command, args = [], env = {} } = value as Record<string, unknown>;
+  if (
+    typeof name !== "string" || !NAME_PATTERN.test(name) || name.length > limits.maxNameChars
+  ) {
+    throw new InvalidInputError(
+      `An agent's name is lowercase letters, digits, ".", "_" and "-", starting with a letter ` +
+        `or digit, at most ${limits.maxNameChars} characters; got ${JSON.stringify(name ?? null)}`,
+    );
+  }
+  if (
+    typeof command !== "string" || command.trim() === "" ||
+    command.length > limits.maxCommandChars || command.includes("\0")
+  ) {
+    throw new InvalidInputError(
+      `The agent ${name} needs a command: the program to run, such as npx or /usr/local/bin/goose`,
+    );
+  }
+  if (
+    !Array.isArray(args) || args.length > limits.maxArgs ||
+    args.some((a) => typeof a !== "string" || a.length > limits.maxArgChars || a.includes("\0"))
+  ) {
+    throw new InvalidInputError(
+      `The agent ${name}'s args are a list of at most ${limits.maxArgs} strings`,
+    );
+  }
+  if (typeof env !== "object" || env === null || Array.isArray(env)) {
+    throw new InvalidInputError(`The agent ${name}'s env is an object of NAME: value`);
+  }
+  const entries = Object.entries(env);
+  if (entries.length > limits.maxEnv) {
+    throw new InvalidInputError(
+      `The agent ${name} may set at most ${limits.maxEnv} environment variables`,
+    );
+  }
+  for (const [key, v] of entries) {
+    if (!ENV_NAME_PATTERN.test(key) || key.startsWith("SYNC_")) {
+      throw new InvalidInputError(
+        `The agent ${name}'s env: ${JSON.stringify(key)} is not a variable it may be given ` +
+          `(letters, digits and "_", not starting with a digit, and no SYNC_ variable)`,
+      );
+    }
+    if (typeof v !== "string" || v.length > limits.maxEnvValueChars || v.includes("\0")) {
+      throw new InvalidInputError(
+        `The agent ${name}'s env: ${key} must be a string of at most ` +
+          `${limits.maxEnvValueChars} characters`,
+      );
+    }
+  }
+  return { name, command, args: [...args] as string[], env: { ...env } as Record<string, string> };
+}
+
+/**
+ * Adds a person's definition, or replaces the one of the same name (a
+ * preset's included).
+ *
+ * @param kv The installation's KV.
+ * @param definition The definition, checked with {@linkcode parseAgentDefinition}.
+ * @returns It, as listed.
+ */
+export async function addAgent(kv: Deno.Kv, definition: AgentDefinition): Promise<ListedAgent> {
+  const checked = parseAgentDefinition(definition);
+  const key = agentDefinitionKey(checked.name);
+  const current = await kv.get(key);
+  const result = await kv.atomic().check(current).set(key, checked).commit();
+  if (!result.ok) {
+    throw new ConflictError(
+      `The agent ${checked.name} was changed by someone else meanwhile; look at it and try again`,
+    );
+  }
+  return added(checked);
+}
+
+/**
+ * Removes a person's definition. A preset they replaced comes back.
+ *
+ * @param kv The installation's KV.
+ * @param name The agent's name.
+ * @returns The preset that is back, or null when none has that name.
+ * @throws {ConflictError} when `name` is a preset (or the demo agent) the person did not replace:
+ *   presets cannot be removed.
+ * @throws {NotFoundError} when there is no agent by that name.
+ */
+export async function removeAgent(kv: Deno.Kv, name: string): Promise<ListedAgent | null> {
+  const key = agentDefinitionKey(name);
+  const current = await kv.get<AgentDefinition>(key);
+  const preset = builtIn(name);
+  if (current.value === null) {
+    if (preset) {
+      throw new ConflictError(
+        `${name} is ${
+          preset.origin === "bundled" ? "the bundled demo agent" : "a preset"
+        } and cannot be removed: Sync installs nothing for it, and runs it only when work ` +
+          `names it. To run it differently, add your own: sync agents add ${name} --command <program>`,
+      );
+    }
+    throw new NotFoundError(`There is no agent named ${name}; sync agents lists them`);
+  }
+  const result = await kv.atomic().check(current).delete(key).commit();
+  if (!result.ok) {
+    throw new ConflictError(
+      `The agent ${name} was changed by someone else meanwhile; look at it and try again`,
+    );
+  }
+  return preset;
+}

@@ -1,0 +1,946 @@
+/**
+ * The work performer: what makes work happen. It takes new `agent.session`
+ * orders from the projects' outboxes — when a handler call that may have
+ * ordered some leaves its receipt, and for every known project when it
+ * starts — and performs each once: it begins the session's pointer (an
+ * atomic write that fails when another process began it first), raises the
+ * agent in the project folder, and sends the order's prompt. A person begins
+ * conversations, answers permissions, cancels, continues and keeps through
+ * it too (the web app's Chat API).
+ *
+ * The three layers (seed 000 §6): the live session is in this object, for
+ * this run only; the pointer and the bounded transcript are in the
+ * installation (`session_store.ts`, `transcript_store.ts`); the record is
+ * written only when a person keeps the conversation. Every change of a
+ * pointer is told as a `session` fact and every transcript entry as a
+ * `transcript` fact on the host's bus.
+ *
+ * Nothing resumes alone: at start, sessions that were running or waiting
+ * when Sync stopped become `interrupted`, with the order's `onInterrupted`
+ * shown; only a person continues them.
+ *
+ * @module
+ */
+import type { AgentSession, AgentSessionState } from "../agent_session.ts";
+import type { EventBus } from "../event_bus.ts";
+import { ConflictError, InvalidInputError, NotFoundError } from "../errors.ts";
+import { describeError } from "../internal/describe_error.ts";
+import { newId } from "../internal/id.ts";
+import { SESSION_LIMITS, type SessionLimits } from "../limits.ts";
+import { projectsPrefix } from "../projects/mod.ts";
+import type { TranscriptEntry } from "../transcript.ts";
+import { listWorkOrders, readWorkOrder, type WorkOrder } from "../work/mod.ts";
+import {
+  type AcpSession,
+  type AgentFacts,
+  type McpServer,
+  type PermissionAnswer,
+  type PermissionRequest,
+  startAcpSession,
+} from "./acp_session.ts";
+import { listAgents, type ListedAgent, readAgent } from "./agent_definitions.ts";
+import { AgentFailedError, AgentSignInRequiredError } from "./agent_errors.ts";
+import type { AgentPeer } from "./agent_peer.ts";
+import { orderPrompt } from "./order_prompt.ts";
+import {
+  createSession,
+  listSessions,
+  readSession,
+  sessionsThatExist,
+  updateSession,
+} from "./session_store.ts";
+import { type AgentCommand, spawnAgent } from "./spawn_agent.ts";
+import { readTranscript, type StoredTranscript, TranscriptWriter } from "./transcript_store.ts";
+import { transcriptText } from "./transcript_text.ts";
+import { writeConversation } from "./keep_conversation.ts";
+
+/**
+ * Starts an agent's program in the project folder: the seam where the
+ * process supervisor takes over from {@linkcode spawnAgent}.
+ *
+ * @throws {Deno.errors.NotFound} (or an error naming the program) when the program is missing.
+ */
+export type AgentLauncher = (
+  command: AgentCommand,
+  options: { cwd: string; owner: string },
+) => Promise<AgentPeer>;
+
+/** What a session is offered of MCP, and how to end what was issued for it. */
+export interface McpOffer {
+  /** The servers, as ACP spells them. */
+  servers: McpServer[];
+  /** Called once the agent's process has ended: a token issued for the session dies with it. */
+  release?: () => Promise<void>;
+}
+
+/**
+ * The MCP servers a session is offered (`session/new`, `session/load`),
+ * given what the agent takes (`agent.mcpHttp`): where `serve` offers
+ * sync-mcp. None unless given.
+ */
+export type McpServersFor = (session: AgentSession, agent: AgentFacts) => Promise<McpOffer>;
+
+/** Options for a {@linkcode WorkPerformer}. */
+export interface WorkPerformerOptions {
+  /** The installation's KV: agents, pointers, transcripts. */
+  kv: Deno.Kv;
+  /** The host's bus: receipts are heard on it, sessions and transcripts told on it. */
+  events: EventBus;
+  /** A project's memory (its outbox, and where a kept conversation is written). */
+  projectMemory: (project: string) => Promise<Deno.Kv>;
+  /** The host's clock, in ms. */
+  now?: () => number;
+  /** Where notices go (a session that could not be written, say). */
+  log?: (line: string) => void;
+  /** Starts an agent's program; {@linkcode spawnAgent} unless given. */
+  launch?: AgentLauncher;
+  /** The MCP servers a session is offered; none unless given. */
+  mcpServersFor?: McpServersFor;
+  /** How long an agent may take to answer `initialize`. */
+  initializeTimeoutMs?: number;
+  /** The bounds of what is kept of a session. */
+  limits?: SessionLimits;
+}
+
+/** One session, whole: its pointer and its transcript. */
+export interface SessionView {
+  /** The pointer. */
+  session: AgentSession;
+  /** The transcript, oldest first, chunks joined. */
+  transcript: TranscriptEntry[];
+  /** Entries dropped from the start past the bound. */
+  omitted: number;
+}
+
+/** A session alive in this run. */
+class LiveSession {
+  pointer: AgentSession;
+  writer: TranscriptWriter;
+  acp: AcpSession | null = null;
+  /** The agent's process while it is being raised, before its ACP session answers. */
+  peer: AgentPeer | null = null;
+  /** True while a turn (or raising the agent) is under way. */
+  working = false;
+  /** Counts the pieces of work begun, so that only the latest one says the session is idle. */
+  task = 0;
+  /** Waiting permission requests, by id: each resolves with a person's answer. */
+  asking = new Map<string, (answer: PermissionAnswer) => void>();
+  /** The stored transcript, to put before the person's next turn when the agent could not load it. */
+  seed: string | null = null;
+  /** The person's own words of a seeded turn, which the transcript keeps instead of the seed. */
+  seededText: string | null = null;
+  /** Pointer writes, one after the other, so facts are told in the order written. */
+  writes: Promise<unknown> = Promise.resolve();
+  /** Stops an agent left idle after its turn ended. */
+  idle: ReturnType<typeof setTimeout> | undefined;
+  /** A person cancelled before the turn's prompt was sent: it is not sent. */
+  cancelled = false;
+
+  constructor(pointer: AgentSession, writer: TranscriptWriter) {
+    this.pointer = pointer;
+    this.writer = writer;
+  }
+}
+
+/** Changes a pointer may be given. */
+type PointerChange = Partial<
+  Pick<AgentSession, "state" | "waitingFor" | "error" | "agentSessionId" | "keptAs" | "title">
+>;
+
+/** Performs work orders and a person's conversations; one per process that serves. */
+export class WorkPerformer {
+  #kv: Deno.Kv;
+  #events: EventBus;
+  #projectMemory: (project: string) => Promise<Deno.Kv>;
+  #now: () => number;
+  #log: (line: string) => void;
+  #launch: AgentLauncher;
+  #mcpServersFor: McpServersFor;
+  #initializeTimeoutMs: number | undefined;
+  #limits: SessionLimits;
+  #live = new Map<string, LiveSession>();
+  #scans = new Map<string, Promise<void>>();
+  #tasks = new Set<Promise<unknown>>();
+  #stopping = false;
+  #started = false;
+  #listening: Promise<void> | null = null;
+  #subscription: ReturnType<EventBus["subscribe"]> | null = null;
+
+  /**
+   * A performer over an installation; nothing happens before {@linkcode WorkPerformer.start}.
+   *
+   * @param options The installation, the bus, project memories, and what tests replace.
+   */
+  constructor(options: WorkPerformerOptions) {
+    this.#kv = options.kv;
+    this.#events = options.events;
+    this.#projectMemory = options.projectMemory;
+    this.#now = options.now ?? Date.now;
+    this.#log = options.log ?? ((line) => console.error(line));
+    this.#launch = options.launch ??
+      ((command, { cwd }) => Promise.resolve(spawnAgent(command, { cwd })));
+    this.#mcpServersFor = options.mcpServersFor ?? (() => Promise.resolve({ servers: [] }));
+    this.#initializeTimeoutMs = options.initializeTimeoutMs;
+    this.#limits = options.limits ?? SESSION_LIMITS;
+  }
+
+  /**
+   * Marks the sessions a stopped Sync left running or waiting as
+   * `interrupted`, then listens for receipts and performs the orders waiting
+   * in every known project's outbox.
+   */
+  async start(): Promise<void> {
+    if (this.#started) return;
+    this.#started = true;
+    for (const session of await listSessions(this.#kv)) {
+      if (!isActive(session.state)) continue;
+      await this.#interrupt(session.project, session.key, session.state);
+    }
+    this.#subscription = this.#events.subscribe();
+    this.#listening = this.#listen();
+    for await (const entry of this.#kv.list<{ path: string }>({ prefix: projectsPrefix() })) {
+      this.scan(entry.value.path);
+    }
+  }
+
+  /**
+   * Stops every session: agents are stopped, transcripts written, and
+   * sessions that were running or waiting become `interrupted`. Resolves
+   * when every agent process has ended.
+   */
+  async stop(): Promise<void> {
+    this.#stopping = true;
+    this.#subscription?.close();
+    await this.#listening;
+    await Promise.allSettled(this.#scans.values());
+    await Promise.allSettled([...this.#live.values()].map(async (live) => {
+      clearTimeout(live.idle);
+      for (const resolve of live.asking.values()) resolve("cancelled");
+      // An agent still being raised has no session to close yet: its process is stopped.
+      await live.peer?.stop().catch(() => {});
+      await live.acp?.close().catch(() => {});
+      live.acp = null;
+    }));
+    await Promise.allSettled([...this.#tasks]);
+    for (const live of this.#live.values()) {
+      await live.writer.flush();
+      await live.writes.catch(() => {});
+      if (isActive(live.pointer.state)) {
+        await this.#interrupt(live.pointer.project, live.pointer.key, live.pointer.state);
+      }
+    }
+    this.#live.clear();
+  }
+
+  /**
+   * Performs the orders in a project's outbox that nothing began yet. Scans
+   * of one project run one after the other.
+   *
+   * @param project The project's resolved folder.
+   * @returns When the scan is done (the sessions it began go on).
+   */
+  scan(project: string): Promise<void> {
+    const before = this.#scans.get(project) ?? Promise.resolve();
+    const next = before.then(() => this.#scan(project)).catch((error) => {
+      this.#log(
+        `Could not look for work ordered in ${project}: ${describeError(error).message}`,
+      );
+    });
+    this.#scans.set(project, next);
+    next.then(() => {
+      if (this.#scans.get(project) === next) this.#scans.delete(project);
+    });
+    return next;
+  }
+
+  /**
+   * Every agent a session can be begun with.
+   *
+   * @returns The agents, by name.
+   */
+  agents(): Promise<ListedAgent[]> {
+    return listAgents(this.#kv);
+  }
+
+  /**
+   * The sessions of a project, as their pointers stand.
+   *
+   * @param project The project's resolved folder.
+   */
+  list(project: string): Promise<AgentSession[]> {
+    return listSessions(this.#kv, project);
+  }
+
+  /**
+   * One session with its transcript: the live one's as it stands, else the stored one.
+   *
+   * @param project The project's resolved folder.
+   * @param key The session's key.
+   * @throws {NotFoundError} when there is no such session.
+   */
+  async view(project: string, key: string): Promise<SessionView> {
+    const live = this.#live.get(liveKey(project, key));
+    if (live) {
+      const { entries, omitted } = live.writer.transcript;
+      return { session: live.pointer, transcript: entries, omitted };
+    }
+    const session = await this.#pointer(project, key);
+    const stored = await readTranscript(this.#kv, project, key);
+    return { session, transcript: stored.entries, omitted: stored.omitted };
+  }
+
+  /**
+   * A person begins a conversation in the project with an agent; its first
+   * turn starts at once.
+   *
+   * @param project The project's resolved folder.
+   * @param agent The agent's name.
+   * @param text The first turn.
+   * @returns The new session, `running`.
+   * @throws {NotFoundError} when there is no agent by that name.
+   * @throws {InvalidInputError} when the text is empty or too long.
+   */
+  async begin(project: string, agent: string, text: string): Promise<SessionView> {
+    this.#checkTurn(text);
+    if (!(await readAgent(this.#kv, agent))) {
+      const names = (await listAgents(this.#kv)).map((a) => a.name).join(", ");
+      throw new NotFoundError(`There is no agent named ${agent}; the agents are: ${names}`);
+    }
+    const now = new Date(this.#now()).toISOString();
+    const firstLine = text.trim().split("\n")[0];
+    const title = firstLine.length <= this.#limits.maxTitleChars
+      ? firstLine
+      : `${firstLine.slice(0, this.#limits.maxTitleChars - 1)}…`;
+    const pointer: AgentSession = {
+      key: `chat-${newId(this.#now())}`,
+      project,
+      agent,
+      agentSessionId: null,
+      orderKey: null,
+      extensionId: null,
+      extensionName: null,
+      source: { kind: "person" },
+      title,
+      state: "running",
+      waitingFor: null,
+      onInterrupted: "wait",
+      createdAt: now,
+      updatedAt: now,
+      error: null,
+      keptAs: null,
+    };
+    if (!await createSession(this.#kv, pointer)) {
+      throw new ConflictError(`A session ${pointer.key} exists already; try again`);
+    }
+    this.#tell(pointer);
+    const live = this.#makeLive(pointer, { entries: [], omitted: 0 });
+    this.#work(live, async () => {
+      await this.#raise(live, "new");
+      await this.#turn(live, text);
+    });
+    return this.view(project, pointer.key);
+  }
+
+  /**
+   * The person's next turn, in a session that is `ended` (or `interrupted`
+   * or `failed`, which is continued first).
+   *
+   * @param project The project's resolved folder.
+   * @param key The session's key.
+   * @param text What the person says.
+   * @returns The session, `running`.
+   * @throws {ConflictError} while a turn is under way or the session waits.
+   */
+  async prompt(project: string, key: string, text: string): Promise<SessionView> {
+    this.#checkTurn(text);
+    const live = await this.#liveFor(project, key);
+    const state = live.pointer.state;
+    if (state === "waiting" && live.pointer.waitingFor?.kind === "sign-in") {
+      throw new ConflictError(
+        `The session ${key} waits for you to sign in to the agent ${live.pointer.agent}: ` +
+          `${live.pointer.waitingFor.text}`,
+      );
+    }
+    if (state === "running" || state === "waiting") {
+      throw new ConflictError(
+        `The session ${key} is ${state}: wait for its turn to end (or cancel it) before the next`,
+      );
+    }
+    live.working = true;
+    await this.#change(live, { state: "running", waitingFor: null, error: null });
+    this.#work(live, async () => {
+      if (live.acp === null) await this.#raise(live, "resume");
+      await this.#turn(live, text);
+    });
+    return this.view(project, key);
+  }
+
+  /**
+   * Cancels the turn under way (`session/cancel`); a waiting permission is
+   * answered `cancelled`. A session waiting for a sign-in stops waiting and ends.
+   *
+   * @param project The project's resolved folder.
+   * @param key The session's key.
+   * @throws {ConflictError} when nothing is under way.
+   */
+  async cancel(project: string, key: string): Promise<SessionView> {
+    const live = this.#live.get(liveKey(project, key));
+    const session = live?.pointer ?? await this.#pointer(project, key);
+    const signIn = session.state === "waiting" && session.waitingFor?.kind === "sign-in";
+    if (live?.working && !signIn) {
+      live.cancelled = true;
+      for (const resolve of live.asking.values()) resolve("cancelled");
+      await live.acp?.cancel();
+      return this.view(project, key);
+    }
+    if (signIn) {
+      const stopped = live ?? this.#makeLive(session, await this.#stored(project, key));
+      await this.#change(stopped, { state: "ended", waitingFor: null });
+      const view = await this.view(project, key);
+      this.#idle(stopped);
+      return view;
+    }
+    throw new ConflictError(`The session ${key} is ${session.state}: there is no turn to cancel`);
+  }
+
+  /**
+   * Raises the agent of a session that is not live again: `session/load`
+   * when the agent can, else a new session whose next turn carries the
+   * stored transcript. A session that never got as far as the agent's own
+   * session (it failed to start, or waited for a sign-in) starts now, with
+   * its order's prompt. Then the person types the next turn.
+   *
+   * @param project The project's resolved folder.
+   * @param key The session's key.
+   * @returns The session, `running` while the agent is raised, then `ended`.
+   * @throws {ConflictError} while it runs or waits for a permission.
+   */
+  async continue(project: string, key: string): Promise<SessionView> {
+    const live = await this.#liveFor(project, key);
+    const { state, waitingFor } = live.pointer;
+    if (state === "running" || (state === "waiting" && waitingFor?.kind !== "sign-in")) {
+      throw new ConflictError(`The session ${key} is ${state}: there is nothing to continue`);
+    }
+    if (live.acp !== null && state === "ended") return this.view(project, key);
+    live.working = true;
+    await this.#change(live, { state: "running", waitingFor: null, error: null });
+    this.#work(live, async () => {
+      const order = live.pointer.agentSessionId === null && live.pointer.orderKey !== null
+        ? await readWorkOrder(await this.#projectMemory(project), live.pointer.orderKey)
+        : null;
+      if (order) {
+        await this.#raise(live, "new");
+        await this.#turn(live, await orderPrompt(this.#kv, order));
+        return;
+      }
+      await this.#raise(live, live.pointer.agentSessionId === null ? "new" : "resume");
+      await this.#change(live, { state: "ended", waitingFor: null });
+    });
+    return this.view(project, key);
+  }
+
+  /**
+   * Answers a waiting permission request with one of the agent's options,
+   * or cancels it (`optionId: null`).
+   *
+   * @param project The project's resolved folder.
+   * @param key The session's key.
+   * @param requestId The request, as its `permission` entry names it.
+   * @param optionId One of the request's options, or null to cancel it.
+   * @throws {ConflictError} when the request is not waiting (answered, or from an earlier run).
+   * @throws {InvalidInputError} when the option is not one the agent offered.
+   */
+  async answer(
+    project: string,
+    key: string,
+    requestId: string,
+    optionId: string | null,
+  ): Promise<SessionView> {
+    const live = this.#live.get(liveKey(project, key));
+    const resolve = live?.asking.get(requestId);
+    if (!live || !resolve) {
+      await this.#pointer(project, key);
+      throw new ConflictError(
+        `The session ${key} has no permission request ${requestId} waiting: it was answered, ` +
+          `cancelled, or asked before Sync restarted`,
+      );
+    }
+    if (optionId !== null) {
+      const asked = live.writer.transcript.entries.findLast((e) =>
+        e.kind === "permission" && e.requestId === requestId
+      );
+      const options = asked?.kind === "permission" ? asked.options : [];
+      if (!options.some((o) => o.optionId === optionId)) {
+        throw new InvalidInputError(
+          `${JSON.stringify(optionId)} is not one of the options the agent offered: ` +
+            options.map((o) => `${o.optionId} (${o.name})`).join(", "),
+        );
+      }
+    }
+    live.asking.delete(requestId);
+    resolve(optionId === null ? "cancelled" : { optionId });
+    // The agent goes on; the state is `running` again once the answer is written.
+    await live.writes.catch(() => {});
+    return this.view(project, key);
+  }
+
+  /**
+   * Keeps the conversation: writes it as a `chat.conversation` record in
+   * the project's memory (a person's write; written again when kept again).
+   *
+   * @param project The project's resolved folder.
+   * @param key The session's key.
+   * @returns The session, its `keptAs` naming the record.
+   */
+  async keep(project: string, key: string): Promise<SessionView> {
+    const { session, transcript, omitted } = await this.view(project, key);
+    const recordKey = await writeConversation(
+      await this.#projectMemory(project),
+      session,
+      { entries: transcript, omitted },
+      () => new Date(this.#now()),
+    );
+    const live = this.#live.get(liveKey(project, key));
+    if (live) await this.#change(live, { keptAs: recordKey });
+    else {
+      const written = await updateSession(
+        this.#kv,
+        project,
+        key,
+        (s) => ({ ...s, keptAs: recordKey, updatedAt: new Date(this.#now()).toISOString() }),
+      );
+      this.#tell(written);
+    }
+    return this.view(project, key);
+  }
+
+  /** Listens for receipts: a call that ended may have ordered work in its project. */
+  async #listen(): Promise<void> {
+    const subscription = this.#subscription!;
+    while (!subscription.closed) {
+      const event = await subscription.next(60_000);
+      if (event === null) continue;
+      if (event.type === "receipt" && event.receipt.outcome === "ok") this.scan(event.project);
+      else if (event.type === "resync") {
+        for await (const entry of this.#kv.list<{ path: string }>({ prefix: projectsPrefix() })) {
+          this.scan(entry.value.path);
+        }
+      }
+    }
+  }
+
+  async #scan(project: string): Promise<void> {
+    if (this.#stopping) return;
+    const memory = await this.#projectMemory(project);
+    const orders = await listWorkOrders(memory);
+    const begun = await sessionsThatExist(this.#kv, project, orders.map((o) => o.key));
+    for (const order of orders) {
+      if (this.#stopping) return;
+      if (!begun.has(order.key) && order.kind === "agent.session") await this.#perform(order);
+    }
+  }
+
+  /** Begins the session that performs an order, once across processes. */
+  async #perform(order: WorkOrder): Promise<void> {
+    const now = new Date(this.#now()).toISOString();
+    const pointer: AgentSession = {
+      key: order.key,
+      project: order.project,
+      agent: order.agent,
+      agentSessionId: null,
+      orderKey: order.key,
+      extensionId: order.extensionId ?? null,
+      extensionName: order.source.kind === "handler" ? order.source.extensionName : null,
+      source: order.source,
+      title: order.title,
+      state: "running",
+      waitingFor: null,
+      onInterrupted: order.onInterrupted,
+      createdAt: now,
+      updatedAt: now,
+      error: null,
+      keptAs: null,
+    };
+    // Another process (or an earlier scan) began it: it is not started twice.
+    if (!await createSession(this.#kv, pointer)) return;
+    this.#tell(pointer);
+    const live = this.#makeLive(pointer, { entries: [], omitted: 0 });
+    this.#work(live, async () => {
+      const text = await orderPrompt(this.#kv, order);
+      await this.#raise(live, "new");
+      await this.#turn(live, text);
+    });
+  }
+
+  #makeLive(pointer: AgentSession, stored: StoredTranscript): LiveSession {
+    const writer = new TranscriptWriter(this.#kv, pointer.project, pointer.key, stored, {
+      limits: this.#limits,
+      onError: (error) =>
+        this.#log(
+          `The transcript of ${pointer.key} in ${pointer.project} could not be written: ` +
+            `${describeError(error).message}; it is written again with the next entry`,
+        ),
+    });
+    const live = new LiveSession(pointer, writer);
+    this.#live.set(liveKey(pointer.project, pointer.key), live);
+    return live;
+  }
+
+  /** The live session, or one made live from the pointer and the stored transcript. */
+  async #liveFor(project: string, key: string): Promise<LiveSession> {
+    const live = this.#live.get(liveKey(project, key));
+    if (live) return live;
+    const pointer = await this.#pointer(project, key);
+    return this.#live.get(liveKey(project, key)) ??
+      this.#makeLive(pointer, await this.#stored(project, key));
+  }
+
+  #stored(project: string, key: string): Promise<StoredTranscript> {
+    return readTranscript(this.#kv, project, key);
+  }
+
+  async #pointer(project: string, key: string): Promise<AgentSession> {
+    const session = await readSession(this.#kv, project, key);
+    if (!session) throw new NotFoundError(`There is no session ${key} in ${project}`);
+    return session;
+  }
+
+  #checkTurn(text: unknown): void {
+    if (typeof text !== "string" || text.trim() === "") {
+      throw new InvalidInputError('A turn needs "text": what to tell the agent');
+    }
+    if (text.length > this.#limits.maxTurnChars) {
+      throw new InvalidInputError(
+        `A turn is at most ${this.#limits.maxTurnChars} characters; this one has ${text.length}`,
+      );
+    }
+  }
+
+  /**
+   * Runs a piece of a session's work in the background: a failure becomes
+   * the session's state (`failed`, or `waiting` for a sign-in), never a
+   * rejection nobody hears.
+   */
+  #work(live: LiveSession, what: () => Promise<void>): void {
+    live.working = true;
+    live.cancelled = false;
+    const mine = ++live.task;
+    clearTimeout(live.idle);
+    const task = (async () => {
+      try {
+        await what();
+      } catch (error) {
+        if (this.#stopping) return;
+        await live.acp?.close().catch(() => {});
+        live.acp = null;
+        if (error instanceof AgentSignInRequiredError) {
+          await this.#change(live, {
+            state: "waiting",
+            waitingFor: { kind: "sign-in", text: error.message },
+          });
+          return;
+        }
+        const described = describeError(error);
+        const stderrTail = error instanceof AgentFailedError ? error.stderrTail : "";
+        await this.#change(live, {
+          state: "failed",
+          waitingFor: null,
+          error: {
+            name: described.name,
+            message: described.message,
+            ...(stderrTail ? { stderrTail } : {}),
+          },
+        });
+      } finally {
+        // A newer piece of work may have begun once this one set the state.
+        if (live.task === mine) {
+          live.working = false;
+          if (!this.#stopping) this.#idle(live);
+        }
+      }
+    })();
+    this.#tasks.add(task);
+    task.finally(() => this.#tasks.delete(task));
+  }
+
+  /**
+   * Raises the session's agent: a new session, or the agent's own loaded
+   * again (`session/load`) when it can, else a new one seeded with the
+   * stored transcript.
+   */
+  async #raise(live: LiveSession, mode: "new" | "resume"): Promise<void> {
+    const pointer = live.pointer;
+    try {
+      const definition = await readAgent(this.#kv, pointer.agent);
+      if (!definition) {
+        const names = (await listAgents(this.#kv)).map((a) => a.name).join(", ");
+        throw new AgentFailedError(
+          `There is no agent named ${pointer.agent}: add one with ` +
+            `sync agents add ${pointer.agent} --command <program>, or order one of: ${names}`,
+        );
+      }
+      const command: AgentCommand = {
+        command: definition.command,
+        args: definition.args,
+        env: definition.env,
+      };
+      let peer: AgentPeer;
+      try {
+        peer = await this.#launch(command, { cwd: pointer.project, owner: ownerOf(pointer) });
+      } catch (error) {
+        throw missingProgram(definition, error);
+      }
+      if (this.#stopping) {
+        await peer.stop();
+        throw new AgentFailedError("Sync is stopping");
+      }
+      live.peer = peer;
+      let offer: McpOffer | null = null;
+      const acp = await startAcpSession(peer, {
+        agentName: pointer.agent,
+        project: pointer.project,
+        askPermission: (request, signal) => this.#ask(live, request, signal),
+        onEntry: (entry) => this.#entry(live, entry),
+        mcpServers: async (facts) => {
+          offer ??= await this.#mcpServersFor(live.pointer, facts);
+          return offer.servers;
+        },
+        agentCommand: [definition.command, ...definition.args],
+        initializeTimeoutMs: this.#initializeTimeoutMs,
+        now: () => new Date(this.#now()),
+      });
+      live.acp = acp;
+      live.peer = null;
+      acp.exited.then(() => {
+        offer?.release?.().catch(() => {});
+        // Between turns the agent may end by itself: the next turn raises it again.
+        if (live.acp === acp && !live.working) {
+          live.acp = null;
+          if (!this.#stopping) this.#idle(live);
+        }
+      });
+      if (mode === "resume" && pointer.agentSessionId !== null && acp.facts.loadSession) {
+        try {
+          await acp.load(pointer.agentSessionId);
+          return;
+        } catch (error) {
+          if (!(error instanceof AgentFailedError)) throw error;
+          // It cannot load this one (it restarted and forgot it): a new session, seeded.
+        }
+      }
+      const sessionId = await acp.newSession();
+      if (mode === "resume") {
+        const earlier = transcriptText(live.writer.transcript.entries, this.#limits.maxSeedChars);
+        live.seed = earlier.trim() === "" ? null : earlier;
+      }
+      await this.#change(live, { agentSessionId: sessionId });
+    } catch (error) {
+      live.peer = null;
+      if (!(error instanceof AgentSignInRequiredError) && !this.#stopping) {
+        this.#entry(live, {
+          at: new Date(this.#now()).toISOString(),
+          kind: "failure",
+          message: describeError(error).message,
+          ...(error instanceof AgentFailedError && error.stderrTail
+            ? { stderrTail: error.stderrTail }
+            : {}),
+        });
+      }
+      throw error;
+    }
+  }
+
+  /** One turn: `running` while it goes, `ended` when the agent ends it. */
+  async #turn(live: LiveSession, text: string): Promise<void> {
+    const acp = live.acp;
+    if (acp === null) throw new AgentFailedError(`The agent ${live.pointer.agent} is not running`);
+    if (live.pointer.state !== "running") {
+      await this.#change(live, { state: "running", waitingFor: null, error: null });
+    }
+    if (live.cancelled) {
+      live.cancelled = false;
+      this.#entry(live, {
+        at: new Date(this.#now()).toISOString(),
+        kind: "turn_end",
+        stopReason: "cancelled",
+      });
+      await this.#change(live, { state: "ended", waitingFor: null });
+      return;
+    }
+    let sent = text;
+    if (live.seed !== null) {
+      sent = `Sync restored this conversation in a new session; here is what was said before:\n\n` +
+        `${live.seed}\n\nThe person now says:\n\n${text}`;
+      live.seed = null;
+      live.seededText = text;
+    }
+    await acp.prompt(sent);
+    live.cancelled = false;
+    if (this.#stopping) return;
+    await this.#change(live, { state: "ended", waitingFor: null });
+  }
+
+  /**
+   * A session whose turn is over: its agent is kept for the next turn a
+   * while (`idleAgentMs`), then stopped, and the session leaves memory (its
+   * pointer and transcript stay; the next turn raises the agent again). One
+   * with no agent running leaves at once.
+   */
+  #idle(live: LiveSession): void {
+    clearTimeout(live.idle);
+    // A session waiting for a person (a sign-in) stays, so that stopping marks it interrupted.
+    if (live.pointer.state === "waiting" || live.pointer.state === "running") return;
+    const leave = async () => {
+      if (live.working || this.#stopping) return;
+      const acp = live.acp;
+      live.acp = null;
+      await acp?.close().catch(() => {});
+      await live.writer.flush();
+      await live.writes.catch(() => {});
+      if (live.working || live.acp !== null) return;
+      const id = liveKey(live.pointer.project, live.pointer.key);
+      if (this.#live.get(id) === live) this.#live.delete(id);
+    };
+    if (live.acp === null) {
+      this.#track(leave());
+      return;
+    }
+    live.idle = setTimeout(() => this.#track(leave()), this.#limits.idleAgentMs);
+  }
+
+  #track(task: Promise<unknown>): void {
+    this.#tasks.add(task);
+    task.finally(() => this.#tasks.delete(task));
+  }
+
+  /** A permission the agent asks: the session waits for a person's answer. */
+  #ask(
+    live: LiveSession,
+    request: PermissionRequest,
+    signal: AbortSignal,
+  ): Promise<PermissionAnswer> {
+    const answered = new Promise<PermissionAnswer>((resolve) => {
+      live.asking.set(request.requestId, resolve);
+      signal.addEventListener("abort", () => resolve("cancelled"), { once: true });
+    });
+    this.#change(live, {
+      state: "waiting",
+      waitingFor: { kind: "permission", requestId: request.requestId },
+    });
+    return answered.finally(() => {
+      live.asking.delete(request.requestId);
+      if (!this.#stopping && live.working) {
+        this.#change(live, { state: "running", waitingFor: null });
+      }
+    });
+  }
+
+  /** An entry of the transcript: kept, and told. Replayed entries are Sync's already. */
+  #entry(live: LiveSession, entry: TranscriptEntry): void {
+    if (entry.replay) return;
+    let kept = entry;
+    if (entry.kind === "user" && live.seededText !== null) {
+      kept = { ...entry, text: live.seededText };
+      live.seededText = null;
+    }
+    live.writer.add(kept);
+    this.#events.publish({
+      type: "transcript",
+      project: live.pointer.project,
+      sessionKey: live.pointer.key,
+      entry: kept,
+    });
+  }
+
+  /**
+   * Changes a live session's pointer, after its transcript is written (a
+   * page that hears the fact and reads finds both), and tells it.
+   */
+  #change(live: LiveSession, change: PointerChange): Promise<void> {
+    const write = live.writes.then(async () => {
+      await live.writer.flush();
+      const written = await updateSession(
+        this.#kv,
+        live.pointer.project,
+        live.pointer.key,
+        (s) => ({
+          ...s,
+          ...change,
+          updatedAt: new Date(this.#now()).toISOString(),
+        }),
+      );
+      live.pointer = written;
+      this.#tell(written);
+    }).catch((error) => {
+      this.#log(
+        `The session ${live.pointer.key} in ${live.pointer.project} could not be written: ` +
+          describeError(error).message,
+      );
+    });
+    live.writes = write;
+    return write;
+  }
+
+  /** A session left running or waiting by a Sync that stopped: `interrupted`, for a person to continue. */
+  async #interrupt(project: string, key: string, was: AgentSessionState): Promise<void> {
+    try {
+      const written = await updateSession(this.#kv, project, key, (s) =>
+        isActive(s.state)
+          ? {
+            ...s,
+            state: "interrupted",
+            waitingFor: null,
+            error: {
+              name: "Interrupted",
+              message: `Sync stopped while this session was ${was}. Its order asked to ` +
+                `${s.onInterrupted === "continue" ? "continue" : "wait for a person"}; ` +
+                `nothing resumes by itself: press Continue to pick it up.`,
+            },
+            updatedAt: new Date(this.#now()).toISOString(),
+          }
+          : null);
+      this.#tell(written);
+    } catch (error) {
+      this.#log(`Could not mark ${key} in ${project} interrupted: ${describeError(error).message}`);
+    }
+  }
+
+  #tell(session: AgentSession): void {
+    this.#events.publish({ type: "session", project: session.project, session });
+  }
+}
+
+/**
+ * Whose agents a session's process counts among: the ordering extension's
+ * (so that one extension's work is held to the limit per owner), or a
+ * person's conversations.
+ */
+function ownerOf(session: AgentSession): string {
+  return session.extensionId === null
+    ? "conversations with agents"
+    : `work ordered by ${session.extensionId}`;
+}
+
+function liveKey(project: string, key: string): string {
+  return `${project}\u0000${key}`;
+}
+
+function isActive(state: AgentSessionState): boolean {
+  return state === "running" || state === "waiting" || state === "ordered";
+}
+
+/** The agent's program could not start: say what to install. */
+function missingProgram(definition: ListedAgent, error: unknown): AgentFailedError {
+  const notFound = error instanceof Deno.errors.NotFound ||
+    /not found|no such (file|program)|there is no file|ENOENT/i.test(describeError(error).message);
+  if (notFound) {
+    return new AgentFailedError(
+      `The agent ${definition.name} cannot start: its program ${definition.command} is not ` +
+        `installed (or not on PATH). To use it, ${definition.install}`,
+    );
+  }
+  return new AgentFailedError(
+    `The agent ${definition.name} cannot start ${definition.command}: ` +
+      describeError(error).message,
+  );
+}

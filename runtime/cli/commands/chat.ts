@@ -1,0 +1,84 @@
+/**
+ * `sync chat`: what Chat shows of a project, on the command line — every
+ * agent session, whoever began it, grouped as Chat groups them (a person's
+ * conversations first, then one group per ordering extension) — and
+ * `sync chat keep <key>`, which keeps one as a `chat.conversation` record.
+ *
+ * @module
+ */
+import { keepConversation, listSessions } from "../../agents/mod.ts";
+import { InvalidInputError } from "../../errors.ts";
+import { resolveProjectDir } from "../../projects/mod.ts";
+import type { Command, CommandContext, CommandSummary } from "../command.ts";
+import { formatSummaries } from "../format_summaries.ts";
+import { needProject } from "../need.ts";
+import { withHost } from "../with_host.ts";
+
+const OPTIONS = { project: { type: "string" } } as const;
+
+const SUMMARY: readonly CommandSummary[] = [
+  {
+    synopsis: "chat --project <dir>",
+    about: "The project's agent sessions, grouped as Chat shows them.",
+  },
+  {
+    synopsis: "chat keep <key> --project <dir>",
+    about: "Keeps a session as a chat.conversation record in the project's memory.",
+  },
+];
+
+/** `sync chat --project <dir>` and `sync chat keep <key> --project <dir>`. */
+export const chatCommand: Command = {
+  name: "chat",
+  summary: SUMMARY,
+  usage: `Usage:\n${formatSummaries(SUMMARY)}`,
+  options: OPTIONS,
+  run: runChat,
+  touchesInstallation: true,
+};
+
+async function runChat(context: CommandContext<typeof OPTIONS>): Promise<number> {
+  const { args, flags, io } = context;
+  const dir = needProject(flags.project, context.cwd);
+  const [verb, key, ...rest] = args;
+  if (rest.length > 0 || (verb !== undefined && (verb !== "keep" || !key))) {
+    throw new InvalidInputError(`sync chat takes: no words (the list), or keep <key>`);
+  }
+  return await withHost(context, async (host) => {
+    const project = await resolveProjectDir(dir);
+    if (verb === "keep") {
+      const memory = await host.projectMemory(project);
+      const kept = await keepConversation(
+        host.kv,
+        memory,
+        project,
+        key,
+        () => new Date(host.now()),
+      );
+      io.out(`Kept ${kept.key} as ${kept.keptAs}`);
+      return 0;
+    }
+    const sessions = (await listSessions(host.kv, project))
+      .sort((a, b) => a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0);
+    const groups = new Map<string, typeof sessions>();
+    for (const session of sessions) {
+      const heading = session.extensionId === null
+        ? "Conversations"
+        : session.extensionName ?? session.extensionId;
+      groups.set(heading, [...groups.get(heading) ?? [], session]);
+    }
+    const headings = [...groups.keys()].sort((a, b) =>
+      a === "Conversations" ? -1 : b === "Conversations" ? 1 : 0
+    );
+    for (const heading of headings) {
+      io.out(heading);
+      for (const s of groups.get(heading)!) {
+        io.out(`  ${s.key}\t${s.state}\t${s.agent}\t${s.title}`);
+        if (s.waitingFor?.kind === "sign-in") io.out(`    ${s.waitingFor.text}`);
+        if (s.error) io.out(`    ${s.error.name}: ${s.error.message}`);
+      }
+    }
+    if (sessions.length === 0) io.out("No agent sessions in this project yet.");
+    return 0;
+  });
+}

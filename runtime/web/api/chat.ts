@@ -1,0 +1,150 @@
+/**
+ * Chat's API (`chat_types.ts` lists its routes and shapes): a project's
+ * sessions grouped as Chat shows them, one session with its transcript, and
+ * what a person does in one — begin a conversation, type the next turn,
+ * cancel, continue, keep, answer a permission. Every state-changing route
+ * takes `"project"` in its JSON body. What is performed is the
+ * {@linkcode WorkPerformer}'s; these routes read and check what is asked.
+ *
+ * A session's source is set when it is ordered and never edited: no route
+ * takes one.
+ *
+ * @module
+ */
+import { type Context, Hono } from "hono";
+import type { AgentSession } from "../../agent_session.ts";
+import type { SessionView, WorkPerformer } from "../../agents/mod.ts";
+import { InvalidInputError } from "../../errors.ts";
+import { jsonObjectBody } from "../json_object_body.ts";
+import { projectFolder } from "../project_folder.ts";
+import type { ChatGroup, ChatListResponse, ChatRow, ChatSessionResponse } from "./chat_types.ts";
+
+/**
+ * Chat's routes, to mount at `/api/chat`.
+ *
+ * @param work What performs the sessions.
+ * @returns A Hono app for `app.route()`. Marked internal because its type is
+ *   Hono's, which Sync's documented surface does not name.
+ * @internal
+ */
+export function chatRoutes(work: WorkPerformer): Hono {
+  const routes = new Hono();
+  routes.get("/", async (c) => {
+    const project = await projectFolder(c.req.query("project"), "project");
+    return c.json(groupSessions(project, await work.list(project)) satisfies ChatListResponse);
+  });
+  routes.get("/sessions/:key", async (c) => {
+    const project = await projectFolder(c.req.query("project"), "project");
+    return answer(c, await work.view(project, c.req.param("key")));
+  });
+  routes.post("/sessions", async (c) => {
+    const body = await jsonObjectBody(
+      c,
+      '{ "project": "<folder>", "agent": "<name>", "text": "…" }',
+    );
+    const project = await projectFolder(body.project, '"project"');
+    const agent = stringField(body, "agent", "the agent's name, such as demo");
+    const text = stringField(body, "text", "the first turn");
+    return answer(c, await work.begin(project, agent, text));
+  });
+  routes.post("/sessions/:key/prompt", async (c) => {
+    const body = await jsonObjectBody(c, '{ "project": "<folder>", "text": "…" }');
+    const project = await projectFolder(body.project, '"project"');
+    const text = stringField(body, "text", "the next turn");
+    return answer(c, await work.prompt(project, c.req.param("key"), text));
+  });
+  routes.post("/sessions/:key/cancel", async (c) => {
+    const project = await projectOf(c);
+    return answer(c, await work.cancel(project, c.req.param("key")));
+  });
+  routes.post("/sessions/:key/continue", async (c) => {
+    const project = await projectOf(c);
+    return answer(c, await work.continue(project, c.req.param("key")));
+  });
+  routes.post("/sessions/:key/keep", async (c) => {
+    const project = await projectOf(c);
+    return answer(c, await work.keep(project, c.req.param("key")));
+  });
+  routes.post("/sessions/:key/permission", async (c) => {
+    const takes = '{ "project": "<folder>", "requestId": "…", "optionId": "…" | null }';
+    const body = await jsonObjectBody(c, takes);
+    const project = await projectFolder(body.project, '"project"');
+    const requestId = stringField(body, "requestId", "the permission request answered");
+    const optionId = body.optionId;
+    if (optionId !== null && (typeof optionId !== "string" || optionId === "")) {
+      throw new InvalidInputError(
+        `"optionId": one of the options the agent offered, or null to cancel the request; ` +
+          `got ${JSON.stringify(optionId ?? null)}`,
+      );
+    }
+    return answer(c, await work.answer(project, c.req.param("key"), requestId, optionId));
+  });
+  return routes;
+}
+
+async function projectOf(c: Context): Promise<string> {
+  const body = await jsonObjectBody(c, '{ "project": "<folder>" }');
+  return await projectFolder(body.project, '"project"');
+}
+
+function stringField(body: Record<string, unknown>, name: string, what: string): string {
+  const value = body[name];
+  if (typeof value !== "string" || value.trim() === "") {
+    throw new InvalidInputError(`"${name}": required: ${what}`);
+  }
+  return value;
+}
+
+function answer(c: Context, view: SessionView): Response {
+  return c.json(
+    {
+      session: view.session,
+      transcript: view.transcript,
+      omitted: view.omitted,
+    } satisfies ChatSessionResponse,
+  );
+}
+
+/**
+ * A project's sessions as Chat lists them: what no extension ordered first,
+ * then one group per ordering extension, the group with the newest session
+ * first; rows newest first. A row's group is decided by who ordered it,
+ * which never changes.
+ *
+ * @param project The project's resolved folder.
+ * @param sessions Its sessions' pointers.
+ */
+export function groupSessions(project: string, sessions: AgentSession[]): ChatListResponse {
+  const newestFirst = (a: ChatRow, b: ChatRow) =>
+    a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0;
+  const conversations: ChatRow[] = [];
+  const groups = new Map<string, ChatGroup>();
+  for (const session of sessions) {
+    const row: ChatRow = {
+      key: session.key,
+      title: session.title,
+      state: session.state,
+      agent: session.agent,
+      createdAt: session.createdAt,
+      updatedAt: session.updatedAt,
+    };
+    if (session.extensionId === null) {
+      conversations.push(row);
+      continue;
+    }
+    let group = groups.get(session.extensionId);
+    if (!group) {
+      group = {
+        extensionId: session.extensionId,
+        name: session.extensionName ?? session.extensionId,
+        rows: [],
+      };
+      groups.set(session.extensionId, group);
+    }
+    group.rows.push(row);
+  }
+  conversations.sort(newestFirst);
+  for (const group of groups.values()) group.rows.sort(newestFirst);
+  const ordered = [...groups.values()].sort((a, b) => newestFirst(a.rows[0], b.rows[0]));
+  return { project, conversations, groups: ordered };
+}

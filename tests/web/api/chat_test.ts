@@ -1,0 +1,282 @@
+import assert from "node:assert/strict";
+import type { ErrorResponse } from "../../../runtime/web/api/types.ts";
+import type {
+  AgentsResponse,
+  ChatListResponse,
+  ChatSessionResponse,
+} from "../../../runtime/web/api/chat_types.ts";
+import { createApp } from "../../../runtime/web/app.ts";
+import { getContent, getRecord } from "../../../runtime/memory/store.ts";
+import { testHost } from "../../internal/packages.ts";
+import { commitOrder, performerOver, waitForSession } from "../../internal/sessions.ts";
+
+const TOKEN = "t".repeat(48);
+const ORIGIN = "http://127.0.0.1:4321";
+const HEADERS = { cookie: `sync_token_4321=${TOKEN}`, origin: ORIGIN };
+
+Deno.test("Chat's API lists, shows and acts on agent sessions", async (t) => {
+  const env = await testHost();
+  const work = performerOver(env.host);
+  const app = createApp(env.host, { token: TOKEN, port: 4321, work });
+  const project = encodeURIComponent(env.project);
+  const get = (path: string) => app.request(`${ORIGIN}${path}`, { headers: HEADERS });
+  const post = (path: string, body: unknown) =>
+    app.request(`${ORIGIN}${path}`, {
+      method: "POST",
+      headers: { ...HEADERS, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  const ok = async <T>(response: Response): Promise<T> => {
+    const body = await response.json();
+    assert.equal(response.status, 200, JSON.stringify(body));
+    return body as T;
+  };
+  const refused = async (response: Response, status: number, message: RegExp) => {
+    const body = await response.json() as ErrorResponse;
+    assert.equal(response.status, status, JSON.stringify(body));
+    assert.match(body.error, message);
+  };
+  try {
+    let key = "";
+    await t.step("POST /api/chat/sessions begins a person's conversation", async () => {
+      const begun = await ok<ChatSessionResponse>(
+        await post("/api/chat/sessions", {
+          project: env.project,
+          agent: "demo",
+          text: "Tidy the docs",
+        }),
+      );
+      key = begun.session.key;
+      assert.equal(begun.session.state, "running");
+      assert.deepEqual(begun.session.source, { kind: "person" });
+    });
+
+    await t.step("a permission the agent asks waits, and is denied through the API", async () => {
+      const waiting = await waitForSession(env.kv, env.project, key, (s) => s.state === "waiting");
+      assert.equal(waiting.waitingFor?.kind, "permission");
+      const requestId = waiting.waitingFor?.kind === "permission"
+        ? waiting.waitingFor.requestId
+        : "";
+      const shown = await ok<ChatSessionResponse>(
+        await get(`/api/chat/sessions/${key}?project=${project}`),
+      );
+      const asked = shown.transcript.find((e) => e.kind === "permission");
+      assert.ok(asked?.kind === "permission");
+      assert.deepEqual(asked.options.map((o) => o.name), ["Allow", "Deny"]);
+      const deny = asked.options.find((o) => o.name === "Deny")!.optionId;
+      await refused(
+        await post(`/api/chat/sessions/${key}/permission`, {
+          project: env.project,
+          requestId,
+          optionId: "no-such-option",
+        }),
+        400,
+        /not one of the options the agent offered/,
+      );
+      await ok(
+        await post(`/api/chat/sessions/${key}/permission`, {
+          project: env.project,
+          requestId,
+          optionId: deny,
+        }),
+      );
+      await waitForSession(env.kv, env.project, key, (s) => s.state === "ended");
+      const after = await ok<ChatSessionResponse>(
+        await get(`/api/chat/sessions/${key}?project=${project}`),
+      );
+      const answered = after.transcript.find((e) => e.kind === "permission_answer");
+      assert.ok(answered?.kind === "permission_answer" && answered.optionId === deny);
+      assert.match(
+        after.transcript.filter((e) => e.kind === "message").map((e) =>
+          e.kind === "message" ? e.text : ""
+        )
+          .join(""),
+        /You denied it/,
+      );
+      await refused(
+        await post(`/api/chat/sessions/${key}/permission`, {
+          project: env.project,
+          requestId,
+          optionId: deny,
+        }),
+        409,
+        /no permission request .* waiting/,
+      );
+    });
+
+    await t.step("the next turn, then Cancel of a turn that hangs", async () => {
+      await ok(
+        await post(`/api/chat/sessions/${key}/prompt`, { project: env.project, text: "hang on" }),
+      );
+      await refused(
+        await post(`/api/chat/sessions/${key}/prompt`, { project: env.project, text: "more" }),
+        409,
+        /wait for its turn to end/,
+      );
+      await ok(await post(`/api/chat/sessions/${key}/cancel`, { project: env.project }));
+      await waitForSession(env.kv, env.project, key, (s) => s.state === "ended");
+      await refused(
+        await post(`/api/chat/sessions/${key}/cancel`, { project: env.project }),
+        409,
+        /no turn to cancel/,
+      );
+    });
+
+    await t.step("Continue of an ended, live session changes nothing", async () => {
+      const continued = await ok<ChatSessionResponse>(
+        await post(`/api/chat/sessions/${key}/continue`, { project: env.project }),
+      );
+      assert.equal(continued.session.state, "ended");
+    });
+
+    await t.step("Keep writes the chat.conversation record", async () => {
+      const kept = await ok<ChatSessionResponse>(
+        await post(`/api/chat/sessions/${key}/keep`, { project: env.project }),
+      );
+      assert.equal(kept.session.keptAs, `chat.conversation/${key}`);
+      const memory = await env.host.projectMemory(env.project);
+      const record = await getRecord(memory, `chat.conversation/${key}`);
+      assert.equal(record?.title, "Tidy the docs");
+      assert.equal(record?.updatedBy, "person");
+      assert.equal(record?.fields.agent, "demo");
+      const content = await getContent(memory, `chat.conversation/${key}`);
+      assert.match(content ?? "", /\*\*Person:\*\* Tidy the docs/);
+    });
+
+    await t.step("GET /api/chat groups what extensions ordered under their names", async () => {
+      const memory = await env.host.projectMemory(env.project);
+      await commitOrder(memory, env.project, {
+        key: "work-a",
+        prompt: { text: "no-permission a" },
+      });
+      await work.scan(env.project);
+      await waitForSession(env.kv, env.project, "work-a", (s) => s.state === "ended");
+      const list = await ok<ChatListResponse>(await get(`/api/chat?project=${project}`));
+      assert.equal(list.project, env.project);
+      assert.deepEqual(list.conversations.map((r) => r.key), [key]);
+      assert.deepEqual(list.groups.map((g) => [g.extensionId, g.name, g.rows.map((r) => r.key)]), [
+        ["tester", "Tester", ["work-a"]],
+      ]);
+    });
+
+    await t.step("refusals", async () => {
+      await refused(await get(`/api/chat`), 400, /project: required/);
+      await refused(
+        await get(`/api/chat/sessions/nope?project=${project}`),
+        404,
+        /no session nope/,
+      );
+      await refused(
+        await post("/api/chat/sessions", { project: env.project, agent: "nobody", text: "x" }),
+        404,
+        /no agent named nobody/,
+      );
+      await refused(
+        await post("/api/chat/sessions", { project: env.project, agent: "demo" }),
+        400,
+        /"text": required/,
+      );
+      await refused(
+        await post("/api/chat/sessions", { project: "relative", agent: "demo", text: "x" }),
+        400,
+        /relative/,
+      );
+      await refused(
+        await post(`/api/chat/sessions/${key}/permission`, {
+          project: env.project,
+          requestId: "r",
+          optionId: 3,
+        }),
+        400,
+        /"optionId"/,
+      );
+      // There is no route that takes a source: an order's source cannot be changed.
+      const response = await post(`/api/chat/sessions/work-a`, {
+        project: env.project,
+        source: { kind: "person" },
+      });
+      assert.equal(response.status, 404);
+      await response.body?.cancel();
+      const unchanged = await ok<ChatSessionResponse>(
+        await get(`/api/chat/sessions/work-a?project=${project}`),
+      );
+      assert.equal(unchanged.session.source.kind, "handler");
+      const bare = await app.request(`${ORIGIN}/api/chat?project=${project}`);
+      assert.equal(bare.status, 401);
+      await bare.body?.cancel();
+    });
+  } finally {
+    await work.stop();
+    await env.close();
+  }
+});
+
+Deno.test("GET and POST /api/agents list, add and remove agents", async (t) => {
+  const env = await testHost();
+  const app = createApp(env.host, { token: TOKEN, port: 4321 });
+  const post = (path: string, body: unknown) =>
+    app.request(`${ORIGIN}${path}`, {
+      method: "POST",
+      headers: { ...HEADERS, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  try {
+    await t.step("the presets and the demo agent are listed", async () => {
+      const response = await app.request(`${ORIGIN}/api/agents`, { headers: HEADERS });
+      const { agents } = await response.json() as AgentsResponse;
+      assert.deepEqual(agents.map((a) => [a.name, a.origin]), [
+        ["claude-code", "preset"],
+        ["codex", "preset"],
+        ["demo", "bundled"],
+        ["gemini", "preset"],
+        ["goose", "preset"],
+      ]);
+    });
+
+    await t.step(
+      "a person's definition replaces a preset, never showing its env's values",
+      async () => {
+        const response = await post("/api/agents", {
+          name: "gemini",
+          command: "/opt/gemini",
+          args: ["--experimental-acp"],
+          env: { GEMINI_API_KEY: "secret" },
+        });
+        const { agents } = await response.json() as AgentsResponse;
+        const gemini = agents.find((a) => a.name === "gemini")!;
+        assert.equal(gemini.origin, "added");
+        assert.equal(gemini.command, "/opt/gemini");
+        assert.deepEqual(gemini.envNames, ["GEMINI_API_KEY"]);
+        assert.ok(!JSON.stringify(agents).includes("secret"));
+      },
+    );
+
+    await t.step("removing it brings the preset back; a preset is not removed", async () => {
+      const back = await post("/api/agents/gemini/remove", {});
+      const { agents } = await back.json() as AgentsResponse;
+      assert.equal(agents.find((a) => a.name === "gemini")?.origin, "preset");
+      const refused = await post("/api/agents/gemini/remove", {});
+      assert.equal(refused.status, 409);
+      assert.match((await refused.json() as ErrorResponse).error, /a preset and cannot be removed/);
+      const unknown = await post("/api/agents/nobody/remove", {});
+      assert.equal(unknown.status, 404);
+      await unknown.body?.cancel();
+    });
+
+    await t.step("a definition that is not one is refused, naming the part", async () => {
+      const cases: [unknown, RegExp][] = [
+        [{ name: "Bad Name", command: "x" }, /lowercase letters/],
+        [{ name: "ok", command: "" }, /needs a command/],
+        [{ name: "ok", command: "x", args: [1] }, /args are a list/],
+        [{ name: "ok", command: "x", env: { SYNC_HOME: "/x" } }, /no SYNC_ variable/],
+      ];
+      for (const [body, message] of cases) {
+        const response = await post("/api/agents", body);
+        assert.equal(response.status, 400);
+        assert.match((await response.json() as ErrorResponse).error, message);
+      }
+    });
+  } finally {
+    await env.close();
+  }
+});
