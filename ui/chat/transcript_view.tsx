@@ -45,7 +45,6 @@ export function TranscriptView(props: TranscriptViewProps) {
   const waitingFor = session.waitingFor?.kind === "permission"
     ? session.waitingFor.requestId
     : null;
-  const firstWho = session.source.kind === "person" ? "You" : "The order";
   return (
     <div
       ref={ref}
@@ -70,14 +69,17 @@ export function TranscriptView(props: TranscriptViewProps) {
       )}
       {props.items.map((item, index) => {
         switch (item.kind) {
-          case "user":
+          case "user": {
+            const ordered = index === 0 && props.omitted === 0 && session.source.kind !== "person";
             return (
               <UserTurn
                 key={item.key}
                 entry={item.entry}
-                who={index === 0 && props.omitted === 0 ? firstWho : "You"}
+                who={ordered ? "The order" : "You"}
+                folded={ordered}
               />
             );
+          }
           case "message":
             return <AgentMessage key={item.key} entry={item.entry} agent={session.agent} />;
           case "thought":
