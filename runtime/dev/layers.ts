@@ -82,6 +82,7 @@ export const UI_PACKAGES: readonly string[] = ["preact", "@preact/signals"];
 export const UI_TYPE_SOURCES: readonly string[] = [
   "runtime/web/api/types.ts",
   "runtime/web/api/events_types.ts",
+  "runtime/web/api/chat_types.ts",
   "runtime/web/api/process_types.ts",
   "runtime/extension_api/ui.ts",
 ];

@@ -125,6 +125,17 @@ export class Installation {
     return this.#url;
   }
 
+  /**
+   * Stops the serve as a person's Ctrl-C would (SIGINT) and starts it again
+   * over the same installation; answers the new URL.
+   */
+  async restart(): Promise<URL> {
+    await this.#serve?.stop("SIGINT");
+    this.#serve = null;
+    this.#url = null;
+    return await this.serve();
+  }
+
   /** The served origin, such as `http://127.0.0.1:41234`. */
   get origin(): string {
     assert.ok(this.#url, "serve() first");

@@ -79,3 +79,35 @@ export const SCREEN = {
   /** What the screen's header says once its activate(ctx) ran. */
   active: /Running in a sandbox/,
 } as const;
+
+/** Chat, and a conversation in it. */
+export const CHAT = {
+  /** The list's button that begins a conversation. */
+  newButton: "New conversation",
+  /** The dialog it opens. */
+  newDialog: "New conversation",
+  /** The dialog's choice of agent. */
+  agentField: "Agent",
+  /** The dialog's field for the first turn. */
+  firstTurnField: "First turn",
+  /** The dialog's primary action. */
+  begin: "Begin",
+  /** The first group of the list: what nobody ordered. */
+  conversations: "Conversations",
+  /** The transcript, a log region. */
+  transcript: "Transcript",
+  /** A person's turn in the transcript. */
+  personSaid: "You said",
+  /** The demo agent's permission prompt, named by what it asks. */
+  demoPermission: "Write the reply",
+  /** The box for the next turn. */
+  nextTurnField: "Next turn",
+  /** Sends the next turn. */
+  send: "Send",
+  /** Cancels the turn under way. */
+  cancel: "Cancel",
+  /** Raises an interrupted or ended conversation again. */
+  continue: "Continue",
+  /** Writes the conversation as a `chat.conversation` record. */
+  keep: "Keep",
+} as const;

@@ -1,28 +1,75 @@
+import { useEffect, useRef, useState } from "preact/hooks";
+import type { ChatListResponse } from "../../runtime/web/api/chat_types.ts";
+import type { StreamEvent } from "../../runtime/web/api/events_types.ts";
+import { getJson, messageOf } from "../api/client.ts";
 import type { ProjectState } from "../state/project_state.ts";
+import { ChatDetail } from "./chat_detail.tsx";
+import { ChatList } from "./chat_list.tsx";
 
 /** Props of {@linkcode ChatArea}. */
 export interface ChatAreaProps {
   /** The project's live state. */
   state: ProjectState;
+  /** The key of the session shown; null when none is. */
+  selected: string | null;
 }
 
-/** The Chat area: the project's conversations with agents; none can be started from here yet. */
-export function ChatArea(_props: ChatAreaProps) {
+/**
+ * The Chat area: every agent session of the project, whoever ordered it, and
+ * the selected one's conversation. The list is read again when a session's
+ * pointer changes.
+ */
+export function ChatArea(props: ChatAreaProps) {
+  const { state } = props;
+  const [list, setList] = useState<ChatListResponse | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const reading = useRef<{ busy: boolean; again: boolean }>({ busy: false, again: false });
+  const read = async () => {
+    // One read at a time; facts that come during it ask for one more after it.
+    if (reading.current.busy) {
+      reading.current.again = true;
+      return;
+    }
+    reading.current.busy = true;
+    do {
+      reading.current.again = false;
+      try {
+        setList(await getJson<ChatListResponse>("/api/chat", { project: state.project }));
+        setError(null);
+      } catch (thrown) {
+        setError(messageOf(thrown));
+      }
+    } while (reading.current.again);
+    reading.current.busy = false;
+  };
+  useEffect(() => {
+    void read();
+    return state.listen((event: StreamEvent) => {
+      if (event.type === "session" || event.type === "resync") void read();
+    });
+  }, [state]);
+  const empty = list !== null && list.conversations.length === 0 && list.groups.length === 0;
   return (
     <>
-      <section class="list-column" aria-label="Conversations">
-        <header class="column-header">
-          <h1 class="column-title">Chat</h1>
-        </header>
-        <p class="empty secondary">No conversations in this project.</p>
-      </section>
-      <main class="detail-column">
-        <div class="empty-detail">
-          <p class="secondary">
-            Conversations with agents will show here. Meanwhile, extensions do this project's
-            background work: see Extensions.
-          </p>
-        </div>
+      <ChatList
+        project={state.project}
+        list={list}
+        error={error}
+        selected={props.selected}
+        onBegun={() => void read()}
+      />
+      <main class="detail-column chat-column" aria-label="Conversation">
+        {props.selected
+          ? <ChatDetail key={props.selected} state={state} sessionKey={props.selected} />
+          : (
+            <div class="empty-detail">
+              <p class="secondary">
+                {empty
+                  ? "A conversation is an agent working in this project's folder. Begin one with New conversation."
+                  : "Choose a conversation to read it, answer the agent, or go on with it."}
+              </p>
+            </div>
+          )}
       </main>
     </>
   );

@@ -2,6 +2,7 @@ import { useEffect } from "preact/hooks";
 import { signal } from "@preact/signals";
 import type { ProjectsResponse } from "../../runtime/web/api/types.ts";
 import { getJson, messageOf } from "../api/client.ts";
+import { AgentsSection } from "../agents/agents_section.tsx";
 import { OpenFolderForm } from "./open_folder_form.tsx";
 import { ProjectList } from "./project_list.tsx";
 
@@ -65,6 +66,7 @@ export function StartPage() {
           />
         </>
       )}
+      <AgentsSection />
     </main>
   );
 }

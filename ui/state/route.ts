@@ -1,8 +1,9 @@
 /**
  * The address bar is the app's state of where it is: `/` is the start page,
  * `/p/<project>/extensions/<id>` an extension's page in a project's window
- * (the project folder encoded as one segment), `/p/<project>/screen/<id>` an
- * extension's screen. {@linkcode navigate} changes
+ * (the project folder encoded as one segment), `/p/<project>/chat/<key>` a
+ * conversation in its Chat, `/p/<project>/screen/<id>` an extension's screen.
+ * {@linkcode navigate} changes
  * the address without a reload; back and forward are followed.
  *
  * @module
@@ -26,7 +27,7 @@ export interface ProjectRoute {
   project: string;
   /** The area the three columns are turned over to. */
   area: Area;
-  /** The selected package's id, in the Extensions area, or the screen's package; null when none is. */
+  /** The selection: a package's id in Extensions or Screen, a session's key in Chat; null when none is. */
   id: string | null;
 }
 
@@ -49,7 +50,7 @@ export function parseRoute(pathname: string): Route {
     ? "screen"
     : "extensions";
   let id: string | null = null;
-  if (area !== "chat" && parts[3]) {
+  if (parts[3]) {
     try {
       id = decodeURIComponent(parts[3]);
     } catch {
@@ -66,7 +67,7 @@ export function routePath(route: Route): string {
   return route.id ? `${base}/${encodeURIComponent(route.id)}` : base;
 }
 
-/** The address of a project's window, of one of its extensions' pages, or of a screen. */
+/** The address of a project's window, of an extension's page or screen, or of a conversation. */
 export function projectPath(project: string, area: Area = "extensions", id?: string): string {
   return routePath({ page: "project", project, area, id: id ?? null });
 }

@@ -28,7 +28,7 @@ export function ProjectWindow(props: ProjectWindowProps) {
     <div class="window">
       <Navigator state={state} area={props.route.area} screen={props.route.id} />
       {props.route.area === "chat"
-        ? <ChatArea state={state} />
+        ? <ChatArea state={state} selected={props.route.id} />
         : props.route.area === "screen" && props.route.id
         ? <ScreenArea key={props.route.id} state={state} id={props.route.id} />
         : <ExtensionsArea state={state} selected={props.route.id} />}

@@ -1,0 +1,135 @@
+import assert from "node:assert/strict";
+import {
+  BROWSER_TEST,
+  expectCount,
+  expectText,
+  hasFocus,
+  Installation,
+  launchBrowser,
+  openPage,
+  type Page,
+  until,
+} from "./_browser.ts";
+import { CHAT } from "./_names.ts";
+
+Deno.test("Chat shows a conversation with the demo agent live", BROWSER_TEST, async (t) => {
+  const browser = await launchBrowser();
+  const installation = await Installation.create();
+  try {
+    const project = await installation.project("site");
+    await installation.serve();
+    const chat = `/p/${encodeURIComponent(project)}/chat`;
+
+    /** Begins a conversation from the list's button and answers its key, from the address. */
+    const begin = async (page: Page, text: string) => {
+      await page.getByRole("button", { name: CHAT.newButton }).click();
+      const dialog = page.getByRole("dialog", { name: CHAT.newDialog });
+      await dialog.getByLabel(CHAT.agentField, { exact: true }).selectOption("demo");
+      await dialog.getByLabel(CHAT.firstTurnField, { exact: true }).fill(text);
+      await dialog.getByRole("button", { name: CHAT.begin }).click();
+      await until("the address names the conversation", () => /\/chat\/[^/]+$/.test(page.url()));
+      return decodeURIComponent(new URL(page.url()).pathname.split("/").at(-1)!);
+    };
+
+    await t.step("the stream arrives live, and a permission prompt is answered", async () => {
+      const watched = await openPage(browser, installation, { path: chat });
+      const { page } = watched;
+      await expectText(page.getByRole("main"), /Begin one with New conversation/);
+      await page.evaluate("window.__marker = 'no reload'");
+      const key = await begin(page, "Say hello to the *site*");
+      const log = page.getByRole("log", { name: CHAT.transcript });
+      const prompt = log.getByRole("group", { name: CHAT.demoPermission });
+      await prompt.waitFor();
+      // While the agent waits, the focus is on its question, and Send says why it is closed.
+      await until("the prompt has the focus", () => hasFocus(prompt));
+      const send = page.getByRole("button", { name: CHAT.send });
+      assert.equal(await send.getAttribute("aria-disabled"), "true");
+      await expectText(page.locator("#turn-reason"), /waits for your answer/);
+      await expectText(log, /Read the prompt/);
+      await watched.assertAccessible("a conversation waiting for a permission");
+      await watched.screenshot("chat-waiting-light");
+
+      await prompt.getByRole("button", { name: "Allow" }).click();
+      await expectText(prompt, /Answered: Allow/);
+      // The reply quotes the prompt; its markdown is drawn as elements, never as HTML.
+      await expectText(log, /You said: «Say hello to the site»/);
+      await expectText(log.locator("em"), "site");
+      await expectText(log, /Turn ended/);
+      // The row is in the first group, Conversations; its state word went when the turn ended.
+      const rows = page.getByRole("list", { name: CHAT.conversations });
+      await expectText(rows.locator('a[aria-current="page"]'), /Say hello/);
+      await expectCount(rows.getByText("running"), 0);
+      assert.equal(await page.evaluate("window.__marker"), "no reload");
+
+      await page.getByRole("button", { name: CHAT.keep }).click();
+      await expectText(
+        page.getByRole("status").filter({ hasText: "Kept" }),
+        `chat.conversation/${key}`,
+      );
+      const records = await installation.syncOk([
+        "records",
+        "--project",
+        project,
+        "--kind",
+        "chat.conversation",
+      ]);
+      assert.match(records, new RegExp(`chat\\.conversation/${key}`));
+      await watched.assertAccessible("an ended conversation");
+      await watched.screenshot("chat-ended-light");
+      await watched.close();
+
+      const dark = await openPage(browser, installation, {
+        path: `${chat}/${encodeURIComponent(key)}`,
+        colorScheme: "dark",
+      });
+      await expectText(dark.page.getByRole("log", { name: CHAT.transcript }), /Turn ended/);
+      await dark.assertAccessible("an ended conversation (dark)");
+      await dark.screenshot("chat-ended-dark");
+      await dark.close();
+    });
+
+    await t.step(
+      "after a restart the conversation is interrupted, and Continue goes on",
+      async () => {
+        const first = await openPage(browser, installation, { path: chat });
+        const key = await begin(first.page, "Look at the project");
+        await first.page.getByRole("group", { name: CHAT.demoPermission }).waitFor();
+        await first.close();
+
+        await installation.restart();
+        const watched = await openPage(browser, installation, {
+          path: `${chat}/${encodeURIComponent(key)}`,
+        });
+        const { page } = watched;
+        await expectText(page.getByRole("main"), /nothing resumes by itself/i);
+        await expectText(
+          page.getByRole("list", { name: CHAT.conversations }).locator('a[aria-current="page"]'),
+          /interrupted/,
+        );
+        await watched.screenshot("chat-interrupted-light");
+        await page.getByRole("button", { name: CHAT.continue }).click();
+        await expectText(
+          page.getByRole("status").filter({ hasText: "Continued" }),
+          /Type the next turn/,
+        );
+        const box = page.getByRole("textbox", { name: CHAT.nextTurnField });
+        assert.ok(await hasFocus(box), "Continue puts the focus in the box for the next turn");
+        await page.keyboard.type("Go on, no-permission this time");
+        await page.keyboard.press("Enter");
+        const log = page.getByRole("log", { name: CHAT.transcript });
+        // The next turn is the person's own words, and the agent took it as a new turn.
+        await expectText(
+          log.getByRole("article", { name: CHAT.personSaid }).last(),
+          "Go on, no-permission this time",
+        );
+        await expectText(log, /You were not asked\./);
+        await expectCount(log.getByText("Turn ended"), 1);
+        await watched.assertAccessible("a continued conversation");
+        await watched.close();
+      },
+    );
+  } finally {
+    await installation.close();
+    await browser.close();
+  }
+});

@@ -1,0 +1,65 @@
+import type { AgentDefinitionView } from "../../runtime/web/api/chat_types.ts";
+
+/** Props of {@linkcode AgentRow}. */
+export interface AgentRowProps {
+  /** The definition. */
+  agent: AgentDefinitionView;
+  /** Fills the form with it, to replace it. */
+  onEdit: (agent: AgentDefinitionView) => void;
+  /** Removes it; offered only for one a person added. */
+  onRemove: (agent: AgentDefinitionView) => void;
+  /** An action on it is under way. */
+  busy: boolean;
+}
+
+const ORIGIN_WORDS: Record<AgentDefinitionView["origin"], string> = {
+  preset: "Preset",
+  added: "Added here",
+  bundled: "Comes with Sync",
+};
+
+/** One agent definition: its name, where it comes from, the command it runs, and what it needs. */
+export function AgentRow(props: AgentRowProps) {
+  const { agent } = props;
+  const command = [agent.command, ...agent.args].join(" ");
+  return (
+    <li class="agent-row">
+      <div class="agent-main">
+        <div class="agent-top">
+          <span class="primary mono agent-name">{agent.name}</span>
+          <span class="tertiary">{ORIGIN_WORDS[agent.origin] ?? agent.origin}</span>
+        </div>
+        <span class="secondary agent-about">{agent.about}</span>
+        <span class="tertiary mono agent-command" title={command}>{command}</span>
+        {agent.envNames.length > 0 && (
+          <span class="tertiary">
+            Environment: <span class="mono">{agent.envNames.join(", ")}</span>
+          </span>
+        )}
+      </div>
+      <div class="agent-actions">
+        {agent.origin !== "bundled" && (
+          <button
+            type="button"
+            class="button"
+            aria-label={`Replace ${agent.name}`}
+            onClick={() => props.onEdit(agent)}
+          >
+            Replace…
+          </button>
+        )}
+        {agent.origin === "added" && (
+          <button
+            type="button"
+            class="button danger"
+            aria-label={`Remove ${agent.name}`}
+            aria-disabled={props.busy}
+            onClick={() => !props.busy && props.onRemove(agent)}
+          >
+            Remove
+          </button>
+        )}
+      </div>
+    </li>
+  );
+}

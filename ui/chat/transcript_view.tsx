@@ -1,0 +1,112 @@
+import { useLayoutEffect, useRef } from "preact/hooks";
+import type { AgentSession, ChatSessionResponse } from "../../runtime/web/api/chat_types.ts";
+import { AgentMessage } from "./agent_message.tsx";
+import { FailureView } from "./failure_view.tsx";
+import { PermissionPrompt } from "./permission_prompt.tsx";
+import { PlanView } from "./plan_view.tsx";
+import { ThoughtView } from "./thought_view.tsx";
+import { ToolCallView } from "./tool_call_view.tsx";
+import type { TranscriptItem } from "./transcript_items.ts";
+import { TurnEndView } from "./turn_end_view.tsx";
+import { UserTurn } from "./user_turn.tsx";
+
+/** Props of {@linkcode TranscriptView}. */
+export interface TranscriptViewProps {
+  /** What is drawn, oldest first. */
+  items: TranscriptItem[];
+  /** Entries left out at the start past the stored bound. */
+  omitted: number;
+  /** The session's pointer. */
+  session: AgentSession;
+  /** The project folder, as the address gives it. */
+  project: string;
+  /** Told the session as an answered permission left it. */
+  onSession: (answer: ChatSessionResponse) => void;
+}
+
+/** How near the bottom, in pixels, still counts as at the bottom. */
+const BOTTOM_SLACK = 32;
+
+/**
+ * The transcript: a log region that new entries append to at the bottom.
+ * It stays scrolled to the bottom while the person is there, and leaves
+ * them where they are when they have scrolled up to read.
+ */
+export function TranscriptView(props: TranscriptViewProps) {
+  const { session } = props;
+  const ref = useRef<HTMLDivElement>(null);
+  const atBottom = useRef(true);
+  useLayoutEffect(() => {
+    const log = ref.current;
+    if (log && atBottom.current) log.scrollTop = log.scrollHeight;
+  });
+  const over = session.state !== "running" && session.state !== "waiting" &&
+    session.state !== "ordered";
+  const waitingFor = session.waitingFor?.kind === "permission"
+    ? session.waitingFor.requestId
+    : null;
+  return (
+    <div
+      ref={ref}
+      class="transcript"
+      role="log"
+      aria-live="polite"
+      aria-label="Transcript"
+      tabIndex={0}
+      onScroll={(event) => {
+        const log = event.currentTarget;
+        atBottom.current = log.scrollHeight - log.scrollTop - log.clientHeight <= BOTTOM_SLACK;
+      }}
+    >
+      {props.omitted > 0 && (
+        <p class="tertiary transcript-omitted">
+          {props.omitted} earlier {props.omitted === 1 ? "entry is" : "entries are"}{" "}
+          past what Sync keeps, and not shown.
+        </p>
+      )}
+      {props.items.length === 0 && (
+        <p class="tertiary transcript-omitted">Nothing yet: the agent is starting.</p>
+      )}
+      {props.items.map((item, index) => {
+        switch (item.kind) {
+          case "user": {
+            const ordered = index === 0 && props.omitted === 0 && session.source.kind !== "person";
+            return (
+              <UserTurn
+                key={item.key}
+                entry={item.entry}
+                who={ordered ? "The order" : "You"}
+                folded={ordered}
+              />
+            );
+          }
+          case "message":
+            return <AgentMessage key={item.key} entry={item.entry} agent={session.agent} />;
+          case "thought":
+            return <ThoughtView key={item.key} entry={item.entry} />;
+          case "tool_call":
+            return <ToolCallView key={item.key} call={item.call} />;
+          case "plan":
+            return <PlanView key={item.key} plan={item.plan} />;
+          case "permission":
+            return (
+              <PermissionPrompt
+                key={item.key}
+                request={item.request}
+                answer={item.answer}
+                active={waitingFor === item.request.requestId}
+                over={over}
+                sessionKey={session.key}
+                project={props.project}
+                onAnswered={props.onSession}
+              />
+            );
+          case "turn_end":
+            return <TurnEndView key={item.key} entry={item.entry} />;
+          case "failure":
+            return <FailureView key={item.key} entry={item.entry} />;
+        }
+      })}
+    </div>
+  );
+}
