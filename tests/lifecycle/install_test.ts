@@ -214,10 +214,16 @@ Deno.test("installing a folder links it; a broken package is refused and leaves 
     };
 
     /** Asserts `install` is refused with PackageCheckError, each problem as check prints it. */
-    const refusedAsCheck = async (dir: string, install: Promise<unknown>, message: RegExp) => {
+    // The install starts only once check has answered: started earlier, its
+    // refusal could come before anything awaits it.
+    const refusedAsCheck = async (
+      dir: string,
+      install: () => Promise<unknown>,
+      message: RegExp,
+    ) => {
       const problems = await checkBuiltPackage(dir);
       assert.ok(problems.length > 0, "check refuses it");
-      const error = await rejectsWith(install, "PackageCheckError", message) as Error & {
+      const error = await rejectsWith(install(), "PackageCheckError", message) as Error & {
         problems: unknown[];
       };
       for (const problem of problems) {
@@ -237,7 +243,7 @@ Deno.test("installing a folder links it; a broken package is refused and leaves 
         });
         await refusedAsCheck(
           dir,
-          installPackage(env.host, dir, env.project, { approve: true }),
+          () => installPackage(env.host, dir, env.project, { approve: true }),
           /\nmanifest\.json:4:3 {2}version: expected a semver version like "1\.2\.0", got "v1\.0\.0"/,
         );
         await assertNothingRecorded("broken");
@@ -255,7 +261,7 @@ Deno.test("installing a folder links it; a broken package is refused and leaves 
         await Deno.remove(join(dir, "service", "index.js"));
         await refusedAsCheck(
           dir,
-          installPackage(env.host, dir, env.project, { approve: true }),
+          () => installPackage(env.host, dir, env.project, { approve: true }),
           /manifest\.json:\d+:3 {2}service names "service\/index\.js", which does not exist/,
         );
         await assertNothingRecorded("hollow");
@@ -275,7 +281,7 @@ Deno.test("installing a folder links it; a broken package is refused and leaves 
         await Deno.writeFile(file, await archiveOf(unpacked));
         await refusedAsCheck(
           unpacked,
-          installPackage(env.host, file, env.project, { approve: true }),
+          () => installPackage(env.host, file, env.project, { approve: true }),
           /^Cannot install badpack@1\.0: .*badpack-1\.0\.tgz does not pass check:\n.*version: expected a semver version/,
         );
         await assertNothingRecorded("badpack");
