@@ -123,6 +123,7 @@ const HELLO = fileURLToPath(new URL("../../extensions/hello", import.meta.url));
 Deno.test("`serve()` offers the demo agent sync-mcp, which it uses as its session", async (t) => {
   const env = await testHost({ readsWorkState: true });
   await installPackage(env.host, HELLO, env.project, { approve: true });
+  await Deno.mkdir(env.home, { recursive: true });
   const tokens = new WatchedTokens();
   const lines: string[] = [];
   const controller = new AbortController();
