@@ -85,7 +85,10 @@ Deno.test("the demo agent answers the SDK's own client over stdio", async (t) =>
           );
           assert.ok(call?.sessionUpdate === "tool_call");
           assert.equal(call.status, "failed");
-          assert.match(text, /Could not call hello_greet: the demo agent speaks MCP over HTTP only/);
+          assert.match(
+            text,
+            /Could not call hello_greet: the demo agent speaks MCP over HTTP only/,
+          );
         });
       });
   } finally {
