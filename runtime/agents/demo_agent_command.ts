@@ -1,6 +1,8 @@
 /**
  * How to start the bundled demo agent: Deno running `demo/demo_agent.ts`,
- * with no permission flag, since it needs none.
+ * allowed to reach the loopback address and nothing else — where `serve`
+ * offers it sync-mcp (`http://127.0.0.1:<port>/mcp`). Whatever port the
+ * serve took, the host is that one, so the agent needs no other permission.
  *
  * @module
  */
@@ -18,6 +20,12 @@ export function demoAgentCommand(flags: readonly string[] = []): AgentCommand {
   const script = fileURLToPath(new URL("./demo/demo_agent.ts", import.meta.url));
   return {
     command: Deno.execPath(),
-    args: ["run", "--quiet", script, ...flags.map((flag) => `--${flag}`)],
+    args: [
+      "run",
+      "--quiet",
+      "--allow-net=127.0.0.1",
+      script,
+      ...flags.map((flag) => `--${flag}`),
+    ],
   };
 }

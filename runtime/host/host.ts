@@ -76,6 +76,11 @@ export class Host implements HandlerCaller {
   readonly events: EventBus;
   /** Performs `net.fetch` for handlers and screens; the global `fetch` when undefined. */
   readonly fetch: typeof fetch | undefined;
+  /**
+   * Where work stands (`HostOptions.workState`): what `work.state()` reads,
+   * and sync-mcp's `work_state` with it; undefined where nothing performs work.
+   */
+  readonly workState: WorkStateReader | undefined;
   #memories: ProjectMemories;
   #resources: CallResources;
   #log: (line: string) => void;
@@ -96,6 +101,7 @@ export class Host implements HandlerCaller {
     this.pool = options.pool ?? new IsolatePool({ size: this.limits.maxConcurrentCalls });
     this.events = options.events ?? new EventBus();
     this.fetch = options.fetch;
+    this.workState = options.workState;
     // One entry, one line: what a handler wrote cannot start another.
     const log = options.log ?? ((line) => console.error(printable(line)));
     this.#log = log;
@@ -215,7 +221,7 @@ export class Host implements HandlerCaller {
       events: this.events,
       fetch: this.fetch,
       log,
-      workState: this.#resources.workState,
+      workState: this.workState,
     });
     view.#memories = this.#memories;
     view.#resources = { ...this.#resources, log };

@@ -6,6 +6,7 @@
  * @module
  */
 import { NotFoundError } from "../errors.ts";
+import type { WorkStateReader } from "../host/mod.ts";
 import type { WorkOrderInput } from "../extension_api/service.ts";
 import { newId } from "../internal/id.ts";
 import { MemoryTransaction } from "../memory/mod.ts";
@@ -67,19 +68,31 @@ export async function orderWork(
 
 /**
  * The state of a piece of work in the project: the one place an agent's
- * `work_state` reads it, so that where work keeps its later states is read
- * here and nowhere else.
+ * `work_state` reads it. The order says `ordered`; once a session performs
+ * it, `performing` tells where that session stands (`running`, `waiting`,
+ * `ended`, `failed`, `interrupted`) — the same reader `work.state()` uses.
  *
  * @param memory The project's memory KV.
  * @param key The key `work_order` answered.
+ * @param options The project, and where work stands once performed.
  * @throws {NotFoundError} when the project has no work with that key.
  */
-export async function readWorkState(memory: Deno.Kv, key: string): Promise<WorkState> {
+export async function readWorkState(
+  memory: Deno.Kv,
+  key: string,
+  options: { project: string; performing?: WorkStateReader },
+): Promise<WorkState> {
   const order = await readWorkOrder(memory, key);
   if (!order) {
     throw new NotFoundError(
       `This project has no work ${key}; give the key work_order answered, such as work-…`,
     );
   }
-  return { key: order.key, state: order.state, title: order.title, orderedAt: order.orderedAt };
+  const performing = await options.performing?.(options.project, order.key) ?? null;
+  return {
+    key: order.key,
+    state: performing ?? order.state,
+    title: order.title,
+    orderedAt: order.orderedAt,
+  };
 }

@@ -42,6 +42,12 @@ export interface McpEndpointOptions {
   log?: (line: string) => void;
   /** Limits; tests pass smaller ones. */
   limits?: McpLimits;
+  /**
+   * Told when an agent ordered work in a project through `work_order`: the
+   * serve's performer looks at the project's outbox then (an order written
+   * here leaves no receipt for it to hear).
+   */
+  workOrdered?: (project: string) => void;
 }
 
 /** One open session. */
@@ -75,6 +81,7 @@ export class McpEndpoint {
   #sessionTokens: SessionTokens | undefined;
   #log: (line: string) => void;
   #limits: McpLimits;
+  #workOrdered: ((project: string) => void) | undefined;
   #cursors: RecordCursors;
   #sessions = new Map<string, Session>();
   #closed = false;
@@ -92,6 +99,7 @@ export class McpEndpoint {
     this.#sessionTokens = options.sessionTokens;
     this.#log = options.log ?? (() => {});
     this.#limits = options.limits ?? MCP_LIMITS;
+    this.#workOrdered = options.workOrdered;
     this.#cursors = new RecordCursors(() => recordCursorSecret(host.kv));
   }
 
@@ -217,6 +225,7 @@ export class McpEndpoint {
       source: caller.source,
       cursors: this.#cursors,
       log: this.#log,
+      workOrdered: this.#workOrdered,
     });
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),

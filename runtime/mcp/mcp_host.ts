@@ -5,7 +5,7 @@
  * @module
  */
 import type { EventBus } from "../event_bus.ts";
-import type { HandlerCaller } from "../host/mod.ts";
+import type { HandlerCaller, WorkStateReader } from "../host/mod.ts";
 
 /** What sync-mcp uses of the process that owns the installation. */
 export interface McpHost extends HandlerCaller {
@@ -21,4 +21,10 @@ export interface McpHost extends HandlerCaller {
    * @param project The project's resolved folder.
    */
   projectMemory(project: string): Promise<Deno.Kv>;
+  /**
+   * Where work stands once something performs it (the state of the session
+   * performing an order), the reader `work.state()` uses; absent, an order
+   * is told as it was written, `ordered`.
+   */
+  readonly workState?: WorkStateReader;
 }

@@ -56,6 +56,11 @@ export interface ProjectServerOptions {
   cursors: RecordCursors;
   /** Where notices go (a tool name taken twice, a refresh that failed). */
   log?: (line: string) => void;
+  /**
+   * Told once `work_order` has written an order into the project's outbox,
+   * so that whoever performs work begins it now rather than at its next look.
+   */
+  workOrdered?: (project: string) => void;
 }
 
 /** A tool's answer: its JSON as text. */
@@ -203,6 +208,7 @@ export class ProjectServer {
           source: this.#source(),
           now: this.#host.now,
         });
+        this.#options.workOrdered?.(project);
         return { key: order.key, state: order.state };
       }));
     this.server.registerTool(
@@ -213,7 +219,12 @@ export class ProjectServer {
         annotations: { readOnlyHint: true },
       },
       ({ key }: { key: string }) =>
-        tool(async () => readWorkState(await this.#host.projectMemory(project), key)),
+        tool(async () =>
+          readWorkState(await this.#host.projectMemory(project), key, {
+            project,
+            performing: this.#host.workState,
+          })
+        ),
     );
   }
 

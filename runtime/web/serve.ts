@@ -105,6 +105,8 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
     token,
     sessionTokens,
     log: options.log,
+    // An order an agent writes leaves no receipt for the performer to hear.
+    workOrdered: (project) => void work.scan(project),
   });
   const processes = options.supervisor &&
     new ScreenProcesses(host, { supervisor: options.supervisor });

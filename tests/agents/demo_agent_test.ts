@@ -29,8 +29,9 @@ Deno.test("the demo agent answers the SDK's own client over stdio", async (t) =>
           protocolVersion: acp.PROTOCOL_VERSION,
           clientCapabilities: {},
         });
-        await t.step("initialize advertises loadSession", () => {
+        await t.step("initialize advertises loadSession and MCP over HTTP", () => {
           assert.equal(init.agentCapabilities?.loadSession, true);
+          assert.equal(init.agentCapabilities?.mcpCapabilities?.http, true);
           assert.equal(init.agentInfo?.name, "sync-demo");
         });
         await t.step("a turn quotes the prompt and asks one permission", async () => {
@@ -61,6 +62,33 @@ Deno.test("the demo agent answers the SDK's own client over stdio", async (t) =>
             update.sessionUpdate === "tool_call" && update.title === "sync-mcp (sync)"
           );
           assert.ok(call, JSON.stringify(updates.map((update) => update.sessionUpdate)));
+        });
+        await t.step("a tool asked for with no sync-mcp over HTTP fails, saying why", async () => {
+          const updates: acp.SessionUpdate[] = [];
+          let text = "";
+          await ctx.buildSession(project)
+            .withMcpServer({ name: "sync", command: "sync-mcp", args: [], env: [] })
+            .withSession(async (session) => {
+              await session.prompt('no-permission tool hello_greet {"name":"Ada"}');
+              for (;;) {
+                const message = await session.nextUpdate();
+                if (message.kind === "stop") break;
+                updates.push(message.update);
+                if (
+                  message.update.sessionUpdate === "agent_message_chunk" &&
+                  message.update.content.type === "text"
+                ) text += message.update.content.text;
+              }
+            });
+          const call = updates.find((update) =>
+            update.sessionUpdate === "tool_call" && update.title === "hello_greet"
+          );
+          assert.ok(call?.sessionUpdate === "tool_call");
+          assert.equal(call.status, "failed");
+          assert.match(
+            text,
+            /Could not call hello_greet: the demo agent speaks MCP over HTTP only/,
+          );
         });
       });
   } finally {

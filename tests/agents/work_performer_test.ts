@@ -348,7 +348,8 @@ Deno.test("`WorkPerformer` offers a session the MCP servers its seam gives", asy
   try {
     const { session } = await work.begin(env.project, "demo", "no-permission look around");
     await waitForSession(env.kv, env.project, session.key, (s) => s.state === "ended");
-    assert.deepEqual(offered, [`${session.key} stdio`]);
+    // The seam is told what the agent takes: the demo agent takes MCP over HTTP.
+    assert.deepEqual(offered, [`${session.key} http`]);
     const { transcript } = await work.view(env.project, session.key);
     const calls = transcript.filter((e) => e.kind === "tool_call").map((e) =>
       e.kind === "tool_call" ? e.title : ""

@@ -220,7 +220,11 @@ export async function exerciseClient(
       state: string;
       title: string;
     };
-    assert.equal(state.state, "ordered");
+    // Where a serve performs work, the session may have begun by now.
+    assert.ok(
+      ["ordered", "running", "waiting", "ended"].includes(state.state),
+      `work_state answered ${state.state}`,
+    );
     assert.equal(state.title, "Fix the flaky test");
     assert.match(await callError(client, "work_state", { key: "work-none" }), /NotFoundError/);
     assert.match(

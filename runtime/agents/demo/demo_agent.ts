@@ -1,18 +1,24 @@
 /**
  * The demo agent: a small ACP agent that ships with Sync, so that work and
- * Chat can be tried, and tested, with no key and no network. It speaks the
- * Agent Client Protocol over its stdin and stdout as newline-delimited
- * JSON-RPC, and needs no permission at all:
+ * Chat can be tried, and tested, with no key and no network beyond this
+ * machine. It speaks the Agent Client Protocol over its stdin and stdout as
+ * newline-delimited JSON-RPC. The one permission it needs is to reach
+ * sync-mcp on the loopback address, where Sync offers it:
  *
  * ```sh
- * deno run runtime/agents/demo/demo_agent.ts
+ * deno run --allow-net=127.0.0.1 runtime/agents/demo/demo_agent.ts
  * ```
  *
  * On each prompt it reports a plan, a thought, a tool call that goes from
  * `pending` through `in_progress` to `completed`, asks one permission (Allow
  * or Deny), and streams a reply that quotes the prompt in several chunks and
- * says what the person chose. When the session was offered an MCP server
- * named `sync`, it reports a tool call for it too.
+ * says what the person chose.
+ *
+ * It advertises `mcpCapabilities.http`. When the session was offered an MCP
+ * server named `sync` over HTTP, it connects to it each turn (with the
+ * headers it was given: the session's token) and reports a tool call,
+ * `sync-mcp (sync)`, that lists the server's tools. A `sync` offered over
+ * stdio is reported and not used.
  *
  * It keeps its sessions in memory, keyed by session id: `session/load` of a
  * session this process made replays every update of it; a session it does
@@ -35,6 +41,13 @@
  * quotes it, `write /absolute/path` writes a line into it through the client;
  * either reports the client's refusal when there is one.
  *
+ * And one that calls a tool of sync-mcp: `tool <name> <json object>`, such
+ * as `tool hello_greet {"name":"Ada"}` (the object on the same line; `{}`
+ * for none). It calls the tool on the `sync` server it was offered, reports
+ * the call as a tool call that ends `completed`, or `failed` when the tool
+ * answered an error or could not be called, and quotes the tool's answer in
+ * the reply.
+ *
  * The same words given as flags (`--hang`, `--junk`, …) apply to every turn.
  * Two flags act before any prompt exists:
  *
@@ -46,6 +59,10 @@
  * @module
  */
 import * as acp from "@agentclientprotocol/sdk";
+// @ts-types="@modelcontextprotocol/sdk/client/index"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+// @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
 /** The words the demo agent obeys, in a prompt or as `--word` flags. */
 const WORDS = ["fail", "hang", "crash", "junk", "no-permission"] as const;
@@ -106,33 +123,181 @@ function cancelled(signal: AbortSignal): Promise<void> {
   });
 }
 
+/** A tool the prompt asks to call: `tool <name> <json object>`. */
+interface ToolAsk {
+  /** The tool's name on the server. */
+  name: string;
+  /** Its arguments, or why they could not be read. */
+  args: Record<string, unknown> | string;
+}
+
+/** The tools a prompt asks to call, in order. */
+function toolAsks(text: string): ToolAsk[] {
+  const asks: ToolAsk[] = [];
+  for (const [, name, json] of text.matchAll(/\btool ([A-Za-z0-9_-]+)[ \t]+(\{.*\})/g)) {
+    let args: Record<string, unknown> | string;
+    try {
+      const parsed = JSON.parse(json);
+      args = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)
+        ? parsed
+        : "its arguments are not a JSON object";
+    } catch (error) {
+      args = `its arguments are not JSON (${error instanceof Error ? error.message : error})`;
+    }
+    asks.push({ name, args });
+  }
+  return asks;
+}
+
+/** The text of a tool's answer: its text blocks, joined. */
+function resultText(content: unknown): string {
+  if (!Array.isArray(content)) return "";
+  return content.map((block) =>
+    block?.type === "text" && typeof block.text === "string" ? block.text : `[${block?.type}]`
+  ).join("\n");
+}
+
+/** One line of text for the reply, from whatever was thrown. */
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 /**
- * The hook for sync-mcp: when the client offered an MCP server named `sync`,
- * the agent reports a tool call that names it. The demo agent does not speak
- * MCP itself, so the call reports what it was offered rather than an answer.
+ * What the demo agent does with sync-mcp in a turn: over HTTP it connects
+ * with the headers it was given, reports the server's tools as a tool call,
+ * and calls each tool the prompt asks for, each as a tool call of its own.
+ * A server offered over stdio is reported and not used: the demo agent
+ * speaks MCP over HTTP only.
+ *
+ * @returns One line per tool asked for, for the reply: its answer, or why it could not be called.
  */
 async function useSyncMcp(
   report: (update: acp.SessionUpdate) => Promise<void>,
-  server: acp.McpServer,
-  toolCallId: string,
-): Promise<void> {
-  const transport = "command" in server
-    ? `stdio: ${server.command}`
-    : `${server.type}: ${server.url}`;
-  await report({
-    sessionUpdate: "tool_call",
-    toolCallId,
-    title: `sync-mcp (${server.name})`,
-    kind: "other",
-    status: "completed",
-    content: [{
-      type: "content",
-      content: {
-        type: "text",
-        text: `Offered over ${transport}; the demo agent calls no MCP tool.`,
-      },
-    }],
+  server: acp.McpServer | undefined,
+  asks: ToolAsk[],
+  n: number,
+): Promise<string[]> {
+  const listId = `sync-mcp-${n}`;
+  const title = `sync-mcp (${server?.name ?? "sync"})`;
+  const lines: string[] = [];
+  const refuse = async (why: string) => {
+    let i = 0;
+    for (const ask of asks) {
+      const toolCallId = `mcp-${n}-${++i}`;
+      const line = `Could not call ${ask.name}: ${why}`;
+      await report({
+        sessionUpdate: "tool_call",
+        toolCallId,
+        title: ask.name,
+        kind: "other",
+        status: "failed",
+        content: [{ type: "content", content: { type: "text", text: line } }],
+      });
+      lines.push(line);
+    }
+    return lines;
+  };
+  if (server === undefined) {
+    return await refuse("the session was offered no MCP server named sync.");
+  }
+  if (!("type" in server) || server.type !== "http") {
+    const transport = "command" in server
+      ? `stdio: ${server.command}`
+      : `${server.type}: ${server.url}`;
+    await report({
+      sessionUpdate: "tool_call",
+      toolCallId: listId,
+      title,
+      kind: "other",
+      status: "completed",
+      content: [{
+        type: "content",
+        content: {
+          type: "text",
+          text: `Offered over ${transport}; the demo agent speaks MCP over HTTP only.`,
+        },
+      }],
+    });
+    return await refuse("the demo agent speaks MCP over HTTP only.");
+  }
+
+  await report({ sessionUpdate: "tool_call", toolCallId: listId, title, kind: "other" });
+  const client = new Client({ name: "sync-demo", version: "1.0.0" });
+  const transport = new StreamableHTTPClientTransport(new URL(server.url), {
+    requestInit: {
+      headers: Object.fromEntries(server.headers.map(({ name, value }) => [name, value])),
+    },
   });
+  try {
+    try {
+      await client.connect(transport);
+      const { tools } = await client.listTools();
+      await report({
+        sessionUpdate: "tool_call_update",
+        toolCallId: listId,
+        status: "completed",
+        content: [{
+          type: "content",
+          content: {
+            type: "text",
+            text: `Tools: ${tools.map((tool) => tool.name).join(", ")}`,
+          },
+        }],
+      });
+    } catch (error) {
+      const why = `sync-mcp at ${server.url} did not answer: ${messageOf(error)}`;
+      await report({
+        sessionUpdate: "tool_call_update",
+        toolCallId: listId,
+        status: "failed",
+        content: [{ type: "content", content: { type: "text", text: why } }],
+      });
+      return await refuse(why);
+    }
+    let i = 0;
+    for (const ask of asks) {
+      const toolCallId = `mcp-${n}-${++i}`;
+      await report({
+        sessionUpdate: "tool_call",
+        toolCallId,
+        title: ask.name,
+        kind: "other",
+        status: "in_progress",
+        rawInput: ask.args,
+      });
+      let status: acp.ToolCallStatus = "completed";
+      let line: string;
+      if (typeof ask.args === "string") {
+        status = "failed";
+        line = `Could not call ${ask.name}: ${ask.args}.`;
+      } else {
+        try {
+          const result = await client.callTool({ name: ask.name, arguments: ask.args });
+          const text = resultText(result.content);
+          if (result.isError === true) {
+            status = "failed";
+            line = `${ask.name} answered an error: ${text}`;
+          } else {
+            line = `${ask.name} answered: ${text}`;
+          }
+        } catch (error) {
+          status = "failed";
+          line = `Could not call ${ask.name}: ${messageOf(error)}`;
+        }
+      }
+      await report({
+        sessionUpdate: "tool_call_update",
+        toolCallId,
+        status,
+        content: [{ type: "content", content: { type: "text", text: line } }],
+      });
+      lines.push(line);
+    }
+    return lines;
+  } finally {
+    await transport.terminateSession().catch(() => {});
+    await client.close().catch(() => {});
+  }
 }
 
 /**
@@ -256,7 +421,10 @@ async function turn(
   });
   const files = await useClientFiles(client, sessionId, report, text, n);
   const sync = session.mcpServers.find((server) => server.name === "sync");
-  if (sync !== undefined) await useSyncMcp(report, sync, `sync-mcp-${n}`);
+  const asks = toolAsks(text);
+  const tools = sync !== undefined || asks.length > 0
+    ? await useSyncMcp(report, sync, asks, n)
+    : [];
   await plan(1);
 
   let choice = "You were not asked.";
@@ -297,7 +465,7 @@ async function turn(
   await say("You said: «");
   for (const piece of pieces(text, 16)) await say(piece);
   await say(`». ${choice}`);
-  for (const line of files) await say(`\n${line}`);
+  for (const line of [...files, ...tools]) await say(`\n${line}`);
   await plan(3);
   return { stopReason: "end_turn" };
 }
@@ -318,7 +486,8 @@ function main(): void {
       clientFiles.write = params.clientCapabilities?.fs?.writeTextFile === true;
       return {
         protocolVersion: Math.min(params.protocolVersion, acp.PROTOCOL_VERSION),
-        agentCapabilities: { loadSession: true },
+        // sync-mcp is offered over HTTP only to an agent that says it takes it.
+        agentCapabilities: { loadSession: true, mcpCapabilities: { http: true } },
         agentInfo: { name: "sync-demo", title: "Sync demo agent", version: "1.0.0" },
         authMethods: signIn
           ? [{ id: "demo-login", name: "Demo login", description: "Run `demo login`" }]
