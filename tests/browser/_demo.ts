@@ -82,7 +82,8 @@ export function examplePath(id: string): string {
  * The demo: `hello`, `issues` and `decisions` of `extensions/` installed in
  * `project`, with a few greetings and one poll of a tracker that cannot be
  * reached (a failed receipt, as a machine without the network leaves).
- * `triage` stays uninstalled, for the install card.
+ * `triage` and `tail` stay uninstalled: the screenshots install triage for Chat, and show
+ * the install card of tail.
  */
 export async function setUpExamples(home: string, project: string): Promise<void> {
   await setUpDemo(home, project, [

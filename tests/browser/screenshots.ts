@@ -2,7 +2,8 @@
  * `deno task screenshots`: sets up a demo installation (the example packages
  * of `extensions/` installed in a temp project, with a few receipts), serves
  * it, and writes a PNG of each page of the window, light and dark, at
- * 1280×800, into `docs/screenshots/`.
+ * 1280×800, into `docs/screenshots/`. Chat shows the session `extensions/triage`
+ * orders from the demo agent, waiting for its permission.
  *
  * It runs with `-A`: playwright, which drives the browser, reads `/proc`
  * paths that Deno grants only with every permission.
@@ -13,7 +14,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Installation, launchBrowser, openPage, type WatchedPage } from "./_browser.ts";
 import { examplePath, setUpExamples } from "./_demo.ts";
-import { EXTENSION, INSTALL, RECEIPT_ID_ATTRIBUTE, START, WINDOW } from "./_names.ts";
+import { CHAT, EXTENSION, INSTALL, RECEIPT_ID_ATTRIBUTE, START, WINDOW } from "./_names.ts";
 
 const OUT_DIR = fileURLToPath(new URL("../../docs/screenshots/", import.meta.url));
 
@@ -38,6 +39,25 @@ if (import.meta.main) {
     await installation.syncOk(["open", "--project", notes]);
     await installation.syncOk(["open", "--project", site]);
     const window = `/p/${encodeURIComponent(site)}/extensions`;
+    // Triage orders a session from the demo agent for an open issue; the serve performs it.
+    await installation.syncOk(["install", examplePath("triage"), "--project", site, "--approve"]);
+    await installation.syncOk([
+      "write",
+      "--project",
+      site,
+      "--key",
+      "issues.issue/7",
+      "--title",
+      "Saving is slow",
+      "--fields",
+      '{"number":7,"state":"open"}',
+      "--content",
+      "Saving a large note takes a minute.",
+    ]);
+    const ordered = JSON.parse(
+      await installation.syncOk(["call", "triage", "triage.sweep", "--project", site]),
+    ) as { ordered: { work: string }[] };
+    const chat = `/p/${encodeURIComponent(site)}/chat/${ordered.ordered[0].work}`;
 
     for (const colorScheme of ["light", "dark"] as const) {
       const start = await openPage(browser, installation, { colorScheme });
@@ -78,11 +98,16 @@ if (import.meta.main) {
       await shoot(remove, `remove-${colorScheme}`);
       await remove.close();
 
+      const conversation = await openPage(browser, installation, { colorScheme, path: chat });
+      await conversation.page.getByRole("group", { name: CHAT.demoPermission }).waitFor();
+      await shoot(conversation, `chat-${colorScheme}`);
+      await conversation.close();
+
       const install = await openPage(browser, installation, { colorScheme, path: window });
       await install.page.getByRole("list", { name: WINDOW.extensionList }).waitFor();
       await install.page.getByRole("button", { name: INSTALL.openButton }).click();
       const dialog = install.page.getByRole("dialog", { name: INSTALL.dialog });
-      await dialog.getByLabel(INSTALL.pathField).fill(examplePath("triage"));
+      await dialog.getByLabel(INSTALL.pathField).fill(examplePath("tail"));
       await dialog.getByRole("button", { name: INSTALL.readButton }).click();
       await dialog.getByRole("button", { name: INSTALL.approve, exact: true }).waitFor();
       await shoot(install, `install-${colorScheme}`);
