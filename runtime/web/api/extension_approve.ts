@@ -8,10 +8,10 @@
  * @module
  */
 import { Hono } from "hono";
-import { approveUpdate, installReport } from "../../lifecycle/mod.ts";
+import { approveUpdate } from "../../lifecycle/mod.ts";
 import { jsonObjectBody } from "../json_object_body.ts";
 import { projectFolder } from "../project_folder.ts";
-import type { InstallAnswer } from "./install.ts";
+import { installAnswer } from "./install.ts";
 import type { WebHost } from "../web_host.ts";
 
 const TAKES = '{ "project": "<absolute folder>" }';
@@ -30,19 +30,7 @@ export function extensionApproveRoute(host: WebHost): Hono {
     const body = await jsonObjectBody(c, TAKES);
     const project = await projectFolder(body.project, '"project"');
     const result = await approveUpdate(host, project, c.req.param("id"));
-    const { manifest, ref } = result.package;
-    const answer: InstallAnswer = {
-      project: result.project,
-      id: manifest.id,
-      version: manifest.version,
-      from: ref.source,
-      dir: ref.dir,
-      approved: result.approved,
-      // The thrown error stays here; its name and message are on the run.
-      installed: result.installed && (({ failure: _, ...run }) => run)(result.installed),
-      lines: installReport(result),
-    };
-    return c.json(answer);
+    return c.json(installAnswer(result));
   });
   return routes;
 }

@@ -17,6 +17,7 @@ import {
   type InstallHost,
   installPackage,
   installReport,
+  type InstallResult,
   type LifecycleRun,
   readInstallCard,
 } from "../../lifecycle/mod.ts";
@@ -93,20 +94,32 @@ export function installRoutes(
     );
     // Unpacked into the store now: the upload has done its work.
     if (typeof body.source === "object") await uploads.remove(body.source.upload);
-    const { manifest, ref } = result.package;
-    const answer: InstallAnswer = {
-      project: result.project,
-      id: manifest.id,
-      version: manifest.version,
-      from: ref.source,
-      dir: ref.dir,
-      approved: result.approved,
-      installed: result.installed && (({ failure: _, ...run }) => run)(result.installed),
-      lines: installReport(result),
-    };
-    return c.json(answer);
+    return c.json(installAnswer(result));
   });
   return routes;
+}
+
+/**
+ * What an install (or an approval, which finishes one) answers: what was
+ * installed from where, what was approved, how its `installed` handler ran,
+ * and the lines `sync install` prints.
+ *
+ * @param result What the install did.
+ * @internal
+ */
+export function installAnswer(result: InstallResult): InstallAnswer {
+  const { manifest, ref } = result.package;
+  return {
+    project: result.project,
+    id: manifest.id,
+    version: manifest.version,
+    from: ref.source,
+    dir: ref.dir,
+    approved: result.approved,
+    // The thrown error stays here; its name and message are on the run.
+    installed: result.installed && (({ failure: _, ...run }) => run)(result.installed),
+    lines: installReport(result),
+  };
 }
 
 /** The body, checked; each wrong field is named. */
