@@ -17,6 +17,7 @@
  * @module
  */
 import { join } from "node:path";
+import { SERVE_FLAGS } from "../cli/serve_in_background.ts";
 
 /** The suite's version, as VERIFIED on this project's machines. */
 const SUITE = "npm:@modelcontextprotocol/conformance@0.1.16";
@@ -38,17 +39,7 @@ const decoder = new TextDecoder();
 /** Runs `main.ts` with the serve task's permissions, over `home`. */
 function sync(home: string, args: string[], piped = false): Deno.Command {
   return new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--unstable-kv",
-      "--unstable-worker-options",
-      "--allow-read",
-      "--allow-write",
-      "--allow-net",
-      "--allow-env",
-      "main.ts",
-      ...args,
-    ],
+    args: ["run", ...SERVE_FLAGS, "main.ts", ...args],
     cwd: REPO,
     env: { SYNC_HOME: home, NO_COLOR: "1" },
     stdin: "null",

@@ -29,7 +29,7 @@ import {
   isPackageId,
   type LoadedPackage,
   notAPackageId,
-  publishedKinds,
+  readableKinds,
   readServingEntries,
   servingPackage,
 } from "../packages/mod.ts";
@@ -142,7 +142,7 @@ export async function readScreenMemory(
   options: ScreenMemoryOptions,
 ): Promise<RecordPage | RecordSummary | string | null> {
   const { project, package: pkg } = await servingScreen(host.kv, projectDir, id);
-  const access = new MemoryAccess(id, await readableKinds(host.kv, project, pkg));
+  const access = new MemoryAccess(id, await screenReadableKinds(host.kv, project, pkg));
   const memory = await host.projectMemory(project);
   const transaction = new MemoryTransaction(memory, {
     packageId: id,
@@ -169,21 +169,11 @@ export async function readScreenMemory(
   }
 }
 
-/** The kinds the package publishes and those of every other package serving the project. */
-async function readableKinds(kv: Deno.Kv, project: string, calling: LoadedPackage) {
-  const kinds = await publishedKinds(calling);
+/** The kinds the package may read: its own and those every package serving the project publishes. */
+async function screenReadableKinds(kv: Deno.Kv, project: string, calling: LoadedPackage) {
   const declaredIds = await readDeclaredIds(project);
   const serving = await readServingEntries(kv, project, declaredIds);
-  for (const id of declaredIds) {
-    if (id === calling.manifest.id) continue;
-    try {
-      const pkg = await servingPackage(kv, project, id, { declaredIds, ...serving.get(id) });
-      kinds.push(...await publishedKinds(pkg));
-    } catch {
-      // A package that cannot serve publishes nothing right now.
-    }
-  }
-  return kinds;
+  return await readableKinds(kv, project, calling, declaredIds, serving);
 }
 
 /** Options for {@linkcode screenNetFetch}. */

@@ -22,7 +22,7 @@ import {
   isPackageId,
   type LoadedPackage,
   notAPackageId,
-  publishedKinds,
+  readableKinds,
   readServiceSource,
   type ServingEntries,
   servingPackage,
@@ -450,28 +450,4 @@ function bothCompanions(rate: ClaimCompanion, serving: ServingSnapshot): ClaimCo
     },
     written: (versionstamp) => rate.written?.(versionstamp),
   };
-}
-
-/**
- * Kinds the project's packages publish, and the calling package's own (it
- * may not be among `declaredIds` yet while its install runs `installed`).
- */
-async function readableKinds(
-  kv: Deno.Kv,
-  project: string,
-  calling: LoadedPackage,
-  declaredIds: readonly string[],
-  serving: Map<string, ServingEntries>,
-): Promise<string[]> {
-  const kinds: string[] = await publishedKinds(calling);
-  for (const id of declaredIds) {
-    if (id === calling.manifest.id) continue;
-    try {
-      const pkg = await servingPackage(kv, project, id, { declaredIds, ...serving.get(id) });
-      kinds.push(...await publishedKinds(pkg));
-    } catch {
-      // A package that cannot serve publishes nothing right now.
-    }
-  }
-  return kinds;
 }

@@ -51,3 +51,4 @@ export type {
   StoredPackage,
   StorePackageOptions,
 } from "./store.ts";
+export { readableKinds } from "./readable_kinds.ts";
