@@ -18,11 +18,11 @@ import {
 } from "../packages/mod.ts";
 import { ConflictError, LifecycleFailedError, NotFoundError } from "../errors.ts";
 import { bumpGeneration } from "../memory/mod.ts";
-import { rememberIfScheduled } from "../clock/mod.ts";
-import { readDeclaredIds, rememberProject, resolveProjectDir } from "../projects/mod.ts";
+import { readDeclaredIds, resolveProjectDir } from "../projects/mod.ts";
 import { printable } from "../internal/printable.ts";
 import type { InstallHost, InstallResult } from "./install.ts";
 import { runLifecycle } from "./moment.ts";
+import { announceInstalled } from "./_installed.ts";
 
 /** What approving needs of the host: the installation, what runs `installed`, the bus. */
 export type ApproveHost = Pick<
@@ -116,14 +116,6 @@ export async function approveUpdate(
   await writeApproval(host.kv, project, record);
   // Calls started under the version that served until now commit nothing.
   await bumpGeneration(await host.projectMemory(project), id);
-  await rememberProject(host.kv, project, { now: host.now });
-  await rememberIfScheduled(host.kv, project, { now: host.now });
-  host.events?.publish({
-    type: "installed",
-    project,
-    packageId: id,
-    version,
-    waitingForApproval: false,
-  });
+  await announceInstalled(host, project, id, version);
   return { package: pkg, project, approved: serving.widened, installed };
 }

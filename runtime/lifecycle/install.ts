@@ -23,7 +23,7 @@ import { checkBuiltPackage, formatProblem } from "../author/mod.ts";
 import { bumpGeneration, projectMemoryPath, removeProjectMemory } from "../memory/mod.ts";
 import type { IsolatePool } from "../isolate/mod.ts";
 import type { HandlerLimits } from "../limits.ts";
-import { rememberIfScheduled } from "../clock/mod.ts";
+import { announceInstalled } from "./_installed.ts";
 import { type LifecycleRun, runLifecycle } from "./moment.ts";
 import type { RemoveHost } from "./remove.ts";
 import {
@@ -31,7 +31,6 @@ import {
   type ProjectInfo,
   projectsPrefix,
   readDeclaredIds,
-  rememberProject,
   writeDeclaredIds,
 } from "../projects/mod.ts";
 import { pathExists } from "../internal/path_exists.ts";
@@ -188,15 +187,7 @@ export async function installPackage(
     }
     if (previous?.dir !== pkg.ref.dir) await fenceOtherProjects(host, id, project);
     if (!ids.includes(id)) await writeDeclaredIds(project, [...ids, id]);
-    await rememberProject(host.kv, project, { now: host.now });
-    await rememberIfScheduled(host.kv, project, { now: host.now });
-    host.events?.publish({
-      type: "installed",
-      project,
-      packageId: id,
-      version,
-      waitingForApproval: false,
-    });
+    await announceInstalled(host, project, id, version);
     return { package: pkg, project, approved: needsApproval ? widened : [], installed };
   } catch (error) {
     // Leave nothing behind that this install brought: an archive it unpacked
