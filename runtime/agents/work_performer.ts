@@ -218,7 +218,10 @@ export class WorkPerformer {
       for (const resolve of live.asking.values()) resolve("cancelled");
       // An agent still being raised has no session to close yet: its process is stopped.
       await live.peer?.stop().catch(() => {});
-      await live.acp?.close().catch(() => {});
+      const acp = live.acp;
+      await acp?.close().catch(() => {});
+      // Its exit's own steps (the release of its sync-mcp token) run first.
+      await acp?.exited.catch(() => {});
       live.acp = null;
     }));
     await Promise.allSettled([...this.#tasks]);
@@ -712,7 +715,12 @@ export class WorkPerformer {
       live.acp = acp;
       live.peer = null;
       acp.exited.then(() => {
-        offer?.release?.().catch(() => {});
+        // Stopping waits for it: a token must not outlive its agent.
+        const released = offer?.release?.().catch(() => {});
+        if (released) {
+          this.#tasks.add(released);
+          released.finally(() => this.#tasks.delete(released));
+        }
         // Between turns the agent may end by itself: the next turn raises it again.
         if (live.acp === acp && !live.working) {
           live.acp = null;
