@@ -9,7 +9,12 @@
 import { HandlerBusyError, InvalidInputError, NotFoundError } from "../errors.ts";
 import { describeError } from "../internal/describe_error.ts";
 import { newId } from "../internal/id.ts";
-import type { CallHooks, IsolatePool } from "../isolate/mod.ts";
+import {
+  type CallHooks,
+  type HostFunctionName,
+  type IsolatePool,
+  SERVICE_API_SPECIFIER,
+} from "../isolate/mod.ts";
 import type { HandlerLimits } from "../limits.ts";
 import {
   type Generation,
@@ -39,7 +44,14 @@ import type { HandlerRateLimit } from "./handler_rate_limit.ts";
 import type { WorkStateReader } from "./host_function.ts";
 import { boundReceipt, writeReceipt } from "./receipts.ts";
 import type { ProcessLock } from "./process_lock.ts";
-import { type ClaimCompanion, type HandlerHold, holdHandler } from "./running_claim.ts";
+import {
+  type ClaimCompanion,
+  type HandlerHold,
+  holdHandler,
+  recordUnclaimedCall,
+} from "./running_claim.ts";
+import { findHostFunction } from "./function_table.ts";
+import type { HostFunction } from "./host_function.ts";
 import { runningClaimKey } from "./keys.ts";
 
 /** Options for {@linkcode callHandler}. */
@@ -155,7 +167,31 @@ export interface CallResources {
   events?: EventSink;
   /** Where work stands, for `work.state()`; every order is `ordered` when absent. */
   workState?: WorkStateReader;
+  /**
+   * The handlers running in this process, by their claim's key: with it, a
+   * call claims its handler in the installation only once it needs to (see
+   * {@linkcode CLAIM_AFTER_MS}), since a second call here is refused by this
+   * set at once; without it, every call claims before it starts.
+   */
+  runningHere?: Set<string>;
+  /** How long a call runs before it claims its handler when nothing else made it; {@linkcode CLAIM_AFTER_MS} when absent. */
+  claimAfterMs?: number;
 }
+
+/**
+ * How long a call that reaches nothing outside its own transaction runs
+ * before it claims its handler in the installation anyway. A call claims its
+ * handler once it needs to: before a host function that acts outside Sync (a
+ * request) runs, and before a transaction that staged writes commits; a call
+ * that only read and ended sooner than this is claimed and let go of in one
+ * write with its receipt ({@linkcode recordUnclaimedCall}), whose check
+ * refuses it if another call held the handler meanwhile, as its claim would
+ * have been. Past this, a call claims as it always did, so that another
+ * process sees it running and a process killed mid-call leaves an
+ * `interrupted` receipt: what is lost to a process killed sooner is the
+ * receipt of a call that had read and done nothing.
+ */
+export const CLAIM_AFTER_MS = 25;
 
 /**
  * Calls a handler as a transaction and leaves a receipt, whatever happens.
@@ -214,13 +250,29 @@ async function callOnce(
   const { kv, now, limits } = resources;
   const startedAt = now();
   const claimKey = runningClaimKey(project, id, handler);
+  const here = resources.runningHere;
+  const hereKey = JSON.stringify(claimKey);
+  let inHere = false;
   let hold = null as HandlerHold | null;
-  /** Settles once the claim is decided, whichever way. */
-  let claiming: Promise<void> = Promise.resolve();
+  /** The claim, once begun; settles when it is decided. */
+  let claimed: Promise<void> | null = null;
+  let beginClaim: (() => Promise<void>) | null = null;
+  let claimTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The receipt was written by the write that recorded an unclaimed call. */
+  let recorded = false;
   let transaction: MemoryTransaction | undefined;
+  /** The project's memory, the generation and the readable kinds, once asked for. */
+  let preparing: Promise<MemoryTransaction> | null = null;
   let snapshot: ServingSnapshot | undefined;
   /** The attempt is to be made again: it leaves no receipt. */
   let stale = false;
+  const forMs = limits.timeoutMs + limits.workerGraceMs + 5_000;
+  const busy = () =>
+    new HandlerBusyError(
+      `${handler} is already running in ${project}; a handler is not re-entered. ` +
+        `Try again when it ends (the claim of a call whose process was killed is let go ` +
+        `of at once, or within ${Math.ceil(forMs / 1000)} s where the host cannot tell)`,
+    );
   const receipt: Receipt = {
     id: newId(startedAt),
     project,
@@ -231,6 +283,13 @@ async function callOnce(
     startedAt: new Date(startedAt).toISOString(),
     endedAt: "",
     outcome: "ok",
+  };
+  /** The handler's console lines, told once the call is known to count. */
+  const lines: string[] = [];
+  let telling = false;
+  const tell = () => {
+    telling = true;
+    for (const line of lines.splice(0)) resources.log(line);
   };
   try {
     const declaredIds = options.declaredIds ?? await readDeclaredIds(project);
@@ -263,80 +322,96 @@ async function callOnce(
       pkg = await resolve(snapshot.entries);
     }
     const serving = snapshot.entries;
-    const forMs = limits.timeoutMs + limits.workerGraceMs + 5_000;
+    // A handler running in this process is refused at once, whether it has
+    // claimed its handler in the installation yet or not.
+    if (here?.has(hereKey)) throw busy();
+    here?.add(hereKey);
+    inHere = here !== undefined;
     // The claim carries the receipt, so a call whose process is killed still leaves one.
     const lock = await resources.processLock?.();
-    // The rate count is read and written with the claim: one read, one write.
+    // The rate count and the checks of what the package was resolved from are
+    // written with the claim, or with the receipt of a call that never claimed.
     const alongside = bothCompanions(
       resources.rateLimit.alongside(project, id, handler, startedAt),
       snapshot,
     );
-    // The isolate starts while the claim is written. Nothing the handler asks
-    // of the host is done, and none of its console lines is told, before the
-    // claim is held; a call refused its claim fails with that refusal, and
-    // what its isolate did is thrown away.
-    const claimed = holdHandler(kv, claimKey, { now, forMs, receipt, lock, alongside }).then(
-      (held) => {
-        hold = held;
-        if (held === null) {
-          throw new HandlerBusyError(
-            `${handler} is already running in ${project}; a handler is not re-entered. ` +
-              `Try again when it ends (the claim of a call whose process was killed is let go ` +
-              `of at once, or within ${Math.ceil(forMs / 1000)} s where the host cannot tell)`,
-          );
-        }
-        resources.events?.publish({
-          type: "handler-started",
-          project,
-          packageId: id,
-          handler,
-          receiptId: receipt.id,
-          startedAt: receipt.startedAt,
-        });
-      },
-    );
-    claiming = claimed.catch(() => {});
     const refused = new AbortController();
-    claimed.catch(() => refused.abort());
-
-    // The isolate starts now, while the claim is written and the project's
-    // memory, the generation and the readable kinds are read: the handler
-    // reaches none of them except through host functions, and those wait for
-    // all of it, so the call starts, as far as anything it can touch is
-    // concerned, once the generation is read.
-    let dispatch: Pick<CallHooks, "host" | "answerLimit"> | undefined;
-    const preparing = (async () => {
-      const memory = await resources.projectMemory(project);
-      const generation = options.generation ?? await readGeneration(memory, id);
-      transaction = new MemoryTransaction(memory, {
+    /** Tells that the call started, once it counts: its claim held, or its receipt recorded. */
+    const started = () => {
+      resources.events?.publish({
+        type: "handler-started",
+        project,
         packageId: id,
-        project,
-        generation,
-        now: () => new Date(now()),
-        cursors: resources.cursors,
-      });
-      const access = new MemoryAccess(
-        id,
-        await readableKinds(kv, project, pkg, declaredIds, serving),
-      );
-      dispatch = hostDispatch({
-        package: pkg,
-        project,
         handler,
-        transaction,
-        access,
-        orders: [],
-        kv,
-        now,
-        limits,
-        fetch: resources.fetch,
-        workState: resources.workState,
+        receiptId: receipt.id,
+        startedAt: receipt.startedAt,
       });
-      return transaction;
-    })();
-    preparing.catch(() => {});
+      tell();
+    };
+    beginClaim = () => {
+      if (claimed) return claimed;
+      clearTimeout(claimTimer);
+      claimed = holdHandler(kv, claimKey, { now, forMs, receipt, lock, alongside }).then(
+        (held) => {
+          hold = held;
+          if (held === null) throw busy();
+          started();
+        },
+      );
+      // Nothing the isolate did counts once the claim is refused.
+      claimed.catch(() => refused.abort());
+      return claimed;
+    };
+    if (here) {
+      claimTimer = setTimeout(
+        () => beginClaim?.().catch(() => {}),
+        resources.claimAfterMs ?? CLAIM_AFTER_MS,
+      );
+    } else beginClaim().catch(() => {});
+    /** A host function that stages writes was called: the commit waits for the claim. */
+    let staging = false;
+
+    // The project's memory, the generation and the readable kinds are read
+    // for the first host function, or beside the isolate when the module
+    // imports the service API (only a module that does can call one): the
+    // handler reaches none of them except through host functions, and those
+    // wait for all of it, so the call starts, as far as anything it can touch
+    // is concerned, once the generation is read.
+    let dispatch: Pick<CallHooks, "host" | "answerLimit"> | undefined;
+    const prepare = () =>
+      preparing ??= (async () => {
+        const memory = await resources.projectMemory(project);
+        const generation = options.generation ?? await readGeneration(memory, id);
+        transaction = new MemoryTransaction(memory, {
+          packageId: id,
+          project,
+          generation,
+          now: () => new Date(now()),
+          cursors: resources.cursors,
+        });
+        const access = new MemoryAccess(
+          id,
+          await readableKinds(kv, project, pkg, declaredIds, serving),
+        );
+        dispatch = hostDispatch({
+          package: pkg,
+          project,
+          handler,
+          transaction,
+          access,
+          orders: [],
+          kv,
+          now,
+          limits,
+          fetch: resources.fetch,
+          workState: resources.workState,
+        });
+        return transaction;
+      })();
+    const source = await readServiceSource(pkg);
+    if (source.includes(SERVICE_API_SPECIFIER)) prepare().catch(() => {});
     const running = resources.pool.call({
-      source: await readServiceSource(pkg),
+      source,
       sourceName: `${id}/${pkg.manifest.service}`,
       packageId: id,
       handler,
@@ -345,40 +420,79 @@ async function callOnce(
       limits,
     }, {
       host: async (fn, args, signal) => {
-        await claimed;
-        await preparing;
+        // Reads run at once; a write is staged at once and begins the claim,
+        // which the commit waits for; an act outside Sync waits for the claim.
+        const reach = reachOf(fn);
+        if (reach === "acts") await beginClaim!();
+        else if (reach === "stages") {
+          staging = true;
+          beginClaim!().catch(() => {});
+        }
+        await prepare();
         return await dispatch!.host(fn, args, signal);
       },
       // Asked only once a host function answered, so after `preparing`.
       answerLimit: (fn) => dispatch?.answerLimit?.(fn),
       log: (level, text) => {
-        claimed.then(() => resources.log(consoleLine(id, level, text)), () => {});
+        const line = consoleLine(id, level, text);
+        if (telling) resources.log(line);
+        else lines.push(line);
       },
       signal: refused.signal,
     });
     // The records and the orders (in the project's outbox) in one atomic write,
-    // begun once the handler answers, even while the claim is being written:
-    // a transaction that staged anything did so through host functions, which
-    // ran only once the claim was held, and one that staged nothing only reads
-    // the generation.
+    // begun once the handler answers: a transaction that staged writes commits
+    // once the claim is held. One that staged nothing has nothing to fence: it
+    // read what it read under the generation read as it started, and is
+    // ended there; under a generation the caller gave, its commit reads the
+    // generation to check it, even while a claim is being written.
     const answered = running.then(async (value) => {
-      await (await preparing).commit();
+      clearTimeout(claimTimer);
+      if (staging) await beginClaim!();
+      if (staging || options.generation) await (await prepare()).commit();
+      else if (preparing) (await preparing).discard();
       return value;
     });
     // A refused claim is the call's outcome, whatever its isolate did meanwhile.
     answered.catch(() => {});
-    await claimed;
-    await preparing;
+    await (claimed as Promise<void> | null);
     const value = await answered;
     receipt.endedAt = new Date(now()).toISOString();
+    // A claim begun while the transaction committed decides the call.
+    await (claimed as Promise<void> | null);
+    if (!claimed) {
+      // The call reached nothing outside its transaction, which committed
+      // nothing, and ended before it needed a claim: its receipt is written
+      // as though it had claimed and let go, or it is refused as its claim
+      // would have been.
+      if (
+        !await recordUnclaimedCall(kv, claimKey, { now: now(), forMs, receipt, lock, alongside })
+      ) {
+        throw busy();
+      }
+      recorded = true;
+      started();
+    }
     return { value, receipt };
   } catch (error) {
-    // What failed may have been read from entries the claim finds changed.
-    await claiming;
+    // A call that ran without a claim and failed claims now: its receipt is
+    // written with the claim's checks and the rate count, and a call its
+    // claim would have refused is told that refusal instead.
+    let failure = error;
+    clearTimeout(claimTimer);
+    // The project's memory could not be read for the call: that is why it
+    // failed, not the error its handler was handed for it.
+    if (preparing) await (preparing as Promise<unknown>).catch((unready) => failure = unready);
+    if (beginClaim && !claimed && !recorded && !snapshot?.stale) {
+      await beginClaim().catch((refusal) => failure = refusal);
+    }
+    // A refused claim is the call's outcome, whatever its isolate did meanwhile;
+    // and what failed may have been read from entries the claim finds changed.
+    if (claimed) await (claimed as Promise<void>).catch((refusal) => failure = refusal);
     if (snapshot?.stale && hold === null) {
       stale = true;
       resources.servingReads?.forget(project);
-      throw new StaleServingError(describeError(error).message);
+      throw new StaleServingError(describeError(failure).message);
     }
     try {
       transaction?.discard();
@@ -386,22 +500,24 @@ async function callOnce(
       // A commit that was refused already finished the transaction; its error is the one to tell.
     }
     receipt.outcome = "failed";
-    receipt.error = describeError(error);
+    receipt.error = describeError(failure);
     receipt.endedAt = new Date(now()).toISOString();
-    throw error;
+    throw failure;
   } finally {
+    clearTimeout(claimTimer);
     // A call that failed before its claim was decided lets go of it once it is.
-    await claiming;
-    const busy = receipt.error?.name === "HandlerBusyError" && hold === null;
-    const wanted = !(busy && options.noReceiptWhenBusy) && !stale;
+    if (claimed) await (claimed as Promise<void>).catch(() => {});
+    if (inHere) here?.delete(hereKey);
+    const busyCall = receipt.error?.name === "HandlerBusyError" && hold === null;
+    const wanted = !(busyCall && options.noReceiptWhenBusy) && !stale && !recorded;
     // Letting go and the receipt are one write. Whether it fails or not, the
     // caller is told what happened to the call: a call that committed is not
     // reported as failed because its receipt could not be written.
-    let written = false;
+    let written = recorded;
     try {
-      if (hold) await hold.release(wanted ? receipt : undefined);
+      if (hold) await (hold as HandlerHold).release(wanted ? receipt : undefined);
       else if (wanted) await writeReceipt(kv, receipt);
-      written = wanted;
+      written ||= wanted;
     } catch (error) {
       resources.log(
         `[host] the receipt of ${handler} in ${project} (${receipt.id}, outcome ` +
@@ -418,7 +534,7 @@ async function callOnce(
         receipt: boundReceipt(receipt),
       });
     }
-    if (hold) {
+    if (hold || recorded) {
       resources.events?.publish({
         type: "handler-ended",
         project,
@@ -428,6 +544,16 @@ async function callOnce(
         outcome: receipt.outcome,
       });
     }
+  }
+}
+
+/** What a host function reaches, for when the call must hold its claim; an unknown name acts. */
+function reachOf(fn: HostFunctionName): HostFunction["reach"] {
+  try {
+    return findHostFunction(fn).reach;
+  } catch {
+    // The table refuses it when called; until then it is taken at its worst.
+    return "acts";
   }
 }
 

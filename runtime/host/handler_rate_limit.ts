@@ -13,6 +13,51 @@ import type { HandlerLimits } from "../limits.ts";
 import { handlerRateKey } from "./keys.ts";
 import type { ClaimCompanion } from "./running_claim.ts";
 
+/**
+ * A handler's count as stored: the times of its recent calls (ms), oldest
+ * first; a pair `[at, n]` stands for `n` calls, the latest of them at `at`.
+ */
+type RateCount = (number | [number, number])[];
+
+/**
+ * Entries a count keeps at most: limits up to this are counted exactly; above
+ * it, the oldest calls are kept in pairs, each counted as made when the latest
+ * of them was, so that a count never lets a call through early and never
+ * grows with the limit.
+ */
+const KEPT_ENTRIES = 64;
+
+/**
+ * Adds a call at `now` to the calls of `stored` still within `window`, or
+ * refuses it; the count to store, or the number of calls that refuse it.
+ */
+function countCall(
+  stored: RateCount,
+  now: number,
+  window: number,
+  limit: number,
+): { count: RateCount } | { refusedBy: number } {
+  const recent: [number, number][] = [];
+  let calls = 0;
+  for (const entry of stored) {
+    const [at, n] = typeof entry === "number" ? [entry, 1] : entry;
+    if (now - at < window) {
+      recent.push([at, n]);
+      calls += n;
+    }
+  }
+  if (calls >= limit) return { refusedBy: calls };
+  recent.push([now, 1]);
+  calls += 1;
+  // Calls older than the latest `limit` can refuse nothing any more.
+  while (recent.length > 1 && calls - recent[0][1] >= limit) calls -= recent.shift()![1];
+  while (recent.length > KEPT_ENTRIES) {
+    const [[, older], [at, n]] = recent.splice(0, 2);
+    recent.unshift([at, older + n]);
+  }
+  return { count: recent.map(([at, n]) => n === 1 ? at : [at, n]) };
+}
+
 /** Counts calls per handler and project against `rateLimit` calls per `rateWindowMs`. */
 export class HandlerRateLimit {
   #kv: Deno.Kv;
@@ -21,7 +66,7 @@ export class HandlerRateLimit {
    * Each count as this process last wrote it, with the versionstamp of that
    * write: the next claim checks it instead of reading it again.
    */
-  #written = new Map<string, Deno.KvEntry<number[]>>();
+  #written = new Map<string, Deno.KvEntry<RateCount>>();
 
   /**
    * The count kept in an installation.
@@ -68,7 +113,7 @@ export class HandlerRateLimit {
     const rateLimit = this.#limits.rateLimit;
     const written = this.#written;
     const name = JSON.stringify(key);
-    let wrote: number[] | undefined;
+    let wrote: RateCount | undefined;
     return {
       keys: [key],
       remembered: () => {
@@ -82,18 +127,16 @@ export class HandlerRateLimit {
         written.set(name, { key, value: wrote, versionstamp });
       },
       add(op, [entry]) {
-        const recent = ((entry.value ?? []) as number[]).filter((at) => now - at < window);
-        if (recent.length >= rateLimit) {
+        const counted = countCall((entry.value ?? []) as RateCount, now, window, rateLimit);
+        if ("refusedBy" in counted) {
           throw new RateLimitedError(
-            `${handler} was called ${timesWord(recent.length)} in the last ${window / 1000} s; ` +
-              `the limit is ${rateLimit}. Try again later`,
+            `${handler} was called ${timesWord(counted.refusedBy)} in the last ` +
+              `${window / 1000} s; the limit is ${rateLimit}. Try again later`,
           );
         }
-        recent.push(now);
-        // Kept until its newest call leaves the window, and no longer.
-        const expireIn = Math.max(1, Math.max(...recent) + window - now);
-        op.check(entry).set(key, recent, { expireIn });
-        wrote = recent;
+        // Kept until its newest call (this one) leaves the window, and no longer.
+        op.check(entry).set(key, counted.count, { expireIn: Math.max(1, window) });
+        wrote = counted.count;
       },
     };
   }

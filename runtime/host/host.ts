@@ -121,6 +121,8 @@ export class Host implements HandlerCaller {
       processLock: () => this.#processLock(),
       events: this.events,
       workState: options.workState,
+      // Shared with the views `withLog` makes: they run calls in this process too.
+      runningHere: new Set(),
     };
   }
 

@@ -74,6 +74,15 @@ export interface HostFunction<A = unknown> {
   /** The name handler code calls it by (one of `HOST_FUNCTIONS`). */
   readonly name: HostFunctionName;
   /**
+   * What it reaches, which says when the call's claim must be held
+   * (`runtime/host/call.ts` claims a handler only once it needs to):
+   * `"reads"` — reads only, and runs at once; `"stages"` — stages writes in the
+   * call's transaction, and begins the claim at once, which is held before the
+   * transaction commits; `"acts"` — acts outside Sync at once (a request), and
+   * runs only once the claim is held.
+   */
+  readonly reach: "reads" | "stages" | "acts";
+  /**
    * The permission the package must declare to call it, checked before the
    * argument is looked at; null when the function needs none of its own.
    */

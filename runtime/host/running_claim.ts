@@ -51,6 +51,13 @@ export interface ClaimHandlerOptions {
   lock?: ProcessLock;
   /** What else is decided and written in the claim's one read and one atomic write. */
   alongside?: ClaimCompanion;
+  /**
+   * The call has ended already and `receipt` is its receipt: the write records
+   * the receipt in place of a claim, so that a call which needed no claim
+   * while it ran is claimed and let go of in one write
+   * ({@linkcode recordUnclaimedCall}).
+   */
+  ended?: boolean;
 }
 
 /**
@@ -152,12 +159,14 @@ export async function claimHandler(
     ...(options.receipt ? { receipt: boundReceipt(options.receipt) } : {}),
   };
   const alongside = options.alongside;
+  const ended = options.ended && options.receipt ? options.receipt : null;
+  const put = (op: Deno.AtomicOperation) => ended ? addReceipt(op, ended) : op.set(key, claim);
   // Most claims find the handler free and its companions as this process
   // left them: the first try takes that as read, and its checks (no claim
   // there; the companions' versionstamps) prove it or fail, and then it reads.
   const remembered = alongside ? alongside.remembered?.() : [];
   if (remembered) {
-    const op = kv.atomic().check({ key, versionstamp: null }).set(key, claim);
+    const op = put(kv.atomic().check({ key, versionstamp: null }));
     let added = true;
     try {
       alongside?.add(op, remembered);
@@ -176,7 +185,9 @@ export async function claimHandler(
     const [current, ...entries] = await readEntries(kv, [key, ...alongside?.keys ?? []]);
     const held = current.value as RunningClaim | null;
     if (held && await stillHeld(held, options.now, options.lock)) return null;
-    const op = kv.atomic().check(current).set(key, claim);
+    const op = put(kv.atomic().check(current));
+    // The claim found is let go of in the same write: nothing takes its place.
+    if (held && ended) op.delete(key);
     alongside?.add(op, entries);
     if (held) await addInterruptedReceipt(kv, op, held, options.now);
     const result = await op.commit();
@@ -186,6 +197,43 @@ export async function claimHandler(
     }
   }
   return null;
+}
+
+/** Options for {@linkcode recordUnclaimedCall}. */
+export interface RecordUnclaimedCallOptions {
+  /** The host's time, in ms. */
+  now: number;
+  /** How long a claim of this handler lasts, to judge one found there. */
+  forMs: number;
+  /** The ended call's receipt. */
+  receipt: Receipt;
+  /** This process's lock ({@linkcode ClaimHandlerOptions.lock}). */
+  lock?: ProcessLock;
+  /** What else is decided and written with it ({@linkcode ClaimHandlerOptions.alongside}). */
+  alongside?: ClaimCompanion;
+}
+
+/**
+ * Records a call that ended without having claimed its handler — it reached
+ * nothing outside its own transaction, and that committed nothing — as
+ * though it had claimed it and let go: one atomic write checks that no call
+ * holds the handler (a claim that no longer counts becomes its `interrupted`
+ * receipt, as {@linkcode claimHandler} does), adds `alongside` (the rate
+ * count, say) and writes the receipt.
+ *
+ * @throws What `options.alongside` throws to refuse the call; nothing is written then.
+ * @returns False, writing nothing, when another call holds the handler: this
+ *   one overlapped it and is refused as its claim would have been.
+ */
+export async function recordUnclaimedCall(
+  kv: Deno.Kv,
+  key: Deno.KvKey,
+  options: RecordUnclaimedCallOptions,
+): Promise<boolean> {
+  const written = await claimHandler(kv, key, { ...options, ended: true });
+  if (written === null) return false;
+  await trimReceiptsNowAndThen(kv, options.receipt);
+  return true;
 }
 
 /** Keys one Deno KV `getMany` reads at most. */

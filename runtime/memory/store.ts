@@ -164,13 +164,19 @@ function decodeStoredRecord(value: Uint8Array): StoredRecord {
   return JSON.parse(decoder.decode(value));
 }
 
-/** The public summary of a stored record (a fresh object). */
-export function summaryOf(record: StoredRecord): RecordSummary {
+/**
+ * The public summary of a stored record (a fresh object).
+ *
+ * @param record The record's metadata.
+ * @param owned Whether `record` was just decoded and is the caller's alone,
+ *   so its fields need no copy.
+ */
+export function summaryOf(record: StoredRecord, owned = false): RecordSummary {
   return {
     key: record.key,
     kind: record.kind,
     title: record.title,
-    fields: structuredClone(record.fields),
+    fields: owned ? record.fields : structuredClone(record.fields),
     revision: record.revision,
     updatedAt: record.updatedAt,
     updatedBy: record.updatedBy,
@@ -226,7 +232,7 @@ export async function readContentOf(kv: Deno.Kv, record: StoredRecord): Promise<
 export async function getRecord(kv: Deno.Kv, key: string): Promise<RecordSummary | null> {
   parseRecordKey(key);
   const { record } = await readStoredEntry(kv, key);
-  return record === null ? null : summaryOf(record);
+  return record === null ? null : summaryOf(record, true);
 }
 
 // A reader racing a stream of writers could in principle miss the chunks every
@@ -403,7 +409,7 @@ export async function listRecordPage(
       }
       take(key);
       if (!more()) break;
-      add(summaryOf(decodeStoredRecord(entry.value)));
+      add(summaryOf(decodeStoredRecord(entry.value), true));
       if (!more()) break;
     }
   }

@@ -235,7 +235,7 @@ export class MemoryTransaction {
       const staged = this.#staged.get(key);
       if (staged) return staged.next === null ? null : summaryOf(staged.next);
       const { record } = await readStoredEntry(this.#kv, key);
-      return record === null ? null : summaryOf(record);
+      return record === null ? null : summaryOf(record, true);
     });
   }
 

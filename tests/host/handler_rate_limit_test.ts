@@ -124,3 +124,23 @@ Deno.test("`HandlerRateLimit.count()` says a limit of one call in words that fit
     "mail.poll was called once in the last 60 s; the limit is 1. Try again later",
   );
 });
+
+Deno.test("`HandlerRateLimit.count()` keeps a small count however high the limit", async (t) => {
+  using kv = await Deno.openKv(":memory:");
+  const limit = new HandlerRateLimit(kv, { rateLimit: 1_000, rateWindowMs: 60_000 });
+  for (let i = 0; i < 1_000; i++) await limit.count(P, "mail", "mail.poll", T0 + i);
+  await t.step("what is stored stays at most 64 entries", async () => {
+    const [entry] = await Array.fromAsync(kv.list<unknown[]>({ prefix: [] }));
+    assert.ok(entry, "a count is stored");
+    assert.ok(entry.value.length <= 64, `${entry.value.length} entries`);
+  });
+  await t.step("no call is let through before the window allows it", async () => {
+    await refused(
+      () => limit.count(P, "mail", "mail.poll", T0 + 59_999),
+      "mail.poll was called 1000 times in the last 60 s; the limit is 1000. Try again later",
+    );
+  });
+  await t.step("once the window has passed every call, calls are counted again", async () => {
+    await limit.count(P, "mail", "mail.poll", T0 + 60_999);
+  });
+});

@@ -39,6 +39,7 @@ Deno.test("`runHostFunction()` checks the declared permission, then the argument
       const seen: unknown[] = [];
       const echo: HostFunction<string> = {
         name: "memory.record",
+        reach: "reads",
         permission: null,
         parse: (args) => String(args),
         run: (arg) => {

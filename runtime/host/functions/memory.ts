@@ -25,6 +25,7 @@ export const memory: {
 } = {
   list: {
     name: "memory.list",
+    reach: "reads",
     permission: null,
     parse(args) {
       const query = (args ?? {}) as RecordQuery;
@@ -43,6 +44,7 @@ export const memory: {
   },
   record: {
     name: "memory.record",
+    reach: "reads",
     permission: null,
     parse: (args) => keyArg("memory.record", args),
     async run(key, { access, transaction }) {
@@ -52,6 +54,7 @@ export const memory: {
   },
   content: {
     name: "memory.content",
+    reach: "reads",
     permission: null,
     parse: (args) => keyArg("memory.content", args),
     async run(key, { access, transaction }) {
@@ -61,6 +64,7 @@ export const memory: {
   },
   write: {
     name: "memory.write",
+    reach: "stages",
     permission: null,
     parse(args) {
       const input = args as RecordInput;
@@ -78,6 +82,7 @@ export const memory: {
   },
   remove: {
     name: "memory.remove",
+    reach: "stages",
     permission: null,
     parse: (args) => keyArg("memory.remove", args),
     async run(key, { access, transaction }) {

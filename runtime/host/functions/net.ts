@@ -19,6 +19,7 @@ export const net: {
 } = {
   fetch: {
     name: "net.fetch",
+    reach: "acts",
     permission: null,
     // netFetch checks the request's shape itself, in its own words.
     parse: (args) => args,

@@ -23,6 +23,7 @@ export const work: {
 } = {
   order: {
     name: "work.order",
+    reach: "stages",
     permission: "work.agent",
     parse: parseWorkOrder,
     async run(input, context) {
@@ -57,6 +58,7 @@ export const work: {
   },
   state: {
     name: "work.state",
+    reach: "reads",
     permission: "work.agent",
     parse: (args) => keyArg("work.state", args),
     async run(key, context) {
