@@ -14,6 +14,7 @@
  *
  * @module
  */
+import { createCipheriv, createDecipheriv } from "node:crypto";
 import { InvalidInputError } from "../errors.ts";
 import { RECORD_LIMITS } from "../limits.ts";
 
@@ -50,7 +51,7 @@ export function newCursorSecret(): Uint8Array<ArrayBuffer> {
 /** Issues and opens the cursors of record listings under one secret. */
 export class RecordCursors {
   #secret: () => Promise<Uint8Array>;
-  #key: Promise<CryptoKey> | null = null;
+  #key: Promise<Uint8Array> | null = null;
 
   /**
    * Cursors sealed under the secret `secret` answers. It is asked the first
@@ -70,15 +71,21 @@ export class RecordCursors {
    * @returns An opaque string, good only for the same reader and prefix.
    */
   async issue(lastKey: string, scope: CursorScope): Promise<string> {
+    const key = await this.#cryptoKey();
     const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
-    const sealed = await crypto.subtle.encrypt(
-      { name: "AES-GCM", iv, additionalData: boundTo(scope) },
-      await this.#cryptoKey(),
-      encoder.encode(lastKey),
-    );
-    const bytes = new Uint8Array(IV_BYTES + sealed.byteLength);
+    // Sealed in this thread (node:crypto) rather than by WebCrypto, whose
+    // round trip to another thread costs a listing several times the sealing:
+    // the same AES-GCM, the same bytes (ciphertext, then the tag).
+    const cipher = createCipheriv("aes-256-gcm", key, iv);
+    cipher.setAAD(boundTo(scope));
+    const head = cipher.update(encoder.encode(lastKey));
+    const tail = cipher.final();
+    const tag = cipher.getAuthTag();
+    const bytes = new Uint8Array(IV_BYTES + head.byteLength + tail.byteLength + TAG_BYTES);
     bytes.set(iv);
-    bytes.set(new Uint8Array(sealed), IV_BYTES);
+    bytes.set(head, IV_BYTES);
+    bytes.set(tail, IV_BYTES + head.byteLength);
+    bytes.set(tag, bytes.byteLength - TAG_BYTES);
     return bytes.toBase64({ alphabet: "base64url", omitPadding: true });
   }
 
@@ -105,25 +112,31 @@ export class RecordCursors {
     if (bytes.byteLength < IV_BYTES + TAG_BYTES) throw refuse();
     const key = await this.#cryptoKey();
     try {
-      const opened = await crypto.subtle.decrypt(
-        { name: "AES-GCM", iv: bytes.subarray(0, IV_BYTES), additionalData: boundTo(scope) },
-        key,
-        bytes.subarray(IV_BYTES),
-      );
+      const decipher = createDecipheriv("aes-256-gcm", key, bytes.subarray(0, IV_BYTES));
+      decipher.setAAD(boundTo(scope));
+      decipher.setAuthTag(bytes.subarray(bytes.byteLength - TAG_BYTES));
+      const head = decipher.update(bytes.subarray(IV_BYTES, bytes.byteLength - TAG_BYTES));
+      // Throws unless the tag proves the cursor sealed under this secret for this scope.
+      const tail = decipher.final();
+      const opened = new Uint8Array(head.byteLength + tail.byteLength);
+      opened.set(head);
+      opened.set(tail, head.byteLength);
       return decoder.decode(opened);
     } catch {
       throw refuse();
     }
   }
 
-  #cryptoKey(): Promise<CryptoKey> {
+  #cryptoKey(): Promise<Uint8Array> {
     if (this.#key === null) {
-      const key = this.#secret().then((secret) =>
-        crypto.subtle.importKey("raw", new Uint8Array(secret), "AES-GCM", false, [
-          "encrypt",
-          "decrypt",
-        ])
-      );
+      const key = this.#secret().then((secret) => {
+        if (secret.byteLength !== CURSOR_SECRET_BYTES) {
+          throw new Error(
+            `A cursor secret is ${CURSOR_SECRET_BYTES} bytes, not ${secret.byteLength}`,
+          );
+        }
+        return new Uint8Array(secret);
+      });
       this.#key = key;
       // A secret that could not be read is asked for again next time.
       key.catch(() => {

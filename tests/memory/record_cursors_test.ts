@@ -77,3 +77,37 @@ Deno.test("`RecordCursors` asks for its secret once, and again after a failure",
   assert.equal(await cursors.open(cursor, SCOPE), "box.note/a");
   assert.equal(asked, 2);
 });
+
+Deno.test("`RecordCursors` seals as WebCrypto's AES-GCM does: a cursor sealed by either opens with the other", async () => {
+  const secret = newCursorSecret();
+  const cursors = new RecordCursors(() => Promise.resolve(secret));
+  const key = await crypto.subtle.importKey("raw", secret, "AES-GCM", false, [
+    "encrypt",
+    "decrypt",
+  ]);
+  const bound = new TextEncoder().encode(
+    JSON.stringify(["record cursor", SCOPE.reader, SCOPE.prefix]),
+  );
+  const iv = crypto.getRandomValues(new Uint8Array(12));
+  const sealed = new Uint8Array(
+    await crypto.subtle.encrypt(
+      { name: "AES-GCM", iv, additionalData: bound },
+      key,
+      new TextEncoder().encode("box.note/7"),
+    ),
+  );
+  const byWebCrypto = new Uint8Array([...iv, ...sealed]);
+  assert.equal(
+    await cursors.open(byWebCrypto.toBase64({ alphabet: "base64url", omitPadding: true }), SCOPE),
+    "box.note/7",
+  );
+  const ours = Uint8Array.fromBase64(await cursors.issue("box.note/8", SCOPE), {
+    alphabet: "base64url",
+  });
+  const opened = await crypto.subtle.decrypt(
+    { name: "AES-GCM", iv: ours.subarray(0, 12), additionalData: bound },
+    key,
+    ours.subarray(12),
+  );
+  assert.equal(new TextDecoder().decode(opened), "box.note/8");
+});
