@@ -1,7 +1,8 @@
 /**
  * Calling a handler: the package that serves the project is resolved, the
- * handler is claimed so it is not re-entered, counted against its rate limit,
- * run in the isolate pool as a transaction over project memory, and every
+ * handler is run in the isolate pool as a transaction over project memory,
+ * claimed so it is not re-entered once it needs to be (see
+ * {@linkcode CLAIM_AFTER_MS}) and counted against its rate limit, and every
  * attempt leaves a receipt.
  *
  * @module
