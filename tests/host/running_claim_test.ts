@@ -5,6 +5,7 @@ import {
   claimHandler,
   holdHandler,
   recordInterruptedCalls,
+  recordUnclaimedCall,
   releaseHandler,
   runningHandlers,
 } from "../../runtime/host/running_claim.ts";
@@ -313,5 +314,83 @@ Deno.test("`releaseHandler()` drops a package's oldest receipts past the number 
     assert.equal(kept[0].id, `r${String(calls - 1).padStart(5, "0")}`, "the newest is kept");
   } finally {
     kv.close();
+  }
+});
+
+Deno.test("`recordUnclaimedCall()` writes an ended call's receipt in place of a claim, as its claim would have been judged", async (t) => {
+  const home = await Deno.makeTempDir({ prefix: "sync-unclaimed-" });
+  const kv = await Deno.openKv(":memory:");
+  const ours = await ProcessLock.take(home);
+  const key = runningClaimKey("/p", "x", "x.run");
+  const ended = (id: string): Receipt => ({
+    ...started(id),
+    endedAt: new Date(1_100).toISOString(),
+  });
+  try {
+    await t.step("with no claim there, the receipt is written and no claim is left", async () => {
+      assert.equal(
+        await recordUnclaimedCall(kv, key, { now: 1_100, forMs: 500, receipt: ended("r1") }),
+        true,
+      );
+      assert.deepEqual((await listReceipts(kv, "/p")).map((r) => [r.id, r.outcome]), [
+        ["r1", "ok"],
+      ]);
+      assert.equal((await kv.get(key)).versionstamp, null);
+    });
+
+    await t.step(
+      "a claim another running call holds refuses it, and nothing is written",
+      async () => {
+        const theirs = await ProcessLock.take(home);
+        try {
+          assert.ok(
+            await claimHandler(kv, key, {
+              now: 1_200,
+              forMs: 500,
+              receipt: started("r2"),
+              lock: theirs,
+            }),
+          );
+          assert.equal(
+            await recordUnclaimedCall(kv, key, {
+              now: 1_300,
+              forMs: 500,
+              receipt: ended("r3"),
+              lock: ours,
+            }),
+            false,
+          );
+          assert.deepEqual((await listReceipts(kv, "/p")).map((r) => r.id), ["r1"]);
+        } finally {
+          theirs.release();
+        }
+      },
+    );
+
+    await t.step(
+      "once that call's process is gone, its claim becomes its interrupted receipt in the same write",
+      async () => {
+        assert.equal(
+          await recordUnclaimedCall(kv, key, {
+            now: 1_400,
+            forMs: 500,
+            receipt: ended("r4"),
+            lock: ours,
+          }),
+          true,
+        );
+        const receipts = await listReceipts(kv, "/p");
+        assert.deepEqual(receipts.map((r) => [r.id, r.outcome]).sort(), [
+          ["r1", "ok"],
+          ["r2", "interrupted"],
+          ["r4", "ok"],
+        ]);
+        assert.equal((await kv.get(key)).versionstamp, null, "the abandoned claim is let go of");
+      },
+    );
+  } finally {
+    ours.release();
+    kv.close();
+    await Deno.remove(home, { recursive: true });
   }
 });
