@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { HandlerBusyError, InvalidInputError, NotFoundError } from "../errors.ts";
+import { HandlerBusyError, InvalidInputError, NotFoundError, SyncError } from "../errors.ts";
 import { describeError } from "../internal/describe_error.ts";
 import { newId } from "../internal/id.ts";
 import {
@@ -476,16 +476,20 @@ async function callOnce(
     }
     return { value, receipt };
   } catch (error) {
-    // A call that ran without a claim and failed claims now: its receipt is
-    // written with the claim's checks and the rate count, and a call its
-    // claim would have refused is told that refusal instead.
     let failure = error;
     clearTimeout(claimTimer);
     // The project's memory could not be read for the call: that is why it
     // failed, not the error its handler was handed for it.
     if (preparing) await (preparing as Promise<unknown>).catch((unready) => failure = unready);
+    // A call that ran without a claim and failed claims now: its receipt is
+    // written with the claim's checks and the rate count, and a call its
+    // claim would have refused (busy, over its rate) is told that refusal
+    // instead; a claim that could not be written at all (the installation
+    // closing) leaves the call's own error to tell.
     if (beginClaim && !claimed && !recorded && !snapshot?.stale) {
-      await beginClaim().catch((refusal) => failure = refusal);
+      await beginClaim().catch((refusal) => {
+        if (refusal instanceof SyncError) failure = refusal;
+      });
     }
     // A refused claim is the call's outcome, whatever its isolate did meanwhile;
     // and what failed may have been read from entries the claim finds changed.

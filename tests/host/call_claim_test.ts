@@ -33,7 +33,7 @@ Deno.test("`callHandler()` claims its handler once it needs to, and is refused w
     await env.install({
       id: "lazy",
       permissions: ["background", `net:${address}`],
-      handlers: ["lazy.read", "lazy.write", "lazy.fetch", "lazy.spin"],
+      handlers: ["lazy.read", "lazy.write", "lazy.fetch", "lazy.spin", "lazy.throw"],
       service: `import { memory, net } from "@sync/extension-api/service";
 export default function register() {
   return {
@@ -46,6 +46,9 @@ export default function register() {
       return "wrote";
     },
     "lazy.fetch": async () => (await net.fetch("http://${address}/")).status,
+    "lazy.throw": () => {
+      throw new Error("no");
+    },
     "lazy.spin": () => {
       const until = Date.now() + ${CLAIM_AFTER_MS * 12};
       while (Date.now() < until) {}
@@ -66,6 +69,24 @@ export default function register() {
         const count = await env.kv.get<unknown[]>(handlerRateKey(env.project, "lazy", "lazy.read"));
         assert.equal(count.value?.length, 1, "the call counts against the rate limit");
         assert.ok(env.logs.includes("[lazy] reading"), "its console line is told");
+      },
+    );
+
+    await t.step(
+      "a call that fails before it needed a claim leaves its receipt, counted",
+      async () => {
+        await assert.rejects(call("lazy.throw"), { name: "HandlerFailedError" });
+        const [stored] = await listReceipts(env.kv, env.project, { packageId: "lazy" });
+        assert.deepEqual([stored.handler, stored.outcome, stored.error?.name], [
+          "lazy.throw",
+          "failed",
+          "HandlerFailedError",
+        ]);
+        const count = await env.kv.get<unknown[]>(
+          handlerRateKey(env.project, "lazy", "lazy.throw"),
+        );
+        assert.equal(count.value?.length, 1);
+        assert.deepEqual(await running(), []);
       },
     );
 
@@ -96,13 +117,13 @@ export default function register() {
     );
 
     await t.step("a claim held elsewhere refuses each call, and nothing of it counts", async () => {
-      for (const handler of ["lazy.read", "lazy.write", "lazy.fetch"]) {
+      for (const handler of ["lazy.read", "lazy.write", "lazy.fetch", "lazy.throw"]) {
         // Another process's claim, judged by its expiry alone.
         const key = runningClaimKey(env.project, "lazy", handler);
         assert.ok(await claimHandler(env.kv, key, { now: Date.now(), forMs: 60_000 }));
       }
       const fetchedBefore = seenByServer.length;
-      for (const handler of ["lazy.read", "lazy.write", "lazy.fetch"]) {
+      for (const handler of ["lazy.read", "lazy.write", "lazy.fetch", "lazy.throw"]) {
         await assert.rejects(call(handler), HandlerBusyError, handler);
       }
       assert.equal(seenByServer.length, fetchedBefore, "no request was made");
@@ -110,10 +131,11 @@ export default function register() {
       assert.deepEqual((await listRecords(memory, { kind: "lazy.note" })).records, []);
       const receipts = await listReceipts(env.kv, env.project, { packageId: "lazy" });
       assert.deepEqual(
-        receipts.slice(0, 3).map((r) => [r.handler, r.outcome, r.error?.name]).sort(),
+        receipts.slice(0, 4).map((r) => [r.handler, r.outcome, r.error?.name]).sort(),
         [
           ["lazy.fetch", "failed", "HandlerBusyError"],
           ["lazy.read", "failed", "HandlerBusyError"],
+          ["lazy.throw", "failed", "HandlerBusyError"],
           ["lazy.write", "failed", "HandlerBusyError"],
         ],
       );
