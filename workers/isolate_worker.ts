@@ -242,7 +242,6 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
     case "call":
     case "probe": {
       const done = await runCall(message);
-      send(done);
       if (!done.fatal && quickjs && wasmBytes(quickjs) - freshBytes > RECYCLE_GROWTH_BYTES) {
         quickjs = await loadQuickJS();
       }
@@ -302,11 +301,19 @@ interface SourcePlace {
   column: number;
 }
 
+/**
+ * Runs a call and sends its answer, then frees what the call used: the answer
+ * leaves before its context is freed, which the host need not wait for.
+ */
 async function runCall(call: Job): Promise<FromWorker & { type: "done" }> {
   const base = { type: "done" as const, callId: call.callId };
+  const sent = (done: FromWorker & { type: "done" }) => {
+    send(done);
+    return done;
+  };
   readyEngine();
   if (!quickjs || !engine) {
-    return { ...base, error: crash("worker was not initialised"), fatal: true };
+    return sent({ ...base, error: crash("worker was not initialised"), fatal: true });
   }
   const deadline = Date.now() + call.limits.timeoutMs;
   const { runtime } = engine;
@@ -326,9 +333,9 @@ async function runCall(call: Job): Promise<FromWorker & { type: "done" }> {
     current = session;
     const value = call.type === "probe" ? await session.probe() : await session.run();
     clean = !session.failed;
-    return { ...base, value };
+    return sent({ ...base, value });
   } catch (error) {
-    if (error instanceof CallStop) return { ...base, error: error.crossed };
+    if (error instanceof CallStop) return sent({ ...base, error: error.crossed });
     if (isWorkerStackOverflow(error)) {
       // The worker's own stack ran out inside QuickJS, before QuickJS's cap
       // did: V8 unwound the WebAssembly frames mid-operation, so this QuickJS
@@ -336,13 +343,13 @@ async function runCall(call: Job): Promise<FromWorker & { type: "done" }> {
       // aborts), and the call fails as the resource error it is.
       quickjs = undefined;
       engine = undefined;
-      return { ...base, error: stackOverflow(call, session?.stage ?? "load") };
+      return sent({ ...base, error: stackOverflow(call, session?.stage ?? "load") });
     }
     // Anything else came from the Wasm side (an abort, a broken heap): the
     // whole QuickJS instance is suspect, so the host replaces this worker.
     quickjs = undefined;
     engine = undefined;
-    return { ...base, error: crash(String(error)), fatal: true };
+    return sent({ ...base, error: crash(String(error)), fatal: true });
   } finally {
     current = undefined;
     growth.limit = Infinity;
