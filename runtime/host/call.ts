@@ -252,7 +252,7 @@ async function callOnce(
   const startedAt = now();
   const claimKey = runningClaimKey(project, id, handler);
   const here = resources.runningHere;
-  const hereKey = JSON.stringify(claimKey);
+  const hereKey = `${project}\0${id}\0${handler}`;
   let inHere = false;
   let hold = null as HandlerHold | null;
   /** The claim, once begun; settles when it is decided. */

@@ -37,25 +37,37 @@ function countCall(
   window: number,
   limit: number,
 ): { count: RateCount } | { refusedBy: number } {
-  const recent: [number, number][] = [];
+  const recent: RateCount = [];
   let calls = 0;
   for (const entry of stored) {
-    const [at, n] = typeof entry === "number" ? [entry, 1] : entry;
-    if (now - at < window) {
-      recent.push([at, n]);
-      calls += n;
+    if (now - timeOf(entry) < window) {
+      recent.push(entry);
+      calls += callsIn(entry);
     }
   }
   if (calls >= limit) return { refusedBy: calls };
-  recent.push([now, 1]);
+  recent.push(now);
   calls += 1;
   // Calls older than the latest `limit` can refuse nothing any more.
-  while (recent.length > 1 && calls - recent[0][1] >= limit) calls -= recent.shift()![1];
-  while (recent.length > KEPT_ENTRIES) {
-    const [[, older], [at, n]] = recent.splice(0, 2);
-    recent.unshift([at, older + n]);
+  let first = 0;
+  while (first < recent.length - 1 && calls - callsIn(recent[first]) >= limit) {
+    calls -= callsIn(recent[first++]);
   }
-  return { count: recent.map(([at, n]) => n === 1 ? at : [at, n]) };
+  const count = first > 0 ? recent.slice(first) : recent;
+  if (count.length <= KEPT_ENTRIES) return { count };
+  // The oldest become one pair, counted as made when the latest of them was.
+  const merged = count.length - KEPT_ENTRIES + 1;
+  let pair = 0;
+  for (let i = 0; i < merged; i++) pair += callsIn(count[i]);
+  return { count: [[timeOf(count[merged - 1]), pair], ...count.slice(merged)] };
+}
+
+function timeOf(entry: number | [number, number]): number {
+  return typeof entry === "number" ? entry : entry[0];
+}
+
+function callsIn(entry: number | [number, number]): number {
+  return typeof entry === "number" ? 1 : entry[1];
 }
 
 /** Counts calls per handler and project against `rateLimit` calls per `rateWindowMs`. */

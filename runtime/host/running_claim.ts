@@ -151,7 +151,8 @@ export async function claimHandler(
   key: Deno.KvKey,
   options: ClaimHandlerOptions,
 ): Promise<string | null> {
-  const claim: RunningClaim = {
+  const ended = options.ended && options.receipt ? options.receipt : null;
+  const claim: RunningClaim | null = ended ? null : {
     startedAt: options.now,
     until: options.now + options.forMs,
     renewedAt: options.now,
@@ -159,8 +160,7 @@ export async function claimHandler(
     ...(options.receipt ? { receipt: boundReceipt(options.receipt) } : {}),
   };
   const alongside = options.alongside;
-  const ended = options.ended && options.receipt ? options.receipt : null;
-  const put = (op: Deno.AtomicOperation) => ended ? addReceipt(op, ended) : op.set(key, claim);
+  const put = (op: Deno.AtomicOperation) => claim ? op.set(key, claim) : addReceipt(op, ended!);
   // Most claims find the handler free and its companions as this process
   // left them: the first try takes that as read, and its checks (no claim
   // there; the companions' versionstamps) prove it or fail, and then it reads.
