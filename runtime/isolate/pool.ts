@@ -125,10 +125,16 @@ interface Active {
 function endedSignal(active: Active): AbortSignal {
   if (!active.ended) {
     active.ended = new AbortController();
-    if (active.finished) active.ended.abort();
+    if (active.finished) active.ended.abort(CALL_ENDED);
   }
   return active.ended.signal;
 }
+
+/**
+ * The reason every ended call's signal gives: made once, since an abort
+ * without one makes a `DOMException`, and its stack, at every call.
+ */
+const CALL_ENDED = new DOMException("The handler call ended", "AbortError");
 
 const WORKER_URL = new URL("../../workers/isolate_worker.ts", import.meta.url);
 
@@ -348,7 +354,7 @@ export class IsolatePool {
       const finish = () => {
         clearTimeout(timer);
         active.finished = true;
-        active.ended?.abort();
+        active.ended?.abort(CALL_ENDED);
         if (slot.active === active) slot.active = undefined;
       };
       const active: Active = {
