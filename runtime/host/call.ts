@@ -264,6 +264,8 @@ async function callOnce(
   let transaction: MemoryTransaction | undefined;
   /** The project's memory, the generation and the readable kinds, once asked for. */
   let preparing: Promise<MemoryTransaction> | null = null;
+  /** The handler called a host function, which waited for `preparing`. */
+  let askedHost = false;
   let snapshot: ServingSnapshot | undefined;
   /** The attempt is to be made again: it leaves no receipt. */
   let stale = false;
@@ -424,6 +426,7 @@ async function callOnce(
         // Reads run at once; a write is staged at once and begins the claim,
         // which the commit waits for; an act outside Sync waits for the claim.
         const reach = reachOf(fn);
+        askedHost = true;
         if (reach === "acts") await beginClaim!();
         else if (reach === "stages") {
           staging = true;
@@ -451,7 +454,8 @@ async function callOnce(
       clearTimeout(claimTimer);
       if (staging) await beginClaim!();
       if (staging || options.generation) await (await prepare()).commit();
-      else if (preparing) (await preparing).discard();
+      // A memory read beside the isolate that the handler never used does not fail it.
+      else if (preparing) await preparing.then((unused) => unused.discard(), () => {});
       return value;
     });
     // A refused claim is the call's outcome, whatever its isolate did meanwhile.
@@ -478,9 +482,11 @@ async function callOnce(
   } catch (error) {
     let failure = error;
     clearTimeout(claimTimer);
-    // The project's memory could not be read for the call: that is why it
-    // failed, not the error its handler was handed for it.
-    if (preparing) await (preparing as Promise<unknown>).catch((unready) => failure = unready);
+    // The project's memory could not be read for a host function: that is
+    // why the call failed, not the error its handler was handed for it.
+    if (preparing && askedHost) {
+      await (preparing as Promise<unknown>).catch((unready) => failure = unready);
+    }
     // A call that ran without a claim and failed claims now: its receipt is
     // written with the claim's checks and the rate count, and a call its
     // claim would have refused (busy, over its rate) is told that refusal

@@ -62,10 +62,13 @@ Deno.test("a project memory that is not a database is refused by name and kept a
   try {
     await env.install({
       id: "notes",
-      handlers: ["notes.write"],
+      handlers: ["notes.write", "notes.quiet"],
       service: `import { memory } from "@sync/extension-api/service";
 export default function register() {
-  return { "notes.write": () => memory.write({ key: "notes.note/1", title: "One" }) };
+  return {
+    "notes.write": () => memory.write({ key: "notes.note/1", title: "One" }),
+    "notes.quiet": () => typeof memory.write,
+  };
 }`,
     });
     await env.host.close();
@@ -94,6 +97,12 @@ export default function register() {
       async () => {
         await assert.rejects(call(), { name: "MemoryUnreadableError" });
         assert.deepEqual(await Deno.readFile(file), garbage);
+        // A handler that reaches for no memory is not failed by it.
+        const quiet = await host!.callHandler(env.project, "notes", "notes.quiet", {
+          occasion: { kind: "extension" },
+          source: { kind: "person" },
+        });
+        assert.equal(quiet.value, "function");
         await Deno.rename(file, `${file}.broken`);
         await call();
         using kv = await openProjectMemory(env.project);
