@@ -52,6 +52,7 @@ import {
   recordUnclaimedCall,
 } from "./running_claim.ts";
 import { findHostFunction } from "./function_table.ts";
+import type { CallJournal } from "./call_journal.ts";
 import type { HostFunction } from "./host_function.ts";
 import { runningClaimKey } from "./keys.ts";
 
@@ -169,12 +170,20 @@ export interface CallResources {
   /** Where work stands, for `work.state()`; every order is `ordered` when absent. */
   workState?: WorkStateReader;
   /**
-   * The handlers running in this process, by their claim's key: with it, a
-   * call claims its handler in the installation only once it needs to (see
-   * {@linkcode CLAIM_AFTER_MS}), since a second call here is refused by this
-   * set at once; without it, every call claims before it starts.
+   * The handlers running in this process, by their claim's key: with it and
+   * a {@linkcode CallResources.callJournal}, a call claims its handler in the
+   * installation only once it needs to (see {@linkcode CLAIM_AFTER_MS}), since
+   * a second call here is refused by this set at once; without them, every
+   * call claims before it starts.
    */
   runningHere?: Set<string>;
+  /**
+   * This process's call journal, once its lock is taken: a call that claims
+   * only once it needs to is written down there before it runs, so a process
+   * killed before the claim still leaves its receipt. Null where none can be
+   * kept; every call then claims before it starts.
+   */
+  callJournal?: () => CallJournal | null;
   /** How long a call runs before it claims its handler when nothing else made it; {@linkcode CLAIM_AFTER_MS} when absent. */
   claimAfterMs?: number;
 }
@@ -187,10 +196,10 @@ export interface CallResources {
  * that only read and ended sooner than this is claimed and let go of in one
  * write with its receipt ({@linkcode recordUnclaimedCall}), whose check
  * refuses it if another call held the handler meanwhile, as its claim would
- * have been. Past this, a call claims as it always did, so that another
- * process sees it running and a process killed mid-call leaves an
- * `interrupted` receipt: what is lost to a process killed sooner is the
- * receipt of a call that had read and done nothing.
+ * have been. Until it claims, the call is written down in this process's
+ * {@linkcode CallJournal}, so a process killed meanwhile still leaves its
+ * receipt. Past this, a call claims as it always did, so that another
+ * process sees it running.
  */
 export const CLAIM_AFTER_MS = 25;
 
@@ -266,6 +275,8 @@ async function callOnce(
   let preparing: Promise<MemoryTransaction> | null = null;
   /** The handler called a host function, which waited for `preparing`. */
   let askedHost = false;
+  /** The call claims only once it needs to: it is written down in the journal. */
+  let journaled: CallJournal | null = null;
   let snapshot: ServingSnapshot | undefined;
   /** The attempt is to be made again: it leaves no receipt. */
   let stale = false;
@@ -330,8 +341,12 @@ async function callOnce(
     if (here?.has(hereKey)) throw busy();
     here?.add(hereKey);
     inHere = here !== undefined;
-    // The claim carries the receipt, so a call whose process is killed still leaves one.
+    // The claim carries the receipt, so a call whose process is killed still
+    // leaves one; a call that claims only once it needs to is written down in
+    // the journal first, for the same reason.
     const lock = await resources.processLock?.();
+    const journal = here ? resources.callJournal?.() ?? null : null;
+    if (journal?.started(receipt)) journaled = journal;
     // The rate count and the checks of what the package was resolved from are
     // written with the claim, or with the receipt of a call that never claimed.
     const alongside = bothCompanions(
@@ -365,7 +380,7 @@ async function callOnce(
       claimed.catch(() => refused.abort());
       return claimed;
     };
-    if (here) {
+    if (journaled) {
       claimTimer = setTimeout(
         () => beginClaim?.().catch(() => {}),
         resources.claimAfterMs ?? CLAIM_AFTER_MS,
@@ -536,6 +551,8 @@ async function callOnce(
           (hold ? "; its claim becomes an interrupted receipt once it runs out" : ""),
       );
     }
+    // Written down as ended once its receipt is, or once there is none to write.
+    journaled?.ended(receipt.id);
     // Told once written, so a page that reads again on hearing it finds it.
     if (written) {
       resources.events?.publish({

@@ -22,6 +22,7 @@ import { HandlerRateLimit } from "./handler_rate_limit.ts";
 import { recordCursorSecret } from "./record_cursor_secret.ts";
 import { ProcessLock } from "./process_lock.ts";
 import { recordInterruptedCalls } from "./running_claim.ts";
+import { CallJournal, recordJournaledCalls } from "./call_journal.ts";
 import type { Receipt } from "../types.ts";
 import { EventBus } from "../event_bus.ts";
 import type { WorkStateReader } from "./host_function.ts";
@@ -85,6 +86,8 @@ export class Host implements HandlerCaller {
   #resources: CallResources;
   #log: (line: string) => void;
   #lock: Promise<ProcessLock> | undefined;
+  /** This process's call journal, opened with its lock; null where none can be kept. */
+  #journal: CallJournal | null = null;
   /** Made by {@linkcode Host.withLog}: what it holds is the other host's to close. */
   #borrowed = false;
 
@@ -119,6 +122,7 @@ export class Host implements HandlerCaller {
       log,
       fetch: options.fetch,
       processLock: () => this.#processLock(),
+      callJournal: () => this.#journal,
       events: this.events,
       workState: options.workState,
       // Shared with the views `withLog` makes: they run calls in this process too.
@@ -173,6 +177,8 @@ export class Host implements HandlerCaller {
     let receipts: Receipt[];
     try {
       receipts = await recordInterruptedCalls(this.kv, { now: this.now(), lock });
+      // Then the calls gone processes had not claimed yet: their journals.
+      receipts.push(...await recordJournaledCalls(this.kv, this.home, { now: this.now(), lock }));
       await lock.sweep();
     } catch (error) {
       this.#log(
@@ -201,7 +207,10 @@ export class Host implements HandlerCaller {
    * at its first call: its claims name it, so others can tell when it is gone.
    */
   #processLock(): Promise<ProcessLock> {
-    this.#lock ??= ProcessLock.take(this.home);
+    this.#lock ??= ProcessLock.take(this.home).then((lock) => {
+      this.#journal = CallJournal.open(this.home, lock);
+      return lock;
+    });
     return this.#lock;
   }
 
@@ -238,6 +247,8 @@ export class Host implements HandlerCaller {
   async close(): Promise<void> {
     if (this.#borrowed) return;
     this.pool.close();
+    this.#journal?.close();
+    this.#journal = null;
     if (this.#lock) (await this.#lock).release();
     this.#lock = undefined;
     await this.#memories.close();

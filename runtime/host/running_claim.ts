@@ -122,9 +122,13 @@ function interruptedReceipt(claim: RunningClaim, now: number): Receipt | null {
  * Adds, to `op`, the receipt of a claim that no longer counts, unless a
  * receipt with its id is already written.
  *
+ * @param kv The installation's KV.
+ * @param op The atomic write to add to.
+ * @param claim The claim, or what stands for it (a call journal's entry).
+ * @param now The host's time, in ms.
  * @returns The receipt added, or null.
  */
-async function addInterruptedReceipt(
+export async function addInterruptedReceipt(
   kv: Deno.Kv,
   op: Deno.AtomicOperation,
   claim: RunningClaim,
