@@ -66,7 +66,7 @@ export function addReceipt(op: Deno.AtomicOperation, receipt: Receipt): Deno.Ato
  * when the call's claim seemed abandoned, and the call's own outcome, once it
  * arrives, says more. Once a package has more than
  * {@linkcode RECEIPTS_KEPT} in a project (plus slack, so trimming is
- * occasional) its oldest receipts are dropped.
+ * occasional) its oldest receipts are dropped, many in one write.
  *
  * @param kv The installation's KV.
  * @param receipt What the attempt left; it is bounded first ({@linkcode boundReceipt}).
@@ -106,9 +106,23 @@ export async function trimReceiptsNowAndThen(kv: Deno.Kv, receipt: Receipt): Pro
   if (released === 0) await trimReceipts(kv, receipt.project, receipt.packageId);
 }
 
+/** Receipts a package may have past {@linkcode RECEIPTS_KEPT} before its oldest are dropped. */
+const TRIM_SLACK = 50;
+
+/**
+ * Receipts dropped in one atomic write: each is a check and two deletes, and
+ * Deno KV allows 100 checks in a write. Dropping one per write made a busy
+ * package's trims cost as many writes as the calls they followed.
+ */
+const TRIM_BATCH = 90;
+
+/** 2⁶⁴: a `KvU64` sum wraps around it, so adding 2⁶⁴ − n takes n away. */
+const U64_WRAP = 1n << 64n;
+
 /**
  * Drops a package's oldest receipts in a project once it has more than
- * {@linkcode RECEIPTS_KEPT} (plus slack, so trimming is occasional).
+ * {@linkcode RECEIPTS_KEPT} (plus slack, so trimming is occasional), in
+ * writes of up to {@linkcode TRIM_BATCH} receipts.
  *
  * @param kv The installation's KV.
  * @param project The project's resolved folder.
@@ -117,20 +131,24 @@ export async function trimReceiptsNowAndThen(kv: Deno.Kv, receipt: Receipt): Pro
 async function trimReceipts(kv: Deno.Kv, project: string, packageId: string): Promise<void> {
   const countKey = receiptCountKey(project, packageId);
   const count = Number((await kv.get<Deno.KvU64>(countKey)).value?.value ?? 0n);
-  if (count <= RECEIPTS_KEPT + 50) return;
-  const oldest = kv.list<Receipt>(
-    { prefix: receiptsPrefix(project, packageId) },
-    { limit: count - RECEIPTS_KEPT },
+  if (count <= RECEIPTS_KEPT + TRIM_SLACK) return;
+  const oldest = await Array.fromAsync(
+    kv.list<Receipt>({ prefix: receiptsPrefix(project, packageId) }, {
+      limit: count - RECEIPTS_KEPT,
+    }),
   );
-  let dropped = 0;
-  for await (const entry of oldest) {
-    await kv.atomic()
-      .delete(entry.key)
-      .delete(receiptIndexKey(project, entry.value.id))
-      .commit();
-    dropped++;
+  for (let at = 0; at < oldest.length; at += TRIM_BATCH) {
+    const batch = oldest.slice(at, at + TRIM_BATCH);
+    const op = kv.atomic();
+    for (const entry of batch) {
+      op.check(entry).delete(entry.key).delete(receiptIndexKey(project, entry.value.id));
+    }
+    // Taken off the count in the same write, by a sum rather than a set, so
+    // that the receipts other calls count meanwhile are not undone. A batch
+    // whose receipt changed meanwhile (an interrupted one given its outcome)
+    // writes nothing: the next trim takes it.
+    await op.sum(countKey, U64_WRAP - BigInt(batch.length)).commit();
   }
-  await kv.set(countKey, new Deno.KvU64(BigInt(Math.max(0, count - dropped))));
 }
 
 /** Options for {@linkcode listReceipts}. */

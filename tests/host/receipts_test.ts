@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  addReceipt,
   boundReceipt,
   latestReceipt,
   listReceipts,
@@ -129,6 +130,35 @@ Deno.test("`writeReceipt()` drops a package's oldest receipts past the number ke
     assert.equal(all.at(-1)?.id, receipt(0, "issues").id, "another package's are kept");
     assert.equal(all.at(-2)?.id, receipt(RECEIPTS_KEPT + slack + 1 - RECEIPTS_KEPT + 1).id);
   });
+
+  await t.step(
+    "hundreds past the number kept go in a few writes, and the count stays exact",
+    async () => {
+      using many = await Deno.openKv(":memory:");
+      // Written without trimming, as receipts released with their claims are between trims.
+      for (let n = 1; n <= 750; n++) {
+        assert.ok((await addReceipt(many.atomic(), receipt(n, "bulk")).commit()).ok);
+      }
+      const commit = Deno.AtomicOperation.prototype.commit;
+      let writes = 0;
+      Deno.AtomicOperation.prototype.commit = function () {
+        writes++;
+        return commit.call(this);
+      };
+      try {
+        await writeReceipt(many, receipt(751, "bulk"));
+      } finally {
+        Deno.AtomicOperation.prototype.commit = commit;
+      }
+      const bulk = await listReceipts(many, P, { packageId: "bulk", limit: 10_000 });
+      assert.equal(bulk.length, RECEIPTS_KEPT);
+      assert.equal(bulk.at(-1)?.id, receipt(252, "bulk").id);
+      assert.equal((await many.get<Deno.KvU64>(receiptCountKey(P, "bulk"))).value?.value, 500n);
+      assert.equal((await listReceipts(many, P, { limit: 10_000 })).length, RECEIPTS_KEPT);
+      // The receipt's own write, then 251 dropped 90 at a time.
+      assert.equal(writes, 1 + 3);
+    },
+  );
 });
 
 Deno.test("`writeReceipt()` keeps every receipt within what one value may hold, cut visibly", async (t) => {
