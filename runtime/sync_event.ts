@@ -55,6 +55,11 @@ export interface ReceiptEvent {
   packageId: string;
   /** The receipt as written. */
   receipt: Receipt;
+  /**
+   * The call committed work orders into the project's outbox: what the work
+   * performer looks there for, rather than at every receipt.
+   */
+  workOrdered?: boolean;
 }
 
 /** A person switched a package's clock off or on in a project. */

@@ -517,13 +517,17 @@ export class WorkPerformer {
     return this.view(project, key);
   }
 
-  /** Listens for receipts: a call that ended may have ordered work in its project. */
+  /**
+   * Listens for receipts of calls that ordered work in their project. Only
+   * those: the outbox keeps every order made, so looking at it after every
+   * call would cost each call more the longer a project has had work.
+   */
   async #listen(): Promise<void> {
     const subscription = this.#subscription!;
     while (!subscription.closed) {
       const event = await subscription.next(60_000);
       if (event === null) continue;
-      if (event.type === "receipt" && event.receipt.outcome === "ok") this.scan(event.project);
+      if (event.type === "receipt" && event.workOrdered) this.scan(event.project);
       else if (event.type === "resync") {
         for await (const entry of this.#kv.list<{ path: string }>({ prefix: projectsPrefix() })) {
           this.scan(entry.value.path);

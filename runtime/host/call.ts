@@ -42,7 +42,7 @@ import type { EventSink } from "../sync_event.ts";
 import { consoleLine } from "./console_line.ts";
 import { hostDispatch } from "./host_dispatch.ts";
 import type { HandlerRateLimit } from "./handler_rate_limit.ts";
-import type { WorkStateReader } from "./host_function.ts";
+import type { HostFunctionContext, WorkStateReader } from "./host_function.ts";
 import { boundReceipt, writeReceipt } from "./receipts.ts";
 import type { ProcessLock } from "./process_lock.ts";
 import {
@@ -280,6 +280,8 @@ async function callOnce(
   let snapshot: ServingSnapshot | undefined;
   /** The attempt is to be made again: it leaves no receipt. */
   let stale = false;
+  /** The work the call ordered; committed into the project's outbox when the call ends `ok`. */
+  const ordered: HostFunctionContext["orders"] = [];
   const forMs = limits.timeoutMs + limits.workerGraceMs + 5_000;
   const busy = () =>
     new HandlerBusyError(
@@ -417,7 +419,7 @@ async function callOnce(
           handler,
           transaction,
           access,
-          orders: [],
+          orders: ordered,
           kv,
           now,
           limits,
@@ -560,6 +562,7 @@ async function callOnce(
         project,
         packageId: id,
         receipt: boundReceipt(receipt),
+        ...(receipt.outcome === "ok" && ordered.length > 0 ? { workOrdered: true } : {}),
       });
     }
     if (hold || recorded) {

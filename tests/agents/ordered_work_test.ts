@@ -111,6 +111,48 @@ Deno.test("`work.state()` follows the session that performs the order", async (t
   }
 });
 
+Deno.test("`WorkPerformer` looks in a project's outbox after a call that ordered work, not after every call", async (t) => {
+  const env = await testHost({ readsWorkState: true });
+  let looks = 0;
+  const work = performerOver(env.host, {
+    projectMemory: (project) => {
+      looks++;
+      return env.host.projectMemory(project);
+    },
+  });
+  try {
+    await env.install({
+      id: "orderer",
+      permissions: ["background", "work.agent"],
+      handlers: ["orderer.order", "orderer.state"],
+      service: ORDERER,
+    });
+    await work.start();
+    // What the start looked at is done with once a scan of the project has ended.
+    await work.scan(env.project);
+    const key = await env.call("orderer", "orderer.order", { text: "Please look" }) as string;
+    await waitForSession(env.kv, env.project, key, (s) => s.state === "waiting");
+    const before = looks;
+
+    await t.step("calls that order nothing leave the outbox alone", async () => {
+      for (let n = 0; n < 5; n++) {
+        assert.equal(await env.call("orderer", "orderer.state", { key }), "waiting");
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.equal(looks, before);
+    });
+
+    await t.step("a call that orders work has its order begun", async () => {
+      const next = await env.call("orderer", "orderer.order", { text: "And this" }) as string;
+      await waitForSession(env.kv, env.project, next, (s) => s.state === "waiting");
+      assert.ok(looks > before);
+    });
+  } finally {
+    await work.stop();
+    await env.close();
+  }
+});
+
 Deno.test("extensions/triage orders a demo session that is performed end to end", async (t) => {
   const env = await testHost();
   const work = performerOver(env.host);
