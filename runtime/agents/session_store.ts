@@ -99,16 +99,21 @@ export async function sessionsThatExist(
   keys: readonly string[],
 ): Promise<Set<string>> {
   const found = new Set<string>();
-  // getMany reads at most 10 keys at once.
+  // getMany reads at most 10 keys at once; the reads are made together, not
+  // one after another, since an outbox keeps every order ever placed.
+  const reads: Promise<void>[] = [];
   for (let at = 0; at < keys.length; at += 10) {
     const batch = keys.slice(at, at + 10);
-    const entries = await kv.getMany<AgentSession[]>(
-      batch.map((key) => agentSessionKey(project, key)),
+    reads.push(
+      kv.getMany<AgentSession[]>(batch.map((key) => agentSessionKey(project, key))).then(
+        (entries) =>
+          entries.forEach((entry, i) => {
+            if (entry.versionstamp !== null) found.add(batch[i]);
+          }),
+      ),
     );
-    entries.forEach((entry, i) => {
-      if (entry.versionstamp !== null) found.add(batch[i]);
-    });
   }
+  await Promise.all(reads);
   return found;
 }
 
