@@ -140,6 +140,14 @@ export interface WorkOrderLimits {
   maxAttachmentChars: number;
   /** `about` length in characters. */
   maxAboutChars: number;
+  /**
+   * Orders agents may place in one project (over sync-mcp's `work_order`)
+   * within {@linkcode WorkOrderLimits.agentOrderWindowMs}. A session Sync
+   * starts may order work that orders work in turn: this bounds how fast.
+   */
+  maxAgentOrders: number;
+  /** The window `maxAgentOrders` counts in, in ms. */
+  agentOrderWindowMs: number;
 }
 
 /** The limits every work order is held to. */
@@ -152,6 +160,8 @@ export const WORK_ORDER_LIMITS: Readonly<WorkOrderLimits> = Object.freeze({
   maxAttachments: 32,
   maxAttachmentChars: 4096,
   maxAboutChars: 300,
+  maxAgentOrders: 10,
+  agentOrderWindowMs: 60_000,
 });
 
 /**

@@ -5,13 +5,20 @@
  *
  * @module
  */
-import { NotFoundError } from "../errors.ts";
+import { NotFoundError, RateLimitedError } from "../errors.ts";
 import type { WorkStateReader } from "../host/mod.ts";
 import type { WorkOrderInput } from "../extension_api/service.ts";
 import { newId } from "../internal/id.ts";
+import { WORK_ORDER_LIMITS, type WorkOrderLimits } from "../limits.ts";
 import { MemoryTransaction } from "../memory/mod.ts";
 import type { Source } from "../types.ts";
-import { parseWorkOrder, readWorkOrder, stageWorkOrder, type WorkOrder } from "../work/mod.ts";
+import {
+  parseWorkOrder,
+  readWorkOrder,
+  recentAgentOrders,
+  stageWorkOrder,
+  type WorkOrder,
+} from "../work/mod.ts";
 
 /** Options for {@linkcode orderWork}. */
 export interface OrderWorkOptions {
@@ -21,6 +28,8 @@ export interface OrderWorkOptions {
   source: Source;
   /** The host's clock, in ms. */
   now: () => number;
+  /** How many orders agents may place in a window; `WORK_ORDER_LIMITS` when absent. */
+  limits?: Pick<WorkOrderLimits, "maxAgentOrders" | "agentOrderWindowMs">;
 }
 
 /** What an agent is told of work it ordered or asks about. */
@@ -36,7 +45,10 @@ export interface WorkState {
 }
 
 /**
- * Writes an order into the project's outbox, its source the agent.
+ * Writes an order into the project's outbox, its source the agent, unless
+ * agents ordered as much in the project as `maxAgentOrders` allows within
+ * its window. Orders into one project memory are counted and written one at
+ * a time, so orders sent together cannot pass the limit between them.
  *
  * @param memory The project's memory KV.
  * @param input The order, as `work.order()` takes it from a handler.
@@ -44,6 +56,7 @@ export interface WorkState {
  * @returns The order as written.
  * @throws {InvalidInputError} naming each wrong field.
  * @throws {PayloadTooLargeError} when the order is larger than an order may be.
+ * @throws {RateLimitedError} when agents ordered the most work the window allows.
  */
 export async function orderWork(
   memory: Deno.Kv,
@@ -51,7 +64,38 @@ export async function orderWork(
   options: OrderWorkOptions,
 ): Promise<WorkOrder> {
   const parsed: WorkOrderInput = parseWorkOrder(input);
+  const before = ordering.get(memory) ?? Promise.resolve();
+  const written = before.then(() => writeOrder(memory, parsed, options));
+  const settled = written.then(() => {}, () => {});
+  ordering.set(memory, settled);
+  settled.then(() => {
+    if (ordering.get(memory) === settled) ordering.delete(memory);
+  });
+  return await written;
+}
+
+/** The last order being written into each project memory: the next waits for it. */
+const ordering = new WeakMap<Deno.Kv, Promise<void>>();
+
+async function writeOrder(
+  memory: Deno.Kv,
+  parsed: WorkOrderInput,
+  options: OrderWorkOptions,
+): Promise<WorkOrder> {
+  const limits = options.limits ?? WORK_ORDER_LIMITS;
   const now = options.now();
+  const recent = await recentAgentOrders(memory, now - limits.agentOrderWindowMs);
+  if (recent.count >= limits.maxAgentOrders) {
+    const again = Math.max(
+      1,
+      Math.ceil(((recent.oldestAt ?? now) + limits.agentOrderWindowMs - now) / 1000),
+    );
+    throw new RateLimitedError(
+      `work_order refused the order: agents ordered ${recent.count} pieces of work in this ` +
+        `project in the last ${limits.agentOrderWindowMs / 1000} s, and the limit is ` +
+        `${limits.maxAgentOrders}; try again in ${again} s, or ask a person to start it from Chat`,
+    );
+  }
   const order: WorkOrder = {
     ...parsed,
     key: `work-${newId(now)}`,

@@ -15,3 +15,5 @@ export {
   stageWorkOrder,
 } from "./order.ts";
 export type { ListWorkOrdersOptions, WorkOrder, WorkOrderStaging } from "./order.ts";
+export { recentAgentOrders } from "./recent_agent_orders.ts";
+export type { RecentAgentOrders } from "./recent_agent_orders.ts";

@@ -116,7 +116,7 @@ function encodeWorkOrder(order: WorkOrder): Uint8Array {
  *
  * @param bytes What {@linkcode encodeWorkOrder} made.
  */
-function decodeWorkOrder(bytes: Uint8Array): WorkOrder {
+export function decodeWorkOrder(bytes: Uint8Array): WorkOrder {
   return JSON.parse(decoder.decode(bytes));
 }
 
