@@ -39,8 +39,14 @@ const START_MS = 30_000;
  * @throws {OwnerGoneError} when the serve started here stops before it answers.
  */
 export async function serveOwner(home: string, io: CliIo, command: string): Promise<OwnerNote> {
-  const running = await readInstallationOwner(home);
-  if (running?.command === "serve" && running.port !== undefined) return running;
+  let running = await readInstallationOwner(home);
+  // A serve that was killed leaves its note behind: a note is believed while its port answers.
+  const stale = running?.command === "serve" && running.port !== undefined &&
+      !await answers(running.port)
+    ? running
+    : null;
+  if (stale) running = null;
+  else if (running?.command === "serve" && running.port !== undefined) return running;
   let child: Deno.ChildProcess | undefined;
   if (running?.command !== "serve") {
     // By name, as `deno task mcp`'s narrow --allow-run=deno permits.
@@ -62,9 +68,10 @@ export async function serveOwner(home: string, io: CliIo, command: string): Prom
   const until = Date.now() + START_MS;
   while (Date.now() < until) {
     const owner = await readInstallationOwner(home);
-    if (owner?.command === "serve" && owner.port !== undefined) return owner;
+    const left = stale !== null && owner?.pid === stale.pid && owner?.since === stale.since;
+    if (owner?.command === "serve" && owner.port !== undefined && !left) return owner;
     // A serve that stopped at once lost to another starting at the same moment, or failed.
-    if (exited && owner?.command !== "serve") {
+    if (exited && (owner?.command !== "serve" || left)) {
       throw new OwnerGoneError(
         `The sync serve started for ${home} stopped before it answered; run deno task serve ` +
           `to see why`,
@@ -77,4 +84,17 @@ export async function serveOwner(home: string, io: CliIo, command: string): Prom
       START_MS / 1000
     } s; run deno task serve to see why`,
   );
+}
+
+/** True when something answers HTTP on 127.0.0.1 at `port`. */
+async function answers(port: number): Promise<boolean> {
+  try {
+    const response = await fetch(`http://127.0.0.1:${port}/`, {
+      signal: AbortSignal.timeout(2_000),
+    });
+    await response.body?.cancel();
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -25,4 +25,4 @@ export type { ProjectServerOptions } from "./project_server.ts";
 export { digest, SessionTokenRegistry } from "./session_tokens.ts";
 export type { SessionTokens } from "./session_tokens.ts";
 export { bridgeStdio } from "./stdio_bridge.ts";
-export type { BridgeOptions } from "./stdio_bridge.ts";
+export type { BridgeOptions, BridgeTarget } from "./stdio_bridge.ts";

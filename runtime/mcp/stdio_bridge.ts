@@ -5,6 +5,13 @@
  * of the installation, so a client that stays connected all day never keeps
  * the clock, the CLI or the app from the installation.
  *
+ * A client that stays connected all day outlives its session there: the
+ * serve is stopped and started again, or the session idles out. The bridge
+ * keeps the client's own `initialize` and, when the owner no longer has the
+ * session, opens a new one with it — finding the owner again, or starting
+ * one — and sends on what the client sent, so the client never sees the
+ * seam, except that the tools are said to have changed.
+ *
  * @module
  */
 import process from "node:process";
@@ -15,60 +22,183 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types";
 import { describeError } from "../internal/describe_error.ts";
 
-/** Options for {@linkcode bridgeStdio}. */
-export interface BridgeOptions {
+/** Where the owner's `/mcp` is, and the token it takes. */
+export interface BridgeTarget {
   /** The owner's `/mcp` URL, with `?project=`. */
   url: URL;
   /** The installation's token. */
   token: string;
+}
+
+/** Options for {@linkcode bridgeStdio}. */
+export interface BridgeOptions extends BridgeTarget {
   /** Where the bridge says what went wrong (stderr: stdout is the protocol's). */
   log: (line: string) => void;
+  /**
+   * Finds the owner's `/mcp` again, starting a serve when none runs, once the
+   * owner is gone or no longer has the bridge's session. Without it, what the
+   * client sends then is answered with an error saying so.
+   */
+  reconnect?: () => Promise<BridgeTarget>;
+  /** How long a new session's `initialize` may take, in ms (10 s by default). */
+  initializeTimeoutMs?: number;
+}
+
+/** One session at the owner, and the transport it goes over. */
+interface Link {
+  http: StreamableHTTPClientTransport;
+}
+
+/** The JSON-RPC method of a message, if it has one. */
+function methodOf(message: JSONRPCMessage): string | undefined {
+  return "method" in message ? message.method : undefined;
 }
 
 /**
- * Bridges stdin and stdout to the owner's `/mcp` until stdin ends or the
- * owner goes away. A request that cannot be sent is answered with a JSON-RPC
- * error saying why, so the client is never left waiting.
+ * True when a send failed because the owner is gone (nothing listens) or no
+ * longer has the session (it answers 404): what a new session mends.
+ */
+function sessionLost(error: unknown): boolean {
+  if ((error as { code?: unknown } | null)?.code === 404) return true;
+  return error instanceof TypeError;
+}
+
+/**
+ * Bridges stdin and stdout to the owner's `/mcp` until stdin ends. A request
+ * that cannot be sent is answered with a JSON-RPC error saying why, so the
+ * client is never left waiting.
  *
- * @param options Where to, with which token, and where to tell problems.
+ * @param options Where to, with which token, how to find the owner again, and where to tell problems.
  */
 export async function bridgeStdio(options: BridgeOptions): Promise<void> {
   const stdio = new StdioServerTransport();
-  const http = new StreamableHTTPClientTransport(options.url, {
-    requestInit: { headers: { authorization: `Bearer ${options.token}` } },
-  });
   let finish: () => void = () => {};
   const finished = new Promise<void>((resolve) => finish = resolve);
-  stdio.onmessage = (message: JSONRPCMessage) => {
-    http.send(message).catch(async (error) => {
-      const { message: why } = describeError(error);
-      options.log(`sync mcp: ${options.url.origin}/mcp did not take a message: ${why}`);
-      if ("id" in message && "method" in message) {
-        await stdio.send({
-          jsonrpc: "2.0",
-          id: message.id,
-          error: {
-            code: -32603,
-            message: `Sync at ${options.url.origin} did not answer (${why}); is deno task ` +
-              `serve still running?`,
-          },
-        }).catch(() => {});
-      }
+  /** The client's own `initialize` and `initialized`, sent again to open a new session. */
+  let initialize: JSONRPCMessage | undefined;
+  let initialized: JSONRPCMessage | undefined;
+  let replays = 0;
+  let link: Link;
+  let relinking: Promise<Link> | null = null;
+  /** Where the session in use is, for what the bridge says. */
+  let origin = options.url.origin;
+
+  const open = async (target: BridgeTarget, replay: boolean): Promise<Link> => {
+    const http = new StreamableHTTPClientTransport(target.url, {
+      requestInit: { headers: { authorization: `Bearer ${target.token}` } },
     });
+    const opened: Link = { http };
+    // The answer to a replayed `initialize` is the bridge's, not the client's.
+    const replayId = `sync-mcp-bridge-${++replays}`;
+    let answered: (error?: string) => void = () => {};
+    const answer = new Promise<string | undefined>((resolve) => answered = resolve);
+    http.onmessage = (message: JSONRPCMessage) => {
+      if (replay && "id" in message && message.id === replayId && !("method" in message)) {
+        answered("error" in message ? message.error.message : undefined);
+        return;
+      }
+      stdio.send(message).catch(() => finish());
+    };
+    http.onerror = (error: Error) => options.log(`sync mcp: ${describeError(error).message}`);
+    // Only the session in use ends the bridge by closing; one replaced is closed by the bridge.
+    http.onclose = () => {
+      if (link === opened) finish();
+    };
+    await http.start();
+    if (replay && initialize) {
+      await http.send({ ...initialize, id: replayId } as JSONRPCMessage);
+      const timeoutMs = options.initializeTimeoutMs ?? 10_000;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const refused = await Promise.race([
+        answer,
+        new Promise<string>((resolve) => {
+          timer = setTimeout(() => resolve(`no answer within ${timeoutMs} ms`), timeoutMs);
+        }),
+      ]).finally(() => clearTimeout(timer));
+      if (refused !== undefined) {
+        await http.close().catch(() => {});
+        throw new Error(`the new session's initialize was refused: ${refused}`);
+      }
+      if (initialized) await http.send(initialized);
+    }
+    return opened;
   };
-  http.onmessage = (message: JSONRPCMessage) => {
-    stdio.send(message).catch(() => finish());
+
+  /** A new session in place of `lost`, once, however many sends found it lost. */
+  const relink = (lost: Link): Promise<Link> => {
+    if (link !== lost) return Promise.resolve(link);
+    relinking ??= (async () => {
+      try {
+        const target = await options.reconnect!();
+        const fresh = await open(target, true);
+        link = fresh;
+        origin = target.url.origin;
+        await lost.http.close().catch(() => {});
+        options.log(
+          `sync mcp: the session at Sync was gone; opened a new one at ${target.url.origin}`,
+        );
+        // What the new session offers may differ: the client is told to list the tools again.
+        await stdio.send({ jsonrpc: "2.0", method: "notifications/tools/list_changed" })
+          .catch(() => {});
+        return fresh;
+      } finally {
+        relinking = null;
+      }
+    })();
+    return relinking;
   };
-  http.onerror = (error: Error) => options.log(`sync mcp: ${describeError(error).message}`);
-  http.onclose = () => finish();
+
+  const refuse = async (message: JSONRPCMessage, why: string) => {
+    options.log(`sync mcp: ${origin}/mcp did not take a message: ${why}`);
+    if ("id" in message && "method" in message) {
+      await stdio.send({
+        jsonrpc: "2.0",
+        id: message.id,
+        error: {
+          code: -32603,
+          message: `Sync at ${origin} did not answer (${why}); is deno task ` +
+            `serve still running?`,
+        },
+      }).catch(() => {});
+    }
+  };
+
+  const forward = async (message: JSONRPCMessage) => {
+    const used = link;
+    try {
+      await used.http.send(message);
+      return;
+    } catch (error) {
+      const method = methodOf(message);
+      // The client's own initialize is its own to retry; anything else goes on in a new session.
+      if (!options.reconnect || !sessionLost(error) || method === "initialize" || !initialize) {
+        return await refuse(message, describeError(error).message);
+      }
+    }
+    try {
+      const fresh = await relink(used);
+      // The new session was opened with the client's initialized already.
+      if (methodOf(message) === "notifications/initialized") return;
+      await fresh.http.send(message);
+    } catch (error) {
+      await refuse(message, describeError(error).message);
+    }
+  };
+
+  stdio.onmessage = (message: JSONRPCMessage) => {
+    const method = methodOf(message);
+    if (method === "initialize") initialize = message;
+    else if (method === "notifications/initialized") initialized = message;
+    void forward(message);
+  };
   stdio.onclose = () => finish();
   process.stdin.once("end", () => finish());
-  await http.start();
+  link = await open(options, false);
   await stdio.start();
   await finished;
   try {
-    await http.terminateSession();
+    await link.http.terminateSession();
   } catch { /* the owner is gone, or ended the session itself */ }
-  await http.close().catch(() => {});
+  await link.http.close().catch(() => {});
   await stdio.close().catch(() => {});
 }

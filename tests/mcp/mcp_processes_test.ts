@@ -6,6 +6,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 // @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+// @ts-types="@modelcontextprotocol/sdk/types"
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { REPO_ROOT, runSync } from "../internal/cli.ts";
 import { type PackageSpec, writePackage } from "../internal/packages.ts";
 import { ServeProcess } from "../internal/serve_process.ts";
@@ -164,6 +166,91 @@ Deno.test("`deno task mcp` starts a serve in the background when none runs", asy
   } finally {
     await client.close().catch(() => {});
     if (servePid !== undefined) await stopProcess(servePid);
+  }
+});
+
+Deno.test("`deno task mcp` goes on in a new session when the serve it bridged to is killed", async (t) => {
+  const place = await installation();
+  const serve = new ServeProcess(place.home);
+  let backgroundPid: number | undefined;
+  try {
+    await serve.url();
+    await place.install(TOOLS_PACKAGE);
+    const transport = stdioTransport(place.home, place.project);
+    const stderr = collect(transport.stderr as never);
+    const client = new Client({ name: "stdio-lasting", version: "1.0.0" });
+    let toolsChanged = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      toolsChanged++;
+    });
+    await client.connect(transport);
+    try {
+      assert.deepEqual(await callJson(client, "tools_echo", { text: "before" }), {
+        text: "before",
+        occasion: "agent",
+      });
+      // Killed outright: its owner note stays behind, naming a port nothing answers on.
+      await serve.stop("SIGKILL");
+
+      await t.step("the next call is answered through a serve started in its place", async () => {
+        assert.deepEqual(await callJson(client, "tools_echo", { text: "after" }), {
+          text: "after",
+          occasion: "agent",
+        });
+        const note = JSON.parse(await Deno.readTextFile(join(place.home, "owner.json")));
+        backgroundPid = note.pid;
+        assert.notEqual(note.pid, serve.pid);
+        assert.match(stderr.join(""), /started one in the background/);
+        assert.match(stderr.join(""), /opened a new one/);
+      });
+
+      await t.step("the client is told the tools may have changed, and lists them", async () => {
+        assert.ok(toolsChanged >= 1);
+        const { tools } = await client.listTools();
+        assert.ok(tools.some((tool) => tool.name === "tools_echo"));
+      });
+
+      await t.step("a session the serve let go of is opened again", async () => {
+        // The serve keeps 32 sessions; opening 32 more lets go of the bridge's, unused longest.
+        const note = JSON.parse(await Deno.readTextFile(join(place.home, "owner.json")));
+        const token = (await Deno.readTextFile(join(place.home, "token"))).trim();
+        const url = new URL(`http://127.0.0.1:${note.port}/mcp`);
+        url.searchParams.set("project", place.project);
+        const others: Client[] = [];
+        try {
+          for (let n = 0; n < 32; n++) {
+            const other = new Client({ name: `crowd-${n}`, version: "1.0.0" });
+            await other.connect(
+              new StreamableHTTPClientTransport(url, {
+                requestInit: { headers: { authorization: `Bearer ${token}` } },
+              }),
+            );
+            others.push(other);
+          }
+          const opened = stderr.join("").split("opened a new one").length - 1;
+          assert.deepEqual(await callJson(client, "tools_echo", { text: "again" }), {
+            text: "again",
+            occasion: "agent",
+          });
+          assert.equal(stderr.join("").split("opened a new one").length - 1, opened + 1);
+        } finally {
+          await Promise.all(others.map((other) => other.close().catch(() => {})));
+        }
+      });
+
+      await t.step("the calls are attributed to the client as the one before them", async () => {
+        const echoes = (await place.receipts()).filter((r) => r.handler === "tools.echo");
+        assert.equal(echoes.length, 3);
+        for (const echo of echoes) {
+          assert.deepEqual(echo.source, { kind: "agent", name: "stdio-lasting" });
+        }
+      });
+    } finally {
+      await client.close();
+    }
+  } finally {
+    await serve.stop("SIGTERM");
+    if (backgroundPid !== undefined) await stopProcess(backgroundPid);
   }
 });
 

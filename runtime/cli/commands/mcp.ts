@@ -35,10 +35,14 @@ async function runMcp(context: CommandContext<typeof OPTIONS>): Promise<number> 
   // Resolved here: the serve has no working folder a relative path could mean.
   const project = await resolveProjectDir(needProject(flags.project, context.cwd));
   const home = syncHome();
-  const owner = await serveOwner(home, io, "mcp");
-  const token = await readInstallationToken(home);
-  const url = new URL(`http://127.0.0.1:${owner.port}/mcp`);
-  url.searchParams.set("project", project);
-  await bridgeStdio({ url, token, log: io.err });
+  // The owner now, and again whenever the bridge's session there is lost
+  // (the serve restarted, or the session idled out): started when none runs.
+  const target = async () => {
+    const owner = await serveOwner(home, io, "mcp");
+    const url = new URL(`http://127.0.0.1:${owner.port}/mcp`);
+    url.searchParams.set("project", project);
+    return { url, token: await readInstallationToken(home) };
+  };
+  await bridgeStdio({ ...await target(), reconnect: target, log: io.err });
   return 0;
 }
