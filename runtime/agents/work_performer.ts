@@ -147,6 +147,14 @@ type PointerChange = Partial<
   Pick<AgentSession, "state" | "waitingFor" | "error" | "agentSessionId" | "keptAs" | "title">
 >;
 
+/**
+ * How long after an order's key is made its call may still be committing it
+ * (a handler call's longest run, with room to spare). A scan of a project's
+ * outbox moves past the orders older than this that have their sessions, so
+ * that the next reads only what came after them.
+ */
+const ORDERS_SETTLE_MS = 10 * 60_000;
+
 /** Performs work orders and a person's conversations; one per process that serves. */
 export class WorkPerformer {
   #kv: Deno.Kv;
@@ -160,6 +168,12 @@ export class WorkPerformer {
   #limits: SessionLimits;
   #live = new Map<string, LiveSession>();
   #scans = new Map<string, Promise<void>>();
+  /**
+   * Per project, the key of an order such that it and every order before it
+   * has its session (or is not one a session performs), and is older than
+   * {@linkcode ORDERS_SETTLE_MS}: scans list only the orders after it.
+   */
+  #scanned = new Map<string, string>();
   #tasks = new Set<Promise<unknown>>();
   #stopping = false;
   #started = false;
@@ -539,16 +553,29 @@ export class WorkPerformer {
   async #scan(project: string): Promise<void> {
     if (this.#stopping) return;
     const memory = await this.#projectMemory(project);
-    const orders = await listWorkOrders(memory);
+    const after = this.#scanned.get(project);
+    const orders = await listWorkOrders(memory, after === undefined ? {} : { after });
     const begun = await sessionsThatExist(this.#kv, project, orders.map((o) => o.key));
+    const settled = this.#now() - ORDERS_SETTLE_MS;
+    let passed = after;
+    let passing = true;
     for (const order of orders) {
       if (this.#stopping) return;
-      if (!begun.has(order.key) && order.kind === "agent.session") await this.#perform(order);
+      let done = begun.has(order.key) || order.kind !== "agent.session";
+      if (!done) done = await this.#perform(order);
+      // Passed over by later scans only while every order before it is done and settled.
+      passing &&= done && Date.parse(order.orderedAt) < settled;
+      if (passing) passed = order.key;
     }
+    if (passed !== undefined) this.#scanned.set(project, passed);
   }
 
-  /** Begins the session that performs an order, once across processes. */
-  async #perform(order: WorkOrder): Promise<void> {
+  /**
+   * Begins the session that performs an order, once across processes.
+   *
+   * @returns True when the order has its session now, begun here or elsewhere.
+   */
+  async #perform(order: WorkOrder): Promise<boolean> {
     const now = new Date(this.#now()).toISOString();
     const pointer: AgentSession = {
       key: order.key,
@@ -569,7 +596,7 @@ export class WorkPerformer {
       keptAs: null,
     };
     // Another process (or an earlier scan) began it: it is not started twice.
-    if (!await createSession(this.#kv, pointer)) return;
+    if (!await createSession(this.#kv, pointer)) return true;
     this.#tell(pointer);
     const live = this.#makeLive(pointer, { entries: [], omitted: 0 });
     this.#work(live, async () => {
@@ -577,6 +604,7 @@ export class WorkPerformer {
       await this.#raise(live, "new");
       await this.#turn(live, text);
     });
+    return true;
   }
 
   #makeLive(pointer: AgentSession, stored: StoredTranscript): LiveSession {

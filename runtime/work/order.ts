@@ -177,6 +177,8 @@ export interface ListWorkOrdersOptions {
   extensionId?: string;
   /** At most this many (all by default). */
   limit?: number;
+  /** Only the orders whose key sorts after this one: made later. */
+  after?: string;
 }
 
 /**
@@ -191,7 +193,11 @@ export async function listWorkOrders(
   options: ListWorkOrdersOptions = {},
 ): Promise<WorkOrder[]> {
   const orders: WorkOrder[] = [];
-  for await (const entry of memory.list<Uint8Array>({ prefix: workOrdersPrefix() })) {
+  // "\0" after a key is the first key past it: the start is inclusive.
+  const selector: Deno.KvListSelector = options.after === undefined
+    ? { prefix: workOrdersPrefix() }
+    : { prefix: workOrdersPrefix(), start: workOrderKey(`${options.after}\0`) };
+  for await (const entry of memory.list<Uint8Array>(selector)) {
     if (!(entry.value instanceof Uint8Array)) continue;
     const order = decodeWorkOrder(entry.value);
     if (options.extensionId !== undefined && order.extensionId !== options.extensionId) continue;

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import {
   addAgent,
+  createSession,
   demoAgentCommand,
   readSession,
   readTranscript,
@@ -361,6 +362,91 @@ Deno.test("`WorkPerformer` offers a session the MCP servers its seam gives", asy
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     assert.deepEqual(released, [session.key]);
+  } finally {
+    await work.stop();
+    await env.close();
+  }
+});
+
+Deno.test("`WorkPerformer.scan()` reads only the orders after those begun and settled", async (t) => {
+  const env = await testHost();
+  const memory = await env.host.projectMemory(env.project);
+  // Counts the outbox entries each scan reads.
+  let read = 0;
+  const counted = new Proxy(memory, {
+    get(target, property) {
+      if (property === "list") {
+        return (selector: Deno.KvListSelector, options?: Deno.KvListOptions) => {
+          const entries = target.list(selector, options);
+          return (async function* () {
+            for await (const entry of entries) {
+              if (entry.key[0] === "work_order") read++;
+              yield entry;
+            }
+          })();
+        };
+      }
+      const value = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  const launched = countingLauncher();
+  const work = performerOver(env.host, {
+    launch: launched.launch,
+    projectMemory: () => Promise.resolve(counted),
+  });
+  const begun = async (key: string, orderedAt: string) => {
+    const order = await commitOrder(memory, env.project, {
+      key,
+      prompt: { text: "done long ago" },
+      orderedAt,
+    });
+    // Its session was begun already, as by an earlier serve.
+    await createSession(env.kv, {
+      key: order.key,
+      project: env.project,
+      agent: order.agent,
+      agentSessionId: null,
+      orderKey: order.key,
+      extensionId: order.extensionId ?? null,
+      extensionName: "Tester",
+      source: order.source,
+      title: order.title,
+      state: "ended",
+      waitingFor: null,
+      onInterrupted: order.onInterrupted,
+      createdAt: orderedAt,
+      updatedAt: orderedAt,
+      error: null,
+      keptAs: null,
+    });
+  };
+  try {
+    const old = new Date(Date.now() - 20 * 60_000).toISOString();
+    for (let n = 1; n <= 5; n++) await begun(`work-old-${n}`, old);
+
+    await t.step("the first scan reads every order", async () => {
+      await work.scan(env.project);
+      assert.equal(read, 5);
+    });
+
+    await t.step("the next reads none of those, all begun and settled", async () => {
+      read = 0;
+      await work.scan(env.project);
+      assert.equal(read, 0);
+    });
+
+    await t.step("a recent order is read again until it has settled", async () => {
+      await begun("work-recent", new Date().toISOString());
+      read = 0;
+      await work.scan(env.project);
+      await work.scan(env.project);
+      assert.equal(read, 2);
+    });
+
+    await t.step("nothing already begun was begun again", () => {
+      assert.deepEqual(launched.started, []);
+    });
   } finally {
     await work.stop();
     await env.close();

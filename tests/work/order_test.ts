@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { parseWorkOrder } from "../../runtime/work/order.ts";
+import { listWorkOrders, parseWorkOrder } from "../../runtime/work/order.ts";
+import { commitOrder } from "../internal/sessions.ts";
 import { InvalidInputError } from "../../runtime/errors.ts";
 
 /** An order with only what is required. */
@@ -126,5 +127,27 @@ Deno.test("`parseWorkOrder()` names the field of every refusal", async (t) => {
         'onInterrupted: Invalid option: expected one of "continue"|"wait"',
       ].join("; "),
     );
+  });
+});
+
+Deno.test("`listWorkOrders()` lists the outbox oldest first, or only what came after a key", async (t) => {
+  using memory = await Deno.openKv(":memory:");
+  for (const key of ["work-1", "work-2", "work-20", "work-3"]) {
+    await commitOrder(memory, "/p", { key, prompt: { text: key } });
+  }
+  await t.step("all of it, in key order", async () => {
+    assert.deepEqual((await listWorkOrders(memory)).map((o) => o.key), [
+      "work-1",
+      "work-2",
+      "work-20",
+      "work-3",
+    ]);
+  });
+  await t.step("after a key: not that one, but one that begins with it", async () => {
+    assert.deepEqual((await listWorkOrders(memory, { after: "work-2" })).map((o) => o.key), [
+      "work-20",
+      "work-3",
+    ]);
+    assert.deepEqual(await listWorkOrders(memory, { after: "work-3" }), []);
   });
 });
