@@ -10,10 +10,14 @@ import { measureCallPath } from "./call_path_goals.ts";
 import { goalMet, printGoals, printLines } from "./goal_report.ts";
 import { measureTick } from "./tick_goals.ts";
 
+/** What the run is doing, on stderr, so a long silence is never a question. */
+const progress = (line: string) => console.error(`  … ${line}`);
+
 const started = performance.now();
+progress("timing the call path: every line in rounds, after warming each up");
 const callPath = await measureCallPath();
 printLines("Call path (p50 over rounds; KV on disk unless said)", callPath.lines);
-const tick = await measureTick();
+const tick = await measureTick({ progress });
 printLines("Clock tick (installation KV on disk)", tick.lines);
 for (const note of tick.notes) console.log(`  note: ${note}`);
 // In the order of docs/benchmarks.md: by the number each goal's name starts with.

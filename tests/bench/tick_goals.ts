@@ -37,6 +37,8 @@ function service(id: string): string {
 export interface TickOptions {
   /** The longest growing the installation to 10,000 projects may be projected to take, in s. */
   setupBudgetSeconds?: number;
+  /** Told what the run is doing before each long step (growing the installation, ticking). */
+  progress?: (line: string) => void;
 }
 
 /** What {@linkcode measureTick} measured. */
@@ -122,8 +124,11 @@ export async function measureTick(options: TickOptions = {}): Promise<TickResult
       return timing;
     };
 
+    const progress = options.progress ?? (() => {});
+    progress("growing an installation on disk to 100 projects, then timing ticks");
     const setup100 = await growTo(100);
     await measureAt(100, 20);
+    progress("growing it to 1,000 projects");
     const setup1000 = await growTo(1_000);
     const at1000 = await measureAt(1_000, 10);
     const secondsPerProject = setup1000 / 900;
@@ -136,6 +141,10 @@ export async function measureTick(options: TickOptions = {}): Promise<TickResult
           `the largest size is ${FALLBACK.toLocaleString("en")}`,
       );
     }
+    progress(
+      `growing it to ${largest.toLocaleString("en")} projects ` +
+        `(about ${Math.ceil(secondsPerProject * (largest - 1_000))} s)`,
+    );
     const setupLargest = await growTo(largest);
     await measureAt(largest, 5);
     notes.push(
