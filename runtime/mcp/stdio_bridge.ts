@@ -105,7 +105,8 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
       if (link === opened) finish();
     };
     await http.start();
-    if (replay && initialize) {
+    if (!replay || !initialize) return opened;
+    try {
       await http.send({ ...initialize, id: replayId } as JSONRPCMessage);
       const timeoutMs = options.initializeTimeoutMs ?? 10_000;
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -116,12 +117,15 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
         }),
       ]).finally(() => clearTimeout(timer));
       if (refused !== undefined) {
-        await http.close().catch(() => {});
         throw new Error(`the new session's initialize was refused: ${refused}`);
       }
       if (initialized) await http.send(initialized);
+      return opened;
+    } catch (error) {
+      // A session that could not be opened is not left half open.
+      await http.close().catch(() => {});
+      throw error;
     }
-    return opened;
   };
 
   /** A new session in place of `lost`, once, however many sends found it lost. */
