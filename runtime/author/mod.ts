@@ -13,6 +13,7 @@ export { checkBuiltPackage, checkPackage } from "./check/check.ts";
 export type { CheckOptions, CheckReport } from "./check/check.ts";
 export { formatProblem } from "./check/problem.ts";
 export type { CheckProblem } from "./check/problem.ts";
+export { serviceParseNote } from "./parse_cost.ts";
 export { scaffoldPackage } from "./scaffold.ts";
 export type { ScaffoldOptions, ScaffoldResult } from "./scaffold.ts";
 export type { SourceMap } from "./source_map.ts";

@@ -8,7 +8,7 @@
  */
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildPackage, scaffoldPackage } from "../../author/mod.ts";
+import { buildPackage, scaffoldPackage, serviceParseNote } from "../../author/mod.ts";
 import type { Command, CommandContext, CommandSummary } from "../command.ts";
 import { formatBytes } from "../format_bytes.ts";
 import { refuseUsage } from "../report_failure.ts";
@@ -54,6 +54,8 @@ async function runBuild({ args, io, cwd }: CommandContext<typeof BUILD_OPTIONS>)
   io.out(`Built ${dir}`);
   for (const output of outputs) {
     io.out(`  ${output.output}  ${formatBytes(output.bytes)}  (from ${output.source})`);
+    const note = serviceParseNote(output);
+    if (note) io.out(`  ${note}`);
   }
   return 0;
 }
