@@ -348,7 +348,10 @@ export default function register(): Handlers {
       const bytes = (await Deno.stat(join(dir, "service/index.js"))).size;
       assert.ok(bytes > 32 * 1024, `${bytes} bytes`);
       const lines = run.stdout.trimEnd().split("\n");
-      assert.match(lines[1], /^  service\/index\.js  \d+\.\d KiB  \(from src\/service\.ts\)$/);
+      assert.match(
+        lines[1],
+        /^ {2}service\/index\.js {2}\d+\.\d KiB {2}\(from src\/service\.ts\)$/,
+      );
       assert.equal(
         lines[2],
         `  Every handler call parses service/index.js afresh, in a fresh isolate: at this size ` +
