@@ -69,7 +69,12 @@ export async function serveOwner(home: string, io: CliIo, command: string): Prom
   while (Date.now() < until) {
     const owner = await readInstallationOwner(home);
     const left = stale !== null && owner?.pid === stale.pid && owner?.since === stale.since;
-    if (owner?.command === "serve" && owner.port !== undefined && !left) return owner;
+    // A note taken for stale is believed again once its port answers: that
+    // serve was only slow to answer, and the one started here gives way to it.
+    if (
+      owner?.command === "serve" && owner.port !== undefined &&
+      (!left || await answers(owner.port))
+    ) return owner;
     // A serve that stopped at once lost to another starting at the same moment, or failed.
     if (exited && (owner?.command !== "serve" || left)) {
       throw new OwnerGoneError(
