@@ -47,6 +47,8 @@ export interface BridgeOptions extends BridgeTarget {
 /** One session at the owner, and the transport it goes over. */
 interface Link {
   http: StreamableHTTPClientTransport;
+  /** Where the owner is, for what the bridge says. */
+  origin: string;
 }
 
 /** The JSON-RPC method of a message, if it has one. */
@@ -80,14 +82,12 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
   let replays = 0;
   let link: Link;
   let relinking: Promise<Link> | null = null;
-  /** Where the session in use is, for what the bridge says. */
-  let origin = options.url.origin;
 
   const open = async (target: BridgeTarget, replay: boolean): Promise<Link> => {
     const http = new StreamableHTTPClientTransport(target.url, {
       requestInit: { headers: { authorization: `Bearer ${target.token}` } },
     });
-    const opened: Link = { http };
+    const opened: Link = { http, origin: target.url.origin };
     // The answer to a replayed `initialize` is the bridge's, not the client's.
     const replayId = `sync-mcp-bridge-${++replays}`;
     let answered: (error?: string) => void = () => {};
@@ -136,7 +136,6 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
         const target = await options.reconnect!();
         const fresh = await open(target, true);
         link = fresh;
-        origin = target.url.origin;
         await lost.http.close().catch(() => {});
         options.log(
           `sync mcp: the session at Sync was gone; opened a new one at ${target.url.origin}`,
@@ -153,14 +152,14 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
   };
 
   const refuse = async (message: JSONRPCMessage, why: string) => {
-    options.log(`sync mcp: ${origin}/mcp did not take a message: ${why}`);
+    options.log(`sync mcp: ${link.origin}/mcp did not take a message: ${why}`);
     if ("id" in message && "method" in message) {
       await stdio.send({
         jsonrpc: "2.0",
         id: message.id,
         error: {
           code: -32603,
-          message: `Sync at ${origin} did not answer (${why}); is deno task ` +
+          message: `Sync at ${link.origin} did not answer (${why}); is deno task ` +
             `serve still running?`,
         },
       }).catch(() => {});

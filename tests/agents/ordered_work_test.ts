@@ -23,16 +23,19 @@ export default function register() {
   };
 }`;
 
+/** The package that orders work and reads its state, as installed. */
+const ORDERER_PACKAGE = {
+  id: "orderer",
+  permissions: ["background", "work.agent"],
+  handlers: ["orderer.order", "orderer.state"],
+  service: ORDERER,
+};
+
 Deno.test("`work.state()` follows the session that performs the order", async (t) => {
   const env = await testHost({ readsWorkState: true });
   const work = performerOver(env.host);
   try {
-    await env.install({
-      id: "orderer",
-      permissions: ["background", "work.agent"],
-      handlers: ["orderer.order", "orderer.state"],
-      service: ORDERER,
-    });
+    await env.install(ORDERER_PACKAGE);
     const state = async (key: string) => await env.call("orderer", "orderer.state", { key });
 
     const first = await env.call("orderer", "orderer.order", { text: "Please look" }) as string;
@@ -121,12 +124,7 @@ Deno.test("`WorkPerformer` looks in a project's outbox after a call that ordered
     },
   });
   try {
-    await env.install({
-      id: "orderer",
-      permissions: ["background", "work.agent"],
-      handlers: ["orderer.order", "orderer.state"],
-      service: ORDERER,
-    });
+    await env.install(ORDERER_PACKAGE);
     await work.start();
     // What the start looked at is done with once a scan of the project has ended.
     await work.scan(env.project);
