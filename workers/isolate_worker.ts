@@ -138,8 +138,9 @@ function newEngine(module: QuickJSWASMModule): Engine {
 }
 
 /**
- * Makes a fresh context in `runtime`: the language's built-ins, and `console`
- * (frozen native functions, as the binding is). Nothing else is evaluated in
+ * Makes a fresh context in `runtime`: the language's built-ins but for
+ * `FinalizationRegistry`, and `console` (frozen native functions, as the
+ * binding is). Nothing else is evaluated in
  * it until a call's module is.
  */
 function freshContext(runtime: QuickJSRuntime): FreshContext {
@@ -152,6 +153,13 @@ function freshContext(runtime: QuickJSRuntime): FreshContext {
   try {
     const json = take(vm.getProp(vm.global, "JSON"));
     const object = take(vm.getProp(vm.global, "Object"));
+    // A context lingers in its runtime until the collector frees it, and a
+    // finalizer it registered would then run inside whichever call is
+    // running: a call cannot be given one.
+    const reflect = take(vm.getProp(vm.global, "Reflect"));
+    const deleteProperty = take(vm.getProp(reflect, "deleteProperty"));
+    const name = take(vm.newString("FinalizationRegistry"));
+    take(vm.unwrapResult(vm.callFunction(deleteProperty, vm.undefined, vm.global, name)));
     const freeze = take(vm.getProp(object, "freeze"));
     const fresh = {
       vm,

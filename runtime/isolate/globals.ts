@@ -1,6 +1,7 @@
 /**
  * The globals handler code finds in the isolate: the language's own built-ins
- * as QuickJS provides them, and `console`. Nothing else is there — no timers,
+ * as QuickJS provides them, but for `FinalizationRegistry` (a finalizer would
+ * run during a later call), and `console`. Nothing else is there — no timers,
  * no `fetch`, no `TextDecoder`, no `Intl`, no `WebAssembly`, no `process`, no
  * `Deno`, no `window`.
  *
@@ -25,7 +26,6 @@ export const ISOLATE_GLOBALS: readonly string[] = Object.freeze([
   "Date",
   "Error",
   "EvalError",
-  "FinalizationRegistry",
   "Float16Array",
   "Float32Array",
   "Float64Array",
@@ -89,6 +89,7 @@ export const ES_GLOBALS_NOT_IN_ISOLATE: readonly string[] = Object.freeze([
   "AsyncDisposableStack",
   "Atomics",
   "DisposableStack",
+  "FinalizationRegistry",
   "Intl",
   "SuppressedError",
   "Temporal",
@@ -144,6 +145,10 @@ const HINTS: Record<string, string> = {
   AsyncDisposableStack:
     "there is no AsyncDisposableStack; release what a handler holds in try/finally",
   SuppressedError: "there is no SuppressedError; throw an Error that says what went wrong",
+  FinalizationRegistry:
+    "there is no FinalizationRegistry: a handler's context is thrown away when its call ends, " +
+    "so a finalizer could only run during some later call; release what a handler holds in " +
+    "try/finally",
   structuredClone:
     "there is no structuredClone; copy plain data with JSON.parse(JSON.stringify(x))",
   crypto:

@@ -81,6 +81,41 @@ export default function register() {
       Object.defineProperty(value, "got", { get: reach, enumerable: true });
       return { value, asJSON: { toJSON: reach } };
     },
+    // Finalizers on targets that outlive the call only through its own
+    // context (its globals, or cycles the collector has not reached yet),
+    // when the context offers them at all. Were one to run in a later call,
+    // that call would loop until stopped.
+    "${id}.leaveFinalizers": () => {
+      if (typeof FinalizationRegistry === "undefined") return { offered: false };
+      const registry = new FinalizationRegistry(() => { for (;;) {} });
+      for (let i = 0; i < 50; i++) {
+        const target = { i };
+        target.self = target;
+        registry.register(target, i);
+        if (i % 2) globalThis["kept" + i] = target;
+      }
+      globalThis.registry = registry;
+      return { offered: true };
+    },
+    // Makes cyclic garbage, so the collector runs and frees what it can,
+    // with a finalizer of its own when it may: the collector then looks at
+    // every finalizer the runtime still holds.
+    "${id}.collect": async () => {
+      if (typeof FinalizationRegistry !== "undefined") {
+        const registry = new FinalizationRegistry(() => {});
+        (() => { const target = {}; target.self = target; registry.register(target, 0); })();
+      }
+      await null;
+      let garbage = [];
+      for (let i = 0; i < 200000; i++) {
+        const o = {};
+        o.self = o;
+        garbage.push(o);
+        if (garbage.length > 1000) garbage = [];
+      }
+      await null;
+      return { collected: true };
+    },
     "${id}.allocate": () => { const a = []; for (;;) a.push(new Array(100000).fill("x")); },
     "${id}.runaway": () => { for (;;) {} },
   };
@@ -153,6 +188,20 @@ Deno.test("IsolatePool.call() gives every call a fresh context: nothing one call
       assert.deepEqual(await call("alpha", "leaveJob"), { left: "a job" });
       assert.deepEqual(await look("alpha"), clean);
       assert.deepEqual(await look("bravo"), clean);
+    });
+
+    await t.step("a finalizer a call leaves never runs in a later call", async () => {
+      // A context lingers until the collector frees it, and would run its
+      // finalizers then, in whatever call is running: none is offered.
+      const collected = { collected: true };
+      const left = [];
+      for (let round = 0; round < 4; round++) {
+        left.push(await call("alpha", "leaveFinalizers"));
+        assert.deepEqual(await call("alpha", "collect"), collected);
+        assert.deepEqual(await call("bravo", "collect"), collected);
+      }
+      assert.deepEqual(await look("alpha"), clean);
+      assert.deepEqual(left, Array(4).fill({ offered: false }));
     });
 
     await t.step(
