@@ -12,6 +12,8 @@ export interface SampledLine {
   name: string;
   /** Does the measured thing once. */
   run: () => Promise<unknown>;
+  /** Runs before each sample, untimed: what the measured thing comes after in real use. */
+  setup?: () => Promise<unknown>;
 }
 
 /** What the samples of one line came to, in ms. */
@@ -41,12 +43,16 @@ export async function sampleInRounds(
 ): Promise<Map<string, Timing>> {
   const samples = new Map<string, number[]>(lines.map((line) => [line.name, []]));
   for (const line of lines) {
-    for (let i = 0; i < (options.warmup ?? 3); i++) await line.run();
+    for (let i = 0; i < (options.warmup ?? 3); i++) {
+      await line.setup?.();
+      await line.run();
+    }
   }
   for (let round = 0; round < options.rounds; round++) {
     for (const line of lines) {
       const taken = samples.get(line.name)!;
       for (let i = 0; i < options.perRound; i++) {
+        await line.setup?.();
         const started = performance.now();
         await line.run();
         taken.push(performance.now() - started);
