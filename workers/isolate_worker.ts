@@ -35,8 +35,12 @@ import {
   hostCallBytes,
   type HostFunctionName,
   type HostResultMessage,
+  MAX_READ_AHEAD_ARGS,
+  MAX_READS_AHEAD,
   type ProbeMessage,
   type ProbeReport,
+  READ_FUNCTIONS,
+  type ReadAhead,
   SERVICE_API_SPECIFIER,
   type ToWorker,
 } from "../runtime/isolate/protocol.ts";
@@ -247,6 +251,9 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
     case "host-result":
       waiting.get(message.requestId)?.(message);
       return;
+    case "ahead":
+      if (current?.callId === message.callId) current.onAhead(message.values);
+      return;
     case "call":
     case "probe": {
       const done = await runCall(message);
@@ -291,6 +298,15 @@ interface HostRequest {
   args: QuickJSHandle;
   /** What it counts against the call's bytes in flight. */
   bytes: number;
+}
+
+/** One of the call's reads ahead: its answer once it arrives, and the host call waiting for it. */
+interface AheadEntry {
+  read: ReadAhead;
+  /** JSON text of the value; null when the host could not read it ahead; absent until it arrives. */
+  value?: string | null;
+  /** The request that took it: a host call waiting for (or given) this answer. */
+  takenBy?: number;
 }
 
 /** Why a call stopped, told apart so the host can name it. */
@@ -341,7 +357,8 @@ async function runCall(call: Job): Promise<FromWorker & { type: "done" }> {
     current = session;
     const value = call.type === "probe" ? await session.probe() : await session.run();
     clean = !session.failed;
-    return sent({ ...base, value });
+    const reads = session.reads;
+    return sent({ ...base, value, ...(reads.length > 0 ? { reads } : {}) });
   } catch (error) {
     if (error instanceof CallStop) return sent({ ...base, error: error.crossed });
     if (isWorkerStackOverflow(error)) {
@@ -445,6 +462,11 @@ class CallSession {
   #inFlightBytes = 0;
   #promises = new Map<number, ReturnType<QuickJSContext["newPromise"]>>();
   #owned: QuickJSHandle[] = [];
+  /** The reads the host is making beside the call, in the order of their answers. */
+  #ahead: AheadEntry[];
+  /** No host call but reads has been made: a read may still be answered ahead, and is learnt. */
+  #readsOnly = true;
+  #reads: ReadAhead[] = [];
 
   #overMemory: () => boolean;
   #engine: Engine;
@@ -483,6 +505,57 @@ class CallSession {
     this.#vm = fresh.vm;
     this.#runtime = runtime;
     this.#deadline = deadline;
+    this.#ahead = (call.type === "call" ? call.ahead ?? [] : []).map((read) => ({ read }));
+  }
+
+  /** The host's number for the call. */
+  get callId(): number {
+    return this.#call.callId;
+  }
+
+  /**
+   * The reads the call made before any host call that is not a read, first
+   * made first, at most {@linkcode MAX_READS_AHEAD}: what the host may read
+   * ahead of the handler's next call.
+   */
+  get reads(): ReadAhead[] {
+    return this.#reads;
+  }
+
+  /** The answers of the call's reads ahead, in their order; `null` where there is none. */
+  onAhead(values: (string | null)[]): void {
+    this.#ahead.forEach((entry, i) => {
+      if (entry.value !== undefined) return;
+      entry.value = typeof values[i] === "string" ? values[i] : null;
+      if (entry.takenBy !== undefined) this.#answerAhead(entry);
+    });
+  }
+
+  /**
+   * Answers the host call that took a read ahead: with the value read, or,
+   * when there is none, by sending the call to the host after all.
+   */
+  #answerAhead(entry: AheadEntry): void {
+    const requestId = entry.takenBy!;
+    if (typeof entry.value === "string") {
+      const message: HostResultMessage = {
+        type: "host-result",
+        callId: this.#call.callId,
+        requestId,
+        value: entry.value,
+      };
+      this.#answered.push({ requestId, message });
+      this.#wake?.();
+      return;
+    }
+    const { fn, args } = entry.read;
+    this.#held.push({
+      requestId,
+      fn,
+      args: this.#vm.newString(args),
+      bytes: hostCallBytes(fn, args.length, this.#call.limits),
+    });
+    this.#letOut();
   }
 
   /** Disposes every handle the call still holds; QuickJS refuses to free a runtime with live ones. */
@@ -808,9 +881,30 @@ class CallSession {
           `${name}() argument is ${length} bytes of JSON; the limit is ${this.#call.limits.maxHostValueBytes}`,
       });
     }
+    const fn = name as HostFunctionName;
+    // Reads made before anything else may have been read ahead, and are
+    // what the host reads ahead of the next call.
+    if (this.#readsOnly && !READ_FUNCTIONS.includes(fn)) this.#readsOnly = false;
+    const learning = this.#reads.length < MAX_READS_AHEAD;
+    const aheadLeft = this.#ahead.some((ahead) => ahead.takenBy === undefined);
+    if (this.#readsOnly && length <= MAX_READ_AHEAD_ARGS && (learning || aheadLeft)) {
+      const args = vm.getString(text);
+      if (learning) this.#reads.push({ fn, args });
+      const entry = this.#ahead.find((ahead) =>
+        ahead.takenBy === undefined && ahead.read.fn === fn && ahead.read.args === args
+      );
+      if (entry) {
+        text.dispose();
+        entry.takenBy = this.#nextRequest++;
+        this.#outstanding++;
+        this.#promises.set(entry.takenBy, deferred);
+        if (entry.value !== undefined) this.#answerAhead(entry);
+        return deferred.handle;
+      }
+    }
     const request: HostRequest = {
       requestId: this.#nextRequest++,
-      fn: name as HostFunctionName,
+      fn,
       args: text,
       bytes: hostCallBytes(name, length, this.#call.limits),
     };

@@ -14,6 +14,7 @@ import {
   type CallHooks,
   type HostFunctionName,
   type IsolatePool,
+  type ReadAhead,
   SERVICE_API_SPECIFIER,
 } from "../isolate/mod.ts";
 import type { HandlerLimits } from "../limits.ts";
@@ -55,6 +56,7 @@ import { findHostFunction } from "./function_table.ts";
 import type { CallJournal } from "./call_journal.ts";
 import type { HostFunction } from "./host_function.ts";
 import { runningClaimKey } from "./keys.ts";
+import type { LearntReads } from "./learnt_reads.ts";
 
 /** Options for {@linkcode callHandler}. */
 export interface CallOptions {
@@ -186,6 +188,11 @@ export interface CallResources {
   callJournal?: () => CallJournal | null;
   /** How long a call runs before it claims its handler when nothing else made it; {@linkcode CLAIM_AFTER_MS} when absent. */
   claimAfterMs?: number;
+  /**
+   * The reads each handler began its last calls with, made again beside its
+   * next call so their answers wait in the worker; nothing is read ahead when absent.
+   */
+  learntReads?: LearntReads;
 }
 
 /**
@@ -401,7 +408,11 @@ async function callOnce(
     const prepare = () =>
       preparing ??= (async () => {
         const memory = await resources.projectMemory(project);
-        const generation = options.generation ?? await readGeneration(memory, id);
+        // The kinds it may read are found while the generation is read.
+        const [generation, kinds] = await Promise.all([
+          options.generation ?? readGeneration(memory, id),
+          readableKinds(kv, project, pkg, declaredIds, serving),
+        ]);
         transaction = new MemoryTransaction(memory, {
           packageId: id,
           project,
@@ -409,10 +420,7 @@ async function callOnce(
           now: () => new Date(now()),
           cursors: resources.cursors,
         });
-        const access = new MemoryAccess(
-          id,
-          await readableKinds(kv, project, pkg, declaredIds, serving),
-        );
+        const access = new MemoryAccess(id, kinds);
         dispatch = hostDispatch({
           package: pkg,
           project,
@@ -429,7 +437,10 @@ async function callOnce(
         return transaction;
       })();
     const source = await readServiceSource(pkg);
-    if (source.includes(SERVICE_API_SPECIFIER)) prepare().catch(() => {});
+    const importsApi = source.includes(SERVICE_API_SPECIFIER);
+    if (importsApi) prepare().catch(() => {});
+    const learnt = importsApi ? resources.learntReads : undefined;
+    let readsMade: ReadAhead[] = [];
     const running = resources.pool.call({
       source,
       sourceName: `${id}/${pkg.manifest.service}`,
@@ -438,7 +449,16 @@ async function callOnce(
       payload: options.payload ?? null,
       occasion: options.occasion,
       limits,
+      ahead: learnt?.ahead(hereKey, source),
     }, {
+      // A read ahead runs as the handler's own read would, inside its
+      // transaction, but is not the handler asking: it neither claims nor
+      // makes the memory's failure to open the call's failure.
+      readAhead: async (fn, args, signal) => {
+        await prepare();
+        return await dispatch!.host(fn, args, signal);
+      },
+      readsMade: (reads) => readsMade = reads,
       host: async (fn, args, signal) => {
         // Reads run at once; a write is staged at once and begins the claim,
         // which the commit waits for; an act outside Sync waits for the claim.
@@ -495,6 +515,7 @@ async function callOnce(
       recorded = true;
       started();
     }
+    learnt?.learn(hereKey, source, readsMade);
     return { value, receipt };
   } catch (error) {
     let failure = error;

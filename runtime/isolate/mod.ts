@@ -16,5 +16,18 @@ export type {
   IsolatePoolOptions,
   IsolateProbe,
 } from "./pool.ts";
-export { CONSOLE_LEVELS, HOST_FUNCTIONS, SERVICE_API_SPECIFIER } from "./protocol.ts";
-export type { ConsoleLevel, CrossedError, HostFunctionName, ProbeReport } from "./protocol.ts";
+export {
+  CONSOLE_LEVELS,
+  HOST_FUNCTIONS,
+  MAX_READ_AHEAD_ARGS,
+  MAX_READS_AHEAD,
+  READ_FUNCTIONS,
+  SERVICE_API_SPECIFIER,
+} from "./protocol.ts";
+export type {
+  ConsoleLevel,
+  CrossedError,
+  HostFunctionName,
+  ProbeReport,
+  ReadAhead,
+} from "./protocol.ts";

@@ -27,6 +27,7 @@ import type {
   HostFunctionName,
   ProbeMessage,
   ProbeReport,
+  ReadAhead,
   ToWorker,
 } from "./protocol.ts";
 
@@ -46,6 +47,11 @@ export interface IsolateCall {
   occasion: Occasion;
   /** Defaults to {@linkcode DEFAULT_LIMITS}. */
   limits?: HandlerLimits;
+  /**
+   * Reads to make beside the call with {@linkcode CallHooks.readAhead}, as it
+   * starts, and hand the worker before the handler asks for them.
+   */
+  ahead?: ReadAhead[];
 }
 
 /** A service module for the pool to probe: loaded, its `register()` called, no handler run. */
@@ -81,6 +87,14 @@ export interface CallHooks {
    * absent or for other functions.
    */
   answerLimit?: (fn: HostFunctionName) => number | undefined;
+  /**
+   * Makes one of the call's {@linkcode IsolateCall.ahead} reads: as `host`
+   * would, but at the host's own initiative, so a read the handler never
+   * makes is not taken as one it made. Without it, nothing is read ahead.
+   */
+  readAhead?: HostDispatch;
+  /** Told, when the call answers, the reads it began with ({@linkcode DoneMessage.reads}). */
+  readsMade?: (reads: ReadAhead[]) => void;
   /** Console lines from handler code. */
   log?: (level: ConsoleLevel, text: string) => void;
   /**
@@ -223,6 +237,7 @@ export class IsolatePool {
         payload,
         occasion: call.occasion,
         limits,
+        ...(call.ahead?.length && hooks.readAhead ? { ahead: call.ahead } : {}),
       }, hooks);
       return JSON.parse(json);
     } finally {
@@ -375,7 +390,30 @@ export class IsolatePool {
       };
       slot.active = active;
       slot.worker.postMessage(message satisfies ToWorker);
+      if (message.type === "call" && message.ahead) this.#readAhead(slot, active, message.ahead);
     });
+  }
+
+  /**
+   * Makes a call's reads ahead, together, and sends the worker their answers
+   * in one message once all are in. A read that fails, or whose answer is
+   * over its limit, is sent as `null`: the worker then asks for it as for
+   * any other read, and the host's answer (or error) is the one the handler
+   * sees.
+   */
+  async #readAhead(slot: Slot, active: Active, reads: ReadAhead[]): Promise<void> {
+    const read = active.hooks.readAhead!;
+    const values = await Promise.all(reads.map(async ({ fn, args }) => {
+      try {
+        const json = JSON.stringify(await read(fn, JSON.parse(args), endedSignal(active)) ?? null);
+        const limit = active.hooks.answerLimit?.(fn) ?? active.limits.maxHostValueBytes;
+        return json.length > limit ? null : json;
+      } catch {
+        return null;
+      }
+    }));
+    if (slot.active !== active) return;
+    slot.worker.postMessage({ type: "ahead", callId: active.callId, values } satisfies ToWorker);
   }
 
   #onMessage(slot: Slot, message: FromWorker): void {
@@ -389,6 +427,7 @@ export class IsolatePool {
         this.#answerHost(slot, active, message.requestId, message.fn, message.args);
         return;
       case "done":
+        if (message.reads) active.hooks.readsMade?.(message.reads);
         if (message.error) active.reject(toDomainError(message.error));
         else active.resolve(message.value ?? "null");
         if (message.fatal) this.#replace(slot);

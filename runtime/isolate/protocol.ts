@@ -38,6 +38,35 @@ export const HOST_FUNCTIONS = [
 export type HostFunctionName = typeof HOST_FUNCTIONS[number];
 
 /**
+ * The host functions that only read project memory: made before any host
+ * call that changes something, one may be read ahead (see {@linkcode ReadAhead}).
+ */
+export const READ_FUNCTIONS: readonly HostFunctionName[] = [
+  "memory.list",
+  "memory.record",
+  "memory.content",
+];
+
+/**
+ * A read the host makes beside a call, as the call starts, because the
+ * handler began its last calls with it: its answer is waiting in the worker
+ * when the handler asks, so the read does not cross to the host and back.
+ * Handler code sees nothing of it but the time saved.
+ */
+export interface ReadAhead {
+  /** One of {@linkcode READ_FUNCTIONS}. */
+  fn: HostFunctionName;
+  /** JSON text of the argument, as the worker encodes it; a call matches it exactly. */
+  args: string;
+}
+
+/** How many reads one call is given ahead at most. */
+export const MAX_READS_AHEAD = 4;
+
+/** The longest argument, as JSON text, of a read that may be read ahead. */
+export const MAX_READ_AHEAD_ARGS = 1024;
+
+/**
  * What one host call counts against `maxHostBytesInFlight` while the host
  * performs it: its argument's JSON and, for `net.fetch`, the body it may
  * bring back. The worker lets calls out by it and the host checks the same.
@@ -103,6 +132,12 @@ export interface CallMessage {
   occasion: Occasion;
   /** The limits the worker enforces on this call: time, memory, stack, host calls, sizes. */
   limits: HandlerLimits;
+  /**
+   * The reads the host makes beside the call; their answers follow in an
+   * {@linkcode AheadMessage}. A host call that matches one, made before any
+   * call that is not a read, waits for that answer instead of being sent.
+   */
+  ahead?: ReadAhead[];
 }
 
 /**
@@ -159,8 +194,27 @@ export interface HostResultMessage {
   error?: CrossedError;
 }
 
+/** Host → worker: the answers of a call's {@linkcode CallMessage.ahead} reads, in their order. */
+export interface AheadMessage {
+  /** Tells the message apart from the other {@linkcode ToWorker} messages. */
+  type: "ahead";
+  /** The call the reads were made for. */
+  callId: number;
+  /**
+   * JSON text of each read's value, or `null` where the read failed or its
+   * answer was over its limit: a host call that matches it is then sent to
+   * the host after all, which answers it as it answers any.
+   */
+  values: (string | null)[];
+}
+
 /** Everything the host sends. */
-export type ToWorker = InitMessage | CallMessage | ProbeMessage | HostResultMessage;
+export type ToWorker =
+  | InitMessage
+  | CallMessage
+  | ProbeMessage
+  | HostResultMessage
+  | AheadMessage;
 
 /** Worker → host: ready to take calls. */
 export interface ReadyMessage {
@@ -213,6 +267,13 @@ export interface DoneMessage {
   error?: CrossedError;
   /** The worker's QuickJS instance is unusable (Wasm abort): replace the worker. */
   fatal?: boolean;
+  /**
+   * The reads the call made before any host call that is not a read, first
+   * made first, at most {@linkcode MAX_READS_AHEAD}, with arguments of at most
+   * {@linkcode MAX_READ_AHEAD_ARGS} characters: what the host may read ahead
+   * of the handler's next calls.
+   */
+  reads?: ReadAhead[];
 }
 
 /** Everything a worker sends. */
