@@ -21,6 +21,7 @@ import {
   READ_FUNCTIONS,
   type ReadAhead,
 } from "../isolate/mod.ts";
+import { keepNewest } from "../internal/keep_newest.ts";
 
 /** Handlers remembered at most; past it the oldest half is forgotten. */
 const KEPT = 4_096;
@@ -64,15 +65,7 @@ export class LearntReads {
       last.some((seen) => sameRead(seen, read)) &&
       made.findIndex((other) => sameRead(other, read)) === i
     );
-    this.#kept.delete(handler);
-    if (this.#kept.size >= KEPT) {
-      let drop = KEPT / 2;
-      for (const old of this.#kept.keys()) {
-        this.#kept.delete(old);
-        if (--drop === 0) break;
-      }
-    }
-    this.#kept.set(handler, { source, last: made, both });
+    keepNewest(this.#kept, handler, { source, last: made, both }, KEPT);
   }
 }
 

@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { keepNewest } from "./keep_newest.ts";
 
 /** How long a file must have been left alone before what was made of it is kept. */
 const SETTLED_MS = 2_000;
@@ -55,15 +56,7 @@ export class FileMemo<T> {
   }
 
   #keep(path: string, kept: Kept<T>): void {
-    this.#kept.delete(path);
-    if (this.#kept.size >= KEPT) {
-      let drop = KEPT / 2;
-      for (const old of this.#kept.keys()) {
-        this.#kept.delete(old);
-        if (--drop === 0) break;
-      }
-    }
-    this.#kept.set(path, kept);
+    keepNewest(this.#kept, path, kept, KEPT);
   }
 }
 
