@@ -390,7 +390,9 @@ export class IsolatePool {
       };
       slot.active = active;
       slot.worker.postMessage(message satisfies ToWorker);
-      if (message.type === "call" && message.ahead) this.#readAhead(slot, active, message.ahead);
+      if (message.type === "call" && message.ahead) {
+        this.#readAhead(slot, active, message.ahead).catch(() => {/* the worker is gone */});
+      }
     });
   }
 
