@@ -144,8 +144,7 @@ function newEngine(module: QuickJSWASMModule): Engine {
 /**
  * Makes a fresh context in `runtime`: the language's built-ins but for
  * `FinalizationRegistry`, and `console` (frozen native functions, as the
- * binding is). Nothing else is evaluated in
- * it until a call's module is.
+ * binding is). Nothing else is evaluated in it until a call's module is.
  */
 function freshContext(runtime: QuickJSRuntime): FreshContext {
   const vm = runtime.newContext();
