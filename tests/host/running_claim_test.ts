@@ -116,25 +116,18 @@ Deno.test("a claim whose process is gone is taken over at once, and its call lea
   const ours = await ProcessLock.take(home);
   try {
     const key = runningClaimKey("/p", "x", "x.run");
+    /** Claims `x.run` at `now`, for the call `id`, as the process holding `lock`. */
+    const claim = (lock: ProcessLock, now: number, id: string) =>
+      claimHandler(kv, key, { now, forMs: 500, receipt: started(id), lock });
 
     await t.step("the claim of a process that runs is not taken", async () => {
       const theirs = await ProcessLock.take(home);
       try {
         assert.ok(
-          await claimHandler(kv, key, {
-            now: 1_000,
-            forMs: 500,
-            receipt: started("r1"),
-            lock: theirs,
-          }),
+          await claim(theirs, 1_000, "r1"),
         );
         assert.equal(
-          await claimHandler(kv, key, {
-            now: 1_100,
-            forMs: 500,
-            receipt: started("r2"),
-            lock: ours,
-          }),
+          await claim(ours, 1_100, "r2"),
           null,
         );
       } finally {
@@ -146,12 +139,7 @@ Deno.test("a claim whose process is gone is taken over at once, and its call lea
       "once that process is gone, the next claim takes it, well before it runs out",
       async () => {
         assert.ok(
-          await claimHandler(kv, key, {
-            now: 1_200,
-            forMs: 500,
-            receipt: started("r2"),
-            lock: ours,
-          }),
+          await claim(ours, 1_200, "r2"),
         );
         const receipts = await listReceipts(kv, "/p");
         assert.deepEqual(receipts.map((r) => [r.id, r.outcome, r.error?.name]), [
@@ -326,6 +314,11 @@ Deno.test("`recordUnclaimedCall()` writes an ended call's receipt in place of a 
     ...started(id),
     endedAt: new Date(1_100).toISOString(),
   });
+  /** Records the ended call `id` at `now`, as the process holding `lock`. */
+  const record = (lock: ProcessLock, now: number, id: string) =>
+    recordUnclaimedCall(kv, key, { now, forMs: 500, receipt: ended(id), lock });
+  const claim = (lock: ProcessLock, now: number, id: string) =>
+    claimHandler(kv, key, { now, forMs: 500, receipt: started(id), lock });
   try {
     await t.step("with no claim there, the receipt is written and no claim is left", async () => {
       assert.equal(
@@ -344,20 +337,10 @@ Deno.test("`recordUnclaimedCall()` writes an ended call's receipt in place of a 
         const theirs = await ProcessLock.take(home);
         try {
           assert.ok(
-            await claimHandler(kv, key, {
-              now: 1_200,
-              forMs: 500,
-              receipt: started("r2"),
-              lock: theirs,
-            }),
+            await claim(theirs, 1_200, "r2"),
           );
           assert.equal(
-            await recordUnclaimedCall(kv, key, {
-              now: 1_300,
-              forMs: 500,
-              receipt: ended("r3"),
-              lock: ours,
-            }),
+            await record(ours, 1_300, "r3"),
             false,
           );
           assert.deepEqual((await listReceipts(kv, "/p")).map((r) => r.id), ["r1"]);
@@ -371,12 +354,7 @@ Deno.test("`recordUnclaimedCall()` writes an ended call's receipt in place of a 
       "once that call's process is gone, its claim becomes its interrupted receipt in the same write",
       async () => {
         assert.equal(
-          await recordUnclaimedCall(kv, key, {
-            now: 1_400,
-            forMs: 500,
-            receipt: ended("r4"),
-            lock: ours,
-          }),
+          await record(ours, 1_400, "r4"),
           true,
         );
         const receipts = await listReceipts(kv, "/p");
