@@ -10,6 +10,7 @@ import {
   type Approval,
   describePermission,
   type LoadedPackage,
+  type PackageRef,
   readApproval,
   readPackageRef,
   setPackageRef,
@@ -136,9 +137,13 @@ export async function installPackage(
           waitingForApproval: true,
         });
         throw new ApprovalRequiredError(
-          `Cannot update ${id} to ${version} in ${project}: it asks for more than was approved:\n` +
+          `${
+            approval.version === version
+              ? `Cannot take ${id}@${version} as it now is into ${project}`
+              : `Cannot update ${id} to ${version} in ${project}`
+          }: it asks for more than was approved:\n` +
             widened.map((p) => `  ${p} — ${describePermission(p)}`).join("\n") +
-            `\n${id}@${approval.version} keeps serving this project until a person approves; ` +
+            `\n${stillServing(id, approval, pkg.ref)}; ` +
             `approve it to update: sync install --approve, or "approve": true from the app`,
         );
       }
@@ -224,6 +229,19 @@ async function admitChecked(host: InstallHost, source: string, dir: string): Pro
       `and install again`,
     problems,
   );
+}
+
+/**
+ * What serves a project while a widened artefact waits for its approval: the
+ * approved artefact, unless it was this very folder, edited in place, so
+ * nothing approved is left (as `servingPackage` rules).
+ */
+function stillServing(id: string, approval: Approval, current: PackageRef): string {
+  if (approval.ref.dir !== current.dir) {
+    return `${id}@${approval.version} keeps serving this project until a person approves`;
+  }
+  return `Nothing serves ${id} in this project until a person approves: it was approved ` +
+    `from the folder ${current.dir}, which now asks for more`;
 }
 
 /** `id@version` from a manifest that may not validate, when both can be read. */

@@ -206,6 +206,33 @@ Deno.test("installing a folder links it; a broken package is refused and leaves 
       ]);
     });
 
+    await t.step(
+      "a folder widened in place and installed again says nothing serves until approved",
+      async () => {
+        const dir = await env.install({
+          id: "grown",
+          handlers: ["grown.version"],
+          service: `export default function register() { return { "grown.version": () => 1 }; }`,
+        });
+        const manifestFile = join(dir, "manifest.json");
+        const manifest = JSON.parse(await Deno.readTextFile(manifestFile));
+        manifest.permissions = [...manifest.permissions, "net:a.test"];
+        await Deno.writeTextFile(manifestFile, JSON.stringify(manifest));
+        const error = await rejectsWith(
+          installPackage(env.host, dir, env.project),
+          "ApprovalRequiredError",
+          /Cannot take grown@1\.0\.0 as it now is into [^]*net:a\.test/,
+        );
+        assert.match(error.message, /Nothing serves grown in this project until a person approves/);
+        assert.doesNotMatch(error.message, /keeps serving/);
+        await rejectsWith(
+          env.call("grown", "grown.version"),
+          "ApprovalRequiredError",
+          /net:a\.test/,
+        );
+      },
+    );
+
     const assertNothingRecorded = async (id: string) => {
       assert.equal(await readPackageRef(env.kv, id), null, "no ref");
       assert.equal(await readApproval(env.kv, env.project, id), null, "no approval");
