@@ -168,6 +168,20 @@ async function runCommand(
     io.out(command.usage);
     return 0;
   }
+  const most = wordsTaken(command);
+  const extra = parsed.positionals.slice(most);
+  if (extra.length > 0) {
+    return refuseUsage(
+      command.name,
+      command.usage,
+      `${extra.map((word) => JSON.stringify(word)).join(" ")} ${
+        extra.length === 1 ? "is one word" : `are ${extra.length} words`
+      } too many: ${command.name} takes ${
+        most === 0 ? "only flags" : `at most ${most}`
+      } (quote a value that has spaces)`,
+      io,
+    );
+  }
   try {
     return await command.run({
       args: parsed.positionals,
@@ -179,6 +193,21 @@ async function runCommand(
   } catch (error) {
     return reportFailure(error, command.name, io);
   }
+}
+
+/**
+ * The most words a command takes after its name, as its synopses write them:
+ * `install <folder|archive> --project <dir>` takes one, `new <id> [dir]` two;
+ * a flag's value (`--project <dir>`) is not a word.
+ */
+function wordsTaken(command: Command): number {
+  return Math.max(
+    ...command.summary.map(({ synopsis }) => {
+      const tokens = synopsis.split(/\s+/).slice(1);
+      const flag = tokens.findIndex((token) => /^\[?--/.test(token));
+      return flag === -1 ? tokens.length : flag;
+    }),
+  );
 }
 
 /**

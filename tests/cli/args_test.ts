@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { COMMANDS, runCli, USAGE } from "../../runtime/cli/sync.ts";
 import { formatSummaries } from "../../runtime/cli/format_summaries.ts";
 import type { CliIo } from "../../runtime/cli/io.ts";
+import { exists } from "../internal/cli.ts";
 
 /** What one in-process run of the CLI wrote, and its exit code. */
 interface Run {
@@ -71,6 +72,53 @@ Deno.test("`runCli()` parses each command's words with that command's flags", as
         }
       },
     );
+
+    await t.step("a word past what a command takes is refused with its usage, exit 2", async () => {
+      const cases: [string[], RegExp][] = [
+        [
+          ["install", "a", "b", "--project", "p"],
+          /"b" is one word too many: install takes at most 1/,
+        ],
+        [["remove", "hello", "extra", "--project", "p"], /"extra" is one word too many/],
+        [
+          ["list", "--project", "p", "x", "y"],
+          /"x" "y" are 2 words too many: list takes only flags/,
+        ],
+        [["switch", "issues", "off", "extra", "--project", "p"], /"extra" is one word too many/],
+        [["schedule", "--project", "p", "junk"], /"junk" is one word too many/],
+      ];
+      for (const [args, message] of cases) {
+        const run = await sync(...args);
+        assert.equal(run.code, 2, args.join(" "));
+        assert.match(run.stderr, message);
+        assert.ok(run.stderr.endsWith(`\n\n${usageOf(args[0])}`), run.stderr);
+      }
+      const projects = await sync("projects", "junk");
+      assert.equal(projects.code, 2);
+      assert.match(
+        projects.stderr,
+        /projects takes: no words \(the list\), or forget <dir>; not "junk"/,
+      );
+    });
+
+    await t.step("a port that is not one is refused before anything starts, exit 2", async () => {
+      for (const port of ["abc", "99999", "1.5", "", "80x"]) {
+        const run = await sync("serve", "--port", port);
+        assert.equal(run.code, 2, port);
+        assert.match(run.stderr, /--port must be a port: a whole number from 1 to 65535/);
+      }
+      const env = Deno.env.get("SYNC_PORT");
+      Deno.env.set("SYNC_PORT", "xyz");
+      try {
+        const run = await sync("serve");
+        assert.equal(run.code, 2);
+        assert.match(run.stderr, /SYNC_PORT must be a port[^]*not "xyz"/);
+      } finally {
+        if (env === undefined) Deno.env.delete("SYNC_PORT");
+        else Deno.env.set("SYNC_PORT", env);
+      }
+      assert.ok(!(await exists(home)), "no installation was made");
+    });
 
     await t.step("an unknown flag is refused by every command with its own usage", async () => {
       for (const command of COMMANDS) {
@@ -173,10 +221,19 @@ Deno.test("`runCli()` parses each command's words with that command's flags", as
 
     await t.step("the author's commands take as many folders as they say", async () => {
       const cases: [string[], string][] = [
-        [["build", "a", "b"], "takes one package folder, got 2"],
-        [["check", "a", "b"], "takes one package folder, got 2"],
+        [
+          ["build", "a", "b"],
+          `"b" is one word too many: build takes at most 1 (quote a value that has spaces)`,
+        ],
+        [
+          ["check", "a", "b"],
+          `"b" is one word too many: check takes at most 1 (quote a value that has spaces)`,
+        ],
         [["new"], "needs a package id, and optionally a folder"],
-        [["new", "a", "b", "c"], "needs a package id, and optionally a folder"],
+        [
+          ["new", "a", "b", "c"],
+          `"c" is one word too many: new takes at most 2 (quote a value that has spaces)`,
+        ],
       ];
       for (const [args, message] of cases) {
         assert.deepEqual(

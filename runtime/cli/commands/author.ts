@@ -42,9 +42,6 @@ export const buildCommand: Command = {
 };
 
 async function runBuild({ args, io, cwd }: CommandContext<typeof BUILD_OPTIONS>): Promise<number> {
-  if (args.length > 1) {
-    return refuseUsage("build", USAGE, `takes one package folder, got ${args.length}`, io);
-  }
   const dir = resolve(cwd, args[0] ?? ".");
   const { outputs } = await buildPackage(dir);
   if (outputs.length === 0) {
@@ -80,7 +77,7 @@ async function runNew(
   { args, flags, io, cwd }: CommandContext<typeof NEW_OPTIONS>,
 ): Promise<number> {
   const id = args[0];
-  if (!id || args.length > 2) {
+  if (!id) {
     return refuseUsage("new", USAGE, "needs a package id, and optionally a folder", io);
   }
   const dir = resolve(cwd, args[1] ?? id);

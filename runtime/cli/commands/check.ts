@@ -12,7 +12,6 @@ import { checkPackage, formatProblem } from "../../author/mod.ts";
 import { SyncError } from "../../errors.ts";
 import type { Command, CommandContext, CommandSummary } from "../command.ts";
 import { formatBytes } from "../format_bytes.ts";
-import { refuseUsage } from "../report_failure.ts";
 
 const USAGE = `Usage: check [dir] [--json]
 
@@ -43,9 +42,6 @@ export const checkCommand: Command = {
 };
 
 async function runCheck({ args, flags, io, cwd }: CommandContext<typeof OPTIONS>): Promise<number> {
-  if (args.length > 1) {
-    return refuseUsage("check", USAGE, `takes one package folder, got ${args.length}`, io);
-  }
   const dir = resolve(cwd, args[0] ?? ".");
   try {
     await Deno.stat(resolve(dir, "manifest.json"));

@@ -136,6 +136,11 @@ export const projectsCommand: Command = {
 
 async function runProjects(context: CommandContext<typeof PROJECTS_OPTIONS>): Promise<number> {
   const { args, io } = context;
+  if (args[0] !== undefined && args[0] !== "forget") {
+    throw new InvalidInputError(
+      `sync projects takes: no words (the list), or forget <dir>; not "${args[0]}"`,
+    );
+  }
   if (args[0] === "forget") {
     const dir = resolve(context.cwd, need(args[1], "projects forget needs a project folder"));
     return await withHost(context, async (host) => {

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { InvalidInputError } from "../../errors.ts";
 import type { Host } from "../../host/mod.ts";
 import { join } from "node:path";
 import { installationToken, syncHome } from "../../projects/mod.ts";
@@ -49,7 +50,12 @@ async function runServe(
   io: CommandContext["io"],
   runSent: SentCommandRunner,
 ): Promise<number> {
-  const port = portFlag ? Number(portFlag) : Number(Deno.env.get("SYNC_PORT") ?? 4321);
+  const fromEnv = Deno.env.get("SYNC_PORT");
+  const port = portFlag !== undefined
+    ? portNumber(portFlag, "--port")
+    : fromEnv !== undefined
+    ? portNumber(fromEnv, "SYNC_PORT")
+    : 4321;
   const home = syncHome();
   const ownership = await ownForServing(home, io);
   try {
@@ -74,4 +80,21 @@ async function runServe(
   } finally {
     await ownership.release();
   }
+}
+
+/**
+ * A port as typed: a whole number from 0 to 65535 (0 asks the system for
+ * any free one).
+ *
+ * @throws {InvalidInputError} naming where the value came from.
+ */
+function portNumber(text: string, from: string): number {
+  const port = /^\d{1,5}$/.test(text.trim()) ? Number(text.trim()) : NaN;
+  if (!(port <= 65535)) {
+    throw new InvalidInputError(
+      `${from} must be a port: a whole number from 1 to 65535 (or 0 for any free one), ` +
+        `not ${JSON.stringify(text)}`,
+    );
+  }
+  return port;
 }
