@@ -74,7 +74,16 @@ function lengthProblem(min: number, max: number) {
   };
 }
 
+/**
+ * The longest version a manifest may give: it names the folder an archive is
+ * unpacked into (`<version>-<digest>`), and a file name is at most 255 bytes.
+ */
+const MAX_VERSION_CHARS = 64;
+
 function versionProblem(version: string): string | undefined {
+  if (version.length > MAX_VERSION_CHARS) {
+    return `is ${version.length} characters long; a version is at most ${MAX_VERSION_CHARS}`;
+  }
   if (SEMVER_PATTERN.test(version)) return undefined;
   const hint = /^v\d/.test(version) && SEMVER_PATTERN.test(version.slice(1))
     ? ` (without the leading "v")`

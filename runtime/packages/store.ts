@@ -192,8 +192,15 @@ export async function storePackage(
       exists = true;
     } catch { /* not unpacked yet */ }
     if (!exists) {
-      await Deno.mkdir(join(store, manifest.id), { recursive: true });
-      await Deno.rename(staging, dir);
+      const idDir = join(store, manifest.id);
+      await Deno.mkdir(idDir, { recursive: true });
+      try {
+        await Deno.rename(staging, dir);
+      } catch (error) {
+        // The id's folder goes again when this was to be its first artefact (only empty, it can).
+        await Deno.remove(idDir).catch(() => {});
+        throw error;
+      }
     }
     const ref: PackageRef = {
       id: manifest.id,

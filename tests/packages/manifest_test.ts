@@ -312,6 +312,12 @@ Deno.test("`validateManifest()` refuses missing or malformed identity fields", a
       message: `expected a semver version like "1.2.0", got "1.2"`,
     },
     {
+      name: "a semver version too long to name a folder",
+      manifest: change(minimal, ["version"], `1.0.0-${"a".repeat(300)}`),
+      path: "version",
+      message: "is 306 characters long; a version is at most 64",
+    },
+    {
       name: "a version with a leading v",
       manifest: change(minimal, ["version"], "v1.2.0"),
       path: "version",
