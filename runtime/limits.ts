@@ -222,6 +222,24 @@ export const LOCK_RETRY: Readonly<LockRetryLimits> = Object.freeze({
   firstDelayMs: 50,
 });
 
+/**
+ * Limits on the files of a package Sync reads (its manifest, service module,
+ * screen, prompt and types), from a linked folder or an unpacked archive. No
+ * file can be larger than an archive may be, and a manifest is small.
+ */
+export interface PackageFileLimits {
+  /** A manifest, in bytes. */
+  maxManifestBytes: number;
+  /** Any other file of a package, in bytes. */
+  maxFileBytes: number;
+}
+
+/** The limits every package's files are read under. */
+export const PACKAGE_FILE_LIMITS: Readonly<PackageFileLimits> = Object.freeze({
+  maxManifestBytes: 1024 * 1024,
+  maxFileBytes: 32 * 1024 * 1024,
+});
+
 /** Limits on what one package's manifest may declare. */
 export interface ManifestLimits {
   /**

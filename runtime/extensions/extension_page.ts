@@ -9,9 +9,8 @@
  *
  * @module
  */
-import { join } from "node:path";
 import { describeSchedule, type ScheduleView } from "../clock/mod.ts";
-import { NotFoundError } from "../errors.ts";
+import { InvalidInputError, NotFoundError } from "../errors.ts";
 import { listReceipts } from "../host/mod.ts";
 import { cutText } from "../internal/cut_text.ts";
 import { EXTENSION_PAGE_LIMITS, type HandlerLimits } from "../limits.ts";
@@ -22,6 +21,7 @@ import {
   type LoadedPackage,
   loadPackage,
   type Manifest,
+  packageFile,
   readApproval,
   readServingState,
 } from "../packages/mod.ts";
@@ -238,7 +238,12 @@ async function publishedTypes(pkg: LoadedPackage): Promise<PublishedType[]> {
       definition: null,
       problem,
     });
-    const text = await readBounded(join(pkg.dir, file), EXTENSION_PAGE_LIMITS.maxTypeFileChars);
+    const real = await ownFile(pkg, file);
+    if (typeof real !== "string") {
+      types.push(unread(real.problem));
+      continue;
+    }
+    const text = await readBounded(real, EXTENSION_PAGE_LIMITS.maxTypeFileChars);
     if (text === null) {
       types.push(unread("the file is missing"));
       continue;
@@ -274,8 +279,24 @@ async function publishedTypes(pkg: LoadedPackage): Promise<PublishedType[]> {
 async function promptOf(pkg: LoadedPackage): Promise<ExtensionPage["prompt"]> {
   const file = pkg.manifest.prompt;
   if (!file) return null;
-  const read = await readBounded(join(pkg.dir, file), EXTENSION_PAGE_LIMITS.maxPromptChars);
+  const real = await ownFile(pkg, file);
+  if (typeof real !== "string") return { file, text: "" };
+  const read = await readBounded(real, EXTENSION_PAGE_LIMITS.maxPromptChars);
   return { file, text: read?.text ?? "" };
+}
+
+/**
+ * The real path of a file the manifest names, when it is a regular file of
+ * the package's own; else why the page shows nothing of it.
+ */
+async function ownFile(pkg: LoadedPackage, file: string): Promise<string | { problem: string }> {
+  try {
+    return await packageFile(pkg.dir, file);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return { problem: "the file is missing" };
+    if (error instanceof InvalidInputError) return { problem: error.message };
+    return { problem: `the file cannot be read: ${(error as Error).message}` };
+  }
 }
 
 /**

@@ -8,7 +8,6 @@
  *
  * @module
  */
-import { join, relative } from "node:path";
 import { InvalidInputError, NotFoundError } from "../errors.ts";
 import type {
   NetResponse,
@@ -29,6 +28,7 @@ import {
   isPackageId,
   type LoadedPackage,
   notAPackageId,
+  packageFile,
   readableKinds,
   readServingEntries,
   servingPackage,
@@ -87,14 +87,10 @@ export async function servingScreen(
   return { project, package: pkg, module, styles: css ? await fileInside(pkg.dir, css) : null };
 }
 
-/** The real path of `path` under `dir` when it is a file really inside `dir`; null otherwise. */
+/** The real path of `path` under `dir` when it is a regular file of the package's own; null otherwise. */
 async function fileInside(dir: string, path: string): Promise<string | null> {
   try {
-    const root = await Deno.realPath(dir);
-    const real = await Deno.realPath(join(dir, path));
-    const inside = relative(root, real);
-    if (inside === "" || inside.startsWith("..") || inside.startsWith("/")) return null;
-    return (await Deno.stat(real)).isFile ? real : null;
+    return await packageFile(dir, path);
   } catch {
     return null;
   }

@@ -10,7 +10,8 @@ import { join, resolve } from "node:path";
 import { ArchiveError, InvalidInputError, ManifestError, NotFoundError } from "../errors.ts";
 import { type Manifest, parseManifest } from "./manifest.ts";
 import { readArchive, stripCommonFolder, writeArchiveEntries } from "./archive/archive.ts";
-import { ARCHIVE_LIMITS } from "../limits.ts";
+import { ARCHIVE_LIMITS, PACKAGE_FILE_LIMITS } from "../limits.ts";
+import { readFileAtMost, readPackageText } from "./package_file.ts";
 import { packageRefKey, packagesChangedKey } from "./keys.ts";
 import { sweepStaleStaging, takeStaging } from "./staging.ts";
 import { FileMemo } from "../internal/file_memo.ts";
@@ -56,10 +57,13 @@ export async function readManifestAt(dir: string): Promise<Manifest> {
   const file = join(dir, "manifest.json");
   let text: string;
   try {
-    text = await Deno.readTextFile(file);
+    text = await readPackageText(dir, "manifest.json", PACKAGE_FILE_LIMITS.maxManifestBytes);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) {
       throw new ManifestError(file, [{ path: "", message: "manifest.json is missing" }]);
+    }
+    if (error instanceof InvalidInputError) {
+      throw new ManifestError(file, [{ path: "", message: error.message }]);
     }
     throw error;
   }
@@ -169,12 +173,7 @@ export async function storePackage(
     };
     return { ref, manifest, dir, unpacked: false };
   }
-  if (info.size > ARCHIVE_LIMITS.maxArchiveBytes) {
-    throw new ArchiveError(
-      `Cannot unpack ${source}: it is ${info.size} bytes; the limit is ${ARCHIVE_LIMITS.maxArchiveBytes}`,
-    );
-  }
-  const bytes = await Deno.readFile(path);
+  const bytes = await readArchiveFile(source, path, info);
   const entries = stripCommonFolder(readArchive(bytes, source));
   const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
   const digest = Array.from(hash.slice(0, 8), (b) => b.toString(16).padStart(2, "0")).join("");
@@ -248,12 +247,7 @@ export async function withPackageFiles<T>(
     throw new NotFoundError(`Cannot read ${source}: no such folder or archive`);
   }
   if (info.isDirectory) return await use(await Deno.realPath(path));
-  if (info.size > ARCHIVE_LIMITS.maxArchiveBytes) {
-    throw new ArchiveError(
-      `Cannot unpack ${source}: it is ${info.size} bytes; the limit is ${ARCHIVE_LIMITS.maxArchiveBytes}`,
-    );
-  }
-  const entries = stripCommonFolder(readArchive(await Deno.readFile(path), source));
+  const entries = stripCommonFolder(readArchive(await readArchiveFile(source, path, info), source));
   await sweepStaleStaging(options.home);
   const held = await takeStaging(options.home, `read-${crypto.randomUUID()}`);
   try {
@@ -262,6 +256,35 @@ export async function withPackageFiles<T>(
   } finally {
     await held.release();
   }
+}
+
+/**
+ * An archive's bytes: a regular file (a device or a FIFO would be read
+ * without end, or never answer) of at most the archive limit, read without
+ * taking in more even if it grows meanwhile.
+ *
+ * @throws {ArchiveError} when it is not a regular file or is over the limit.
+ */
+async function readArchiveFile(
+  source: string,
+  path: string,
+  info: Deno.FileInfo,
+): Promise<Uint8Array<ArrayBuffer>> {
+  if (!info.isFile) {
+    throw new ArchiveError(
+      `Cannot unpack ${source}: it is neither a folder nor a regular file; ` +
+        `give a package folder or an archive (.tar.gz, .tgz, .tar, .zip)`,
+    );
+  }
+  const limit = ARCHIVE_LIMITS.maxArchiveBytes;
+  const bytes = info.size > limit ? null : await readFileAtMost(path, limit);
+  if (bytes === null) {
+    throw new ArchiveError(
+      `Cannot unpack ${source}: it is ${info.size > limit ? info.size : "over"} bytes; ` +
+        `the limit is ${limit}`,
+    );
+  }
+  return bytes;
 }
 
 /**
@@ -285,8 +308,8 @@ export async function readServiceSource(pkg: LoadedPackage): Promise<string> {
   if (!pkg.manifest.service) {
     throw new InvalidInputError(`${pkg.manifest.id} has no service module`);
   }
-  const file = join(pkg.dir, pkg.manifest.service);
-  return await serviceSources.get(file, () => Deno.readTextFile(file));
+  const { service } = pkg.manifest;
+  return await serviceSources.get(join(pkg.dir, service), () => readPackageText(pkg.dir, service));
 }
 
 /**
@@ -301,10 +324,9 @@ export async function publishedKinds(pkg: LoadedPackage): Promise<string[]> {
   const kinds: string[] = [];
   for (const file of pkg.manifest.types ?? []) {
     try {
-      const path = join(pkg.dir, file);
       const kind = await typeKinds.get(
-        path,
-        async () => (JSON.parse(await Deno.readTextFile(path)) as { kind?: unknown })?.kind,
+        join(pkg.dir, file),
+        async () => (JSON.parse(await readPackageText(pkg.dir, file)) as { kind?: unknown })?.kind,
       );
       if (typeof kind === "string" && kind.startsWith(`${pkg.manifest.id}.`)) kinds.push(kind);
     } catch {

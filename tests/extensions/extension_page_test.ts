@@ -63,6 +63,14 @@ Deno.test("describeExtension() reads the package's own files only so far", async
     );
     await Deno.writeTextFile(join(dir, "types", "bad.json"), "{ not json");
     const page = await describeExtension(env.kv, env.project, "feed", env.host);
+    // Then its prompt and a type become links to a file outside the package.
+    const secret = join(env.home, "..", "secret.txt");
+    await Deno.writeTextFile(secret, JSON.stringify({ kind: "feed.item", title: "TOP SECRET" }));
+    for (const file of [join(dir, "prompt", "instructions.md"), join(dir, "types", "item.json")]) {
+      await Deno.remove(file);
+      await Deno.symlink(secret, file);
+    }
+    const linked = await describeExtension(env.kv, env.project, "feed", env.host);
 
     await t.step("a long prompt is cut, visibly", () => {
       assert.ok(page.prompt!.text.length <= EXTENSION_PAGE_LIMITS.maxPromptChars);
@@ -79,6 +87,14 @@ Deno.test("describeExtension() reads the package's own files only so far", async
       assert.equal(byFile["types/big.json"].kind, null);
       assert.match(byFile["types/big.json"].problem!, /longer than 100000 characters/);
       assert.match(byFile["types/bad.json"].problem!, /not JSON/);
+    });
+
+    await t.step("a prompt or a type that links outside the package shows nothing of it", () => {
+      assert.equal(linked.prompt!.text, "");
+      const item = linked.types.find((type) => type.file === "types/item.json")!;
+      assert.equal(item.title, null);
+      assert.match(item.problem!, /leads outside the package/);
+      assert.ok(!JSON.stringify(linked).includes("TOP SECRET"));
     });
   } finally {
     await env.close();

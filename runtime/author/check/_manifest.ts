@@ -5,10 +5,10 @@
  *
  * @module
  */
-import { join } from "node:path";
 import { duplicateJsonKeys } from "../../internal/duplicate_json_keys.ts";
 import { ManifestError, type ManifestIssue } from "../../errors.ts";
-import { type Manifest, parseManifest } from "../../packages/mod.ts";
+import { PACKAGE_FILE_LIMITS } from "../../limits.ts";
+import { type Manifest, parseManifest, readPackageText } from "../../packages/mod.ts";
 import type { CheckProblem } from "./problem.ts";
 import { JsonPlaces, parseFieldPath } from "./_json_place.ts";
 
@@ -34,7 +34,7 @@ const MANIFEST = "manifest.json";
 export async function checkManifest(dir: string): Promise<ManifestCheck> {
   let text: string;
   try {
-    text = await Deno.readTextFile(join(dir, MANIFEST));
+    text = await readPackageText(dir, MANIFEST, PACKAGE_FILE_LIMITS.maxManifestBytes);
   } catch (error) {
     return {
       problems: [{
@@ -155,7 +155,7 @@ export async function checkFiles(
 
   if (manifest.service) {
     try {
-      await Deno.readTextFile(join(dir, manifest.service));
+      await readPackageText(dir, manifest.service);
     } catch (error) {
       problems.push(missing(
         "service-file",
@@ -170,7 +170,7 @@ export async function checkFiles(
   }
   if (manifest.ui) {
     try {
-      await Deno.readTextFile(join(dir, manifest.ui));
+      await readPackageText(dir, manifest.ui);
     } catch (error) {
       problems.push(missing(
         "ui-file",
@@ -184,7 +184,7 @@ export async function checkFiles(
   }
   if (manifest.prompt) {
     try {
-      await Deno.readTextFile(join(dir, manifest.prompt));
+      await readPackageText(dir, manifest.prompt);
     } catch (error) {
       problems.push(missing(
         "prompt-file",
@@ -199,7 +199,7 @@ export async function checkFiles(
   for (const [i, file] of (manifest.types ?? []).entries()) {
     let text: string;
     try {
-      text = await Deno.readTextFile(join(dir, file));
+      text = await readPackageText(dir, file);
     } catch (error) {
       problems.push(missing(
         "types-file",

@@ -10,7 +10,7 @@
  */
 import { scanModule } from "./_scan.ts";
 import type { CheckProblem } from "./problem.ts";
-import { join } from "node:path";
+import { readPackageText } from "../../packages/mod.ts";
 
 /** The specifier of the screen's typed API. */
 const SCREEN_API_SPECIFIER = "@sync/extension-api/ui";
@@ -40,7 +40,7 @@ const UNAVAILABLE: Readonly<Record<string, string>> = Object.freeze({
 export async function screenProblems(dir: string, file: string): Promise<CheckProblem[]> {
   let source: string;
   try {
-    source = await Deno.readTextFile(join(dir, file));
+    source = await readPackageText(dir, file);
   } catch {
     return []; // The manifest check says the file is missing.
   }

@@ -31,7 +31,7 @@ import {
   SERVICE_API_SPECIFIER,
 } from "../../isolate/mod.ts";
 import type { HandlerLimits } from "../../limits.ts";
-import type { Manifest } from "../../packages/mod.ts";
+import { type Manifest, readPackageText } from "../../packages/mod.ts";
 import { checkFiles, checkManifest } from "./_manifest.ts";
 import { type ModuleScan, scanModule, WHOLE_API } from "./_scan.ts";
 import { standInProblems } from "./_stand_in.ts";
@@ -211,7 +211,7 @@ async function builtProblems(
   if (!manifest.service || problems.some((p) => p.rule === "service-file")) return problems;
 
   const service = manifest.service;
-  const source = await Deno.readTextFile(join(dir, service));
+  const source = await readPackageText(dir, service);
   const scan = scanModule(source, SERVICE_API_SPECIFIER);
   if (!("imports" in scan)) {
     problems.push({

@@ -1,0 +1,109 @@
+/**
+ * Reading a package's own files. A package is a folder Sync reads from but
+ * does not control (a linked folder is being written right now), so every
+ * file it names is read only when it is a regular file that, once links are
+ * followed, is still inside the package, and only up to a size: a link to
+ * `/etc/passwd`, a FIFO that never answers or `/dev/zero` named as a
+ * manifest is refused with its reason rather than read.
+ *
+ * @module
+ */
+import { join, relative } from "node:path";
+import { InvalidInputError } from "../errors.ts";
+import { PACKAGE_FILE_LIMITS } from "../limits.ts";
+
+/**
+ * The real path of the file `path` names in the package folder `dir`, once it
+ * is known to be a regular file inside the package.
+ *
+ * @param dir The package's folder.
+ * @param path The file, relative to the package, as the manifest names it.
+ * @returns The file's real path.
+ * @throws {Deno.errors.NotFound} when there is no such file.
+ * @throws {InvalidInputError} when it leads outside the package or is not a regular file.
+ */
+export async function packageFile(dir: string, path: string): Promise<string> {
+  const root = await Deno.realPath(dir);
+  const real = await Deno.realPath(join(dir, path));
+  const inside = relative(root, real);
+  if (inside === "" || inside === ".." || inside.startsWith("../") || inside.startsWith("/")) {
+    throw new InvalidInputError(
+      `Cannot read "${path}" of the package in ${dir}: it leads outside the package (to ${real}); ` +
+        `a package's files are its own`,
+    );
+  }
+  const info = await Deno.stat(real);
+  if (!info.isFile) {
+    throw new InvalidInputError(
+      `Cannot read "${path}" of the package in ${dir}: it is ${kindOf(info)}, not a regular file`,
+    );
+  }
+  return real;
+}
+
+/**
+ * Reads a file of a package as UTF-8 text: a regular file inside the package
+ * (see {@linkcode packageFile}) of at most `maxBytes`, read without taking in
+ * more than that even if it grows meanwhile.
+ *
+ * @param dir The package's folder.
+ * @param path The file, relative to the package.
+ * @param maxBytes The most it may hold; {@linkcode PACKAGE_FILE_LIMITS} `maxFileBytes` when absent.
+ * @returns Its text.
+ * @throws {Deno.errors.NotFound} when there is no such file.
+ * @throws {InvalidInputError} when it leads outside the package, is not a regular file, or is too large.
+ */
+export async function readPackageText(
+  dir: string,
+  path: string,
+  maxBytes: number = PACKAGE_FILE_LIMITS.maxFileBytes,
+): Promise<string> {
+  const bytes = await readFileAtMost(await packageFile(dir, path), maxBytes);
+  if (bytes === null) {
+    throw new InvalidInputError(
+      `Cannot read "${path}" of the package in ${dir}: it is larger than ${maxBytes} bytes, ` +
+        `the most Sync reads of such a file`,
+    );
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+/**
+ * Reads a regular file's bytes, at most `maxBytes` of them.
+ *
+ * @param path The file.
+ * @param maxBytes The most it may hold.
+ * @returns Its bytes, or null when it holds more than `maxBytes`.
+ */
+export async function readFileAtMost(
+  path: string,
+  maxBytes: number,
+): Promise<Uint8Array<ArrayBuffer> | null> {
+  using file = await Deno.open(path, { read: true });
+  const chunks: Uint8Array[] = [];
+  const chunk = new Uint8Array(64 * 1024);
+  let total = 0;
+  // Read as it comes rather than by the size looked at first: a file may grow meanwhile.
+  while (true) {
+    const n = await file.read(chunk);
+    if (n === null) break;
+    total += n;
+    if (total > maxBytes) return null;
+    chunks.push(chunk.slice(0, n));
+  }
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  for (const part of chunks) {
+    bytes.set(part, at);
+    at += part.length;
+  }
+  return bytes;
+}
+
+function kindOf(info: Deno.FileInfo): string {
+  if (info.isDirectory) return "a folder";
+  if (info.isFifo) return "a FIFO";
+  if (info.isCharDevice || info.isBlockDevice) return "a device";
+  if (info.isSocket) return "a socket";
+  return "not a file";
+}
