@@ -31,6 +31,7 @@ import { serveCommand } from "./commands/serve.ts";
 import { writeCommand } from "./commands/write.ts";
 import { formatSummaries } from "./format_summaries.ts";
 import { type CliIo, consoleIo } from "./io.ts";
+import { parseWords, WordsError } from "./parse_words.ts";
 import { refuseUsage, reportFailure } from "./report_failure.ts";
 
 /** Every command, in the order `sync help` lists them. */
@@ -155,13 +156,10 @@ async function runCommand(
 ): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: { ...command.options, ...HELP_OPTION },
-    });
+    parsed = parseWords(args, { ...command.options, ...HELP_OPTION }, command.name);
   } catch (error) {
-    return refuseUsage(command.name, command.usage, (error as Error).message, io);
+    if (!(error instanceof WordsError)) throw error;
+    return refuseUsage(command.name, command.usage, error.message, io);
   }
   const { help, ...flags } = parsed.values;
   if (help) {
@@ -217,9 +215,10 @@ function wordsTaken(command: Command): number {
 function answerWithoutCommand(args: string[], name: string | undefined, io: CliIo): number {
   let help;
   try {
-    help = parseArgs({ args, allowPositionals: true, options: ALL_OPTIONS }).values.help;
+    help = parseWords(args, ALL_OPTIONS, undefined).values.help;
   } catch (error) {
-    io.err(`sync: ${(error as Error).message}\n\n${USAGE}`);
+    if (!(error instanceof WordsError)) throw error;
+    io.err(`sync: ${error.message}\n\n${USAGE}`);
     return 2;
   }
   if (!name || help || name === "help") {

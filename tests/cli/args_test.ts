@@ -44,7 +44,10 @@ Deno.test("`runCli()` parses each command's words with that command's flags", as
         const run = await sync("install", "x", "--port", "1");
         assert.equal(run.code, 2);
         assert.equal(run.stdout, "");
-        assert.match(run.stderr, /^sync install: Unknown option '--port'/);
+        assert.match(
+          run.stderr,
+          /^sync install: unknown option --port: install does not take it\n\n/,
+        );
         assert.ok(run.stderr.endsWith(`\n\n${usageOf("install")}`), run.stderr);
         assert.ok(!run.stderr.includes("Usage: sync <command>"));
 
@@ -67,7 +70,10 @@ Deno.test("`runCli()` parses each command's words with that command's flags", as
           const refused = await sync(name, ...flags);
           assert.equal(refused.code, 2, `sync ${name} ${flags.join(" ")}`);
           assert.equal(refused.stdout, "");
-          assert.match(refused.stderr, new RegExp(`^sync ${name}: Unknown option '${flags[0]}'`));
+          assert.match(
+            refused.stderr,
+            new RegExp(`^sync ${name}: unknown option ${flags[0]}: ${name} does not take it\n\n`),
+          );
           assert.ok(refused.stderr.endsWith(`\n\n${usageOf(name)}`), refused.stderr);
         }
       },
@@ -126,10 +132,43 @@ Deno.test("`runCli()` parses each command's words with that command's flags", as
         assert.equal(run.code, 2, command.name);
         assert.equal(
           run.stderr.slice(0, run.stderr.indexOf("\n\n")),
-          `sync ${command.name}: Unknown option '--frobnicate'. To specify a positional argument ` +
-            `starting with a '-', place it at the end of the command after '--', as in '-- "--frobnicate"`,
+          `sync ${command.name}: unknown option --frobnicate: ${command.name} does not take it`,
         );
         assert.ok(run.stderr.endsWith(`\n\n${command.usage}`), command.name);
+      }
+    });
+
+    await t.step("a flag's value is refused in our words when missing or mistyped", async () => {
+      const cases: [string[], string][] = [
+        [["list", "--project"], "--project needs a value: --project <value>"],
+        [
+          ["install", "x", "--project", "--approve"],
+          `--project needs a value, and "--approve" looks like a flag; ` +
+          `write --project=--approve for a value that starts with "-"`,
+        ],
+        [
+          ["install", "x", "--approve=yes", "--project", "p"],
+          "--approve takes no value: write --approve alone, not --approve=…",
+        ],
+        [["list", "-x"], "unknown option -x: list does not take it"],
+      ];
+      for (const [args, message] of cases) {
+        assert.deepEqual(
+          await sync(...args),
+          { code: 2, stdout: "", stderr: `sync ${args[0]}: ${message}\n\n${usageOf(args[0])}` },
+          args.join(" "),
+        );
+      }
+    });
+
+    await t.step("a number below zero reaches the command, whose own check speaks", async () => {
+      for (const limit of ["-1", "0", "x"]) {
+        assert.deepEqual(await sync("receipts", "--limit", limit, "--project", "p"), {
+          code: 2,
+          stdout: "",
+          stderr: `sync receipts: InvalidInputError: --limit must be a positive whole number, ` +
+            `not ${JSON.stringify(limit)}`,
+        });
       }
     });
 
@@ -171,7 +210,10 @@ Deno.test("`runCli()` parses each command's words with that command's flags", as
       });
       const flag = await sync("--frobnicate");
       assert.equal(flag.code, 2);
-      assert.match(flag.stderr, /^sync: Unknown option '--frobnicate'/);
+      assert.equal(
+        flag.stderr,
+        `sync: unknown option --frobnicate: no command takes it\n\n${USAGE}`,
+      );
       assert.ok(flag.stderr.endsWith(`\n\n${USAGE}`));
     });
 

@@ -37,13 +37,16 @@ export const receiptsCommand: Command = {
 async function runReceipts(context: CommandContext<typeof OPTIONS>): Promise<number> {
   const { flags, io } = context;
   const dir = needProject(flags.project, context.cwd);
+  // Checked before the installation is reached: a wrong word needs nothing of it.
+  const limit = flags.limit === undefined ? 50 : Number(flags.limit);
+  if (!Number.isInteger(limit) || limit < 1) {
+    throw new InvalidInputError(
+      `--limit must be a positive whole number, not ${JSON.stringify(flags.limit)}`,
+    );
+  }
   return await withHost(context, async (host) => {
     // A project whose folder is gone still has receipts to read.
     const project = await knownProjectPath(host.kv, dir);
-    const limit = flags.limit ? Number(flags.limit) : 50;
-    if (!Number.isInteger(limit) || limit < 1) {
-      throw new InvalidInputError(`--limit must be a positive whole number, not ${flags.limit}`);
-    }
     const receipts = await listReceipts(host.kv, project, { packageId: flags.id, limit });
     for (const r of receipts) {
       if (flags.json) {
