@@ -7,13 +7,17 @@ import { delimiter, isAbsolute, join, resolve } from "node:path";
 import { ProcessStartError } from "../errors.ts";
 
 /**
- * The path of the program `command` names, found as a shell would: a name
- * with a `/` is a path (relative to `cwd`), any other name is looked for in
- * each folder of `path` in turn. Looking first, rather than letting the
+ * The path of the program `command` names, found much as a shell would: a
+ * name with a `/` is a path (relative to `cwd`), any other name is looked for
+ * in each folder of `path` in turn. Looking first, rather than letting the
  * start fail, lets the message name the program and what to do.
  *
+ * Only absolute folders of `path` are looked in: a relative one would be
+ * taken from `cwd`, and whoever chooses the folder a program starts in (a
+ * screen) would then choose which program a name runs.
+ *
  * @param command A program's name (`codex-acp`) or path (`./bin/agent`).
- * @param path The `PATH` the process will have.
+ * @param path The `PATH` to look in: Sync's own, never one its caller gave.
  * @param cwd The folder the process starts in.
  * @throws {ProcessStartError} when there is no such program, or it is not executable.
  */
@@ -36,13 +40,15 @@ export async function findProgram(
           `or make it executable (chmod +x)`,
     );
   }
-  const folders = (path ?? "").split(delimiter).filter((folder) => folder.length > 0);
+  const entries = (path ?? "").split(delimiter).filter((folder) => folder.length > 0);
+  const folders = entries.filter((folder) => isAbsolute(folder));
   for (const folder of folders) {
-    const file = join(isAbsolute(folder) ? folder : resolve(cwd, folder), command);
+    const file = join(folder, command);
     if (await executable(file) === "yes") return file;
   }
   throw new ProcessStartError(
-    `Cannot start ${command}: no such program on PATH (${folders.join(delimiter) || "empty"}). ` +
+    `Cannot start ${command}: no such program on PATH (${folders.join(delimiter) || "empty"}` +
+      `${folders.length < entries.length ? "; its relative folders are not looked in" : ""}). ` +
       `Install ${command}, or add the folder it is in to PATH, or give its full path in the command`,
   );
 }

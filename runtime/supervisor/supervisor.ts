@@ -36,7 +36,10 @@ export interface SupervisorOptions {
 
 /** What to start, for {@linkcode Supervisor.spawn}. */
 export interface SpawnOptions {
-  /** A program's name, looked for on PATH (`codex-acp`), or its path. */
+  /**
+   * A program's name (`codex-acp`), looked for in the absolute folders of Sync's own
+   * PATH whatever `env` sets, or its path (relative to `cwd`).
+   */
   command: string;
   /** Its arguments. */
   args?: readonly string[];
@@ -59,7 +62,8 @@ export interface SpawnOptions {
  * was killed before it could do either.
  *
  * A process gets Sync's environment without `SYNC_*` variables and without
- * any variable whose value is a secret (the installation's token).
+ * any variable whose value is a secret (the installation's token). Its
+ * program is found on Sync's own PATH, never on one the caller gives it.
  */
 export class Supervisor {
   #limits: ProcessLimits;
@@ -244,7 +248,9 @@ export class Supervisor {
     const cwd = options.cwd === undefined
       ? Deno.cwd()
       : await workingFolder(options.cwd, base.HOME, command);
-    const program = await findProgram(command, env.PATH, cwd);
+    // Looked for on Sync's own PATH, not the one `options.env` gives the process: a caller
+    // that sets the environment (a screen) must not thereby choose which program a name runs.
+    const program = await findProgram(command, base.PATH, cwd);
     const args = [...(options.args ?? [])];
     let child: Deno.ChildProcess;
     try {

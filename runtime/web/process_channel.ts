@@ -188,8 +188,11 @@ export class ProcessChannel {
     // stderr may come before the start is answered: held until it is.
     let early: string[] | undefined = [];
     let pid = 0;
+    const program = declared.program;
     const process = await this.#options.supervisor.spawn(this.owner, {
-      command: declared.program,
+      // A relative path is taken from the project, as with no cwd: were it taken from the
+      // cwd the screen asks for, the screen would choose which file runs.
+      command: program.includes("/") && !isAbsolute(program) ? join(project, program) : program,
       args: [...declared.args ?? [], ...request.args ?? []],
       cwd: request.cwd === undefined
         ? project

@@ -157,7 +157,31 @@ function environment(
     if (entry !== null && (typeof entry !== "string" || entry.includes("\0"))) {
       throw fail(`env.${name} must be a string, or null to remove it`);
     }
+    const why = whyNotPassed(name);
+    if (why !== undefined) {
+      throw fail(`a screen may not ${entry === null ? "remove" : "set"} ${name}: ${why}`);
+    }
     env[name] = entry;
   }
   return env;
+}
+
+/**
+ * Why a screen may not name `name` in a spawn's env, or undefined when it may.
+ * The approval names a program; these variables would let the screen swap it,
+ * or load its own code into it, while the approved line stays the same.
+ */
+function whyNotPassed(name: string): string | undefined {
+  if (name === "PATH") {
+    return "it would change which programs run by name, for the approved program and " +
+      "whatever it starts; they are found on Sync's own PATH";
+  }
+  // LD_* (Linux and the BSDs: LD_PRELOAD, LD_LIBRARY_PATH, LD_AUDIT), DYLD_* (macOS) and
+  // GCONV_PATH (glibc loads iconv modules from it) each name shared objects the loader
+  // runs inside the program.
+  if (name.startsWith("LD_") || name.startsWith("DYLD_") || name === "GCONV_PATH") {
+    return "it would change which code the approved program runs (it is read by the " +
+      "dynamic loader)";
+  }
+  return undefined;
 }

@@ -273,6 +273,52 @@ Deno.test("`Supervisor.spawn()` gives a scrubbed environment and a ready folder"
   });
 });
 
+Deno.test("`Supervisor.spawn()` finds its program on Sync's own PATH", async (t) => {
+  /** A folder holding a `tail` and an `sh` that only say they are fake. */
+  async function fakeBin(folder: string): Promise<void> {
+    await Deno.mkdir(folder, { recursive: true });
+    for (const name of ["tail", "sh"]) {
+      await Deno.writeTextFile(join(folder, name), "#!/bin/sh\necho fake\n", { mode: 0o755 });
+    }
+  }
+
+  await t.step("a PATH in env reaches the process but does not choose its program", async () => {
+    const { supervisor: s, root } = await supervisor();
+    const fake = join(root, "fakebin");
+    await fakeBin(fake);
+    await Deno.writeTextFile(join(root, "log"), "first\nlast\n");
+    const tail = await s.spawn("tests", {
+      command: "tail",
+      args: ["-n", "1", join(root, "log")],
+      env: { PATH: fake },
+    });
+    assert.equal(await readAll(tail.text()), "last\n", "the real tail ran");
+    await tail.gone;
+    const path = await s.spawn("tests", { ...sh('echo "$PATH"'), env: { PATH: fake } });
+    assert.equal(await readAll(path.text()), `${fake}\n`, "the real sh, given the PATH asked for");
+    await path.gone;
+  });
+
+  await t.step("a relative folder of PATH is not taken from the process's folder", async () => {
+    const { supervisor: s, root } = await supervisor({
+      environment: () => ({ PATH: `fakebin:${Deno.env.get("PATH")}` }),
+    });
+    await fakeBin(join(root, "fakebin"));
+    await Deno.writeTextFile(join(root, "log"), "first\nlast\n");
+    const tail = await s.spawn("tests", { command: "tail", args: ["-n", "1", "log"], cwd: root });
+    assert.equal(await readAll(tail.text()), "last\n", "the real tail ran");
+    await tail.gone;
+    const { supervisor: only } = await supervisor({ environment: () => ({ PATH: "fakebin" }) });
+    await rejectsWith(
+      only.spawn("tests", { command: "tail", cwd: root }),
+      ProcessStartError,
+      "Cannot start tail: no such program on PATH (empty; its relative folders are not " +
+        "looked in). Install tail, or add the folder it is in to PATH, or give its full path " +
+        "in the command",
+    );
+  });
+});
+
 Deno.test("`Supervisor.spawn()` refuses what it cannot start", async (t) => {
   await t.step("a missing program, naming it and what to do", async () => {
     const { supervisor: s } = await supervisor({

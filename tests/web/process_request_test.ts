@@ -64,6 +64,41 @@ Deno.test("`parseProcessRequest()` takes requests and refuses anything else with
     assert.match(env(["A"]), /"env" must be an object/);
   });
 
+  await t.step("PATH and dynamic-loader variables are refused, naming why", () => {
+    const env = (value: unknown) =>
+      refusal(JSON.stringify({ type: "spawn", id: 1, process: "x", env: value })).message;
+    assert.equal(
+      env({ PATH: "/tmp/fakebin" }),
+      "Cannot take the message: a screen may not set PATH: it would change which programs " +
+        "run by name, for the approved program and whatever it starts; they are found on " +
+        "Sync's own PATH",
+    );
+    assert.match(env({ PATH: null }), /may not remove PATH/);
+    assert.equal(
+      env({ LD_PRELOAD: "/tmp/evil.so" }),
+      "Cannot take the message: a screen may not set LD_PRELOAD: it would change which code " +
+        "the approved program runs (it is read by the dynamic loader)",
+    );
+    for (const name of ["LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INSERT_LIBRARIES", "GCONV_PATH"]) {
+      assert.match(env({ A: "1", [name]: "/tmp/x" }), new RegExp(`may not set ${name}: `));
+    }
+    // Names that only look alike are the program's own business.
+    assert.deepEqual(
+      parseProcessRequest(JSON.stringify({
+        type: "spawn",
+        id: 1,
+        process: "x",
+        env: { MANPATH: "/m", OLD_LD_PRELOAD: "1", path: "p" },
+      })),
+      {
+        type: "spawn",
+        id: 1,
+        process: "x",
+        env: { MANPATH: "/m", OLD_LD_PRELOAD: "1", path: "p" },
+      },
+    );
+  });
+
   await t.step("too many arguments, and NUL characters, are refused", () => {
     const args = (value: unknown) =>
       refusal(JSON.stringify({ type: "spawn", id: 1, process: "x", args: value })).message;

@@ -240,6 +240,50 @@ Deno.test("`GET /api/processes` runs a screen's declared programs (seed 001's li
       assert.match((refused as { message: string }).message, /SYNC_\* variables/);
     });
 
+    await t.step("env may not choose the program, nor load code into it", async () => {
+      const socket = app.socket("env-program");
+      const fake = join(app.test.project, "fakebin");
+      await Deno.mkdir(fake);
+      await Deno.writeTextFile(join(fake, "cat"), "#!/bin/sh\necho fake\n", { mode: 0o755 });
+      const before = app.supervisor.started.length;
+      const cases: [Record<string, string>, RegExp][] = [
+        [{ PATH: fake }, /a screen may not set PATH: it would change which programs run/],
+        // A relative folder, which would be taken from the cwd the screen also chooses.
+        [{ PATH: "fakebin" }, /a screen may not set PATH: /],
+        [
+          { LD_PRELOAD: join(fake, "evil.so") },
+          /a screen may not set LD_PRELOAD: it would change which code the approved program runs/,
+        ],
+        [{ DYLD_INSERT_LIBRARIES: join(fake, "evil.dylib") }, /may not set DYLD_INSERT_LIBRARIES/],
+      ];
+      for (const [env, reason] of cases) {
+        const answer = await socket.request({ type: "spawn", process: "cat", cwd: ".", env });
+        assert.equal(answer.type, "error", JSON.stringify(env));
+        assert.equal((answer as { name: string }).name, "InvalidInputError");
+        assert.match((answer as { message: string }).message, reason);
+      }
+      assert.equal(app.supervisor.started.length, before, "nothing was started");
+    });
+
+    await t.step("a declared program's relative path is taken from the project", async () => {
+      await app.test.install({
+        ...toolsPackage("runner"),
+        manifest: { host: { processes: [{ id: "run", program: "./run.sh" }] } },
+      });
+      const script = (text: string) => `#!/bin/sh\necho ${text}\n`;
+      await Deno.writeTextFile(join(app.test.project, "run.sh"), script("project"), {
+        mode: 0o755,
+      });
+      await Deno.mkdir(join(app.test.project, "elsewhere"));
+      await Deno.writeTextFile(join(app.test.project, "elsewhere", "run.sh"), script("chosen"), {
+        mode: 0o755,
+      });
+      const socket = app.socket("relative", "runner");
+      const pid = await socket.spawn({ process: "run", cwd: "elsewhere" });
+      assert.deepEqual(await socket.exited(pid), { code: 0, signal: null });
+      assert.equal(socket.output(pid), "project\n", "not the file in the cwd the screen chose");
+    });
+
     await t.step(
       "a spawn from before a reload is refused or killed, never left running",
       async () => {

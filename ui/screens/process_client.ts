@@ -43,7 +43,10 @@ export interface ProcessSpawnOptions {
    * given. Made when missing.
    */
   cwd?: string;
-  /** Variables to set (a string) or remove (`null`); `SYNC_*` names are refused. */
+  /**
+   * Variables to set (a string) or remove (`null`); `SYNC_*`, `PATH`, `LD_*`, `DYLD_*` and
+   * `GCONV_PATH` are refused.
+   */
   env?: Record<string, string | null>;
 }
 

@@ -20,7 +20,10 @@ export interface SpawnRequest {
   args?: string[];
   /** The folder it starts in: `~/` is the person's home; made when missing. */
   cwd?: string;
-  /** Variables to set (a string) or remove (`null`); `SYNC_*` names are refused. */
+  /**
+   * Variables to set (a string) or remove (`null`); `SYNC_*`, `PATH`, `LD_*`, `DYLD_*` and
+   * `GCONV_PATH` are refused.
+   */
   env?: Record<string, string | null>;
 }
 
