@@ -75,7 +75,8 @@ export const USAGE = `Usage: sync <command> [options]
 Commands:
 ${formatSummaries(COMMANDS.flatMap((command) => command.summary))}
 
-The installation lives in $SYNC_HOME (default: ~/.local/share/sync).`;
+The installation lives in $SYNC_HOME (default: $XDG_DATA_HOME/sync, else ~/.local/share/sync).
+\`sync help <command>\` (or \`sync <command> --help\`) prints that command's usage.`;
 
 /** Options for {@linkcode runCli}. */
 export interface RunCliOptions {
@@ -209,22 +210,46 @@ function wordsTaken(command: Command): number {
 }
 
 /**
- * `sync`, `sync help`, `sync --help` and an unknown command: the command
- * list, on stdout when asked for (exit 0), else as bad usage (exit 2).
+ * `sync`, `sync help [command]`, `sync --help` and an unknown command: the
+ * command list, or the command's usage, on stdout when asked for (exit 0);
+ * else the reason and the command list on stderr, as bad usage (exit 2).
  */
 function answerWithoutCommand(args: string[], name: string | undefined, io: CliIo): number {
-  let help;
+  const refuse = (who: string, reason: string) => {
+    io.err(`${who}: ${reason}\n\n${USAGE}`);
+    return 2;
+  };
+  let parsed;
   try {
-    help = parseWords(args, ALL_OPTIONS, undefined).values.help;
+    parsed = parseWords(args, ALL_OPTIONS, undefined);
   } catch (error) {
     if (!(error instanceof WordsError)) throw error;
-    io.err(`sync: ${error.message}\n\n${USAGE}`);
-    return 2;
+    return refuse("sync", error.message);
   }
-  if (!name || help || name === "help") {
+  const asked = name === "help" || parsed.values.help === true;
+  if (!asked) {
+    return refuse(
+      "sync",
+      name === undefined
+        ? "no command given; name one of those below"
+        : `unknown command ${JSON.stringify(name)}`,
+    );
+  }
+  const [topic, ...extra] = name === "help" ? parsed.positionals.slice(1) : parsed.positionals;
+  if (topic === undefined || (topic === "help" && extra.length === 0)) {
     io.out(USAGE);
-    return name || help ? 0 : 2;
+    return 0;
   }
-  io.err(`sync: unknown command "${name}"\n\n${USAGE}`);
-  return 2;
+  const command = COMMANDS.find((c) => c.name === topic);
+  if (!command) return refuse("sync help", `unknown command ${JSON.stringify(topic)}`);
+  if (extra.length > 0) {
+    return refuse(
+      "sync help",
+      `help takes one command's name; ${
+        extra.map((word) => JSON.stringify(word)).join(" ")
+      } is more than that`,
+    );
+  }
+  io.out(command.usage);
+  return 0;
 }

@@ -189,11 +189,10 @@ Deno.test("`runCli()` parses each command's words with that command's flags", as
       assert.equal(usageOf("build"), usageOf("new"));
     });
 
-    await t.step("`sync help`, `sync --help` and `sync` print the command list", async () => {
+    await t.step("`sync help` and `sync --help` print the command list, exit 0", async () => {
       assert.deepEqual(await sync("help"), { code: 0, stdout: USAGE, stderr: "" });
       assert.deepEqual(await sync("--help"), { code: 0, stdout: USAGE, stderr: "" });
-      assert.deepEqual(await sync("help", "install"), { code: 0, stdout: USAGE, stderr: "" });
-      assert.deepEqual(await sync(), { code: 2, stdout: USAGE, stderr: "" });
+      assert.deepEqual(await sync("help", "help"), { code: 0, stdout: USAGE, stderr: "" });
       for (const command of COMMANDS) {
         for (const { synopsis } of command.summary) {
           // Beside what it does, or on a line of its own above it.
@@ -201,6 +200,56 @@ Deno.test("`runCli()` parses each command's words with that command's flags", as
         }
       }
     });
+
+    await t.step(
+      "the command list says where the installation lives, as `syncHome()` finds it",
+      () => {
+        assert.match(
+          USAGE,
+          /\nThe installation lives in \$SYNC_HOME \(default: \$XDG_DATA_HOME\/sync, else ~\/\.local\/share\/sync\)\./,
+        );
+      },
+    );
+
+    await t.step(
+      "`sync help <command>` prints that command's usage on stdout, exit 0",
+      async () => {
+        for (const command of COMMANDS) {
+          assert.deepEqual(
+            await sync("help", command.name),
+            { code: 0, stdout: command.usage, stderr: "" },
+            command.name,
+          );
+        }
+      },
+    );
+
+    await t.step("`sync help` of what is no command, or of two, is bad usage, exit 2", async () => {
+      assert.deepEqual(await sync("help", "nosuch"), {
+        code: 2,
+        stdout: "",
+        stderr: `sync help: unknown command "nosuch"\n\n${USAGE}`,
+      });
+      const two = await sync("help", "install", "list");
+      assert.equal(two.code, 2);
+      assert.equal(two.stdout, "");
+      assert.match(two.stderr, /^sync help: help takes one command's name; "list" is more/);
+    });
+
+    await t.step(
+      "bare `sync` says a command is missing, with the list, on stderr, exit 2",
+      async () => {
+        assert.deepEqual(await sync(), {
+          code: 2,
+          stdout: "",
+          stderr: `sync: no command given; name one of those below\n\n${USAGE}`,
+        });
+        const flags = await sync("--project", "p");
+        assert.equal(flags.code, 2);
+        assert.equal(flags.stdout, "");
+        assert.match(flags.stderr, /^sync: no command given/);
+      },
+    );
 
     await t.step("an unknown command or a flag no command takes is bad usage, exit 2", async () => {
       assert.deepEqual(await sync("greet", "--project", "p"), {

@@ -165,7 +165,8 @@ Deno.test("the sync CLI, as a person uses it with the hello package", async (t) 
 
       const bare = await sync();
       assert.equal(bare.code, 2);
-      assert.match(bare.stdout, /Usage: sync <command>/);
+      assert.equal(bare.stdout, "");
+      assert.match(bare.stderr, /^sync: no command given[^]*\n\nUsage: sync <command>/);
       const help = await sync("help");
       assert.equal(help.code, 0);
       assert.match(help.stdout, /install <folder\|archive> --project <dir> \[--approve\]/);
