@@ -19,6 +19,7 @@ import {
   ManifestError,
   MemoryAccessError,
   MemoryUnreadableError,
+  NetworkError,
   NotFoundError,
   OwnerGoneError,
   PackageCheckError,
@@ -50,6 +51,8 @@ export function httpStatusOf(error: unknown): number {
   if (error instanceof AgentSignInRequiredError) return 409;
   // The agent's program failed or is missing: not the request's fault, nor Sync's.
   if (error instanceof AgentFailedError) return 502;
+  // A host a handler fetched from did not answer: neither the request's fault nor Sync's.
+  if (error instanceof NetworkError) return 502;
   // The project's state, not the request, is what a person must fix (by moving a file aside).
   if (error instanceof MemoryUnreadableError) return 409;
   if (

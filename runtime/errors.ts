@@ -93,6 +93,15 @@ export class PayloadTooLargeError extends SyncError {
   override name = "PayloadTooLargeError";
 }
 
+/**
+ * A request `net.fetch` made got no answer: the host could not be reached, the
+ * connection failed, or it did not answer in time. The request was valid.
+ */
+export class NetworkError extends SyncError {
+  /** `"NetworkError"`: the name receipts, reports and the API show with the message. */
+  override name = "NetworkError";
+}
+
 /** A value could not cross as JSON (functions, cycles, BigInt, undefined). */
 export class InvalidValueError extends SyncError {
   /** `"InvalidValueError"`: the name receipts, reports and the API show with the message. */

@@ -4,7 +4,12 @@
  *
  * @module
  */
-import { InvalidInputError, PayloadTooLargeError, PermissionDeniedError } from "../../errors.ts";
+import {
+  InvalidInputError,
+  NetworkError,
+  PayloadTooLargeError,
+  PermissionDeniedError,
+} from "../../errors.ts";
 import type { NetRequest, NetResponse } from "../../extension_api/service.ts";
 
 /** Options for {@linkcode netFetch}. */
@@ -91,12 +96,7 @@ export async function netFetch(request: unknown, options: NetFetchOptions): Prom
         : AbortSignal.timeout(options.timeoutMs),
     });
   } catch (error) {
-    const reason = (error as Error).name === "TimeoutError"
-      ? `no answer within ${options.timeoutMs} ms`
-      : options.signal?.aborted
-      ? "the handler call it was made for ended"
-      : (error as Error).message;
-    throw new InvalidInputError(`net.fetch() to ${url.host} failed: ${reason}`);
+    throw fetchFailure(error as Error, url.host, options);
   }
   const headers: Record<string, string> = {};
   let headerBytes = 0;
@@ -113,6 +113,41 @@ export async function netFetch(request: unknown, options: NetFetchOptions): Prom
   }
   const body = await readCapped(response, options.maxBytes, url.host);
   return { status: response.status, headers, body };
+}
+
+/**
+ * Why a request got no answer, as the error the handler is given: an answer
+ * whose head is past what the HTTP client reads (about 100 headers) is a
+ * `PayloadTooLargeError` like any answer past the header limit; anything
+ * else is a `NetworkError` with the client's own last words.
+ */
+function fetchFailure(
+  error: Error,
+  host: string,
+  options: NetFetchOptions,
+): Error {
+  if (error.name === "TimeoutError") {
+    return new NetworkError(
+      `net.fetch() to ${host} failed: no answer within ${options.timeoutMs} ms`,
+    );
+  }
+  if (options.signal?.aborted) {
+    return new NetworkError(
+      `net.fetch() to ${host} failed: the handler call it was made for ended`,
+    );
+  }
+  // The client's cause ends with what went wrong ("…: connection refused").
+  const cause = error.cause instanceof Error ? error.cause.message : "";
+  const detail = cause.slice(cause.lastIndexOf(": ") + 1).trim();
+  if (/message head is too large|too many headers/i.test(detail)) {
+    return new PayloadTooLargeError(
+      `net.fetch() from ${host} answered more headers than are read (at most about 100, ` +
+        `and ${options.maxHeaderBytes} bytes of names and values)`,
+    );
+  }
+  return new NetworkError(
+    `net.fetch() to ${host} failed: ${error.message}${detail ? ` (${detail})` : ""}`,
+  );
 }
 
 function allowed(url: URL, hosts: readonly string[]): boolean {

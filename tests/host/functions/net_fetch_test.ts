@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { netFetch, type NetFetchOptions } from "../../../runtime/host/functions/net_fetch.ts";
 import {
   InvalidInputError,
+  NetworkError,
   PayloadTooLargeError,
   PermissionDeniedError,
 } from "../../../runtime/errors.ts";
@@ -42,6 +43,12 @@ Deno.test("`netFetch()` performs a handler's request: declared hosts only, withi
         return new Response("x".repeat(1024));
       case "/big":
         return new Response("y".repeat(2048));
+      case "/headers": {
+        // Small headers, but more of them than the HTTP client reads.
+        const headers = new Headers();
+        for (let i = 0; i < 120; i++) headers.set(`x-h${i}`, "v");
+        return new Response("ok", { headers });
+      }
       case "/endless": {
         // A body without a length that never ends: only the cap stops it.
         const chunk = new Uint8Array(256).fill(0x7a);
@@ -209,7 +216,7 @@ Deno.test("`netFetch()` performs a handler's request: declared hosts only, withi
       const started = performance.now();
       await rejectsWith(
         netFetch(`${base}/slow`, { ...options, timeoutMs: 150 }),
-        InvalidInputError,
+        NetworkError,
         `net.fetch() to 127.0.0.1:${port} failed: no answer within 150 ms`,
       );
       assert.ok(performance.now() - started < 1_500);
@@ -232,7 +239,7 @@ Deno.test("`netFetch()` performs a handler's request: declared hosts only, withi
       ended.abort();
       await rejectsWith(
         pending,
-        InvalidInputError,
+        NetworkError,
         `net.fetch() to 127.0.0.1:${port} failed: the handler call it was made for ended`,
       );
       for (const answer of slowAnswers.splice(0)) answer();
@@ -242,10 +249,23 @@ Deno.test("`netFetch()` performs a handler's request: declared hosts only, withi
       const closed = closedPort();
       await rejectsWith(
         netFetch(`http://127.0.0.1:${closed}/`, { ...options, hosts: [`127.0.0.1:${closed}`] }),
-        InvalidInputError,
+        NetworkError,
         new RegExp(`^net\\.fetch\\(\\) to 127\\.0\\.0\\.1:${closed} failed: .+`),
       );
     });
+
+    await t.step(
+      "an answer with more headers than are read is too large, not a failure",
+      async () => {
+        await rejectsWith(
+          netFetch(`${base}/headers`, options),
+          PayloadTooLargeError,
+          new RegExp(
+            `^net\\.fetch\\(\\) from 127\\.0\\.0\\.1:${port} answered more headers than are read`,
+          ),
+        );
+      },
+    );
   } finally {
     for (const answer of slowAnswers) answer();
     await server.shutdown();

@@ -45,7 +45,7 @@ Deno.test("`net.fetch()` runs with the call's hosts, timeout and size cap", asyn
       await assert.rejects(
         runHostFunction(net.fetch, `http://${host}/held`, setup.context),
         {
-          name: "InvalidInputError",
+          name: "NetworkError",
           message: `net.fetch() to ${host} failed: no answer within 300 ms`,
         },
       );
