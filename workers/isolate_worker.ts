@@ -1110,13 +1110,21 @@ class CallSession {
     let name = "Error";
     let message = "";
     try {
-      if (vm.typeof(errorHandle) === "object") {
+      if (vm.typeof(errorHandle) === "object" && !vm.sameValue(errorHandle, vm.null)) {
         const n = vm.getProp(errorHandle, "name");
         const m = vm.getProp(errorHandle, "message");
-        name = vm.typeof(n) === "string" ? vm.getString(n) : "Error";
-        message = vm.typeof(m) === "string" ? vm.getString(m) : "";
+        const named = vm.typeof(n) === "string";
+        const said = vm.typeof(m) === "string";
+        name = named ? vm.getString(n) : "Error";
+        message = said ? vm.getString(m) : "";
         n.dispose();
         m.dispose();
+        // An object that is not an Error says nothing by itself; it is not read
+        // further (its getters would run), only named as what it was.
+        if (!named && !said) {
+          name = "Thrown";
+          message = "threw an object that is not an Error (no name, no message)";
+        }
       } else {
         const dumped = vm.dump(errorHandle);
         name = "Thrown";

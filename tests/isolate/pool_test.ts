@@ -18,6 +18,8 @@ export default function register() {
     "box.never": () => new Promise(() => {}),
     "box.throw": () => { throw new TypeError("the tracker is down"); },
     "box.throwString": () => { throw "plain string"; },
+    "box.throwNull": () => { throw null; },
+    "box.throwPlainObject": () => { throw { code: 7 }; },
     "box.function": () => ({ callback() {} }),
     "box.cycle": () => { const a = { name: "a" }; a.self = a; return a; },
     "box.bigint": () => ({ count: 10n }),
@@ -86,6 +88,8 @@ export default function register() {
 }`;
 
 const HANDLERS = [
+  "throwNull",
+  "throwPlainObject",
   "echo",
   "asyncEcho",
   "nothing",
@@ -207,6 +211,16 @@ Deno.test("Host.callHandler() runs handlers in the isolate and survives hostile 
         /box\.throw threw TypeError: the tracker is down/,
       );
       await rejectsWith(env.call("box", "box.throwString"), "HandlerFailedError", /plain string/);
+      await rejectsWith(
+        env.call("box", "box.throwNull"),
+        "HandlerFailedError",
+        /threw Thrown: threw null$/,
+      );
+      await rejectsWith(
+        env.call("box", "box.throwPlainObject"),
+        "HandlerFailedError",
+        /threw Thrown: threw an object that is not an Error/,
+      );
       await stillServes();
     });
 
