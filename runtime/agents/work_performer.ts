@@ -934,7 +934,7 @@ export class WorkPerformer {
               name: "Interrupted",
               message: `Sync stopped while this session was ${was}. Its order asked to ` +
                 `${s.onInterrupted === "continue" ? "continue" : "wait for a person"}; ` +
-                `nothing resumes by itself: press Continue to pick it up.`,
+                `nothing resumes by itself: press Continue in the app's Chat to pick it up.`,
             },
             updatedAt: new Date(this.#now()).toISOString(),
           }

@@ -279,7 +279,10 @@ Deno.test("`WorkPerformer` marks what a stopped Sync left interrupted, and a per
           interrupted?.error?.message ?? "",
           /Sync stopped while this session was waiting/,
         );
-        assert.match(interrupted?.error?.message ?? "", /press Continue/);
+        assert.match(
+          interrupted?.error?.message ?? "",
+          /press Continue in the app's Chat to pick it up/,
+        );
         await before.stop();
         assert.equal((await readSession(env.kv, env.project, session.key))?.state, "interrupted");
       },

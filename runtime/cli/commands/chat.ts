@@ -6,8 +6,10 @@
  *
  * @module
  */
-import { keepConversation, listSessions } from "../../agents/mod.ts";
+import type { AgentSession, AgentSessionWait } from "../../agent_session.ts";
+import { keepConversation, listSessions, readTranscript } from "../../agents/mod.ts";
 import { InvalidInputError } from "../../errors.ts";
+import { printable } from "../../internal/printable.ts";
 import { resolveProjectDir } from "../../projects/mod.ts";
 import type { Command, CommandContext, CommandSummary } from "../command.ts";
 import { formatSummaries } from "../format_summaries.ts";
@@ -71,14 +73,56 @@ async function runChat(context: CommandContext<typeof OPTIONS>): Promise<number>
       a === "Conversations" ? -1 : b === "Conversations" ? 1 : 0
     );
     for (const heading of headings) {
-      io.out(heading);
+      io.out(printable(heading));
       for (const s of groups.get(heading)!) {
-        io.out(`  ${s.key}\t${s.state}\t${s.agent}\t${s.title}`);
-        if (s.waitingFor?.kind === "sign-in") io.out(`    ${s.waitingFor.text}`);
-        if (s.error) io.out(`    ${s.error.name}: ${s.error.message}`);
+        io.out(`  ${s.key}\t${s.state}\t${printable(s.agent)}\t${printable(s.title)}`);
+        const why = await whyItStands(host.kv, s);
+        if (why) io.out(`    ${why}`);
       }
     }
     if (sessions.length === 0) io.out("No agent sessions in this project yet.");
     return 0;
   });
+}
+
+/**
+ * Why a session stands where it is, for the line under its row: what a
+ * waiting one waits for and where a person gives it, or why it failed or
+ * was interrupted; null when nothing waits on a person.
+ */
+async function whyItStands(kv: Deno.Kv, session: AgentSession): Promise<string | null> {
+  if (session.state === "waiting" && session.waitingFor) {
+    return await describeWait(kv, session, session.waitingFor);
+  }
+  if (session.error) {
+    return `${printable(session.error.name)}: ${printable(session.error.message)}`;
+  }
+  if (session.state === "failed") return "failed; no reason was kept";
+  return null;
+}
+
+/** What a waiting session waits for, and where a person answers it. */
+async function describeWait(
+  kv: Deno.Kv,
+  session: AgentSession,
+  wait: AgentSessionWait,
+): Promise<string> {
+  switch (wait.kind) {
+    case "permission": {
+      // What it asks is in the transcript's permission entry of the same request.
+      const { entries } = await readTranscript(kv, session.project, session.key);
+      const asked = entries.findLast((entry) =>
+        entry.kind === "permission" && entry.requestId === wait.requestId
+      );
+      const what = asked?.kind === "permission" ? `: ${printable(asked.title)}` : "";
+      return `asks permission${what}; answer it in the app's Chat`;
+    }
+    case "sign-in":
+      // The agent's words end by saying to continue once signed in: a person does so in Chat.
+      return `waits for a sign-in: ${printable(wait.text)}, in the app's Chat`;
+    default: {
+      const unknown: never = wait;
+      return `waits for ${printable(JSON.stringify(unknown))}`;
+    }
+  }
 }
