@@ -10,11 +10,12 @@ import { printable } from "../internal/printable.ts";
 import type { CliIo } from "./io.ts";
 
 /**
- * Writes what a command threw and answers its exit code: a build problem as
- * `file:line:col  message` (where an editor can jump to it), a domain error
- * as `sync <command>: <ErrorName>: <message>` with the code
- * `exitCodeOf` gives it, anything else as an unexpected failure with its
- * stack, exit 1.
+ * Writes what a command threw and answers its exit code: a build problem at
+ * a line of the package's source as `file:line:col  message` (the form check
+ * prints, where an editor can jump to it); any other domain error, a build
+ * problem with no line included, as `sync <command>: <ErrorName>: <message>`
+ * with the code `exitCodeOf` gives it; anything else as an unexpected
+ * failure with its stack, exit 1.
  *
  * @param error What the command threw.
  * @param command The command's name, for the message.
@@ -22,10 +23,10 @@ import type { CliIo } from "./io.ts";
  * @returns The exit code.
  */
 export function reportFailure(error: unknown, command: string, io: CliIo): number {
-  if (error instanceof BuildError) {
+  if (error instanceof BuildError && error.line !== undefined) {
     const place = [error.file, error.line, error.column].filter((p) => p !== undefined)
       .join(":");
-    io.err(place === "." ? `sync ${command}: ${error.message}` : `${place}  ${error.message}`);
+    io.err(`${place}  ${error.message}`);
     return exitCodeOf(error);
   }
   if (error instanceof SyncError) {

@@ -9,7 +9,7 @@
  */
 import { resolve } from "node:path";
 import { checkPackage, formatProblem } from "../../author/mod.ts";
-import { SyncError } from "../../errors.ts";
+import { NotFoundError } from "../../errors.ts";
 import type { Command, CommandContext, CommandSummary } from "../command.ts";
 import { formatBytes } from "../format_bytes.ts";
 
@@ -48,20 +48,19 @@ async function runCheck({ args, flags, io, cwd }: CommandContext<typeof OPTIONS>
   } catch {
     const folder = await Deno.stat(dir).then((info) => info.isDirectory, () => false);
     const message = folder
-      ? `${dir} has no manifest.json; run check in a package folder, or name one`
+      ? `Cannot check ${dir}: it has no manifest.json; run check in a package folder, or name one`
       : `Cannot check ${dir}: no such folder; name a package folder`;
-    if (flags.json) {
-      io.out(JSON.stringify({
-        ok: false,
-        problems: [{
-          rule: "manifest-json",
-          file: "manifest.json",
-          message: "manifest.json is missing",
-          hint: message,
-        }],
-        build: { outputs: [] },
-      }));
-    } else io.err(`sync check: ${message}`);
+    if (!flags.json) throw new NotFoundError(message);
+    io.out(JSON.stringify({
+      ok: false,
+      problems: [{
+        rule: "manifest-json",
+        file: "manifest.json",
+        message: "manifest.json is missing",
+        hint: message,
+      }],
+      build: { outputs: [] },
+    }));
     return 1;
   }
   let report;
@@ -69,8 +68,9 @@ async function runCheck({ args, flags, io, cwd }: CommandContext<typeof OPTIONS>
     report = await checkPackage(dir);
   } catch (error) {
     // Whatever stopped the check is said as the check's own failure, not as a crash.
-    const what = error instanceof SyncError ? `${error.name}: ${error.message}` : String(error);
-    io.err(`sync check: cannot check ${dir}: ${what}`);
+    const name = error instanceof Error ? error.name : "Error";
+    const message = error instanceof Error ? error.message : String(error);
+    io.err(`sync check: ${name}: Cannot check ${dir}: ${message}`);
     return 1;
   }
   if (flags.json) {
