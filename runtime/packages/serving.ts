@@ -52,7 +52,8 @@ export async function servingPackage(
       `${id} is not installed in ${project}` +
         (declared.length
           ? ` (installed: ${declared.join(", ")})`
-          : " (nothing is installed there)"),
+          : " (nothing is installed there)") +
+        `; install it with sync install <folder|archive> --project ${project}`,
     );
   }
   const approval = options.approval !== undefined

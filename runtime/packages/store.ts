@@ -6,10 +6,11 @@
  *
  * @module
  */
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { ArchiveError, InvalidInputError, ManifestError, NotFoundError } from "../errors.ts";
 import { type Manifest, parseManifest } from "./manifest.ts";
 import { readArchive, stripCommonFolder, writeArchiveEntries } from "./archive/archive.ts";
+import type { ArchiveEntry } from "./archive/entry_list.ts";
 import { ARCHIVE_LIMITS, PACKAGE_FILE_LIMITS } from "../limits.ts";
 import { readFileAtMost, readPackageText } from "./package_file.ts";
 import { packageRefKey, packagesChangedKey } from "./keys.ts";
@@ -174,7 +175,7 @@ export async function storePackage(
     return { ref, manifest, dir, unpacked: false };
   }
   const bytes = await readArchiveFile(source, path, info);
-  const entries = stripCommonFolder(readArchive(bytes, source));
+  const entries = stripCommonFolder(await readSourceArchive(bytes, source, path));
   const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
   const digest = Array.from(hash.slice(0, 8), (b) => b.toString(16).padStart(2, "0")).join("");
   const store = join(options.home, "extensions", "store");
@@ -247,7 +248,9 @@ export async function withPackageFiles<T>(
     throw new NotFoundError(`Cannot read ${source}: no such folder or archive`);
   }
   if (info.isDirectory) return await use(await Deno.realPath(path));
-  const entries = stripCommonFolder(readArchive(await readArchiveFile(source, path, info), source));
+  const entries = stripCommonFolder(
+    await readSourceArchive(await readArchiveFile(source, path, info), source, path),
+  );
   await sweepStaleStaging(options.home);
   const held = await takeStaging(options.home, `read-${crypto.randomUUID()}`);
   try {
@@ -255,6 +258,30 @@ export async function withPackageFiles<T>(
     return await use(held.dir);
   } finally {
     await held.release();
+  }
+}
+
+/**
+ * Reads the archive a person named. A file refused as an archive that sits
+ * in a package folder (its `manifest.json`, say) was most likely meant as
+ * that folder: the refusal then says to give the folder.
+ */
+async function readSourceArchive(
+  bytes: Uint8Array,
+  source: string,
+  path: string,
+): Promise<ArchiveEntry[]> {
+  try {
+    return readArchive(bytes, source);
+  } catch (error) {
+    if (!(error instanceof ArchiveError)) throw error;
+    const inPackage = await Deno.stat(join(dirname(path), "manifest.json"))
+      .then((info) => info.isFile, () => false);
+    if (!inPackage) throw error;
+    throw new ArchiveError(
+      `${error.message}; to install a package folder, give the folder that holds ` +
+        `manifest.json (${dirname(source)})`,
+    );
   }
 }
 

@@ -51,7 +51,10 @@ function resolveProjectDirNow(dir: string): string {
     real = Deno.realPathSync(dir);
     info = Deno.statSync(real);
   } catch {
-    throw new NotFoundError(`Cannot open project ${dir}: the folder does not exist`);
+    throw new NotFoundError(
+      `Cannot open project ${dir}: the folder does not exist; check the path, or create the ` +
+        `folder first`,
+    );
   }
   if (!info.isDirectory) throw new NotFoundError(`Cannot open project ${dir}: it is not a folder`);
   // Refused here, where every command and the app meet a project, rather than

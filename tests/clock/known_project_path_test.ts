@@ -50,7 +50,8 @@ Deno.test("`knownProjectPath()` and `projectOrWhereItWent()` find where a named 
           projectOrWhereItWent(kv, remembered),
           (error) =>
             error instanceof NotFoundError &&
-            error.message === `Cannot open project ${remembered}: the folder does not exist`,
+            error.message === `Cannot open project ${remembered}: the folder does not exist; ` +
+                `check the path, or create the folder first`,
         );
       },
     );

@@ -155,7 +155,8 @@ Deno.test("`rememberIfScheduled()` puts a project on the list when a serving pac
         rememberIfScheduled(kv, missing, { now }),
         (error) =>
           error instanceof NotFoundError &&
-          error.message === `Cannot open project ${missing}: the folder does not exist`,
+          error.message === `Cannot open project ${missing}: the folder does not exist; ` +
+              `check the path, or create the folder first`,
       );
     });
   } finally {

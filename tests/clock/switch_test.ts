@@ -80,7 +80,8 @@ Deno.test("`switchOff()` stores the one exception and fences running calls", asy
         switchOff(s.kv, missing, "tracker", s.options),
         (error) =>
           error instanceof NotFoundError &&
-          error.message === `Cannot open project ${missing}: the folder does not exist`,
+          error.message === `Cannot open project ${missing}: the folder does not exist; ` +
+              `check the path, or create the folder first`,
       );
       assert.equal(await isSwitchedOff(s.kv, missing, "tracker"), false);
       assert.equal(s.memories.has(missing), false);

@@ -123,13 +123,17 @@ Deno.test("`servingPackage()` serves only ids the project lists", async () => {
       servingPackage(kv, PROJECT, "issues", { declaredIds: ["notes", "chat"] }),
       (error: Error) =>
         error instanceof NotFoundError &&
-        error.message === `issues is not installed in ${PROJECT} (installed: notes, chat)`,
+        error.message ===
+          `issues is not installed in ${PROJECT} (installed: notes, chat); ` +
+            `install it with sync install <folder|archive> --project ${PROJECT}`,
     );
     await assert.rejects(
       servingPackage(kv, PROJECT, "issues", { declaredIds: [] }),
       (error: Error) =>
         error instanceof NotFoundError &&
-        error.message === `issues is not installed in ${PROJECT} (nothing is installed there)`,
+        error.message ===
+          `issues is not installed in ${PROJECT} (nothing is installed there); ` +
+            `install it with sync install <folder|archive> --project ${PROJECT}`,
     );
   } finally {
     kv.close();

@@ -39,7 +39,8 @@ Deno.test("`resolveProjectDir()` answers a project folder's real path", async (t
       await rejectsWith(
         resolveProjectDir(missing),
         NotFoundError,
-        `Cannot open project ${missing}: the folder does not exist`,
+        `Cannot open project ${missing}: the folder does not exist; ` +
+          `check the path, or create the folder first`,
       );
     });
 
@@ -171,7 +172,8 @@ Deno.test("`rememberProject()` keeps what a project declared when it was opened"
       await rejectsWith(
         rememberProject(kv, missing, { now: () => T0 }),
         NotFoundError,
-        `Cannot open project ${missing}: the folder does not exist`,
+        `Cannot open project ${missing}: the folder does not exist; ` +
+          `check the path, or create the folder first`,
       );
       assert.equal(await readProject(kv, missing), null);
     });

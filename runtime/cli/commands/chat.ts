@@ -8,7 +8,7 @@
  */
 import type { AgentSession, AgentSessionWait } from "../../agent_session.ts";
 import { keepConversation, listSessions, readTranscript } from "../../agents/mod.ts";
-import { InvalidInputError } from "../../errors.ts";
+import { InvalidInputError, NotFoundError } from "../../errors.ts";
 import { printable } from "../../internal/printable.ts";
 import { resolveProjectDir } from "../../projects/mod.ts";
 import type { Command, CommandContext, CommandSummary } from "../command.ts";
@@ -56,7 +56,11 @@ async function runChat(context: CommandContext<typeof OPTIONS>): Promise<number>
         project,
         key,
         () => new Date(host.now()),
-      );
+      ).catch((error) => {
+        // The app offers only sessions there are; here a key is typed, so say where to find one.
+        if (!(error instanceof NotFoundError)) throw error;
+        throw new NotFoundError(`${error.message}; sync chat --project ${project} lists them`);
+      });
       io.out(`Kept ${kept.key} as ${kept.keptAs}`);
       return 0;
     }
