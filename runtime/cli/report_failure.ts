@@ -7,6 +7,7 @@
 import { BuildError, HandlerFailedError, SyncError } from "../errors.ts";
 import { exitCodeOf } from "../error_status.ts";
 import { printable } from "../internal/printable.ts";
+import { RECEIPT_LIMITS } from "../limits.ts";
 import type { CliIo } from "./io.ts";
 
 /**
@@ -31,14 +32,45 @@ export function reportFailure(error: unknown, command: string, io: CliIo): numbe
   }
   if (error instanceof SyncError) {
     // A handler's failure says what the handler threw, all of it the
-    // package's text: one line. The host's own messages keep their line
-    // breaks; what they quote of a package was made printable where quoted.
-    const message = error instanceof HandlerFailedError ? printable(error.message) : error.message;
+    // package's text: one line, and no longer than a person can read. The
+    // host's own messages keep their line breaks; what they quote of a
+    // package was made printable where quoted.
+    const message = error instanceof HandlerFailedError
+      ? handlerText(error.message)
+      : error.message;
     io.err(`sync ${command}: ${error.name}: ${message}`);
     return exitCodeOf(error);
   }
   io.err(`sync ${command}: unexpected failure: ${(error as Error)?.stack ?? error}`);
   return 1;
+}
+
+/** The most characters of a handler's error text the CLI prints, escapes counted. */
+export const MAX_PRINTED_HANDLER_ERROR = 2_000;
+
+/**
+ * What a handler threw, as printed: made printable, and cut to
+ * {@linkcode MAX_PRINTED_HANDLER_ERROR} characters (never inside an escape)
+ * with a mark that says how much was left out and how much of it the call's
+ * receipt keeps (`RECEIPT_LIMITS.maxErrorMessageChars`).
+ */
+function handlerText(text: string): string {
+  const whole = printable(text);
+  if (whole.length <= MAX_PRINTED_HANDLER_ERROR) return whole;
+  let shown = "";
+  let used = 0;
+  for (const char of text) {
+    const printed = printable(char);
+    if (shown.length + printed.length > MAX_PRINTED_HANDLER_ERROR) break;
+    shown += printed;
+    used += char.length;
+  }
+  const kept = RECEIPT_LIMITS.maxErrorMessageChars;
+  const receipt = text.length <= kept
+    ? "the call's receipt has all of it"
+    : `the call's receipt keeps it cut to ${kept.toLocaleString("en-US")}`;
+  return `${shown}… [cut: ${(text.length - used).toLocaleString("en-US")} more characters; ` +
+    `${receipt}: sync receipts --json]`;
 }
 
 /**

@@ -1,9 +1,12 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { BuildError, NotFoundError } from "../../runtime/errors.ts";
+import { BuildError, HandlerFailedError, NotFoundError } from "../../runtime/errors.ts";
 import type { CliIo } from "../../runtime/cli/io.ts";
-import { reportFailure } from "../../runtime/cli/report_failure.ts";
+import { MAX_PRINTED_HANDLER_ERROR, reportFailure } from "../../runtime/cli/report_failure.ts";
 import { runCli } from "../../runtime/cli/sync.ts";
+import { RECEIPT_LIMITS } from "../../runtime/limits.ts";
+import { runSync } from "../internal/cli.ts";
+import { writePackage } from "../internal/packages.ts";
 
 /** What was written, and the exit code. */
 interface Run {
@@ -111,6 +114,94 @@ Deno.test("`runCli()` reports check's and build's own failures in the documented
           `(it is missing); a package folder holds its manifest.json`,
       );
     });
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("`reportFailure()` prints at most 2,000 characters of what a handler threw", async (t) => {
+  const PREFIX = "sync call: HandlerFailedError: ";
+
+  await t.step("a short text whole, on one line", () => {
+    assert.equal(
+      report(new HandlerFailedError("Handler a.b threw Error: no\nway"), "call").stderr,
+      `${PREFIX}Handler a.b threw Error: no\\nway`,
+    );
+    const edge = "x".repeat(MAX_PRINTED_HANDLER_ERROR);
+    assert.equal(report(new HandlerFailedError(edge), "call").stderr, `${PREFIX}${edge}`);
+  });
+
+  await t.step("a long text cut, saying how much and that the receipt has it all", () => {
+    const text = "a".repeat(3_000);
+    assert.equal(
+      report(new HandlerFailedError(text), "call").stderr,
+      `${PREFIX}${"a".repeat(2_000)}… [cut: 1,000 more characters; ` +
+        `the call's receipt has all of it: sync receipts --json]`,
+    );
+  });
+
+  await t.step("a text longer than a receipt keeps: the receipt keeps it cut", () => {
+    const text = "b".repeat(200_000);
+    assert.equal(
+      report(new HandlerFailedError(text), "call").stderr,
+      `${PREFIX}${"b".repeat(2_000)}… [cut: 198,000 more characters; ` +
+        `the call's receipt keeps it cut to ${
+          RECEIPT_LIMITS.maxErrorMessageChars.toLocaleString("en-US")
+        }: sync receipts --json]`,
+    );
+  });
+
+  await t.step("escapes count as printed, and are never cut in two", () => {
+    const text = "\u0000".repeat(1_000);
+    const printed = report(new HandlerFailedError(text), "call").stderr;
+    const shown = printed.slice(PREFIX.length, printed.indexOf("…"));
+    assert.equal(shown, "\\u0000".repeat(333));
+    assert.match(printed, /… \[cut: 667 more characters; the call's receipt has all of it/);
+  });
+});
+
+Deno.test("`sync call` of a handler that throws 200,000 characters prints a line a person can read", async () => {
+  const root = await Deno.makeTempDir({ prefix: "sync-cli-huge-error-" });
+  const home = join(root, "home");
+  const project = join(root, "project");
+  await Deno.mkdir(project);
+  try {
+    const folder = await writePackage(join(root, "packages"), {
+      id: "huge",
+      handlers: ["huge.fail"],
+      service: `export default function register() {
+  return {
+    "huge.fail": () => {
+      const error = new Error("m".repeat(100000));
+      error.name = "N".repeat(100000);
+      throw error;
+    },
+  };
+}`,
+    });
+    const installed = await runSync(home, ["install", folder, "--project", project, "--approve"]);
+    assert.equal(installed.code, 0, installed.stderr);
+
+    const call = await runSync(home, ["call", "huge", "huge.fail", "--project", project]);
+    assert.equal(call.code, 1);
+    assert.equal(call.stdout, "");
+    const line = call.stderr.trimEnd();
+    assert.ok(!line.includes("\n"), "one line");
+    assert.ok(line.length < 2_200, `${line.length} characters`);
+    assert.match(
+      line,
+      /^sync call: HandlerFailedError: Handler huge\.fail threw N+… \[cut: [\d,]+ more characters; the call's receipt keeps it cut to 4,096: sync receipts --json\]$/,
+    );
+
+    const receipts = await runSync(home, ["receipts", "--project", project, "--json"]);
+    const receipt = JSON.parse(receipts.stdout.trim().split("\n")[0]);
+    assert.equal(receipt.error.name, "HandlerFailedError");
+    assert.equal(receipt.error.message.length, RECEIPT_LIMITS.maxErrorMessageChars);
+    const shown = line.slice("sync call: HandlerFailedError: ".length, line.indexOf("…"));
+    assert.ok(
+      receipt.error.message.startsWith(shown),
+      "the receipt keeps what was shown, and more",
+    );
   } finally {
     await Deno.remove(root, { recursive: true });
   }
