@@ -11,8 +11,8 @@
  * agent) or a session's ({@linkcode SessionTokens}: an agent Sync started),
  * and the session is used only with the token it was made with. A browser's
  * request must come from the app's own origin. The project is named by the
- * `project` query parameter (an absolute folder) on `initialize`; a session
- * keeps it. Errors are JSON-RPC errors with a status, never a failed server.
+ * `project` query parameter (an absolute folder) on `initialize`, a folder
+ * the app would open (`openableFolder`); a session keeps it. Errors are JSON-RPC errors with a status, never a failed server.
  *
  * @module
  */
@@ -22,7 +22,7 @@ import { isAbsolute } from "node:path";
 import { describeError } from "../internal/describe_error.ts";
 import { RecordCursors } from "../memory/mod.ts";
 import { recordCursorSecret } from "../host/mod.ts";
-import { resolveProjectDir } from "../projects/mod.ts";
+import { openableFolder, resolveProjectDir } from "../projects/mod.ts";
 import type { Source } from "../types.ts";
 import type { McpHost } from "./mcp_host.ts";
 import { MCP_LIMITS, type McpLimits } from "./mcp_limits.ts";
@@ -38,6 +38,11 @@ export interface McpEndpointOptions {
   token: string;
   /** The tokens of agent sessions Sync started; none are taken when absent. */
   sessionTokens?: SessionTokens;
+  /**
+   * The person's home folder, which is never opened as a project (as the
+   * app's `POST /api/projects/open` refuses it); unknown when absent.
+   */
+  userHome?: string;
   /** Where notices go. */
   log?: (line: string) => void;
   /** Limits; tests pass smaller ones. */
@@ -79,6 +84,7 @@ export class McpEndpoint {
   #token: string;
   #tokenDigest: Promise<string>;
   #sessionTokens: SessionTokens | undefined;
+  #userHome: string | undefined;
   #log: (line: string) => void;
   #limits: McpLimits;
   #workOrdered: ((project: string) => void) | undefined;
@@ -97,6 +103,7 @@ export class McpEndpoint {
     this.#token = options.token;
     this.#tokenDigest = digest(options.token);
     this.#sessionTokens = options.sessionTokens;
+    this.#userHome = options.userHome;
     this.#log = options.log ?? (() => {});
     this.#limits = options.limits ?? MCP_LIMITS;
     this.#workOrdered = options.workOrdered;
@@ -215,7 +222,9 @@ export class McpEndpoint {
     }
     let project: string;
     try {
-      project = await resolveProjectDir(named);
+      // The app's own rule, in its words, before anything is written there:
+      // not the filesystem root, not the home folder, only a folder one can write.
+      project = await openableFolder(named, { userHome: this.#userHome });
     } catch (error) {
       return rpcError(400, INVALID_PARAMS, describeError(error).message);
     }

@@ -66,6 +66,27 @@ function sessionLost(error: unknown): boolean {
 }
 
 /**
+ * The JSON-RPC error the owner answered a message with, when its refusal
+ * (a 4xx the SDK's transport throws with the body's text) carried one.
+ */
+function refusalOf(error: unknown): { code: number; message: string } | null {
+  const status = (error as { code?: unknown } | null)?.code;
+  if (typeof status !== "number" || status < 400 || status > 499) return null;
+  const text = /^Streamable HTTP error: Error POSTing to endpoint: (\{.*\})$/s.exec(
+    (error as Error).message,
+  )?.[1];
+  if (text === undefined) return null;
+  try {
+    const { error: refused } = JSON.parse(text);
+    return typeof refused?.code === "number" && typeof refused?.message === "string"
+      ? { code: refused.code, message: refused.message }
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Bridges stdin and stdout to the owner's `/mcp` until stdin ends. A request
  * that cannot be sent is answered with a JSON-RPC error saying why, so the
  * client is never left waiting.
@@ -151,13 +172,21 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
     return relinking;
   };
 
-  const refuse = async (message: JSONRPCMessage, why: string) => {
-    options.log(`sync mcp: ${link.origin}/mcp did not take a message: ${why}`);
+  const refuse = async (message: JSONRPCMessage, error: unknown) => {
+    // The owner's own refusal (a project it does not open, a bad request) is
+    // passed on as it said it; a failure to reach it is the bridge's to say.
+    const refused = refusalOf(error);
+    const why = refused?.message ?? describeError(error).message;
+    options.log(
+      refused
+        ? `sync mcp: ${link.origin}/mcp refused a message: ${why}`
+        : `sync mcp: ${link.origin}/mcp did not take a message: ${why}`,
+    );
     if ("id" in message && "method" in message) {
       await stdio.send({
         jsonrpc: "2.0",
         id: message.id,
-        error: {
+        error: refused ?? {
           code: -32603,
           message: `Sync at ${link.origin} did not answer (${why}); is deno task ` +
             `serve still running?`,
@@ -175,7 +204,7 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
       const method = methodOf(message);
       // The client's own initialize is its own to retry; anything else goes on in a new session.
       if (!options.reconnect || !sessionLost(error) || method === "initialize" || !initialize) {
-        return await refuse(message, describeError(error).message);
+        return await refuse(message, error);
       }
     }
     try {
@@ -184,7 +213,7 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
       if (methodOf(message) === "notifications/initialized") return;
       await fresh.http.send(message);
     } catch (error) {
-      await refuse(message, describeError(error).message);
+      await refuse(message, error);
     }
   };
 

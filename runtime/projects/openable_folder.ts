@@ -13,6 +13,13 @@ import { resolveProjectDir } from "./project.ts";
 export interface OpenableFolderOptions {
   /** The person's home folder, which is never a project itself; unknown when absent. */
   userHome?: string;
+  /**
+   * Whether to find out that this process can write in the folder; true
+   * unless false. False only for a caller that writes nothing there itself
+   * and may not write at all (`sync mcp`, whose serve asks again, probe
+   * included, before it opens the project).
+   */
+  probeWrite?: boolean;
 }
 
 /**
@@ -20,7 +27,7 @@ export interface OpenableFolderOptions {
  * person's home folder itself and a folder this process cannot write.
  *
  * @param dir The folder, as given.
- * @param options The person's home folder.
+ * @param options The person's home folder, and whether to probe for writing.
  * @returns The folder's resolved path.
  * @throws {NotFoundError} when it does not exist or is not a folder.
  * @throws {InvalidInputError} when it is one of the folders above, saying which.
@@ -40,6 +47,7 @@ export async function openableFolder(
       `Cannot open ${dir} as a project: it is your home folder; open the project's own folder`,
     );
   }
+  if (options.probeWrite === false) return path;
   // Asking the system is the one way to know: permissions, read-only mounts,
   // access lists and Deno's own --allow-write all have their say.
   try {

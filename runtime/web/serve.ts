@@ -104,6 +104,7 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
   const mcp = new McpEndpoint(host, {
     token,
     sessionTokens,
+    userHome: options.userHome,
     log: options.log,
     // An order an agent writes leaves no receipt for the performer to hear.
     workOrdered: (project) => void work.scan(project),

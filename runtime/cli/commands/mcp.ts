@@ -7,7 +7,7 @@
  * @module
  */
 import { bridgeStdio } from "../../mcp/mod.ts";
-import { readInstallationToken, resolveProjectDir, syncHome } from "../../projects/mod.ts";
+import { openableFolder, readInstallationToken, syncHome } from "../../projects/mod.ts";
 import type { Command, CommandContext, CommandSummary } from "../command.ts";
 import { formatSummaries } from "../format_summaries.ts";
 import { needProject } from "../need.ts";
@@ -33,7 +33,13 @@ export const mcpCommand: Command = {
 async function runMcp(context: CommandContext<typeof OPTIONS>): Promise<number> {
   const { flags, io } = context;
   // Resolved here: the serve has no working folder a relative path could mean.
-  const project = await resolveProjectDir(needProject(flags.project, context.cwd));
+  // A folder the app would not open is refused here, in its words, before a
+  // serve is started for it; the serve asks again (writing included: this
+  // process may not write) when the session opens.
+  const project = await openableFolder(needProject(flags.project, context.cwd), {
+    userHome: Deno.env.get("HOME"),
+    probeWrite: false,
+  });
   const home = syncHome();
   // The owner now, and again whenever the bridge's session there is lost
   // (the serve restarted, or the session idled out): started when none runs.
