@@ -24,6 +24,7 @@ import { RecordCursors } from "../memory/mod.ts";
 import { recordCursorSecret } from "../host/mod.ts";
 import { openableFolder, resolveProjectDir } from "../projects/mod.ts";
 import type { Source } from "../types.ts";
+import { INVALID_PARAMS } from "./invalid_params.ts";
 import type { McpHost } from "./mcp_host.ts";
 import { MCP_LIMITS, type McpLimits } from "./mcp_limits.ts";
 import { ProjectServer } from "./project_server.ts";
@@ -75,8 +76,6 @@ function rpcError(status: number, code: number, message: string): Response {
 
 /** JSON-RPC's code for a request the server refuses (the SDK uses the same). */
 const REFUSED = -32000;
-/** JSON-RPC's code for invalid parameters. */
-const INVALID_PARAMS = -32602;
 
 /** Answers `/mcp`. One per app; it holds the open sessions. */
 export class McpEndpoint {
@@ -256,7 +255,7 @@ export class McpEndpoint {
     transport.onclose = () => {
       if (transport.sessionId) this.#sessions.delete(transport.sessionId);
     };
-    await server.server.connect(transport);
+    await server.connect(transport);
     const response = await transport.handleRequest(request);
     // Anything but an `initialize` made no session: nothing is kept of it.
     if (transport.sessionId === undefined || !this.#sessions.has(transport.sessionId)) {

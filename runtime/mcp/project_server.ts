@@ -16,7 +16,8 @@ import {
   type RegisteredPrompt,
   type RegisteredTool,
 } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport";
+import type { CallToolResult, JSONRPCMessage } from "@modelcontextprotocol/sdk/types";
 import { z } from "zod";
 import { describeError } from "../internal/describe_error.ts";
 import { RECORD_LIMITS } from "../limits.ts";
@@ -25,6 +26,7 @@ import type { RecordQuery } from "../extension_api/service.ts";
 import type { Source } from "../types.ts";
 import { AgentMemory } from "./agent_memory.ts";
 import { orderWork, readWorkState } from "./agent_work.ts";
+import { invalidParams } from "./invalid_params.ts";
 import type { McpHost } from "./mcp_host.ts";
 import { MCP_LIMITS } from "./mcp_limits.ts";
 import {
@@ -140,6 +142,27 @@ export class ProjectServer {
     await server.refresh();
     server.#watch();
     return server;
+  }
+
+  /**
+   * Connects the server to one transport. A request whose params do not fit
+   * its method is answered here, as invalid params (-32602) naming what was
+   * wrong, and never reaches the SDK's server, which would answer it as an
+   * internal error (-32603) with the schema library's issues as JSON.
+   *
+   * @param transport The transport, not started: connecting starts it.
+   * @ignore Takes the SDK's transport, documented by the SDK.
+   */
+  async connect(transport: Transport): Promise<void> {
+    await this.server.connect(transport);
+    const deliver = transport.onmessage;
+    transport.onmessage = (message: JSONRPCMessage, extra?: unknown) => {
+      const refused = invalidParams(message);
+      if (refused === null) return deliver?.(message, extra as never);
+      transport.send(refused).catch((error: Error) =>
+        this.#log(`[mcp] could not answer a request: ${describeError(error).message}`)
+      );
+    };
   }
 
   /** The source of a call made now, from the client's name. */

@@ -87,6 +87,20 @@ function refusalOf(error: unknown): { code: number; message: string } | null {
 }
 
 /**
+ * What the bridge says of a line on stdin the SDK's stdio transport could not
+ * read (it reports it on `onerror` and reads on).
+ */
+function unreadLine(error: unknown): string {
+  if (error instanceof SyntaxError) {
+    return `a line on stdin is not JSON (${error.message}); it was not answered`;
+  }
+  if ((error as { name?: unknown } | null)?.name === "ZodError") {
+    return "a line on stdin is JSON but not a JSON-RPC message; it was not answered";
+  }
+  return `stdin: ${describeError(error).message}`;
+}
+
+/**
  * Bridges stdin and stdout to the owner's `/mcp` until stdin ends. A request
  * that cannot be sent is answered with a JSON-RPC error saying why, so the
  * client is never left waiting.
@@ -223,6 +237,9 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
     else if (method === "notifications/initialized") initialized = message;
     void forward(message);
   };
+  // The SDK's stdio server reads on past a line it cannot read and answers
+  // nothing (its own servers do the same): the bridge says so on stderr.
+  stdio.onerror = (error: Error) => options.log(`sync mcp: ${unreadLine(error)}`);
   stdio.onclose = () => finish();
   process.stdin.once("end", () => finish());
   link = await open(options, false);

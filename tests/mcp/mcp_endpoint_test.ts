@@ -3,6 +3,8 @@ import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+// @ts-types="@modelcontextprotocol/sdk/types"
+import { CallToolResultSchema, GetPromptResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { listReceipts } from "../../runtime/host/mod.ts";
 import { installPackage } from "../../runtime/lifecycle/mod.ts";
 import { McpEndpoint, SessionTokenRegistry } from "../../runtime/mcp/mod.ts";
@@ -128,6 +130,68 @@ Deno.test("`McpEndpoint` attributes a session token's calls to that session's so
       });
     } finally {
       await client.close().catch(() => {});
+    }
+  } finally {
+    await served.close();
+  }
+});
+
+Deno.test("`McpEndpoint` answers params that do not fit their method as invalid params", async (t) => {
+  const served = await servedApp();
+  try {
+    const client = await served.connect(TOKEN);
+    /** The JSON-RPC error a raw request is answered with. */
+    const refusal = async (method: string, params: unknown, schema: never) => {
+      try {
+        await client.request({ method, params } as never, schema);
+      } catch (error) {
+        return error as Error & { code?: number };
+      }
+      assert.fail(`${method} answered`);
+    };
+    try {
+      await t.step("tools/call with arguments null names arguments", async () => {
+        const error = await refusal(
+          "tools/call",
+          { name: "memory_list", arguments: null },
+          CallToolResultSchema as never,
+        );
+        assert.equal(error.code, -32602);
+        assert.match(
+          error.message,
+          /Invalid params for tools\/call: arguments must be an object, not null$/,
+        );
+      });
+      await t.step("tools/call with arguments a string says which string", async () => {
+        const error = await refusal(
+          "tools/call",
+          { name: "tools_echo", arguments: "junk" },
+          CallToolResultSchema as never,
+        );
+        assert.equal(error.code, -32602);
+        assert.match(error.message, /arguments must be an object, not the string "junk"$/);
+        assert.doesNotMatch(error.message, /"code"|invalid_type/);
+      });
+      await t.step("tools/call without a name, and prompts/get with one of 3", async () => {
+        const nameless = await refusal(
+          "tools/call",
+          { arguments: {} },
+          CallToolResultSchema as never,
+        );
+        assert.equal(nameless.code, -32602);
+        assert.match(nameless.message, /name is missing; it must be a string$/);
+        const prompt = await refusal("prompts/get", { name: 3 }, GetPromptResultSchema as never);
+        assert.equal(prompt.code, -32602);
+        assert.match(prompt.message, /name must be a string, not number 3$/);
+      });
+      await t.step("the session goes on", async () => {
+        assert.deepEqual(await callJson(client, "tools_echo", { text: "still" }), {
+          text: "still",
+          occasion: "agent",
+        });
+      });
+    } finally {
+      await client.close();
     }
   } finally {
     await served.close();

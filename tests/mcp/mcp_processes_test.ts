@@ -254,6 +254,70 @@ Deno.test("`deno task mcp` goes on in a new session when the serve it bridged to
   }
 });
 
+Deno.test("`deno task mcp` says on stderr what it could not read on stdin, and reads on", async (t) => {
+  const place = await installation();
+  const serve = new ServeProcess(place.home);
+  try {
+    await serve.url();
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["task", "-q", "mcp", "--project", place.project],
+      cwd: REPO_ROOT.pathname,
+      env: { SYNC_HOME: place.home, SYNC_PORT: "0", NO_COLOR: "1" },
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const stdin = child.stdin.getWriter();
+    const stdout = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    const stderr = child.stderr.pipeThrough(new TextDecoderStream());
+    const said: string[] = [];
+    const saying = (async () => {
+      for await (const chunk of stderr) said.push(chunk);
+    })();
+    const write = (line: string) => stdin.write(new TextEncoder().encode(line + "\n"));
+    try {
+      await write("not json");
+      await write(JSON.stringify({ hello: "world" }));
+      await write(JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "raw-lines", version: "1" },
+        },
+      }));
+      let out = "";
+      while (!out.includes("\n")) {
+        const { value, done } = await stdout.read();
+        if (done) break;
+        out += value;
+      }
+      await t.step("the line after them is answered, and is the first answer", () => {
+        const first = JSON.parse(out.split("\n")[0]);
+        assert.equal(first.id, 1);
+        assert.equal(first.result.serverInfo.name, "sync-mcp");
+      });
+      await t.step("stderr says which lines were not answered, and why", () => {
+        const text = said.join("");
+        assert.match(text, /sync mcp: a line on stdin is not JSON \(.+\); it was not answered/);
+        assert.match(
+          text,
+          /sync mcp: a line on stdin is JSON but not a JSON-RPC message; it was not answered/,
+        );
+      });
+    } finally {
+      await stdin.close().catch(() => {});
+      await stdout.cancel().catch(() => {});
+      await child.status;
+      await saying;
+    }
+  } finally {
+    await serve.stop("SIGTERM");
+  }
+});
+
 /** Stops a process this test started (by its pid) and waits until it is gone. */
 async function stopProcess(pid: number): Promise<void> {
   try {
