@@ -198,7 +198,7 @@ Deno.test("`McpEndpoint` answers params that do not fit their method as invalid 
   }
 });
 
-Deno.test("`createApp`'s `/mcp` refuses what its guards refuse, as JSON-RPC errors", async (t) => {
+Deno.test("`createApp`'s `/mcp` refuses what its guards refuse: the app's as the app's, its own as JSON-RPC errors", async (t) => {
   const served = await servedApp();
   const { app, port, url } = served;
   const initialize = JSON.stringify({
@@ -239,15 +239,19 @@ Deno.test("`createApp`'s `/mcp` refuses what its guards refuse, as JSON-RPC erro
       const response = await post({ headers: headers({ authorization: "Bearer wrong" }) });
       assert.match(await rpcError(response, 401), /token/);
     });
-    await t.step("from a foreign Host", async () => {
+    await t.step("from a foreign Host, by the app's guard, in the app's shape", async () => {
       const response = await post({ headers: headers({ host: `evil.example:${port}` }) });
       assert.equal(response.status, 403);
-      await response.body?.cancel();
+      assert.deepEqual(await response.json(), {
+        error: `Host evil.example:${port} is not this app's address (127.0.0.1:${port})`,
+      });
     });
-    await t.step("from a foreign Origin, even on a GET", async () => {
+    await t.step("from a foreign Origin: a POST by the app's guard, a GET by /mcp's", async () => {
       const response = await post({ headers: headers({ origin: "http://evil.example" }) });
       assert.equal(response.status, 403);
-      await response.body?.cancel();
+      assert.deepEqual(await response.json(), {
+        error: "Requests from http://evil.example may not change anything here",
+      });
       const get = await app.request(`${url.pathname}${url.search}`, {
         headers: headers({ origin: "http://evil.example" }),
       });
