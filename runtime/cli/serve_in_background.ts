@@ -7,7 +7,7 @@
  * @module
  */
 import { OwnerGoneError } from "../errors.ts";
-import { type OwnerNote, readInstallationOwner } from "../projects/mod.ts";
+import { type OwnerNote, readInstallationOwner, readInstallationToken } from "../projects/mod.ts";
 import type { CliIo } from "./io.ts";
 
 /** The entry point a background serve runs. */
@@ -31,9 +31,12 @@ const START_MS = 30_000;
  * The serve that owns the installation, started in the background first when
  * none runs. A serve started here outlives the caller, in a process group of
  * its own, its output discarded; it is stopped like any serve (`kill <pid>`).
+ * What the caller says of it (on stderr) is its pid and, once it answers, the
+ * app's address with the token, as `serve` prints it: its own output goes
+ * nowhere.
  *
  * @param home The installation folder.
- * @param io Where the caller says it started one (stderr).
+ * @param io Where the caller says it started one, and where the app is (stderr).
  * @param command The caller's name, for what it says.
  * @returns The owner's note, with its port.
  * @throws {OwnerGoneError} when the serve started here stops before it answers.
@@ -74,7 +77,10 @@ export async function serveOwner(home: string, io: CliIo, command: string): Prom
     if (
       owner?.command === "serve" && owner.port !== undefined &&
       (!left || await answers(owner.port))
-    ) return owner;
+    ) {
+      if (child) await sayWhereServing(home, owner.port, io, command);
+      return owner;
+    }
     // A serve that stopped at once lost to another starting at the same moment, or failed.
     if (exited && (owner?.command !== "serve" || left)) {
       throw new OwnerGoneError(
@@ -89,6 +95,25 @@ export async function serveOwner(home: string, io: CliIo, command: string): Prom
       START_MS / 1000
     } s; run deno task serve to see why`,
   );
+}
+
+/**
+ * Says where the app of a serve started in the background is, in the line
+ * `serve` prints (its own output goes nowhere), so the person can open it.
+ */
+async function sayWhereServing(
+  home: string,
+  port: number,
+  io: CliIo,
+  command: string,
+): Promise<void> {
+  let token: string;
+  try {
+    token = await readInstallationToken(home);
+  } catch {
+    return; // A serve writes its token before it listens; the caller reads it again anyway.
+  }
+  io.err(`sync ${command}: Sync is serving at http://127.0.0.1:${port}/?token=${token}`);
 }
 
 /** True when something answers HTTP on 127.0.0.1 at `port`. */

@@ -66,6 +66,20 @@ function sessionLost(error: unknown): boolean {
 }
 
 /**
+ * True when what the SDK's HTTP transport reports on `onerror` only says the
+ * owner went away: its stream broke, or reconnecting it failed. The bridge
+ * says that once, in its own words, when it opens a new session; the send
+ * that failed is answered by the bridge either way.
+ */
+function goneNoise(error: unknown): boolean {
+  if (sessionLost(error)) return true;
+  const message = error instanceof Error ? error.message : String(error);
+  return /^(SSE stream disconnected|Failed to reconnect|Maximum reconnection attempts)/.test(
+    message,
+  ) || /^Streamable HTTP error: Failed to open SSE stream/.test(message);
+}
+
+/**
  * The JSON-RPC error the owner answered a message with, when its refusal
  * (a 4xx the SDK's transport throws with the body's text) carried one.
  */
@@ -134,7 +148,12 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
       }
       stdio.send(message).catch(() => finish());
     };
-    http.onerror = (error: Error) => options.log(`sync mcp: ${describeError(error).message}`);
+    // The SDK reports a broken stream, and every try to reconnect it, here:
+    // the bridge says once that it lost the owner, when it opens a new session.
+    http.onerror = (error: Error) => {
+      if (link !== opened || goneNoise(error)) return;
+      options.log(`sync mcp: ${describeError(error).message}`);
+    };
     // Only the session in use ends the bridge by closing; one replaced is closed by the bridge.
     http.onclose = () => {
       if (link === opened) finish();
@@ -163,8 +182,12 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
     }
   };
 
-  /** A new session in place of `lost`, once, however many sends found it lost. */
-  const relink = (lost: Link): Promise<Link> => {
+  /**
+   * A new session in place of `lost`, once, however many sends found it lost;
+   * `why` is how the first found it: nothing answered, or the serve no longer
+   * had the session.
+   */
+  const relink = (lost: Link, why: unknown): Promise<Link> => {
     if (link !== lost) return Promise.resolve(link);
     relinking ??= (async () => {
       try {
@@ -172,8 +195,13 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
         const fresh = await open(target, true);
         link = fresh;
         await lost.http.close().catch(() => {});
+        // One line, in place of what the SDK's transport reported as the stream broke.
         options.log(
-          `sync mcp: the session at Sync was gone; opened a new one at ${target.url.origin}`,
+          `sync mcp: ${
+            why instanceof TypeError
+              ? `lost the serve at ${lost.origin}`
+              : `the serve at ${lost.origin} no longer had the session`
+          }; reconnected in a new session at ${target.url.origin}`,
         );
         // What the new session offers may differ: the client is told to list the tools again.
         await stdio.send({ jsonrpc: "2.0", method: "notifications/tools/list_changed" })
@@ -211,6 +239,7 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
 
   const forward = async (message: JSONRPCMessage) => {
     const used = link;
+    let lost: unknown;
     try {
       await used.http.send(message);
       return;
@@ -220,9 +249,10 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
       if (!options.reconnect || !sessionLost(error) || method === "initialize" || !initialize) {
         return await refuse(message, error);
       }
+      lost = error;
     }
     try {
-      const fresh = await relink(used);
+      const fresh = await relink(used, lost);
       // The new session was opened with the client's initialized already.
       if (methodOf(message) === "notifications/initialized") return;
       await fresh.http.send(message);

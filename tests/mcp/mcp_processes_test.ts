@@ -141,11 +141,19 @@ Deno.test("`deno task mcp` starts a serve in the background when none runs", asy
     await client.connect(transport);
     const note = JSON.parse(await Deno.readTextFile(join(place.home, "owner.json")));
     servePid = note.pid;
-    await t.step("it says on stderr that it started one, and which", () => {
+    await t.step("it says on stderr that it started one, which, and where the app is", async () => {
       assert.equal(note.command, "serve");
       assert.match(
         stderr.join(""),
         new RegExp(`started one in the background \\(pid ${note.pid}\\)`),
+      );
+      // The line `serve` prints, which a serve started in the background prints nowhere.
+      const token = (await Deno.readTextFile(join(place.home, "token"))).trim();
+      assert.ok(
+        stderr.join("").includes(
+          `sync mcp: Sync is serving at http://127.0.0.1:${note.port}/?token=${token}\n`,
+        ),
+        stderr.join(""),
       );
     });
     await t.step("the tools answer through it", async () => {
@@ -189,6 +197,7 @@ Deno.test("`deno task mcp` goes on in a new session when the serve it bridged to
         text: "before",
         occasion: "agent",
       });
+      const killedAt = new URL(await serve.url()).origin;
       // Killed outright: its owner note stays behind, naming a port nothing answers on.
       await serve.stop("SIGKILL");
 
@@ -201,7 +210,13 @@ Deno.test("`deno task mcp` goes on in a new session when the serve it bridged to
         backgroundPid = note.pid;
         assert.notEqual(note.pid, serve.pid);
         assert.match(stderr.join(""), /started one in the background/);
-        assert.match(stderr.join(""), /opened a new one/);
+        assert.match(
+          stderr.join(""),
+          new RegExp(
+            `sync mcp: lost the serve at ${killedAt}; reconnected in a new session at ` +
+              `http://127\\.0\\.0\\.1:${note.port}\n`,
+          ),
+        );
       });
 
       await t.step("the client is told the tools may have changed, and lists them", async () => {
@@ -227,15 +242,26 @@ Deno.test("`deno task mcp` goes on in a new session when the serve it bridged to
             );
             others.push(other);
           }
-          const opened = stderr.join("").split("opened a new one").length - 1;
+          const reconnected = () =>
+            stderr.join("").split("reconnected in a new session").length - 1;
+          const before = reconnected();
           assert.deepEqual(await callJson(client, "tools_echo", { text: "again" }), {
             text: "again",
             occasion: "agent",
           });
-          assert.equal(stderr.join("").split("opened a new one").length - 1, opened + 1);
+          assert.equal(reconnected(), before + 1);
+          assert.match(stderr.join(""), /no longer had the session; reconnected in a new session/);
         } finally {
           await Promise.all(others.map((other) => other.close().catch(() => {})));
         }
+      });
+
+      await t.step("stderr has one line of the bridge's for each, none of the SDK's", () => {
+        assert.equal(stderr.join("").split("reconnected in a new session").length - 1, 2);
+        assert.doesNotMatch(
+          stderr.join(""),
+          /SSE stream disconnected|fetch failed|Failed to reconnect|Maximum reconnection/,
+        );
       });
 
       await t.step("the calls are attributed to the client as the one before them", async () => {
