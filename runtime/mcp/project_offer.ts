@@ -6,7 +6,6 @@
  *
  * @module
  */
-import { join } from "node:path";
 import {
   type AgentTool,
   type LoadedPackage,
@@ -38,8 +37,10 @@ export interface PackagePrompt {
   title: string;
   /** The package's description. */
   description: string;
-  /** The prompt file's absolute path. */
-  path: string;
+  /** The package's folder. */
+  dir: string;
+  /** The prompt file, relative to the package, as the manifest names it. */
+  file: string;
 }
 
 /** What a project offers agents. */
@@ -116,7 +117,8 @@ export async function readProjectOffer(
         title: pkg.manifest.name,
         description: `What ${pkg.manifest.name} tells an agent: ${pkg.manifest.description}`
           .slice(0, MCP_LIMITS.maxDescriptionChars),
-        path: join(pkg.dir, pkg.manifest.prompt),
+        dir: pkg.dir,
+        file: pkg.manifest.prompt,
       });
     }
   }

@@ -22,6 +22,7 @@ import { z } from "zod";
 import { describeError } from "../internal/describe_error.ts";
 import { RECORD_LIMITS } from "../limits.ts";
 import type { RecordCursors } from "../memory/mod.ts";
+import { packageFile } from "../packages/mod.ts";
 import type { RecordQuery } from "../extension_api/service.ts";
 import type { Source } from "../types.ts";
 import { AgentMemory } from "./agent_memory.ts";
@@ -371,7 +372,8 @@ function inputSchemaOf(handlerTool: HandlerTool): z.ZodType {
 
 /** The prompt file's text, cut to `MCP_LIMITS.maxPromptBytes`. */
 async function readPrompt(prompt: PackagePrompt): Promise<string> {
-  const file = await Deno.open(prompt.path, { read: true });
+  // Only the package's own file: a linked folder's prompt may since have become a link outside.
+  const file = await Deno.open(await packageFile(prompt.dir, prompt.file), { read: true });
   try {
     const buffer = new Uint8Array(MCP_LIMITS.maxPromptBytes);
     let length = 0;

@@ -121,8 +121,8 @@ export async function callError(
 export interface ScenarioPlace {
   /** Calls `tools.seed` as a person, so the project holds three notes. */
   seed(): Promise<void>;
-  /** Installs {@linkcode LATER_PACKAGE} into the project, approved. */
-  installLater(): Promise<void>;
+  /** Installs {@linkcode LATER_PACKAGE} into the project, approved; answers its (linked) folder. */
+  installLater(): Promise<string>;
 }
 
 /**
@@ -256,8 +256,9 @@ export async function exerciseClient(
     assert.equal((await client.listTools()).tools.length, 7);
   });
 
+  let laterDir = "";
   await t.step("an install while connected is told (tools/list_changed) and listed", async () => {
-    await place.installLater();
+    laterDir = await place.installLater();
     await listChanged;
     const { tools } = await client.listTools();
     assert.ok(tools.some((tool) => tool.name === "later_ping"));
@@ -272,5 +273,14 @@ export async function exerciseClient(
     assert.deepEqual(got.messages, [
       { role: "user", content: { type: "text", text: LATER_PROMPT } },
     ]);
+  });
+
+  await t.step("a prompt that became a link outside the package is not read", async () => {
+    const prompt = join(laterDir, "prompt", "instructions.md");
+    const secret = join(laterDir, "..", "secret.md");
+    await Deno.writeTextFile(secret, "TOP SECRET\n");
+    await Deno.remove(prompt);
+    await Deno.symlink(secret, prompt);
+    await assert.rejects(client.getPrompt({ name: "later" }), /leads outside the package/);
   });
 }

@@ -69,6 +69,7 @@ Deno.test("`McpEndpoint` serves sync-mcp over Streamable HTTP to the SDK's clien
         installLater: async () => {
           const dir = await writeLaterPackage(join(served.env.home, "..", "packages"));
           await installPackage(served.env.host, dir, served.env.project, { approve: true });
+          return dir;
         },
       });
       await t.step("a call with the installation's token is a person's agent's", async () => {

@@ -38,6 +38,7 @@ async function installation() {
         const dir = await writeLaterPackage(join(root, "packages"));
         const done = await runSync(home, ["install", dir, "--project", project, "--approve"]);
         assert.equal(done.code, 0, done.stderr);
+        return dir;
       },
     },
     /** The receipts `sync receipts --json` prints, newest first. */
