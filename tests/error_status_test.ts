@@ -18,6 +18,7 @@ const EXPECTED: Record<string, { error: Error; status: number; exit: number }> =
   MemoryAccessError: { error: new errors.MemoryAccessError("x"), status: 403, exit: 1 },
   PayloadTooLargeError: { error: new errors.PayloadTooLargeError("x"), status: 413, exit: 1 },
   MemoryUnreadableError: { error: new errors.MemoryUnreadableError("x"), status: 409, exit: 1 },
+  NetworkError: { error: new errors.NetworkError("x"), status: 502, exit: 1 },
   InvalidValueError: { error: new errors.InvalidValueError("x"), status: 400, exit: 1 },
   HandlerTimeoutError: { error: new errors.HandlerTimeoutError("x"), status: 422, exit: 1 },
   HandlerResourceError: { error: new errors.HandlerResourceError("x"), status: 422, exit: 1 },

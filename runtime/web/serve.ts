@@ -154,34 +154,18 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
     throw error;
   }
   const supervisor = options.supervisor;
-  const left = await supervisor?.sweepOrphans().catch((error: Error) => {
-    options.log(`Could not look for processes a killed serve left: ${error.message}`);
-    return [];
-  });
-  for (const group of left ?? []) {
-    if (group.killed === 0) continue;
-    options.log(
-      `Stopped ${group.command} (process group ${group.pgid}), left by a serve that was killed`,
-    );
-  }
   // Exits that run no more asynchronous code: a second Ctrl-C, an uncaught error.
   const killProcesses = () => supervisor?.killAllNow();
   const exitEvents = ["unload", "error", "unhandledrejection"];
   for (const event of exitEvents) globalThis.addEventListener(event, killProcesses);
-  // Owning the installation means every earlier serve has stopped or died: a clock
-  // lease one of them left is stale. The clock looks once now, so a package just
-  // installed proves itself within the minute, and then once a minute.
-  await clearClockLease(host.kv);
-  if (!options.signal?.aborted) await work.start();
-  const clock = new Clock(host, { log: options.log });
-  if (!options.signal?.aborted) clock.start({ signal: options.signal });
-  // Said last, once everything answers: the CLI sends its commands here from now on.
-  await options.ownership?.tell({ port: server.addr.port });
+  // Ctrl-C is heard from the moment the port is taken, so one pressed while
+  // serve still starts stops it as any other (the clock is then not started).
+  let clock: Clock | undefined;
   let signalled = 0;
   const stop = () => {
     if (++signalled > 1) Deno.exit(130);
     options.log(
-      clock.running
+      clock?.running
         ? "Stopping (a handler running now finishes first; press Ctrl-C again to stop at once)"
         : "Stopping",
     );
@@ -194,6 +178,26 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
       Deno.addSignalListener(signal, stop);
     } catch { /* no such signal here */ }
   }
+  const starting = () => !options.signal?.aborted && signalled === 0;
+  const left = await supervisor?.sweepOrphans().catch((error: Error) => {
+    options.log(`Could not look for processes a killed serve left: ${error.message}`);
+    return [];
+  });
+  for (const group of left ?? []) {
+    if (group.killed === 0) continue;
+    options.log(
+      `Stopped ${group.command} (process group ${group.pgid}), left by a serve that was killed`,
+    );
+  }
+  // Owning the installation means every earlier serve has stopped or died: a clock
+  // lease one of them left is stale. The clock looks once now, so a package just
+  // installed proves itself within the minute, and then once a minute.
+  await clearClockLease(host.kv);
+  if (starting()) await work.start();
+  clock = new Clock(host, { log: options.log });
+  if (starting()) clock.start({ signal: options.signal });
+  // Said last, once everything answers: the CLI sends its commands here from now on.
+  await options.ownership?.tell({ port: server.addr.port });
   await server.finished;
   // Sessions are stopped as interrupted before the supervisor stops their agents' processes.
   await work.stop();
