@@ -160,12 +160,12 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
   for (const event of exitEvents) globalThis.addEventListener(event, killProcesses);
   // Ctrl-C is heard from the moment the port is taken, so one pressed while
   // serve still starts stops it as any other (the clock is then not started).
-  let clock: Clock | undefined;
+  const clock = new Clock(host, { log: options.log });
   let signalled = 0;
   const stop = () => {
     if (++signalled > 1) Deno.exit(130);
     options.log(
-      clock?.running
+      clock.running
         ? "Stopping (a handler running now finishes first; press Ctrl-C again to stop at once)"
         : "Stopping",
     );
@@ -194,7 +194,6 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
   // installed proves itself within the minute, and then once a minute.
   await clearClockLease(host.kv);
   if (starting()) await work.start();
-  clock = new Clock(host, { log: options.log });
   if (starting()) clock.start({ signal: options.signal });
   // Said last, once everything answers: the CLI sends its commands here from now on.
   await options.ownership?.tell({ port: server.addr.port });
