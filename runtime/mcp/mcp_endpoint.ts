@@ -12,7 +12,8 @@
  * and the session is used only with the token it was made with. A browser's
  * request must come from the app's own origin. The project is named by the
  * `project` query parameter (an absolute folder) on `initialize`, a folder
- * the app would open (`openableFolder`); a session keeps it. Errors are JSON-RPC errors with a status, never a failed server.
+ * the app would open (`openableFolder`); a session keeps it. Errors are
+ * JSON-RPC errors with a status, never a failed server.
  *
  * @module
  */
