@@ -30,7 +30,7 @@ export type {
   ScheduleLine,
 } from "./extension_page.ts";
 export { removalOf } from "./removal.ts";
-export type { Removal } from "./removal.ts";
+export type { Removal, RemovalManifest, RemovalOptions } from "./removal.ts";
 export { readScreenMemory, screenNetFetch, servingScreen } from "./screen.ts";
 export type {
   ScreenMemoryOptions,

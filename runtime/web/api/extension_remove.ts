@@ -42,7 +42,7 @@ export function extensionRemoveRoute(host: WebHost): Hono {
     const manifest = "current" in serving ? serving.current.manifest : { id };
     const result = await removePackage(host, id, project, { force: body.force === true });
     // A removed handler that did not run is not named among what happened.
-    const removal = removalOf(result.removed ? manifest : { id });
+    const removal = removalOf(manifest, { removedRuns: result.removed !== null });
     // The thrown error stays here; its name and message are on the run.
     const removed = result.removed && (({ failure: _, ...run }) => run)(result.removed);
     return c.json(
