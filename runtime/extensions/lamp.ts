@@ -21,7 +21,10 @@
  * 5. `steady`: ready.
  *
  * Whatever the state, `notices` lists everything a person must act on, so a
- * breathing lamp does not hide why it will be red again.
+ * breathing lamp does not hide why it will be red again. A notice is worded
+ * for the window, where the lamp is shown: it names what to do there (the
+ * Approve button on the package's page, Install…), never a command line;
+ * the CLI says how a package stands in its own words (`sync list`).
  *
  * @module
  */
@@ -68,12 +71,12 @@ export interface Lamp {
 export interface LampFacts {
   /** The package id. */
   id: string;
-  /** The project's resolved path, for the commands a notice names. */
+  /** The project's resolved path. */
   project: string;
   /** How the package stands here (see `readServingState`). */
   serving:
     | { state: "not-on-machine" }
-    | { state: "cannot-load"; message: string }
+    | { state: "cannot-load"; message: string; source?: "folder" | "archive" }
     | { state: "not-approved" }
     | { state: "approved" }
     | { state: "awaits-approval"; version: string; widened: string[]; serves: string | null };
@@ -123,28 +126,30 @@ export function lampOf(facts: LampFacts): Lamp {
 }
 
 function noticesOf(facts: LampFacts): LampNotice[] {
-  const { id, project, serving } = facts;
-  const install = `sync install <folder|archive> --project ${project} --approve`;
+  const { id, serving } = facts;
+  const install = "Install it here with Install…, from its folder or archive";
   const notices: LampNotice[] = [];
   switch (serving.state) {
     case "not-on-machine":
       notices.push({
         reason: "not-on-machine",
-        text: `${id} is listed in this project but is not on this machine. ` +
-          `Install it here to use it: ${install}`,
+        text: `${id} is listed in this project but is not on this machine. ${install}.`,
       });
       return notices;
     case "not-approved":
       notices.push({
         reason: "not-approved",
-        text: `${id} is on this machine but this project has not approved it. ` +
-          `Approve it on its install card, or: ${install}`,
+        text: `${id} is on this machine but this project has not approved it. ${install}, ` +
+          "and approve what its install card asks for.",
       });
       return notices;
     case "cannot-load":
       notices.push({
         reason: "cannot-load",
-        text: `${id} cannot be read: ${serving.message}. Install it again: ${install}`,
+        text: `${id} cannot be read: ${serving.message}. ` +
+          (serving.source === "folder"
+            ? "Fix its folder: Sync reads it again as it changes. Or install it again with Install…."
+            : "Install it again with Install…."),
       });
       break;
     case "awaits-approval":
@@ -155,7 +160,7 @@ function noticesOf(facts: LampFacts): LampNotice[] {
           (serving.serves === null
             ? "Nothing serves until you approve it. "
             : `${serving.serves} keeps serving until you approve it. `) +
-          `Approve it on its install card, or: ${install}`,
+          "Approve it on its page.",
       });
       break;
   }
@@ -166,7 +171,7 @@ function noticesOf(facts: LampFacts): LampNotice[] {
     const then = moment === "opened"
       ? "open the project again"
       : moment === "removed"
-      ? "remove it again (or remove it with force)"
+      ? "remove it again (or remove it anyway)"
       : "install it again";
     notices.push({
       reason: "lifecycle-failed",
@@ -236,7 +241,7 @@ async function readLampFacts(
       serves: standing.serves,
     }
     : standing.state === "cannot-load"
-    ? { state: "cannot-load", message: standing.message }
+    ? { state: "cannot-load", message: standing.message, source: standing.source }
     : { state: standing.state };
   const approval = await readApproval(kv, project, id);
   // A failure from before the project approved what it has now (an earlier

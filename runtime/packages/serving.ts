@@ -129,7 +129,12 @@ export async function readServingEntries(
  */
 export type ServingState =
   | { state: "not-on-machine" }
-  | { state: "cannot-load"; message: string }
+  | {
+    state: "cannot-load";
+    message: string;
+    /** How the artefact that cannot be read was installed: a linked folder, or an archive. */
+    source: PackageRef["source"];
+  }
   | { state: "approved"; current: LoadedPackage }
   | { state: "not-approved"; current: LoadedPackage }
   | {
@@ -162,7 +167,7 @@ export async function readServingState(
   try {
     current = await loadPackage(ref);
   } catch (error) {
-    return { state: "cannot-load", message: (error as Error).message };
+    return { state: "cannot-load", message: (error as Error).message, source: ref.source };
   }
   if (!approval) return { state: "not-approved", current };
   const standing = standingOf(approval, ref, approvablePermissions(current.manifest));

@@ -10,7 +10,7 @@ import {
   tabTo,
   until,
 } from "./_browser.ts";
-import { EXTENSION } from "./_names.ts";
+import { EXTENSION, WINDOW } from "./_names.ts";
 
 /** Version `version` of a package that answers which version it is. */
 function versioned(id: string, version: string, permissions: string[]) {
@@ -67,6 +67,11 @@ Deno.test("an update that asks for more waits for approval", BROWSER_TEST, async
           });
           await expectText(notice, /net:tracker\.example\.com/);
           await expectText(notice, /Version 1\.0\.0 keeps serving this project until you approve/);
+          // The row's notice points at the page's Approve, not at a command line.
+          const rowNotice = page.getByRole("list", { name: WINDOW.extensionList })
+            .getByRole("listitem").filter({ hasText: /waits for your approval/ });
+          await expectText(rowNotice, /Approve it on its page\./);
+          assert.doesNotMatch(await rowNotice.innerText(), /sync install|--approve/);
           const asked = await notice.getByRole("listitem").allTextContents();
           assert.equal(asked.length, 1, `only the new permission: ${JSON.stringify(asked)}`);
           assert.doesNotMatch(asked[0], /background/);
@@ -82,6 +87,13 @@ Deno.test("an update that asks for more waits for approval", BROWSER_TEST, async
             await page.keyboard.press("Enter");
           }
           await expectGone(notice);
+          // Said in the window's words, not the lines `sync install` prints.
+          const said = page.getByRole("status").filter({ hasText: "serves this project now" });
+          await expectText(
+            said,
+            new RegExp(`^${id} 2\\.0\\.0 serves this project now — approved: net:tracker`),
+          );
+          assert.doesNotMatch(await said.innerText(), /Installed|@|sync /);
           await until("v2 serving", async () => (await which(id)) === "2.0.0");
           await watched.close();
         },

@@ -118,7 +118,8 @@ Deno.test("readLamp() shows each state of a package in a project", async (t) => 
       const lamp = await readLamp(env.kv, env.project, "ghost", { now });
       assert.equal(lamp.state, "dark");
       assert.equal(lamp.notices[0].reason, "not-on-machine");
-      assert.match(lamp.notices[0].text, /sync install .* --approve/);
+      assert.match(lamp.notices[0].text, /Install it here with Install…/);
+      assert.doesNotMatch(lamp.notices[0].text, /sync |--/);
     });
 
     await t.step("dark: on this machine but not approved for this project", async () => {
@@ -131,6 +132,8 @@ Deno.test("readLamp() shows each state of a package in a project", async (t) => 
         assert.equal(lamp.state, "dark");
         assert.equal(lamp.label, "not set up here");
         assert.deepEqual(lamp.notices.map((n) => n.reason), ["not-approved"]);
+        assert.match(lamp.notices[0].text, /approve what its install card asks for/);
+        assert.doesNotMatch(lamp.notices[0].text, /sync |--/);
       } finally {
         await Deno.remove(other, { recursive: true });
       }
@@ -200,6 +203,34 @@ Deno.test("readLamp() is red while an update that widens permissions waits", asy
     assert.match(lamp.notices[0].text, /Update 2\.0\.0 waits for your approval/);
     assert.match(lamp.notices[0].text, /net:api\.example\.com/);
     assert.match(lamp.notices[0].text, /1\.0\.0 keeps serving/);
+    // The window shows it, beside the Approve button: no command line.
+    assert.match(lamp.notices[0].text, /Approve it on its page\.$/);
+    assert.doesNotMatch(lamp.notices[0].text, /sync |--|install card/);
+  } finally {
+    await env.close();
+  }
+});
+
+Deno.test("readLamp() is red while a linked folder's manifest cannot be read, and says to fix it", async () => {
+  const env = await testHost();
+  const now = () => Date.now();
+  try {
+    const dir = await env.install({
+      id: "hello",
+      handlers: ["hello.greet"],
+      service: `export default function register() { return { "hello.greet": () => null }; }`,
+    });
+    const manifest = join(dir, "manifest.json");
+    const good = await Deno.readTextFile(manifest);
+    await Deno.writeTextFile(manifest, "{ broken");
+    const lamp = await readLamp(env.kv, env.project, "hello", { now });
+    assert.equal(lamp.state, "red");
+    assert.equal(lamp.notices[0].reason, "cannot-load");
+    assert.match(lamp.notices[0].text, /^hello cannot be read: [^]*not valid JSON/);
+    assert.match(lamp.notices[0].text, /Fix its folder: Sync reads it again as it changes\./);
+    assert.doesNotMatch(lamp.notices[0].text, /sync |--approve/);
+    await Deno.writeTextFile(manifest, good);
+    assert.equal((await readLamp(env.kv, env.project, "hello", { now })).state, "steady");
   } finally {
     await env.close();
   }

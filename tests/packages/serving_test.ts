@@ -108,6 +108,7 @@ Deno.test("`servingPackage()` and `readServingState()` go by one rule", async (t
       assert.deepEqual(await readServingState(kv, PROJECT, "gone"), {
         state: "cannot-load",
         message: `Cannot load gone: its folder ${gone.dir} is gone; install it again`,
+        source: gone.source,
       });
     });
   } finally {

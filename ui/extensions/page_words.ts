@@ -1,9 +1,10 @@
 /**
- * The words an extension's page uses for occasions, outcomes and durations,
- * in one place so the receipts and the handlers say them alike.
+ * The words an extension's page uses for occasions, outcomes, durations and
+ * an approval, in one place so the receipts and the handlers say them alike.
  *
  * @module
  */
+import type { InstallAnswer } from "../../runtime/web/api/events_types.ts";
 import type { Receipt } from "../../runtime/web/api/types.ts";
 
 /** Why a handler was called, in a person's words. */
@@ -55,4 +56,19 @@ export function durationWords(ms: number): string {
   const minutes = Math.floor(ms / 60_000);
   const seconds = Math.round((ms % 60_000) / 1000);
   return seconds ? `${minutes} min ${seconds} s` : `${minutes} min`;
+}
+
+/**
+ * What approving an update did, in the window's words, line by line: "hello
+ * 1.1.0 serves this project now — approved: net:api.example.com", then its
+ * `installed` handler when one ran. Worded here from the answer's fields;
+ * the answer's `lines` are what `sync install` prints, for a terminal.
+ */
+export function approvedWords(answer: InstallAnswer): string[] {
+  const approved = answer.approved.length
+    ? `approved: ${answer.approved.join(", ")}`
+    : "nothing new to approve";
+  const lines = [`${answer.id} ${answer.version} serves this project now — ${approved}`];
+  if (answer.installed) lines.push(`Its installed handler ${answer.installed.handler} ran.`);
+  return lines;
 }

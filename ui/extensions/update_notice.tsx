@@ -3,6 +3,7 @@ import type { ExtensionPageResponse } from "../../runtime/web/api/types.ts";
 import type { InstallAnswer } from "../../runtime/web/api/events_types.ts";
 import { messageOf, postJson } from "../api/client.ts";
 import { useDelayed } from "../common/use_delayed.ts";
+import { approvedWords } from "./page_words.ts";
 
 /** Props of {@linkcode UpdateNotice}. */
 export interface UpdateNoticeProps {
@@ -12,7 +13,7 @@ export interface UpdateNoticeProps {
   project: string;
   /** The update that waits. */
   update: NonNullable<ExtensionPageResponse["update"]>;
-  /** Called once it is approved, with what approving did, line by line. */
+  /** Called once it is approved, with what approving did, line by line, in the window's words. */
   onApproved: (lines: string[]) => void;
 }
 
@@ -34,7 +35,7 @@ export function UpdateNotice(props: UpdateNoticeProps) {
         { project: props.project },
       );
       setBusy(false);
-      props.onApproved(answer.lines);
+      props.onApproved(approvedWords(answer));
     } catch (thrown) {
       setBusy(false);
       setError(messageOf(thrown));
