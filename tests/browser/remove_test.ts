@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import {
   BROWSER_TEST,
   expectGone,
@@ -32,6 +33,11 @@ Deno.test("Remove… takes a package out of the project", BROWSER_TEST, async (t
       await installation.install(await installation.writePackage(notePackage(id)), project);
       await installation.syncOk(["call", id, `${id}.note`, "--project", project]);
     }
+    // Linked from its folder, whose manifest then breaks, as an author's edit can.
+    const broken = await installation.writePackage(notePackage("third"));
+    await installation.install(broken, project);
+    await installation.syncOk(["call", "third", "third.note", "--project", project]);
+    await Deno.writeTextFile(join(broken, "manifest.json"), '{ id: "third" ');
     await installation.serve();
     const records = () => installation.syncOk(["records", "--project", project]);
 
@@ -83,6 +89,46 @@ Deno.test("Remove… takes a package out of the project", BROWSER_TEST, async (t
         await expectGone(dialog);
         await expectGone(list.getByRole("listitem").filter({ hasText: "Second" }));
         assert.match(await records(), /second\.note\/1/, "its records stay");
+        await watched.close();
+      },
+    );
+
+    await t.step(
+      "a linked package whose manifest broke says why, and Remove… still works",
+      async () => {
+        const path = `/p/${encodeURIComponent(project)}/extensions/third`;
+        // Its page answers 404, which the browser logs, with what the page can still offer.
+        const watched = await openPage(browser, installation, {
+          path,
+          expectedConsole: [/status of 404/],
+        });
+        const { page } = watched;
+        const main = page.getByRole("main");
+        await expectText(main.getByRole("heading", { level: 2 }), "third");
+        const why = main.getByRole("region", { name: "Why it cannot be read" });
+        await expectText(why, /Invalid manifest .*manifest\.json/);
+        await expectText(why, /not valid JSON/);
+        await expectText(why, `It is installed as a linked folder, ${broken}`);
+        await expectText(why, /Fix the problem in that folder, then read it again/);
+        assert.doesNotMatch(await main.textContent() ?? "", /removed meanwhile/);
+        await why.getByRole("button", { name: "Read it again" }).waitFor();
+        await watched.assertAccessible("the page of a package that cannot be read");
+        await watched.screenshot("remove-unreadable-light");
+        await page.getByRole("button", { name: EXTENSION.removeButton }).click();
+        const dialog = page.getByRole("dialog", { name: EXTENSION.removeDialog });
+        await expectText(dialog, /third leaves this project's \.sync\/extensions\.json/);
+        await dialog.getByRole("button", { name: EXTENSION.remove, exact: true }).click();
+        await expectGone(dialog);
+        const list = page.getByRole("list", { name: WINDOW.extensionList });
+        await expectGone(list.getByRole("listitem").filter({ hasText: "third" }));
+        await expectText(
+          page.getByRole("status").filter({ hasText: "Removed" }),
+          /third could not serve here, so no removed handler ran/,
+        );
+        await watched.screenshot("remove-unreadable-removed-light");
+        assert.match(await records(), /third\.note\/1/, "its records stay");
+        const listed = await installation.syncOk(["list", "--project", project]);
+        assert.doesNotMatch(listed, /\bthird\b/);
         await watched.close();
       },
     );

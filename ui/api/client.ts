@@ -14,17 +14,21 @@ export class ApiError extends Error {
   readonly status: number;
   /** The server's name for the error, such as `NotFoundError`, when it gave one. */
   readonly errorName: string | undefined;
+  /** The whole answer as JSON, for a route that says more than the message; null when none. */
+  readonly body: unknown;
 
   /**
    * @param message What went wrong, in the server's words when it gave some.
    * @param status The HTTP status, or 0 when unreachable.
    * @param errorName The server's name for the error, when it gave one.
+   * @param body The answer as JSON, when it was.
    */
-  constructor(message: string, status: number, errorName?: string) {
+  constructor(message: string, status: number, errorName?: string, body: unknown = null) {
     super(message);
     this.name = "ApiError";
     this.status = status;
     this.errorName = errorName;
+    this.body = body;
   }
 }
 
@@ -80,6 +84,7 @@ export async function send<T>(url: string, init: RequestInit): Promise<T> {
       typeof said === "string" ? said : `${init.method} ${url} failed: HTTP ${response.status}`,
       response.status,
       typeof name === "string" ? name : undefined,
+      body,
     );
   }
   return body as T;

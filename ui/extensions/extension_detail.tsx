@@ -1,5 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
-import type { ExtensionPageResponse, ReceiptLine } from "../../runtime/web/api/types.ts";
+import type {
+  ExtensionPageResponse,
+  ReceiptLine,
+  UnreadableExtension,
+  UnreadableExtensionResponse,
+} from "../../runtime/web/api/types.ts";
 import type { StreamEvent } from "../../runtime/web/api/events_types.ts";
 import { ApiError, getJson, messageOf } from "../api/client.ts";
 import { Link } from "../common/link.tsx";
@@ -13,6 +18,7 @@ import { ReceiptList } from "./receipt_list.tsx";
 import { RemoveSection } from "./remove_section.tsx";
 import { ScheduleSection } from "./schedule_section.tsx";
 import { TypesSection } from "./types_section.tsx";
+import { UnreadablePage } from "./unreadable_page.tsx";
 import { UpdateNotice } from "./update_notice.tsx";
 
 /** Props of {@linkcode ExtensionDetail}. */
@@ -31,6 +37,7 @@ type Shown =
   | { kind: "loading" }
   | { kind: "page"; page: ExtensionPageResponse }
   | { kind: "gone"; message: string; removed: boolean }
+  | { kind: "unreadable"; unreadable: UnreadableExtension }
   | { kind: "error"; message: string };
 
 /**
@@ -66,8 +73,16 @@ export function ExtensionDetail(props: ExtensionDetailProps) {
         setShown({ kind: "page", page });
         mergeReceipts(page.receipts);
       } catch (thrown) {
-        if (thrown instanceof ApiError && thrown.status === 404) {
-          setShown({ kind: "gone", message: thrown.message, removed: false });
+        const unreadable = thrown instanceof ApiError && thrown.status === 404
+          ? (thrown.body as Partial<UnreadableExtensionResponse> | null)?.unreadable
+          : undefined;
+        if (unreadable) setShown({ kind: "unreadable", unreadable });
+        else if (thrown instanceof ApiError && thrown.status === 404) {
+          setShown({
+            kind: "gone",
+            message: `${id} is not installed in this project.`,
+            removed: false,
+          });
         } else setShown({ kind: "error", message: messageOf(thrown) });
       }
     } while (reading.current.again);
@@ -136,15 +151,21 @@ export function ExtensionDetail(props: ExtensionDetailProps) {
   }, [id, project]);
 
   if (shown.kind === "loading") return <article class="extension-page" aria-busy="true" />;
+  if (shown.kind === "unreadable") {
+    return (
+      <UnreadablePage
+        unreadable={shown.unreadable}
+        lamp={state.extensions.value?.find((extension) => extension.id === id)?.lamp ?? null}
+        project={project}
+        readAgain={() => void read()}
+      />
+    );
+  }
   if (shown.kind === "gone") {
     return (
       <article class="extension-page">
         <div class="page-message">
-          <p class="secondary">
-            {shown.removed
-              ? shown.message
-              : `${shown.message}. It may have been removed meanwhile.`}
-          </p>
+          <p class="secondary">{shown.message}</p>
           <Link href={projectPath(project)}>Back to the Extensions list</Link>
         </div>
       </article>
@@ -185,7 +206,7 @@ export function ExtensionDetail(props: ExtensionDetailProps) {
       {page.prompt && <PromptSection prompt={page.prompt} />}
       <ScheduleSection page={page} project={project} reload={() => void read()} />
       <ReceiptList receipts={receipts} arrived={arrived} newest={newest} />
-      <RemoveSection page={page} project={project} />
+      <RemoveSection id={page.id} name={page.name} removal={page.removal} project={project} />
     </article>
   );
 }

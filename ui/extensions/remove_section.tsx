@@ -1,23 +1,26 @@
 import { useState } from "preact/hooks";
-import type { ExtensionPageResponse, RemoveResponse } from "../../runtime/web/api/types.ts";
+import type { Removal, RemoveResponse } from "../../runtime/web/api/types.ts";
 import { lastRemoval } from "../state/last_removal.ts";
 import { navigate, projectPath } from "../state/route.ts";
 import { RemoveDialog } from "./remove_dialog.tsx";
 
 /** Props of {@linkcode RemoveSection}. */
 export interface RemoveSectionProps {
-  /** The page as the API answered it. */
-  page: ExtensionPageResponse;
+  /** The package id. */
+  id: string;
+  /** Its name, as the page shows it. */
+  name: string;
+  /** What removing it keeps and takes, as the API answered it. */
+  removal: Removal;
   /** The project folder, as the address gives it. */
   project: string;
 }
 
 /** The end of the page: Remove…, which asks first and then goes back to the Extensions list. */
 export function RemoveSection(props: RemoveSectionProps) {
-  const { page } = props;
   const [asking, setAsking] = useState(false);
   const removed = (answer: RemoveResponse) => {
-    lastRemoval.value = { project: props.project, name: page.name, answer };
+    lastRemoval.value = { project: props.project, name: props.name, answer };
     navigate(projectPath(props.project));
   };
   return (
@@ -33,10 +36,10 @@ export function RemoveSection(props: RemoveSectionProps) {
       </div>
       {asking && (
         <RemoveDialog
-          id={page.id}
-          name={page.name}
+          id={props.id}
+          name={props.name}
           project={props.project}
-          removal={page.removal}
+          removal={props.removal}
           onClose={() => setAsking(false)}
           onRemoved={removed}
         />

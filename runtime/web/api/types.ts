@@ -13,6 +13,7 @@ import type {
   LampNotice,
   LampReason,
   LampState,
+  Removal,
 } from "../../extensions/mod.ts";
 import type { LifecycleRun } from "../../lifecycle/mod.ts";
 import type { ProjectInfo } from "../../projects/mod.ts";
@@ -81,6 +82,37 @@ export interface ExtensionsResponse {
 export interface ExtensionPageResponse extends ExtensionPage {
   /** The project's resolved path. */
   project: string;
+}
+
+/**
+ * `GET /api/extensions/:id?project=…` of a package the project lists whose
+ * page cannot be read: its files are not a package any more (a linked
+ * folder's manifest broken, say), or this machine has none of that id. It
+ * answers 404 with the usual {@linkcode ErrorResponse}, and what the page can
+ * still offer: why, where to fix it, and what removing it does.
+ */
+export interface UnreadableExtensionResponse extends ErrorResponse {
+  /** The package as far as it can be told. */
+  unreadable: UnreadableExtension;
+}
+
+/** A package a project lists but whose page cannot be read. */
+export interface UnreadableExtension {
+  /** The package id. */
+  id: string;
+  /** The project's resolved path. */
+  project: string;
+  /**
+   * `cannot-load`: its files are on this machine but do not read as a
+   * package; `not-on-machine`: this machine has no package of that id.
+   */
+  state: "cannot-load" | "not-on-machine";
+  /** What is wrong, in the reader's words; null when it is not on this machine. */
+  problem: string | null;
+  /** The folder it was linked from, where a fix takes effect; null for an archive or when not on this machine. */
+  linkedFolder: string | null;
+  /** What removing it from the project keeps and takes, for the confirmation. */
+  removal: Removal;
 }
 
 /** `POST /api/extensions/:id/switch`. */
