@@ -29,8 +29,10 @@ export type DeliveredEvent = SyncEvent | ResyncEvent;
 
 /** Options for {@linkcode EventBus.subscribe}. */
 export interface SubscribeOptions {
-  /** Only the facts of this project (a resolved folder); every fact when absent. */
+  /** Only the facts of this project (a resolved folder); every project's when absent. */
   project?: string;
+  /** Only facts of these kinds; every kind when absent. Others are never held for the watcher. */
+  types?: ReadonlySet<SyncEvent["type"]>;
   /** The most facts held for this watcher; past it they are dropped for a `resync`. */
   maxQueued?: number;
 }
@@ -40,6 +42,7 @@ export class EventSubscription {
   #queue: SyncEvent[] = [];
   #dropped = 0;
   #project: string | undefined;
+  #types: ReadonlySet<SyncEvent["type"]> | undefined;
   #maxQueued: number;
   #wake: (() => void) | undefined;
   #closed = false;
@@ -53,6 +56,7 @@ export class EventSubscription {
    */
   constructor(options: SubscribeOptions, onClose: () => void) {
     this.#project = options.project;
+    this.#types = options.types;
     this.#maxQueued = Math.max(1, options.maxQueued ?? EVENT_LIMITS.maxQueuedEvents);
     this.#onClose = onClose;
   }
@@ -63,13 +67,14 @@ export class EventSubscription {
   }
 
   /**
-   * Holds a fact for the watcher, if it is of its project. Never waits.
+   * Holds a fact for the watcher, if it is of its project and kinds. Never waits.
    *
    * @param event The fact published.
    */
   offer(event: SyncEvent): void {
     if (this.#closed) return;
     if (this.#project !== undefined && event.project !== this.#project) return;
+    if (this.#types !== undefined && !this.#types.has(event.type)) return;
     if (this.#queue.length >= this.#maxQueued) {
       // Too far behind: what is held is worth less than reading the state again.
       this.#dropped += this.#queue.length + 1;

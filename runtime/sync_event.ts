@@ -1,7 +1,7 @@
 /**
  * The facts the installation's owner tells whoever is watching: a handler
  * started or ended, a receipt was written, a clock was switched, a package
- * was installed or removed. Each is published where it happens, through an
+ * was installed or removed, a project was opened or taken off the clock. Each is published where it happens, through an
  * {@linkcode EventSink} handed in as a parameter; the web app's event stream
  * (`GET /api/events`) carries them to open pages. They are told after the
  * fact is written, never instead of it: a page that missed some reads the
@@ -101,6 +101,27 @@ export interface RemovedEvent {
   packageId: string;
 }
 
+/**
+ * A project was opened (from a page, or by `sync open`): the installation
+ * remembers it as opened now, with the ids it lists, and it is on the
+ * clock's list if a package there has a schedule. Told before its `opened`
+ * handlers run, whose receipts are told as they are written.
+ */
+export interface OpenedEvent {
+  /** The kind of fact. */
+  type: "opened";
+  /** The project's resolved folder. */
+  project: string;
+}
+
+/** A person took a project off the clock's scheduled-projects list (`sync projects forget`). */
+export interface UnscheduledEvent {
+  /** The kind of fact. */
+  type: "unscheduled";
+  /** The project's resolved folder (or the path as given, when the folder is gone). */
+  project: string;
+}
+
 /** Where an install into a project has got to, for a page that shows its progress. */
 export interface InstallProgressEvent {
   /** The kind of fact. */
@@ -147,6 +168,8 @@ export type SyncEvent =
   | SwitchEvent
   | InstalledEvent
   | RemovedEvent
+  | OpenedEvent
+  | UnscheduledEvent
   | InstallProgressEvent
   | SessionEvent
   | TranscriptEvent;

@@ -20,6 +20,22 @@ Deno.test("`EventBus` hands each watcher its project's facts, and holds no more 
     assert.equal(bus.watchers, 0);
   });
 
+  await t.step("a watcher of some kinds is held only those, of every project", async () => {
+    const bus = new EventBus();
+    const watcher = bus.subscribe({ types: new Set(["opened", "removed"]) });
+    bus.publish(switched("/a", false));
+    bus.publish({ type: "opened", project: "/a" });
+    bus.publish({ type: "removed", project: "/b", packageId: "p" });
+    assert.deepEqual(await watcher.next(10_000), { type: "opened", project: "/a" });
+    assert.deepEqual(await watcher.next(10_000), {
+      type: "removed",
+      project: "/b",
+      packageId: "p",
+    });
+    assert.equal(await watcher.next(1), null, "no switch was held");
+    watcher.close();
+  });
+
   await t.step("a waiting watcher wakes when a fact is published", async () => {
     const bus = new EventBus();
     const watcher = bus.subscribe({ project: "/a" });

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { Clock, switchOff, switchOn } from "../runtime/clock/mod.ts";
 import type { EventSubscription } from "../runtime/event_bus.ts";
 import { listReceipts } from "../runtime/host/mod.ts";
-import { installPackage, removePackage } from "../runtime/lifecycle/mod.ts";
+import { installPackage, openProject, removePackage } from "../runtime/lifecycle/mod.ts";
 import type { SyncEvent } from "../runtime/sync_event.ts";
 import { testHost, writePackage } from "./internal/packages.ts";
 
@@ -136,6 +136,14 @@ Deno.test("each fact is published on the host's bus where it happens, after it i
         { type: "removed", project: env.project, packageId: "tick" },
       ]);
     });
+
+    await t.step(
+      "opening the project tells it is opened, before its opened handlers run",
+      async () => {
+        await openProject(env.host, env.project);
+        assert.deepEqual(await drain(watcher), [{ type: "opened", project: env.project }]);
+      },
+    );
   } finally {
     watcher.close();
     await env.close();

@@ -1,7 +1,7 @@
 /**
  * Opening a project: what the installation remembers about it is refreshed,
- * it joins the scheduled list if a package there declares a schedule, and
- * each package's `opened` handler runs.
+ * it joins the scheduled list if a package there declares a schedule, an
+ * `opened` fact is told, and each package's `opened` handler runs.
  *
  * @module
  */
@@ -10,6 +10,7 @@ import { servingPackage } from "../packages/mod.ts";
 import { type LifecycleRun, runLifecycle } from "./moment.ts";
 import { openableFolder, type ProjectInfo, rememberProject } from "../projects/mod.ts";
 import { rememberIfScheduled } from "../clock/mod.ts";
+import type { EventSink } from "../sync_event.ts";
 
 /** What opening a project did. */
 export interface OpenResult {
@@ -29,6 +30,8 @@ export interface OpenHost extends HandlerCaller {
   readonly kv: Deno.Kv;
   /** The host's clock, in ms. */
   readonly now: () => number;
+  /** Where the opening is told, once remembered; nowhere when absent. */
+  readonly events?: EventSink;
 }
 
 /** Options for {@linkcode openProject}. */
@@ -59,6 +62,8 @@ export async function openProject(
   const folder = await openableFolder(dir, { userHome: options.userHome });
   const project = await rememberProject(host.kv, folder, { now: host.now });
   const scheduled = await rememberIfScheduled(host.kv, project.path, { now: host.now });
+  // Told now, so a start page shows it while the opened handlers run.
+  host.events?.publish({ type: "opened", project: project.path });
   const result: OpenResult = { project, scheduled, opened: [], unavailable: [] };
   const declaredIds = project.extensionIds;
   for (const id of declaredIds) {

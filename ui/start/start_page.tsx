@@ -1,31 +1,20 @@
 import { useEffect } from "preact/hooks";
-import { signal } from "@preact/signals";
-import type { ProjectsResponse } from "../../runtime/web/api/types.ts";
-import { getJson, messageOf } from "../api/client.ts";
 import { AgentsSection } from "../agents/agents_section.tsx";
+import {
+  projects,
+  projectsError,
+  reloadProjects,
+  watchProjectList,
+} from "../state/projects_state.ts";
 import { OpenFolderForm } from "./open_folder_form.tsx";
 import { ProjectList } from "./project_list.tsx";
-
-/** The projects Sync knows; null until read. */
-const projects = signal<ProjectsResponse | null>(null);
-/** Why they could not be read. */
-const error = signal<string | null>(null);
-
-/** Reads the projects again. */
-async function reloadProjects(): Promise<void> {
-  try {
-    projects.value = await getJson<ProjectsResponse>("/api/projects");
-    error.value = null;
-  } catch (thrown) {
-    error.value = messageOf(thrown);
-  }
-}
 
 /** The start page: the projects the clock runs, the ones opened lately, and a way to open another. */
 export function StartPage() {
   useEffect(() => {
     document.title = "Sync";
-    void reloadProjects();
+    // Live: an install or an opening anywhere (the CLI's too) updates the lists in place.
+    return watchProjectList();
   }, []);
   const known = projects.value;
   return (
@@ -38,7 +27,7 @@ export function StartPage() {
         </p>
       </header>
       <OpenFolderForm onOpened={reloadProjects} />
-      {error.value && <p class="error" role="alert">{error.value}</p>}
+      {projectsError.value && <p class="error" role="alert">{projectsError.value}</p>}
       {known && (
         <>
           <ProjectList

@@ -17,6 +17,8 @@ const QUIET_FACTS: ReadonlySet<StreamEvent["type"]> = new Set([
   "ready",
   "install-progress",
   "transcript",
+  "opened",
+  "unscheduled",
 ]);
 
 /** A project's live state, for as long as its window is open. */
@@ -75,7 +77,7 @@ export function openProjectState(project: string): ProjectState {
     return reading;
   };
   const stop = watchProject(project, (event) => {
-    // Progress and a transcript's chunks change no lamp; every other fact may.
+    // Progress, a transcript's chunks and an opening change no lamp; every other fact may.
     if (!QUIET_FACTS.has(event.type)) void reload();
     for (const listener of listeners) listener(event);
   }, { onConnection: (open) => live.value = open });

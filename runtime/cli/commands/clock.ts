@@ -149,6 +149,7 @@ async function runProjects(context: CommandContext<typeof PROJECTS_OPTIONS>): Pr
         path = await resolveProjectDir(dir);
       } catch { /* a folder that is gone can still be forgotten by the path given */ }
       const forgotten = await forgetScheduledProject(host.kv, path);
+      if (forgotten) host.events.publish({ type: "unscheduled", project: path });
       io.out(
         forgotten ? `The clock no longer ticks ${path}` : `${path} was not on the clock's list`,
       );

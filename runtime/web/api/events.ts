@@ -8,15 +8,29 @@
  * far behind is sent `resync` in place of what it missed, and reads the
  * state again; a quiet stream sends a comment every `EVENT_LIMITS.heartbeatMs`.
  *
+ * `GET /api/projects/events`: the same, for the start page, of every
+ * project but only the facts that change its lists — a project opened, a
+ * package installed or removed, a project taken off the clock.
+ *
  * @module
  */
 import { Hono } from "hono";
+import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
-import type { EventBus } from "../../event_bus.ts";
+import type { EventBus, EventSubscription } from "../../event_bus.ts";
 import { EVENT_LIMITS } from "../../limits.ts";
 import { resolveProjectDir } from "../../projects/mod.ts";
+import type { SyncEvent } from "../../sync_event.ts";
 import { requiredParam } from "../query_params.ts";
 import type { ReadyEvent } from "./events_types.ts";
+
+/** The facts that change the start page's lists of projects. */
+export const PROJECT_LIST_FACTS: ReadonlySet<SyncEvent["type"]> = new Set([
+  "opened",
+  "installed",
+  "removed",
+  "unscheduled",
+]);
 
 /** Options for {@linkcode eventRoutes}. */
 export interface EventRoutesOptions {
@@ -27,7 +41,7 @@ export interface EventRoutesOptions {
 }
 
 /**
- * The event stream's route, to mount at `/api`.
+ * The event streams' routes, to mount at `/api`.
  *
  * @param bus The owner's bus, where what happens is published.
  * @param options The heartbeat and the queue's bound (tests pass small ones).
@@ -41,23 +55,36 @@ export function eventRoutes(bus: EventBus, options: EventRoutesOptions = {}): Ho
     const project = await resolveProjectDir(requiredParam(c, "project", "the project folder"));
     // Subscribed before the stream opens, so nothing published after `ready` is missed.
     const subscription = bus.subscribe({ project, maxQueued: options.maxQueued });
-    return streamSSE(c, async (stream) => {
-      stream.onAbort(() => subscription.close());
-      try {
-        const ready: ReadyEvent = { type: "ready", project };
-        await stream.writeSSE({ event: ready.type, data: JSON.stringify(ready) });
-        while (!stream.aborted && !subscription.closed) {
-          const event = await subscription.next(heartbeatMs);
-          if (stream.aborted || subscription.closed) break;
-          // A write waits while the page does not read; meanwhile the bus holds
-          // at most the subscription's bound for it, then a `resync`.
-          if (event === null) await stream.write(": heartbeat\n\n");
-          else await stream.writeSSE({ event: event.type, data: JSON.stringify(event) });
-        }
-      } finally {
-        subscription.close();
-      }
-    });
+    return stream(c, subscription, { type: "ready", project }, heartbeatMs);
+  });
+  routes.get("/projects/events", (c) => {
+    const subscription = bus.subscribe({ types: PROJECT_LIST_FACTS, maxQueued: options.maxQueued });
+    return stream(c, subscription, { type: "ready" }, heartbeatMs);
   });
   return routes;
+}
+
+/** Streams a subscription's facts, after `ready`, until the page goes or the bus closes it. */
+function stream(
+  c: Context,
+  subscription: EventSubscription,
+  ready: ReadyEvent,
+  heartbeatMs: number,
+): Response {
+  return streamSSE(c, async (stream) => {
+    stream.onAbort(() => subscription.close());
+    try {
+      await stream.writeSSE({ event: ready.type, data: JSON.stringify(ready) });
+      while (!stream.aborted && !subscription.closed) {
+        const event = await subscription.next(heartbeatMs);
+        if (stream.aborted || subscription.closed) break;
+        // A write waits while the page does not read; meanwhile the bus holds
+        // at most the subscription's bound for it, then a `resync`.
+        if (event === null) await stream.write(": heartbeat\n\n");
+        else await stream.writeSSE({ event: event.type, data: JSON.stringify(event) });
+      }
+    } finally {
+      subscription.close();
+    }
+  });
 }

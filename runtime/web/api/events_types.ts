@@ -1,6 +1,7 @@
 /**
  * The shapes the web API answers and streams, in one place for the page to
- * import (type-only): the facts on `GET /api/events`, the install card of
+ * import (type-only): the facts on `GET /api/events` and
+ * `GET /api/projects/events`, the install card of
  * `POST /api/install/card`, and the answers of `POST /api/install` and
  * `POST /api/uploads`.
  *
@@ -15,12 +16,14 @@ export type {
   HandlerStartedEvent,
   InstalledEvent,
   InstallProgressEvent,
+  OpenedEvent,
   ReceiptEvent,
   RemovedEvent,
   SessionEvent,
   SwitchEvent,
   SyncEvent,
   TranscriptEvent,
+  UnscheduledEvent,
 } from "../../sync_event.ts";
 export type { ResyncEvent } from "../../event_bus.ts";
 export type {
@@ -39,16 +42,16 @@ export type {
 } from "./install.ts";
 export type { UploadAnswer } from "./uploads.ts";
 
-/** The first event of every stream: it is open, and watches this project. */
+/** The first event of every stream: it is open, and watches this project (or every project). */
 export interface ReadyEvent {
   /** The kind of event. */
   type: "ready";
-  /** The project's resolved folder. */
-  project: string;
+  /** The project's resolved folder; absent on `GET /api/projects/events`, which watches them all. */
+  project?: string;
 }
 
 /**
- * Every event `GET /api/events` sends; its SSE event name is its `type`, its
- * data the object as JSON.
+ * Every event `GET /api/events` and `GET /api/projects/events` send; its SSE
+ * event name is its `type`, its data the object as JSON.
  */
 export type StreamEvent = ReadyEvent | ResyncEvent | SyncEvent;

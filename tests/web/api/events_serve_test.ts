@@ -13,6 +13,7 @@ Deno.test("a `sync call` from another process reaches an open /api/events stream
   await Deno.mkdir(project);
   const serve = new ServeProcess(home);
   let stream: SseReader | undefined;
+  let start: SseReader | undefined;
   try {
     const folder = await writePackage(join(root, "packages"), {
       id: "ping",
@@ -30,6 +31,10 @@ Deno.test("a `sync call` from another process reaches an open /api/events stream
     assert.equal(response.status, 200);
     stream = new SseReader(response.body!);
     assert.deepEqual(await stream.event("ready"), { type: "ready", project: real });
+    const startResponse = await fetch(`${url.origin}/api/projects/events?token=${token}`);
+    assert.equal(startResponse.status, 200);
+    start = new SseReader(startResponse.body!);
+    assert.deepEqual(await start.event("ready"), { type: "ready" });
 
     await t.step("an install by the CLI is told", async () => {
       const installed = await runSync(home, ["install", folder, "--project", project, "--approve"]);
@@ -42,7 +47,23 @@ Deno.test("a `sync call` from another process reaches an open /api/events stream
         version: "1.0.0",
         waitingForApproval: false,
       });
+      // The start page's stream is told too: its project now has one more extension.
+      assert.deepEqual(await start!.event("installed"), event);
     });
+
+    await t.step(
+      "a `sync open` of another project by the CLI is told to the start page",
+      async () => {
+        const second = join(root, "second");
+        await Deno.mkdir(second);
+        const opened = await runSync(home, ["open", "--project", second]);
+        assert.equal(opened.code, 0, opened.stderr);
+        assert.deepEqual(await start!.event("opened"), {
+          type: "opened",
+          project: await Deno.realPath(second),
+        });
+      },
+    );
 
     await t.step("the call's receipt arrives without asking; the delay is measured", async () => {
       // The clock may run ping.now once on its own first look; wait for a person's call.
@@ -90,6 +111,7 @@ Deno.test("a `sync call` from another process reaches an open /api/events stream
     });
   } finally {
     await stream?.cancel();
+    await start?.cancel();
     await serve.stop("SIGKILL");
     await Deno.remove(root, { recursive: true });
   }

@@ -95,6 +95,54 @@ Deno.test("GET /api/events streams a project's facts as they happen", async (t) 
     });
 
     await t.step(
+      "GET /api/projects/events tells the start page's facts of every project, and no others",
+      async () => {
+        const response = await app.request(`${ORIGIN}/api/projects/events`, {
+          headers: { cookie: `sync_token_4321=${TOKEN}` },
+        });
+        assert.equal(response.status, 200);
+        assert.equal(response.headers.get("content-type"), "text/event-stream");
+        const stream = new SseReader(response.body!);
+        const other = await Deno.realPath(await Deno.makeTempDir({ prefix: "sync-other-" }));
+        try {
+          assert.deepEqual(await stream.event("ready"), { type: "ready" });
+          // A call's facts are not the start page's: the first it is sent is the opening.
+          await env.call("ping", "ping.now");
+          const opened = await app.request(`${ORIGIN}/api/projects/open`, {
+            method: "POST",
+            headers: {
+              cookie: `sync_token_4321=${TOKEN}`,
+              origin: ORIGIN,
+              "content-type": "application/json",
+            },
+            body: JSON.stringify({ path: other }),
+          });
+          assert.equal(opened.status, 200, await opened.clone().text());
+          await opened.body?.cancel();
+          const first = await stream.next();
+          assert.equal(first.event, "opened", JSON.stringify(first));
+          assert.deepEqual(JSON.parse(first.data!), { type: "opened", project: other });
+          await env.install({
+            id: "pong",
+            handlers: ["pong.now"],
+            service: `export default function register() { return { "pong.now": () => 1 }; }`,
+          });
+          const installed = await stream.next();
+          assert.equal(installed.event, "installed", JSON.stringify(installed));
+          assert.equal(
+            (JSON.parse(installed.data!) as StreamEvent & { packageId: string })
+              .packageId,
+            "pong",
+          );
+        } finally {
+          await stream.cancel();
+          await Deno.remove(other, { recursive: true });
+        }
+        await until(() => env.host.events.watchers === 0);
+      },
+    );
+
+    await t.step(
       "`closeWatchers()` ends every open stream (as serve does when it stops)",
       async () => {
         const response = await open(env.project);
