@@ -8,6 +8,7 @@ import {
   launchBrowser,
   openPage,
   type Page,
+  tabTo,
   until,
 } from "./_browser.ts";
 import { CHAT } from "./_names.ts";
@@ -51,6 +52,8 @@ Deno.test("Chat shows a conversation with the demo agent live", BROWSER_TEST, as
 
       await prompt.getByRole("button", { name: "Allow" }).click();
       await expectText(prompt, /Answered: Allow/);
+      // The button that answered went; the prompt, which now says the answer, has the focus.
+      await until("the answered prompt keeps the focus", () => hasFocus(prompt));
       // The reply quotes the prompt; its markdown is drawn as elements, never as HTML.
       await expectText(log, /You said: «Say hello to the site»/);
       await expectText(log.locator("em"), "site");
@@ -87,6 +90,47 @@ Deno.test("Chat shows a conversation with the demo agent live", BROWSER_TEST, as
       await dark.screenshot("chat-ended-dark");
       await dark.close();
     });
+
+    await t.step(
+      "an answer that cannot reach Sync says so until the prompt closes; Deny keeps the focus",
+      async () => {
+        const watched = await openPage(browser, installation, {
+          path: chat,
+          expectedConsole: [/ERR_CONNECTION_REFUSED/],
+        });
+        const { page } = watched;
+        await begin(page, "Write a line about the site");
+        const log = page.getByRole("log", { name: CHAT.transcript });
+        const first = log.getByRole("group", { name: CHAT.demoPermission }).last();
+        await until("the prompt has the focus", () => hasFocus(first));
+        // Sync does not answer this one answer, as when serve is stopped.
+        const answers = "**/api/chat/sessions/*/permission";
+        await page.route(answers, (route) => route.abort("connectionrefused"));
+        await first.getByRole("button", { name: "Allow" }).click();
+        await expectText(first.getByRole("alert"), /Sync is not answering/);
+        await page.unroute(answers);
+        // Cancelling the turn closes the prompt, and the error about answering it goes.
+        await page.getByRole("button", { name: CHAT.cancel }).click();
+        await expectText(first, /Cancelled with the turn/);
+        await expectCount(first.getByRole("alert"), 0);
+        await watched.screenshot("chat-cancelled-prompt-light");
+        // The next turn asks again; with the keyboard alone Deny answers it.
+        const box = page.getByRole("textbox", { name: CHAT.nextTurnField });
+        await box.fill("Go on with the line");
+        await box.press("Enter");
+        await expectCount(log.getByRole("group", { name: CHAT.demoPermission }), 2);
+        const second = log.getByRole("group", { name: CHAT.demoPermission }).last();
+        await until("the new prompt has the focus", () => hasFocus(second));
+        await expectCount(page.getByRole("alert"), 0);
+        await tabTo(page, second.getByRole("button", { name: "Deny" }));
+        await page.keyboard.press("Enter");
+        await expectText(second, /Answered: Deny/);
+        await until("the answered prompt keeps the focus", () => hasFocus(second));
+        await watched.assertAccessible("a conversation after Deny");
+        await watched.screenshot("chat-after-deny-light");
+        await watched.close();
+      },
+    );
 
     await t.step(
       "after a restart the conversation is interrupted, and Continue goes on",

@@ -186,6 +186,7 @@ export function ChatDetail(props: ChatDetailProps) {
         session={session}
         project={project}
         onSession={take}
+        live={state.live.value}
       />
       <TurnBox session={session} project={project} onSession={take} />
     </div>

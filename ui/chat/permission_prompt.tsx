@@ -22,12 +22,17 @@ export interface PermissionPromptProps {
   project: string;
   /** Told the session as the answer left it. */
   onAnswered: (answer: ChatSessionResponse) => void;
+  /** The window's live stream is open: Sync answers. */
+  live: boolean;
 }
 
 /**
  * A permission the agent asked for: what it wants to do and its own options
  * as buttons, named as the agent named them. While the session waits for it
- * the focus comes here; once answered it says what was chosen.
+ * the focus comes here; once answered it says what was chosen, and keeps the
+ * focus of the button that answered it (which goes). An error of answering
+ * holds only while it is news: it goes once the prompt closes, is answered,
+ * or Sync answers again after the connection was lost.
  */
 export function PermissionPrompt(props: PermissionPromptProps) {
   const { request, answer } = props;
@@ -38,6 +43,13 @@ export function PermissionPrompt(props: PermissionPromptProps) {
   useEffect(() => {
     if (open) ref.current?.focus({ preventScroll: false });
   }, [open]);
+  // Said when the prompt could be answered; once it closes or is answered, it is stale.
+  useEffect(() => setError(null), [open, answer]);
+  const wasLive = useRef(props.live);
+  useEffect(() => {
+    if (props.live && !wasLive.current) setError(null);
+    wasLive.current = props.live;
+  }, [props.live]);
   const choose = async (optionId: string) => {
     if (busy) return;
     setBusy(optionId);
@@ -48,6 +60,12 @@ export function PermissionPrompt(props: PermissionPromptProps) {
         { project: props.project, requestId: request.requestId, optionId },
       );
       props.onAnswered(session);
+      // The buttons go with the answer; the prompt, which now says it, keeps the focus
+      // (unless the person has moved it elsewhere meanwhile).
+      const focused = document.activeElement;
+      if (!focused || focused === document.body || ref.current?.contains(focused)) {
+        ref.current?.focus({ preventScroll: true });
+      }
     } catch (thrown) {
       setError(messageOf(thrown));
     } finally {

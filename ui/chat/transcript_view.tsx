@@ -22,6 +22,8 @@ export interface TranscriptViewProps {
   project: string;
   /** Told the session as an answered permission left it. */
   onSession: (answer: ChatSessionResponse) => void;
+  /** The window's live stream is open. */
+  live: boolean;
 }
 
 /** How near the bottom, in pixels, still counts as at the bottom. */
@@ -99,6 +101,7 @@ export function TranscriptView(props: TranscriptViewProps) {
                 sessionKey={session.key}
                 project={props.project}
                 onAnswered={props.onSession}
+                live={props.live}
               />
             );
           case "turn_end":
