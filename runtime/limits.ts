@@ -264,11 +264,17 @@ export interface ProjectLimits {
    * refuses a key over 2,048 bytes.
    */
   maxPathBytes: number;
+  /**
+   * Largest `.sync/extensions.json`, in bytes. A repository carries it, so
+   * it is read as untrusted: a list of ids is small.
+   */
+  maxDeclarationBytes: number;
 }
 
 /** The limits every project folder is held to. */
 export const PROJECT_LIMITS: Readonly<ProjectLimits> = Object.freeze({
   maxPathBytes: 1024,
+  maxDeclarationBytes: 256 * 1024,
 });
 
 /** Limits on what the web app reads from a request. */

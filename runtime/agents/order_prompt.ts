@@ -6,9 +6,8 @@
  *
  * @module
  */
-import { join } from "node:path";
 import { cutText } from "../internal/cut_text.ts";
-import { servingPackage } from "../packages/mod.ts";
+import { readPackageText, servingPackage } from "../packages/mod.ts";
 import { readDeclaredIds } from "../projects/mod.ts";
 import type { Source } from "../types.ts";
 import type { WorkOrder } from "../work/mod.ts";
@@ -46,10 +45,13 @@ async function instructionsOf(kv: Deno.Kv, order: WorkOrder): Promise<string | n
       declaredIds: await readDeclaredIds(order.project),
     });
     if (!pkg.manifest.prompt) return null;
-    const text = await Deno.readTextFile(join(pkg.dir, pkg.manifest.prompt));
+    // The package's own file only, and only so far (4 bytes a character at most): a
+    // linked folder's prompt may have become a link to a secret, a FIFO or /dev/zero.
+    const text = await readPackageText(pkg.dir, pkg.manifest.prompt, MAX_INSTRUCTIONS_CHARS * 4);
     return text.trim() === "" ? null : cutText(text.trim(), MAX_INSTRUCTIONS_CHARS);
   } catch {
-    // An extension removed since it ordered, or a file gone: the order still says what to do.
+    // An extension removed since it ordered, or a file gone, refused or too long: the
+    // order still says what to do.
     return null;
   }
 }

@@ -13,6 +13,7 @@
 import { mkdir, realpath } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { RequestError } from "@agentclientprotocol/sdk";
+import { readFileAtMost } from "../internal/read_file_at_most.ts";
 import { AGENT_LIMITS } from "./agent_limits.ts";
 
 /** The project folder as the agent sees it, resolved once. */
@@ -57,13 +58,17 @@ export async function readProjectFile(
     throw refusal(`Cannot read ${path}: there is no such file in the project`);
   }
   if (!info.isFile) throw refusal(`Cannot read ${path}: it is not a file`);
-  if (info.size > AGENT_LIMITS.maxFileBytes) {
+  // Read no further than the limit even when the file grows after it was looked at.
+  const bytes = info.size > AGENT_LIMITS.maxFileBytes
+    ? null
+    : await readFileAtMost(real, AGENT_LIMITS.maxFileBytes);
+  if (bytes === null) {
     throw refusal(
-      `Cannot read ${path}: it is ${info.size} bytes, and files are read through Sync ` +
-        `up to ${AGENT_LIMITS.maxFileBytes} bytes; read it directly`,
+      `Cannot read ${path}: it is over ${AGENT_LIMITS.maxFileBytes} bytes, and files are read ` +
+        `through Sync up to ${AGENT_LIMITS.maxFileBytes} bytes; read it directly`,
     );
   }
-  const text = await Deno.readTextFile(real);
+  const text = new TextDecoder().decode(bytes);
   if (range.line == null && range.limit == null) return text;
   const lines = text.split("\n");
   const start = Math.max(0, (range.line ?? 1) - 1);

@@ -13,6 +13,7 @@ import {
   type PackageRef,
   readApproval,
   readPackageRef,
+  readPackageText,
   setPackageRef,
   storePackage,
   widenedPermissions,
@@ -23,7 +24,7 @@ import { ApprovalRequiredError, LifecycleFailedError, PackageCheckError } from "
 import { checkBuiltPackage, formatProblem } from "../author/mod.ts";
 import { bumpGeneration, projectMemoryPath, removeProjectMemory } from "../memory/mod.ts";
 import type { IsolatePool } from "../isolate/mod.ts";
-import type { HandlerLimits } from "../limits.ts";
+import { type HandlerLimits, PACKAGE_FILE_LIMITS } from "../limits.ts";
 import { announceInstalled } from "./_installed.ts";
 import { type LifecycleRun, runLifecycle } from "./moment.ts";
 import type { RemoveHost } from "./remove.ts";
@@ -247,7 +248,9 @@ function stillServing(id: string, approval: Approval, current: PackageRef): stri
 /** `id@version` from a manifest that may not validate, when both can be read. */
 async function manifestLabel(dir: string): Promise<string | undefined> {
   try {
-    const raw = JSON.parse(await Deno.readTextFile(join(dir, "manifest.json")));
+    const raw = JSON.parse(
+      await readPackageText(dir, "manifest.json", PACKAGE_FILE_LIMITS.maxManifestBytes),
+    );
     if (typeof raw?.id === "string" && typeof raw?.version === "string") {
       return `${raw.id}@${raw.version}`;
     }

@@ -14,7 +14,7 @@ export { describeEvery, parseEvery } from "./every.ts";
 export { approvalsPrefix, packagesChangedKey } from "./keys.ts";
 export { declaredHosts, parseManifest, validateManifest } from "./manifest.ts";
 export { isPackageId, notAPackageId } from "./package_id.ts";
-export { packageFile, readFileAtMost, readPackageText } from "./package_file.ts";
+export { packageFile, readPackageText } from "./package_file.ts";
 export type {
   AgentTool,
   HostProcess,

@@ -11,6 +11,7 @@
 import { join, relative } from "node:path";
 import { InvalidInputError } from "../errors.ts";
 import { PACKAGE_FILE_LIMITS } from "../limits.ts";
+import { readFileAtMost } from "../internal/read_file_at_most.ts";
 
 /**
  * The real path of the file `path` names in the package folder `dir`, once it
@@ -66,38 +67,6 @@ export async function readPackageText(
     );
   }
   return new TextDecoder().decode(bytes);
-}
-
-/**
- * Reads a regular file's bytes, at most `maxBytes` of them.
- *
- * @param path The file.
- * @param maxBytes The most it may hold.
- * @returns Its bytes, or null when it holds more than `maxBytes`.
- */
-export async function readFileAtMost(
-  path: string,
-  maxBytes: number,
-): Promise<Uint8Array<ArrayBuffer> | null> {
-  using file = await Deno.open(path, { read: true });
-  const chunks: Uint8Array[] = [];
-  const chunk = new Uint8Array(64 * 1024);
-  let total = 0;
-  // Read as it comes rather than by the size looked at first: a file may grow meanwhile.
-  while (true) {
-    const n = await file.read(chunk);
-    if (n === null) break;
-    total += n;
-    if (total > maxBytes) return null;
-    chunks.push(chunk.slice(0, n));
-  }
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const part of chunks) {
-    bytes.set(part, at);
-    at += part.length;
-  }
-  return bytes;
 }
 
 function kindOf(info: Deno.FileInfo): string {

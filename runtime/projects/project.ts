@@ -10,6 +10,7 @@ import { InvalidInputError, NotFoundError } from "../errors.ts";
 import { PROJECT_LIMITS } from "../limits.ts";
 import { linkTarget } from "../internal/link_target.ts";
 import { FileMemo } from "../internal/file_memo.ts";
+import { readFileAtMost } from "../internal/read_file_at_most.ts";
 import { projectKey, projectsChangedKey } from "./keys.ts";
 
 /** What the installation remembers about a project it opened. */
@@ -96,13 +97,30 @@ export async function readDeclaredIds(project: string): Promise<string[]> {
 const declaredIdsMemo = new FileMemo<readonly string[]>();
 
 async function readDeclaredIdsAt(file: string): Promise<string[]> {
-  let text: string;
+  let info: Deno.FileInfo;
   try {
-    text = await Deno.readTextFile(file);
+    info = await Deno.lstat(file);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return [];
     throw error;
   }
+  // A repository carries this file: a link (to /dev/zero, to a file elsewhere)
+  // or a FIFO would be read without end, never answer, or read what is not its.
+  if (!info.isFile) {
+    throw new InvalidInputError(
+      `${file} is not a plain file (it is ${
+        info.isSymlink ? "a link" : "not a file"
+      }); it lists the project's extensions: replace it with the file itself, or delete it`,
+    );
+  }
+  const bytes = await readFileAtMost(file, PROJECT_LIMITS.maxDeclarationBytes);
+  if (bytes === null) {
+    throw new InvalidInputError(
+      `${file} is larger than ${PROJECT_LIMITS.maxDeclarationBytes} bytes; it lists the ` +
+        `project's extensions, a short list: fix or delete the file`,
+    );
+  }
+  const text = new TextDecoder().decode(bytes);
   let value: unknown;
   try {
     value = JSON.parse(text);

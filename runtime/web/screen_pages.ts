@@ -31,6 +31,8 @@
  */
 import { Hono } from "hono";
 import { describeError } from "../internal/describe_error.ts";
+import { readFileAtMost } from "../internal/read_file_at_most.ts";
+import { PACKAGE_FILE_LIMITS } from "../limits.ts";
 import { httpStatusOf } from "../error_status.ts";
 import { servingScreen } from "../extensions/mod.ts";
 import { ownOrigin } from "./middleware/loopback_host.ts";
@@ -166,11 +168,18 @@ export function screenPageRoutes(
       default:
         return c.text(`No such file: ${SCREEN_FILES_PATH}<key>/${file}`, 404, headers);
     }
-    let bytes: Uint8Array;
+    let bytes: Uint8Array | null;
     try {
-      bytes = await Deno.readFile(path);
+      bytes = await readFileAtMost(path, PACKAGE_FILE_LIMITS.maxFileBytes);
     } catch {
       return c.text(`${file} cannot be read`, 404, headers);
+    }
+    if (bytes === null) {
+      return c.text(
+        `${file} is larger than ${PACKAGE_FILE_LIMITS.maxFileBytes} bytes and is not served`,
+        413,
+        headers,
+      );
     }
     return c.body(bytes as Uint8Array<ArrayBuffer>, 200, { ...headers, "content-type": type });
   });

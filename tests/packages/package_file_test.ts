@@ -1,10 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import {
-  packageFile,
-  readFileAtMost,
-  readPackageText,
-} from "../../runtime/packages/package_file.ts";
+import { packageFile, readPackageText } from "../../runtime/packages/package_file.ts";
+import { readFileAtMost } from "../../runtime/internal/read_file_at_most.ts";
 import {
   loadPackage,
   readManifestAt,

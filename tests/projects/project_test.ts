@@ -106,6 +106,23 @@ Deno.test("`readDeclaredIds()` reads `.sync/extensions.json`", async (t) => {
         await rejectsWith(readDeclaredIds(project), InvalidInputError, shape);
       }
     });
+
+    await t.step("a link, a FIFO or an oversized file is refused, not read", async () => {
+      await Deno.remove(file);
+      await Deno.symlink("/dev/zero", file);
+      await rejectsWith(
+        readDeclaredIds(project),
+        InvalidInputError,
+        /is not a plain file \(it is a link\)/,
+      );
+      await Deno.remove(file);
+      const { success } = await new Deno.Command("mkfifo", { args: [file] }).output();
+      assert.ok(success, "mkfifo");
+      await rejectsWith(readDeclaredIds(project), InvalidInputError, /is not a plain file/);
+      await Deno.remove(file);
+      await Deno.writeTextFile(file, `{ "extensions": ["mail"], "pad": "${"x".repeat(300_000)}" }`);
+      await rejectsWith(readDeclaredIds(project), InvalidInputError, /is larger than 262144 bytes/);
+    });
   });
 });
 

@@ -1,0 +1,38 @@
+/**
+ * Reading a file that may not be what it seems (a device, a file that grows)
+ * without taking in more than a limit.
+ *
+ * @module
+ */
+
+/**
+ * Reads a regular file's bytes, at most `maxBytes` of them.
+ *
+ * @param path The file.
+ * @param maxBytes The most it may hold.
+ * @returns Its bytes, or null when it holds more than `maxBytes`.
+ */
+export async function readFileAtMost(
+  path: string | URL,
+  maxBytes: number,
+): Promise<Uint8Array<ArrayBuffer> | null> {
+  using file = await Deno.open(path, { read: true });
+  const chunks: Uint8Array[] = [];
+  const chunk = new Uint8Array(64 * 1024);
+  let total = 0;
+  // Read as it comes rather than by the size looked at first: a file may grow meanwhile.
+  while (true) {
+    const n = await file.read(chunk);
+    if (n === null) break;
+    total += n;
+    if (total > maxBytes) return null;
+    chunks.push(chunk.slice(0, n));
+  }
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  for (const part of chunks) {
+    bytes.set(part, at);
+    at += part.length;
+  }
+  return bytes;
+}
