@@ -57,6 +57,16 @@ export interface McpEndpointOptions {
   workOrdered?: (project: string) => void;
 }
 
+/** Who calls, as their token says. */
+interface Caller {
+  /** The digest of the token. */
+  tokenDigest: string;
+  /** What the call is attributed to. */
+  source: (name?: string) => Source;
+  /** The one project a session's token opens; any project for the installation's. */
+  project?: string;
+}
+
 /** One open session. */
 interface Session {
   transport: WebStandardStreamableHTTPServerTransport;
@@ -187,7 +197,7 @@ export class McpEndpoint {
   /** Who calls: the installation's token or a session's, or null. */
   async #caller(
     request: Request,
-  ): Promise<{ tokenDigest: string; source: (name?: string) => Source } | null> {
+  ): Promise<Caller | null> {
     const header = request.headers.get("authorization");
     const match = header === null ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match) return null;
@@ -200,15 +210,16 @@ export class McpEndpoint {
       };
     }
     const source = await this.#sessionTokens?.sourceOf(match[1]) ?? null;
-    if (source === null) return null;
-    return { tokenDigest: given, source: () => structuredClone(source) };
+    const project = await this.#sessionTokens?.projectOf(match[1]) ?? null;
+    if (source === null || project === null) return null;
+    return { tokenDigest: given, source: () => structuredClone(source), project };
   }
 
   /** Makes a session for the project the request names, and answers its `initialize`. */
   async #open(
     request: Request,
     url: URL,
-    caller: { tokenDigest: string; source: (name?: string) => Source },
+    caller: Caller,
   ): Promise<Response> {
     const named = url.searchParams.get("project");
     if (named === null || named === "" || !isAbsolute(named)) {
@@ -227,6 +238,14 @@ export class McpEndpoint {
       project = await openableFolder(named, { userHome: this.#userHome });
     } catch (error) {
       return rpcError(400, INVALID_PARAMS, describeError(error).message);
+    }
+    // A session Sync started may reach its own project only, whatever it names.
+    if (caller.project !== undefined && caller.project !== project) {
+      return rpcError(
+        403,
+        REFUSED,
+        `This token was given to an agent session in ${caller.project}; it opens no other project`,
+      );
     }
     this.#makeRoom();
     const server = await ProjectServer.open(this.#host, {

@@ -2,7 +2,8 @@
  * Tokens of the agent sessions Sync starts. Each session is handed its own
  * token in the MCP server entry it is given; a call to `/mcp` made with it is
  * attributed to that session's source (the agent, the work it performs, the
- * extension that ordered the work) in receipts and in any work it orders.
+ * extension that ordered the work) in receipts and in any work it orders, and
+ * opens that session's project only.
  *
  * The endpoint asks a {@linkcode SessionTokens}; what starts sessions issues
  * and revokes tokens in a {@linkcode SessionTokenRegistry}, held in memory by
@@ -21,6 +22,13 @@ export interface SessionTokens {
    * @returns The session's source, or null when no live session holds the token.
    */
   sourceOf(token: string): Promise<Source | null>;
+  /**
+   * The project the session `token` was issued for: the only one it opens.
+   *
+   * @param token The Bearer token a request carries.
+   * @returns The project's folder, or null when no live session holds the token.
+   */
+  projectOf(token: string): Promise<string | null>;
 }
 
 /** Bytes of randomness in a session token. */
@@ -31,19 +39,20 @@ const TOKEN_BYTES = 32;
  * that finding one takes no time that depends on how much of a guess was right.
  */
 export class SessionTokenRegistry implements SessionTokens {
-  #sources = new Map<string, Source>();
+  #grants = new Map<string, { source: Source; project: string }>();
 
   /**
    * Issues a token for a session.
    *
    * @param source Who calls with it: `{ kind: "agent", name, workKey, extensionId }`.
+   * @param project The session's project folder (resolved): the one project the token opens.
    * @returns The token, to be handed to the session's agent and to nobody else.
    */
-  async issue(source: Source): Promise<string> {
+  async issue(source: Source, project: string): Promise<string> {
     const bytes = crypto.getRandomValues(new Uint8Array(TOKEN_BYTES));
     const token = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_")
       .replace(/=+$/, "");
-    this.#sources.set(await digest(token), structuredClone(source));
+    this.#grants.set(await digest(token), { source: structuredClone(source), project });
     return token;
   }
 
@@ -53,7 +62,7 @@ export class SessionTokenRegistry implements SessionTokens {
    * @param token A token {@linkcode SessionTokenRegistry.issue} answered.
    */
   async revoke(token: string): Promise<void> {
-    this.#sources.delete(await digest(token));
+    this.#grants.delete(await digest(token));
   }
 
   /**
@@ -63,8 +72,18 @@ export class SessionTokenRegistry implements SessionTokens {
    * @returns A copy of the session's source, or null when the token is not live.
    */
   async sourceOf(token: string): Promise<Source | null> {
-    const source = this.#sources.get(await digest(token));
-    return source === undefined ? null : structuredClone(source);
+    const grant = this.#grants.get(await digest(token));
+    return grant === undefined ? null : structuredClone(grant.source);
+  }
+
+  /**
+   * The project the session `token` was issued for.
+   *
+   * @param token The Bearer token a request carries.
+   * @returns The project's folder, or null when the token is not live.
+   */
+  async projectOf(token: string): Promise<string | null> {
+    return this.#grants.get(await digest(token))?.project ?? null;
   }
 }
 

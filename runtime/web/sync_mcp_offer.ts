@@ -38,7 +38,7 @@ export async function syncMcpOffer(
     workKey: session.orderKey ?? session.key,
     ...(session.extensionId ? { extensionId: session.extensionId } : {}),
   };
-  const token = await tokens.issue(source);
+  const token = await tokens.issue(source, session.project);
   const url = new URL(`http://127.0.0.1:${port}${MCP_PATH}`);
   url.searchParams.set("project", session.project);
   return {

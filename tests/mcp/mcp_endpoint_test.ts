@@ -12,6 +12,7 @@ import type { Source } from "../../runtime/types.ts";
 import { createApp } from "../../runtime/web/app.ts";
 import { listWorkOrders } from "../../runtime/work/mod.ts";
 import { testHost } from "../internal/packages.ts";
+import { exists } from "../internal/cli.ts";
 import { callJson, exerciseClient, TOOLS_PACKAGE, writeLaterPackage } from "./_scenario.ts";
 import { join } from "node:path";
 
@@ -102,9 +103,43 @@ Deno.test("`McpEndpoint` attributes a session token's calls to that session's so
       workKey: "work-0000000001",
       extensionId: "issues",
     };
-    const token = await served.sessionTokens.issue(source);
+    const token = await served.sessionTokens.issue(source, served.env.project);
     const client = await served.connect(token, "claude-code-acp");
     try {
+      await t.step("the token opens its session's project only", async () => {
+        const elsewhere = await Deno.makeTempDir({ prefix: "sync-elsewhere-" });
+        try {
+          const url = new URL(`http://127.0.0.1:${served.port}/mcp`);
+          url.searchParams.set("project", elsewhere);
+          const response = await fetch(url, {
+            method: "POST",
+            headers: {
+              authorization: `Bearer ${token}`,
+              "content-type": "application/json",
+              accept: "application/json, text/event-stream",
+            },
+            body: JSON.stringify({
+              jsonrpc: "2.0",
+              id: 1,
+              method: "initialize",
+              params: {
+                protocolVersion: "2025-06-18",
+                capabilities: {},
+                clientInfo: { name: "x", version: "1" },
+              },
+            }),
+          });
+          assert.equal(response.status, 403);
+          const body = await response.json();
+          assert.match(
+            body.error.message,
+            /given to an agent session in .*; it opens no other project/,
+          );
+          assert.ok(!(await exists(join(elsewhere, ".sync"))), "nothing written there");
+        } finally {
+          await Deno.remove(elsewhere, { recursive: true });
+        }
+      });
       await t.step("the receipt of a handler tool carries the session's source", async () => {
         await callJson(client, "tools_echo", { text: "from a session" });
         const [receipt] = await listReceipts(served.env.kv, served.env.project, { limit: 1 });
@@ -288,7 +323,10 @@ Deno.test("`createApp`'s `/mcp` refuses what its guards refuse: the app's as the
       assert.equal(response.status, 200);
       const session = response.headers.get("mcp-session-id")!;
       await response.body?.cancel();
-      const other = await served.sessionTokens.issue({ kind: "agent", name: "other" });
+      const other = await served.sessionTokens.issue(
+        { kind: "agent", name: "other" },
+        served.env.project,
+      );
       const borrowed = await post({
         headers: headers({ "mcp-session-id": session, authorization: `Bearer ${other}` }),
         body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),

@@ -84,8 +84,8 @@ Deno.test("`syncMcpOffer()` offers /mcp with a token of the session's own", asyn
 class WatchedTokens extends SessionTokenRegistry {
   issued: string[] = [];
 
-  override async issue(source: Source): Promise<string> {
-    const token = await super.issue(source);
+  override async issue(source: Source, project: string): Promise<string> {
+    const token = await super.issue(source, project);
     this.issued.push(token);
     return token;
   }
