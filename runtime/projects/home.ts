@@ -4,7 +4,7 @@
  * @module
  */
 import { join } from "node:path";
-import { InvalidInputError } from "../errors.ts";
+import { InvalidInputError, UnsafeFileError } from "../errors.ts";
 import { retryWhenLocked } from "../internal/retry_when_locked.ts";
 import { LOCK_RETRY } from "../limits.ts";
 
@@ -28,7 +28,34 @@ export function syncHome(env: (name: string) => string | undefined = Deno.env.ge
 }
 
 /**
- * Opens the installation's KV (`<home>/sync.kv`), creating the folder.
+ * Makes the installation folder, or finds it, and keeps it to this user: its
+ * KV holds agents' secret variables, transcripts and the cursor secret, and
+ * SQLite makes its files as the umask says (often readable by all), so the
+ * folder itself is closed to the group and others (mode 700).
+ *
+ * @param home The installation folder.
+ * @throws {UnsafeFileError} when it is open to others and cannot be closed (it is not this user's).
+ */
+export async function privateInstallationFolder(home: string): Promise<void> {
+  await Deno.mkdir(home, { recursive: true, mode: 0o700 });
+  const { mode } = await Deno.stat(home);
+  // Where the system has no modes there is nothing to close.
+  if (mode === null || (mode & 0o077) === 0) return;
+  try {
+    await Deno.chmod(home, 0o700);
+  } catch (error) {
+    throw new UnsafeFileError(
+      `The installation folder ${home} can be read by other users (mode ${
+        (mode & 0o777).toString(8)
+      }) and cannot be closed to them: ${(error as Error).message}. Use a folder of your own ` +
+        `(SYNC_HOME), or run chmod 700 ${home}`,
+    );
+  }
+}
+
+/**
+ * Opens the installation's KV (`<home>/sync.kv`), creating the folder (see
+ * {@linkcode privateInstallationFolder}).
  * Only the installation's owner opens it (see `installation_owner.ts`), once,
  * and passes it in; the caller closes it. A write that finds the file locked
  * by another program is retried (`retryWhenLocked`).
@@ -36,6 +63,6 @@ export function syncHome(env: (name: string) => string | undefined = Deno.env.ge
  * @param home The installation folder, as {@linkcode syncHome} finds it.
  */
 export async function openInstallation(home: string): Promise<Deno.Kv> {
-  await Deno.mkdir(home, { recursive: true });
+  await privateInstallationFolder(home);
   return retryWhenLocked(await Deno.openKv(join(home, "sync.kv")), LOCK_RETRY);
 }

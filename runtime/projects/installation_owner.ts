@@ -15,6 +15,7 @@
  * @module
  */
 import { join } from "node:path";
+import { privateInstallationFolder } from "./home.ts";
 
 /** What the owner says about itself in `<home>/owner.json`. */
 export interface OwnerNote {
@@ -57,7 +58,7 @@ export async function tryOwnInstallation(
   home: string,
   command: string,
 ): Promise<InstallationOwnership | null> {
-  await Deno.mkdir(home, { recursive: true });
+  await privateInstallationFolder(home);
   const file = await Deno.open(lockPath(home), { read: true, write: true, create: true });
   let locked = false;
   try {

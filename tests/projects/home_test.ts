@@ -70,3 +70,26 @@ Deno.test("`openInstallation()` makes the folder and opens `sync.kv` in it", asy
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("`openInstallation()` keeps the installation folder to this user", async (t) => {
+  const root = await Deno.makeTempDir({ prefix: "sync-home-" });
+  const modeOf = async (path: string) => (await Deno.stat(path)).mode! & 0o777;
+  try {
+    await t.step("a folder it makes is closed to the group and others", async () => {
+      const home = join(root, "new");
+      using _kv = await openInstallation(home);
+      assert.equal(await modeOf(home), 0o700);
+    });
+
+    await t.step("a folder open to others is closed, whatever its files' modes", async () => {
+      const home = join(root, "open");
+      await Deno.mkdir(home);
+      await Deno.chmod(home, 0o755);
+      using kv = await openInstallation(home);
+      await kv.set(["secret"], "sk-value");
+      assert.equal(await modeOf(home), 0o700);
+    });
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
