@@ -13,7 +13,7 @@
  * @module
  */
 import type { AgentSession } from "../agent_session.ts";
-import { SESSION_LIMITS } from "../limits.ts";
+import { RECORD_LIMITS, SESSION_LIMITS } from "../limits.ts";
 import { writeRecord } from "../memory/mod.ts";
 import type { TranscriptEntry } from "../transcript.ts";
 import { readWorkOrder } from "../work/mod.ts";
@@ -59,7 +59,11 @@ export async function writeConversation(
     key,
     title: session.title,
     fields,
-    content: transcriptText(transcript.entries, SESSION_LIMITS.maxKeptChars),
+    content: transcriptText(
+      transcript.entries,
+      SESSION_LIMITS.maxKeptChars,
+      RECORD_LIMITS.maxContentBytes,
+    ),
   }, { by: "person", now });
   return key;
 }

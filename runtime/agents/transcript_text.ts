@@ -13,9 +13,14 @@ import type { TranscriptEntry } from "../transcript.ts";
  *
  * @param entries The transcript, oldest first.
  * @param maxChars The longest text answered; the start is cut, keeping the end, past it.
+ * @param maxBytes The most UTF-8 bytes answered, likewise (a record's content is counted in bytes).
  * @returns Markdown-like text: `**Person:** …`, `**Agent:** …`, `- [x] step`.
  */
-export function transcriptText(entries: readonly TranscriptEntry[], maxChars: number): string {
+export function transcriptText(
+  entries: readonly TranscriptEntry[],
+  maxChars: number,
+  maxBytes: number = Infinity,
+): string {
   const parts: string[] = [];
   const calls = new Map<string, { title: string; status: string }>();
   for (const entry of entries) {
@@ -70,14 +75,37 @@ export function transcriptText(entries: readonly TranscriptEntry[], maxChars: nu
         break;
     }
   }
-  const text = parts.join("\n\n");
-  if (text.length <= maxChars) return text;
-  // The end is what matters to whoever picks the conversation up.
-  const mark = `[… ${
-    (text.length - maxChars).toLocaleString("en-US")
-  } earlier characters left out]\n\n`;
-  let start = text.length - Math.max(0, maxChars - mark.length);
-  const first = text.charCodeAt(start);
-  if (first >= 0xdc00 && first <= 0xdfff) start++;
-  return mark + text.slice(start);
+  return keepEnd(parts.join("\n\n"), maxChars, maxBytes);
+}
+
+/** Room kept for the mark that says how much was left out. */
+const MARK_ROOM = 64;
+
+/**
+ * The end of `text` within `maxChars` characters and `maxBytes` bytes of
+ * UTF-8, after a mark saying how many earlier characters were left out: the
+ * end is what matters to whoever picks the conversation up.
+ */
+function keepEnd(text: string, maxChars: number, maxBytes: number): string {
+  const encoder = new TextEncoder();
+  if (
+    text.length <= maxChars && (maxBytes === Infinity || encoder.encode(text).length <= maxBytes)
+  ) {
+    return text;
+  }
+  let start = text.length;
+  let bytes = 0;
+  while (start > 0) {
+    const unit = text.charCodeAt(start - 1);
+    // A pair of surrogates is one character, four bytes, kept or left out whole.
+    const pair = unit >= 0xdc00 && unit <= 0xdfff && start > 1;
+    const size = pair ? 4 : unit < 0x80 ? 1 : unit < 0x800 ? 2 : 3;
+    const width = pair ? 2 : 1;
+    if (text.length - start + width > maxChars - MARK_ROOM || bytes + size > maxBytes - MARK_ROOM) {
+      break;
+    }
+    start -= width;
+    bytes += size;
+  }
+  return `[… ${start.toLocaleString("en-US")} earlier characters left out]\n\n${text.slice(start)}`;
 }
