@@ -16,6 +16,7 @@
  *
  * @module
  */
+import { isAbsolute } from "node:path";
 import { z } from "zod";
 import { InvalidInputError, PayloadTooLargeError } from "../errors.ts";
 import { WORK_ORDER_LIMITS } from "../limits.ts";
@@ -46,8 +47,13 @@ export const workOrderInputSchema = z.strictObject({
   title: z.string().min(1).max(LIMITS.maxTitleChars),
   prompt: z.strictObject({
     text: z.string().min(1).max(LIMITS.maxPromptChars),
-    attachments: z.array(z.string().min(1).max(LIMITS.maxAttachmentChars))
-      .max(LIMITS.maxAttachments).optional(),
+    attachments: z.array(
+      // Only a path that is one is looked at further.
+      z.string().min(1, { abort: true }).max(LIMITS.maxAttachmentChars, { abort: true }).refine(
+        (path) => isAbsolute(path),
+        { message: "an attachment is a file's absolute path, such as /home/ada/notes.md" },
+      ),
+    ).max(LIMITS.maxAttachments).optional(),
   }),
   onInterrupted: z.enum(["continue", "wait"]),
   about: z.string().min(1).max(LIMITS.maxAboutChars).optional(),

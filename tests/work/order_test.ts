@@ -33,7 +33,7 @@ Deno.test("`parseWorkOrder()` takes a well-formed order", async (t) => {
       onInterrupted: "continue",
       agent: "a".repeat(100),
       title: "t".repeat(200),
-      prompt: { text: "x".repeat(60_000), attachments: Array(32).fill("f".repeat(4096)) },
+      prompt: { text: "x".repeat(60_000), attachments: Array(32).fill(`/${"f".repeat(4095)}`) },
       about: "issues.issue/".padEnd(300, "1"),
     };
     assert.deepEqual(parseWorkOrder(structuredClone(order)), order);
@@ -85,16 +85,20 @@ Deno.test("`parseWorkOrder()` names the field of every refusal", async (t) => {
 
   await t.step("prompt.attachments: at most 32 paths, each named by its place", () => {
     refuses(
-      { ...ORDER, prompt: { text: "Hi", attachments: Array(33).fill("notes.md") } },
+      { ...ORDER, prompt: { text: "Hi", attachments: Array(33).fill("/notes.md") } },
       "prompt.attachments: Too big: expected array to have <=32 items",
     );
     refuses(
-      { ...ORDER, prompt: { text: "Hi", attachments: ["notes.md", ""] } },
+      { ...ORDER, prompt: { text: "Hi", attachments: ["/notes.md", ""] } },
       `prompt.attachments.1: ${TOO_SMALL}`,
     );
     refuses(
-      { ...ORDER, prompt: { text: "Hi", attachments: ["f".repeat(4097)] } },
+      { ...ORDER, prompt: { text: "Hi", attachments: [`/${"f".repeat(4096)}`] } },
       "prompt.attachments.0: Too big: expected string to have <=4096 characters",
+    );
+    refuses(
+      { ...ORDER, prompt: { text: "Hi", attachments: ["/notes.md", "../../x"] } },
+      "prompt.attachments.1: an attachment is a file's absolute path, such as /home/ada/notes.md",
     );
   });
 
