@@ -72,3 +72,15 @@ export interface AgentSession {
   /** The `chat.conversation` record it was kept as, once a person pressed Keep; null before. */
   keptAs: string | null;
 }
+
+/**
+ * The extension a session's work comes from: the one whose handler ordered
+ * it, or, for work an agent ordered, the one whose work that agent performed.
+ *
+ * @param session The session.
+ * @returns The extension's id, or null for a person's or a person's agent's.
+ */
+export function orderingExtension(session: AgentSession): string | null {
+  if (session.extensionId !== null) return session.extensionId;
+  return session.source.kind === "agent" ? session.source.extensionId ?? null : null;
+}

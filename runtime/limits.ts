@@ -327,6 +327,24 @@ export const EVENT_LIMITS: Readonly<EventLimits> = Object.freeze({
   heartbeatMs: 15_000,
 });
 
+/** Limits of watching the linked folders of packages installed in projects a window has open. */
+export interface LinkedFolderLimits {
+  /**
+   * The most folders watched at once, in all: a package's folder and the
+   * folders of the files its manifest names. Past it the rest are not
+   * watched, and their changes show at the next reload.
+   */
+  maxWatchedFolders: number;
+  /** How long changes are gathered after the first, in ms, before they are told once. */
+  settleMs: number;
+}
+
+/** The limits of watching linked folders (`runtime/web/linked_folders.ts`). */
+export const LINKED_FOLDER_LIMITS: Readonly<LinkedFolderLimits> = Object.freeze({
+  maxWatchedFolders: 64,
+  settleMs: 200,
+});
+
 /** Limits on archives uploaded to the web app to install from. */
 export interface UploadLimits {
   /** Largest upload, in bytes: an archive install would refuse is not taken. */

@@ -1,7 +1,8 @@
 /**
  * The facts the installation's owner tells whoever is watching: a handler
  * started or ended, a receipt was written, a clock was switched, a package
- * was installed or removed, a project was opened or taken off the clock. Each is published where it happens, through an
+ * was installed or removed, a linked package's files changed, a project was
+ * opened or taken off the clock. Each is published where it happens, through an
  * {@linkcode EventSink} handed in as a parameter; the web app's event stream
  * (`GET /api/events`) carries them to open pages. They are told after the
  * fact is written, never instead of it: a page that missed some reads the
@@ -122,6 +123,22 @@ export interface UnscheduledEvent {
   project: string;
 }
 
+/**
+ * Files of a package linked from a folder changed — its manifest, service
+ * module, screen, types or prompt, or the folder itself went or came back —
+ * so what is shown of it (its lamp, its page) must be read again. Told only
+ * for the projects a window watches (`runtime/web/linked_folders.ts`), once
+ * a burst of changes has settled.
+ */
+export interface PackageChangedEvent {
+  /** The kind of fact. */
+  type: "package-changed";
+  /** The project's resolved folder. */
+  project: string;
+  /** The package id. */
+  packageId: string;
+}
+
 /** Where an install into a project has got to, for a page that shows its progress. */
 export interface InstallProgressEvent {
   /** The kind of fact. */
@@ -168,6 +185,7 @@ export type SyncEvent =
   | SwitchEvent
   | InstalledEvent
   | RemovedEvent
+  | PackageChangedEvent
   | OpenedEvent
   | UnscheduledEvent
   | InstallProgressEvent

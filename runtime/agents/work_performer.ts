@@ -21,7 +21,7 @@
  *
  * @module
  */
-import type { AgentSession, AgentSessionState } from "../agent_session.ts";
+import { type AgentSession, type AgentSessionState, orderingExtension } from "../agent_session.ts";
 import type { EventBus } from "../event_bus.ts";
 import { ConflictError, InvalidInputError, NotFoundError } from "../errors.ts";
 import { describeError } from "../internal/describe_error.ts";
@@ -951,14 +951,15 @@ export class WorkPerformer {
 }
 
 /**
- * Whose agents a session's process counts among: the ordering extension's
- * (so that one extension's work is held to the limit per owner), or a
- * person's conversations.
+ * Whose agents a session's process counts among, so that each is held to the
+ * limit per owner and none can use up another's: the ordering extension's
+ * (also for work an agent performing that extension's work ordered in turn),
+ * the work agents a person connected ordered, or a person's conversations.
  */
 function ownerOf(session: AgentSession): string {
-  return session.extensionId === null
-    ? "conversations with agents"
-    : `work ordered by ${session.extensionId}`;
+  const extension = orderingExtension(session);
+  if (extension !== null) return `work ordered by ${extension}`;
+  return session.source.kind === "agent" ? "work ordered by agents" : "conversations with agents";
 }
 
 function liveKey(project: string, key: string): string {

@@ -44,6 +44,7 @@ import { uploadRoutes, UPLOADS_PATH } from "./api/uploads.ts";
 import { eventRoutes } from "./api/events.ts";
 import { processRoutes } from "./api/processes.ts";
 import type { ScreenProcesses } from "./screen_processes.ts";
+import type { LinkedFolders } from "./linked_folders.ts";
 import { UploadStore } from "./upload_store.ts";
 import { pageRoutes } from "./pages.ts";
 import type { WorkPerformer } from "../agents/mod.ts";
@@ -95,6 +96,11 @@ export interface AppOptions {
    * (`GET /api/processes`); absent, no program can be started.
    */
   processes?: ScreenProcesses;
+  /**
+   * Watches the linked folders of the packages of projects whose event
+   * stream is open, and tells their changes; absent, nothing is watched.
+   */
+  linkedFolders?: LinkedFolders;
 }
 
 /**
@@ -166,7 +172,7 @@ export function createApp(host: WebHost, options: AppOptions): WebApp {
   const uploads = new UploadStore(host.home, { now: host.now });
   app.route("/api", uploadRoutes(uploads));
   app.route("/api", installRoutes(host, uploads));
-  app.route("/api", eventRoutes(host.events));
+  app.route("/api", eventRoutes(host.events, { linkedFolders: options.linkedFolders }));
   app.route("/api/agents", agentRoutes(host.kv));
   if (options.work) app.route("/api/chat", chatRoutes(options.work));
   app.route("/api", processRoutes(options.processes));

@@ -20,6 +20,7 @@ import type { Supervisor } from "../supervisor/mod.ts";
 import type { CommandRunner } from "./api/commands.ts";
 import { createApp, type WebApp } from "./app.ts";
 import { ScreenProcesses } from "./screen_processes.ts";
+import { LinkedFolders } from "./linked_folders.ts";
 import type { WebHost } from "./web_host.ts";
 
 /** What serving needs of the host: the app's and the clock's, the installation folder and the isolates. */
@@ -111,10 +112,13 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
   });
   const processes = options.supervisor &&
     new ScreenProcesses(host, { supervisor: options.supervisor });
+  // A window's lamps follow the linked folders of its project's packages as they are written.
+  const linkedFolders = new LinkedFolders(host.kv, host.events, { log: options.log });
   // Event streams, MCP sessions and screens' sockets never end by themselves:
   // ended so the server can stop (a socket's programs stop with it).
   const endStreams = () => {
     processes?.close();
+    linkedFolders.close();
     host.events.closeWatchers();
     mcp.close().catch(() => {/* each session closes on its own */});
   };
@@ -139,12 +143,14 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
           work,
           mcp,
           processes,
+          linkedFolders,
         });
         options.log(`Sync is serving at http://127.0.0.1:${port}/?token=${token}`);
       },
     }, (request) => app!.fetch(request));
   } catch (error) {
     processes?.close();
+    linkedFolders.close();
     if (error instanceof Deno.errors.AddrInUse) {
       throw new ConflictError(
         `Cannot serve on 127.0.0.1:${options.port}: the port is taken (by another program). ` +
@@ -198,6 +204,7 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
   // Said last, once everything answers: the CLI sends its commands here from now on.
   await options.ownership?.tell({ port: server.addr.port });
   await server.finished;
+  linkedFolders.close();
   // Sessions are stopped as interrupted before the supervisor stops their agents' processes.
   await work.stop();
   await supervisor?.close();

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import {
   BROWSER_TEST,
   expectText,
@@ -6,8 +7,9 @@ import {
   launchBrowser,
   openPage,
   quietPackage,
+  until,
 } from "./_browser.ts";
-import { START } from "./_names.ts";
+import { START, WINDOW } from "./_names.ts";
 
 /** Marks the page, so a test can tell it was not loaded again. */
 const MARK = "window.__marker = 'no reload'";
@@ -50,6 +52,69 @@ Deno.test(
           await installation.syncOk(["remove", "second", "--project", site]);
           await expectText(siteRow, /1 extension · opened/);
           assert.equal(await page.evaluate(MARKED), "no reload");
+          await watched.close();
+        },
+      );
+    } finally {
+      await installation.close();
+      await browser.close();
+    }
+  },
+);
+
+Deno.test(
+  "a lamp follows its linked folder as its manifest breaks and is fixed, without a reload",
+  BROWSER_TEST,
+  async (t) => {
+    const browser = await launchBrowser();
+    const installation = await Installation.create();
+    try {
+      const project = await installation.project("site");
+      const folder = await installation.writePackage(
+        quietPackage("hello", { manifest: { name: "Hello" } }),
+      );
+      await installation.install(folder, project);
+      await installation.serve();
+      const manifest = join(folder, "manifest.json");
+      const good = await Deno.readTextFile(manifest);
+
+      await t.step(
+        "broken: the row and the page turn red within moments; fixed: ready again",
+        async () => {
+          const path = `/p/${encodeURIComponent(project)}/extensions/hello`;
+          const watched = await openPage(browser, installation, { path });
+          const { page } = watched;
+          const row = page.getByRole("list", { name: WINDOW.extensionList }).getByRole("listitem")
+            .filter({ hasText: /Hello|hello/ });
+          const lamp = row.locator(".lamp-wrap");
+          const pageLamp = page.locator("article.extension-page .page-lamp");
+          await expectText(pageLamp, "ready");
+          await page.evaluate(MARK);
+          const classOf = async () => await lamp.getAttribute("class") ?? "";
+
+          await Deno.writeTextFile(manifest, `{ "id": "hello", broken`);
+          const broken = Date.now();
+          await until("a red lamp", async () => /\blamp-red\b/.test(await classOf()), 10_000);
+          const redAfter = Date.now() - broken;
+          await expectText(row, /needs you/);
+          await expectText(row, /hello cannot be read: .*Fix its folder: Sync reads it again/);
+          assert.doesNotMatch(await row.innerText(), /sync install|--approve/);
+          await expectText(pageLamp, "needs you");
+          await watched.screenshot("live-lamp-broken");
+
+          await Deno.writeTextFile(manifest, good);
+          const fixed = Date.now();
+          await until("a steady lamp", async () => /\blamp-steady\b/.test(await classOf()), 10_000);
+          const steadyAfter = Date.now() - fixed;
+          await expectText(pageLamp, "ready");
+          await expectText(page.getByRole("heading", { level: 2 }), "Hello");
+          await watched.screenshot("live-lamp-fixed");
+          assert.equal(await page.evaluate(MARKED), "no reload");
+          console.log(
+            `lamp red ${redAfter} ms after the write; steady ${steadyAfter} ms after the fix`,
+          );
+          // Live means moments, not a poll's interval; generous for a loaded 2-core machine.
+          assert.ok(redAfter < 5_000 && steadyAfter < 5_000, `${redAfter} ms, ${steadyAfter} ms`);
           await watched.close();
         },
       );

@@ -21,6 +21,7 @@ const EVENT_TYPES: readonly StreamEvent["type"][] = [
   "switch",
   "installed",
   "removed",
+  "package-changed",
   "opened",
   "unscheduled",
   "install-progress",

@@ -80,6 +80,11 @@ export function openProjectState(project: string): ProjectState {
     // Progress, a transcript's chunks and an opening change no lamp; every other fact may.
     if (!QUIET_FACTS.has(event.type)) void reload();
     for (const listener of listeners) listener(event);
+    // A linked package's files changed: whatever an area shows of it (an extension's page)
+    // is read again, as after a lost stream. Only the area on screen listens.
+    if (event.type === "package-changed") {
+      for (const listener of listeners) listener({ type: "resync", dropped: 0 });
+    }
   }, { onConnection: (open) => live.value = open });
   void reload();
   return {

@@ -6,7 +6,11 @@
  *
  * @module
  */
-import type { AgentSession, AgentSessionWait } from "../../agent_session.ts";
+import {
+  type AgentSession,
+  type AgentSessionWait,
+  orderingExtension,
+} from "../../agent_session.ts";
 import { keepConversation, listSessions, readTranscript } from "../../agents/mod.ts";
 import { InvalidInputError, NotFoundError } from "../../errors.ts";
 import { printable } from "../../internal/printable.ts";
@@ -66,19 +70,23 @@ async function runChat(context: CommandContext<typeof OPTIONS>): Promise<number>
     }
     const sessions = (await listSessions(host.kv, project))
       .sort((a, b) => a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0);
-    const groups = new Map<string, typeof sessions>();
+    // One group per ordering extension (work its agents ordered in turn included), named
+    // as any of its sessions knows it; what no extension ordered leads as Conversations.
+    const groups = new Map<string, { heading: string; sessions: typeof sessions }>();
     for (const session of sessions) {
-      const heading = session.extensionId === null
-        ? "Conversations"
-        : session.extensionName ?? session.extensionId;
-      groups.set(heading, [...groups.get(heading) ?? [], session]);
+      const extension = orderingExtension(session) ?? "";
+      const group = groups.get(extension) ??
+        { heading: extension === "" ? "Conversations" : extension, sessions: [] };
+      if (extension !== "" && group.heading === extension && session.extensionName) {
+        group.heading = session.extensionName;
+      }
+      group.sessions.push(session);
+      groups.set(extension, group);
     }
-    const headings = [...groups.keys()].sort((a, b) =>
-      a === "Conversations" ? -1 : b === "Conversations" ? 1 : 0
-    );
-    for (const heading of headings) {
+    const ordered = [...groups.entries()].sort(([a], [b]) => a === "" ? -1 : b === "" ? 1 : 0);
+    for (const [, { heading, sessions: rows }] of ordered) {
       io.out(printable(heading));
-      for (const s of groups.get(heading)!) {
+      for (const s of rows) {
         io.out(`  ${s.key}\t${s.state}\t${printable(s.agent)}\t${printable(s.title)}`);
         const why = await whyItStands(host.kv, s);
         if (why) io.out(`    ${why}`);

@@ -12,7 +12,7 @@
  * @module
  */
 import { type Context, Hono } from "hono";
-import type { AgentSession } from "../../agent_session.ts";
+import { type AgentSession, orderingExtension } from "../../agent_session.ts";
 import type { SessionView, WorkPerformer } from "../../agents/mod.ts";
 import { InvalidInputError } from "../../errors.ts";
 import { jsonObjectBody } from "../json_object_body.ts";
@@ -128,19 +128,18 @@ export function groupSessions(project: string, sessions: AgentSession[]): ChatLi
       createdAt: session.createdAt,
       updatedAt: session.updatedAt,
     };
-    if (session.extensionId === null) {
+    // Work an agent ordered while it performed an extension's work is that extension's too.
+    const extension = orderingExtension(session);
+    if (extension === null) {
       conversations.push(row);
       continue;
     }
-    let group = groups.get(session.extensionId);
+    let group = groups.get(extension);
     if (!group) {
-      group = {
-        extensionId: session.extensionId,
-        name: session.extensionName ?? session.extensionId,
-        rows: [],
-      };
-      groups.set(session.extensionId, group);
+      group = { extensionId: extension, name: session.extensionName ?? extension, rows: [] };
+      groups.set(extension, group);
     }
+    if (group.name === extension && session.extensionName) group.name = session.extensionName;
     group.rows.push(row);
   }
   conversations.sort(newestFirst);

@@ -8,6 +8,10 @@
  * far behind is sent `resync` in place of what it missed, and reads the
  * state again; a quiet stream sends a comment every `EVENT_LIMITS.heartbeatMs`.
  *
+ * While a project's stream is open, the folders of its linked packages are
+ * watched (`linked_folders.ts`), and a change there is told as
+ * `package-changed`.
+ *
  * `GET /api/projects/events`: the same, for the start page, of every
  * project but only the facts that change its lists — a project opened, a
  * package installed or removed, a project taken off the clock.
@@ -22,6 +26,7 @@ import { EVENT_LIMITS } from "../../limits.ts";
 import { resolveProjectDir } from "../../projects/mod.ts";
 import type { SyncEvent } from "../../sync_event.ts";
 import { requiredParam } from "../query_params.ts";
+import type { LinkedFolders } from "../linked_folders.ts";
 import type { ReadyEvent } from "./events_types.ts";
 
 /** The facts that change the start page's lists of projects. */
@@ -38,6 +43,11 @@ export interface EventRoutesOptions {
   heartbeatMs?: number;
   /** The most events held for one stream; `EVENT_LIMITS.maxQueuedEvents` when absent. */
   maxQueued?: number;
+  /**
+   * Watches the linked folders of a project's packages while its stream is
+   * open (`runtime/web/linked_folders.ts`); nothing is watched when absent.
+   */
+  linkedFolders?: Pick<LinkedFolders, "watchProject">;
 }
 
 /**
@@ -55,7 +65,9 @@ export function eventRoutes(bus: EventBus, options: EventRoutesOptions = {}): Ho
     const project = await resolveProjectDir(requiredParam(c, "project", "the project folder"));
     // Subscribed before the stream opens, so nothing published after `ready` is missed.
     const subscription = bus.subscribe({ project, maxQueued: options.maxQueued });
-    return stream(c, subscription, { type: "ready", project }, heartbeatMs);
+    // While the window is open, a change to a linked package's folder is told as it happens.
+    const unwatch = options.linkedFolders?.watchProject(project);
+    return stream(c, subscription, { type: "ready", project }, heartbeatMs, unwatch);
   });
   routes.get("/projects/events", (c) => {
     const subscription = bus.subscribe({ types: PROJECT_LIST_FACTS, maxQueued: options.maxQueued });
@@ -64,15 +76,22 @@ export function eventRoutes(bus: EventBus, options: EventRoutesOptions = {}): Ho
   return routes;
 }
 
-/** Streams a subscription's facts, after `ready`, until the page goes or the bus closes it. */
+/**
+ * Streams a subscription's facts, after `ready`, until the page goes or the
+ * bus closes it; then calls `ended`.
+ */
 function stream(
   c: Context,
   subscription: EventSubscription,
   ready: ReadyEvent,
   heartbeatMs: number,
+  ended: () => void = () => {},
 ): Response {
   return streamSSE(c, async (stream) => {
-    stream.onAbort(() => subscription.close());
+    stream.onAbort(() => {
+      subscription.close();
+      ended();
+    });
     try {
       await stream.writeSSE({ event: ready.type, data: JSON.stringify(ready) });
       while (!stream.aborted && !subscription.closed) {
@@ -85,6 +104,7 @@ function stream(
       }
     } finally {
       subscription.close();
+      ended();
     }
   });
 }

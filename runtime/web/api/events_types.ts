@@ -17,6 +17,7 @@ export type {
   InstalledEvent,
   InstallProgressEvent,
   OpenedEvent,
+  PackageChangedEvent,
   ReceiptEvent,
   RemovedEvent,
   SessionEvent,

@@ -1,9 +1,12 @@
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { Hono } from "hono";
 import { EventBus } from "../../../runtime/event_bus.ts";
 import { eventRoutes } from "../../../runtime/web/api/events.ts";
 import type { ReceiptEvent, StreamEvent } from "../../../runtime/web/api/events_types.ts";
+import type { ExtensionsResponse } from "../../../runtime/web/api/types.ts";
 import { createApp } from "../../../runtime/web/app.ts";
+import { LinkedFolders } from "../../../runtime/web/linked_folders.ts";
 import { testHost } from "../../internal/packages.ts";
 import { SseReader } from "../../internal/sse.ts";
 
@@ -218,5 +221,62 @@ Deno.test("the event stream sends a heartbeat when quiet, and resync to a page t
   } finally {
     bus.closeWatchers();
     await Deno.remove(project, { recursive: true });
+  }
+});
+
+Deno.test("a linked package's manifest broken and fixed reaches an open stream, and its lamp follows", async () => {
+  const env = await testHost();
+  const linkedFolders = new LinkedFolders(env.kv, env.host.events, { settleMs: 50 });
+  const app = createApp(env.host, { token: TOKEN, port: 4321, linkedFolders });
+  const headers = { cookie: `sync_token_4321=${TOKEN}` };
+  const lamp = async () => {
+    const response = await app.request(
+      `${ORIGIN}/api/extensions?project=${encodeURIComponent(env.project)}`,
+      { headers },
+    );
+    const body = await response.json() as ExtensionsResponse;
+    return body.extensions.find((extension) => extension.id === "hello")!.lamp;
+  };
+  let stream: SseReader | undefined;
+  try {
+    const dir = await env.install({
+      id: "hello",
+      handlers: ["hello.greet"],
+      service: `export default function register() { return { "hello.greet": () => null }; }`,
+    });
+    const manifest = join(dir, "manifest.json");
+    const good = await Deno.readTextFile(manifest);
+    const response = await app.request(
+      `${ORIGIN}/api/events?project=${encodeURIComponent(env.project)}`,
+      { headers },
+    );
+    stream = new SseReader(response.body!);
+    await stream.event("ready");
+    await linkedFolders.settled();
+    assert.ok(linkedFolders.folders.includes(dir), "watched while the stream is open");
+    assert.equal((await lamp()).state, "steady");
+
+    await Deno.writeTextFile(manifest, "{ broken");
+    const broken = Date.now();
+    assert.deepEqual(await stream.event("package-changed", 5_000), {
+      type: "package-changed",
+      project: env.project,
+      packageId: "hello",
+    });
+    console.log(`manifest written → package-changed received: ${Date.now() - broken} ms`);
+    const red = await lamp();
+    assert.equal(red.state, "red");
+    assert.equal(red.notices[0].reason, "cannot-load");
+
+    await Deno.writeTextFile(manifest, good);
+    await stream.event("package-changed", 5_000);
+    assert.equal((await lamp()).state, "steady");
+  } finally {
+    await stream?.cancel();
+    await until(() => env.host.events.watchers === 0);
+    assert.deepEqual(linkedFolders.folders, [], "the window went: nothing is watched");
+    linkedFolders.close();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await env.close();
   }
 });
