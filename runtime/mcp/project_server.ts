@@ -217,7 +217,9 @@ export class ProjectServer {
         title: z.string().describe("A short title a person reads in Chat"),
         prompt: z.object({
           text: z.string().describe("What the agent is asked to do"),
-          attachments: z.array(z.string()).optional().describe("Files the agent should read, as absolute paths"),
+          attachments: z.array(z.string()).optional().describe(
+            "Files the agent should read, as absolute paths",
+          ),
         }),
         onInterrupted: z.enum(["continue", "wait"]).describe(
           "If the session is interrupted: continue it when Sync runs again, or wait for a person",
