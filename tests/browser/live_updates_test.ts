@@ -82,7 +82,11 @@ Deno.test(
         "broken: the row and the page turn red within moments; fixed: ready again",
         async () => {
           const path = `/p/${encodeURIComponent(project)}/extensions/hello`;
-          const watched = await openPage(browser, installation, { path });
+          // While it cannot be read, the page's own read of it is answered 404, as it should be.
+          const watched = await openPage(browser, installation, {
+            path,
+            expectedConsole: [/Failed to load resource: the server responded with a status of 404/],
+          });
           const { page } = watched;
           const row = page.getByRole("list", { name: WINDOW.extensionList }).getByRole("listitem")
             .filter({ hasText: /Hello|hello/ });
@@ -97,7 +101,7 @@ Deno.test(
           await until("a red lamp", async () => /\blamp-red\b/.test(await classOf()), 10_000);
           const redAfter = Date.now() - broken;
           await expectText(row, /needs you/);
-          await expectText(row, /hello cannot be read: .*Fix its folder: Sync reads it again/);
+          await expectText(row, /hello cannot be read: [^]*Fix its folder: Sync reads it again/);
           assert.doesNotMatch(await row.innerText(), /sync install|--approve/);
           await expectText(pageLamp, "needs you");
           await watched.screenshot("live-lamp-broken");
