@@ -148,8 +148,8 @@ function noticesOf(facts: LampFacts): LampNotice[] {
         reason: "cannot-load",
         text: `${id} cannot be read: ${serving.message}. ` +
           (serving.source === "folder"
-            ? "Fix its folder: Sync reads it again as it changes. Or install it again with Install…."
-            : "Install it again with Install…."),
+            ? "Fix its folder: Sync reads it again as it changes. Or use Install… to install it again."
+            : "Use Install… to install it again."),
       });
       break;
     case "awaits-approval":
