@@ -94,6 +94,8 @@ Deno.test("an update that asks for more waits for approval", BROWSER_TEST, async
             new RegExp(`^${id} 2\\.0\\.0 serves this project now — approved: net:tracker`),
           );
           assert.doesNotMatch(await said.innerText(), /Installed|@|sync /);
+          // Approve went with the notice; what approving did has the focus it had.
+          await until("what approving did has the focus", () => hasFocus(said));
           await until("v2 serving", async () => (await which(id)) === "2.0.0");
           await watched.close();
         },

@@ -54,6 +54,7 @@ export function ExtensionDetail(props: ExtensionDetailProps) {
   const [newest, setNewest] = useState<ReceiptLine | null>(null);
   const [approved, setApproved] = useState<string[] | null>(null);
   const loaded = useRef(false);
+  const approvedSaid = useRef<HTMLParagraphElement>(null);
   const reading = useRef<{ busy: boolean; again: boolean }>({ busy: false, again: false });
 
   const read = useCallback(async () => {
@@ -150,6 +151,14 @@ export function ExtensionDetail(props: ExtensionDetailProps) {
     });
   }, [id, project]);
 
+  // Approve's notice goes once the update serves; what approving did takes the focus it had.
+  const saidApproved = shown.kind === "page" && approved !== null && !shown.page.update;
+  useEffect(() => {
+    if (!saidApproved) return;
+    const focused = document.activeElement;
+    if (!focused || focused === document.body) approvedSaid.current?.focus();
+  }, [saidApproved]);
+
   if (shown.kind === "loading") return <article class="extension-page" aria-busy="true" />;
   if (shown.kind === "unreadable") {
     return (
@@ -198,7 +207,7 @@ export function ExtensionDetail(props: ExtensionDetailProps) {
           }}
         />
       )}
-      <p role="status" class="approved-said">
+      <p role="status" class="approved-said" tabIndex={-1} ref={approvedSaid}>
         {approved && !page.update ? approved.join("\n") : ""}
       </p>
       <HandlerSection page={page} project={project} />
