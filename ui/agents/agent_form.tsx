@@ -1,4 +1,4 @@
-import { useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { messageOf, postJson } from "../api/client.ts";
 
 /** What the form starts from: empty, or an agent to replace. */
@@ -17,6 +17,8 @@ export interface AgentDraft {
 export interface AgentFormProps {
   /** What the fields start with. */
   draft: AgentDraft;
+  /** Takes the focus when drawn, in the field to change first: filled by Replace…. */
+  focus?: boolean;
   /** Told the name added or replaced. */
   onSaved: (name: string) => void;
 }
@@ -24,7 +26,8 @@ export interface AgentFormProps {
 /**
  * Adds an agent definition, or replaces one of the same name: its name, the
  * program and its arguments (one a line), and extra environment as
- * `NAME=value` lines.
+ * `NAME=value` lines. Filled to replace an agent, it takes the focus in its
+ * Command field, the name being the one to keep.
  */
 export function AgentForm(props: AgentFormProps) {
   const { draft } = props;
@@ -34,6 +37,10 @@ export function AgentForm(props: AgentFormProps) {
   const [env, setEnv] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const commandField = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (props.focus) commandField.current?.focus();
+  }, []);
   const submit = async (event: Event) => {
     event.preventDefault();
     if (busy) return;
@@ -80,6 +87,7 @@ export function AgentForm(props: AgentFormProps) {
         <label class="field agent-form-command">
           <span class="field-label">Command</span>
           <input
+            ref={commandField}
             class="input mono"
             value={command}
             onInput={field(setCommand)}

@@ -6,10 +6,8 @@ export interface AgentRowProps {
   agent: AgentDefinitionView;
   /** Fills the form with it, to replace it. */
   onEdit: (agent: AgentDefinitionView) => void;
-  /** Removes it; offered only for one a person added. */
+  /** Asks to remove it; offered only for one a person added. */
   onRemove: (agent: AgentDefinitionView) => void;
-  /** An action on it is under way. */
-  busy: boolean;
 }
 
 const ORIGIN_WORDS: Record<AgentDefinitionView["origin"], string> = {
@@ -52,11 +50,11 @@ export function AgentRow(props: AgentRowProps) {
           <button
             type="button"
             class="button danger"
-            aria-label={`Remove ${agent.name}`}
-            aria-disabled={props.busy}
-            onClick={() => !props.busy && props.onRemove(agent)}
+            aria-label={`Remove ${agent.name}…`}
+            aria-haspopup="dialog"
+            onClick={() => props.onRemove(agent)}
           >
-            Remove
+            Remove…
           </button>
         )}
       </div>
