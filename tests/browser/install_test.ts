@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { packageArchive } from "../internal/cli.ts";
 import {
   BROWSER_TEST,
@@ -45,10 +46,16 @@ Deno.test("installing from the window", BROWSER_TEST, async (t) => {
         await watched.screenshot("install-card-light");
         await dialog.getByRole("button", { name: INSTALL.approve, exact: true }).click();
         await expectGone(dialog);
+        const result = page.getByRole("status").filter({ hasText: "Installed" });
         await expectText(
-          page.getByRole("status").filter({ hasText: "Installed" }),
+          result,
           /Installed gate 1\.0\.0 — approved: background, net:tracker\.example\.com/,
         );
+        // Each permission approved is one unit in code style, wrapped as a whole.
+        assert.deepEqual(await result.locator("code").allTextContents(), [
+          "background",
+          "net:tracker.example.com",
+        ]);
         await page.waitForURL((url) => url.pathname === `${path}/gate`);
         assert.match(await listed(), /\bgate\b/);
 
@@ -73,6 +80,12 @@ Deno.test("installing from the window", BROWSER_TEST, async (t) => {
           "a steady lamp",
           async () => /\blamp-steady\b/.test(await lamp.getAttribute("class") ?? ""),
         );
+        // Said while its page is shown; once the person moves on, it goes.
+        await expectText(result, /Installed gate 1\.0\.0/);
+        await page.getByRole("navigation").getByRole("link", { name: WINDOW.extensionsArea })
+          .click();
+        await page.waitForURL((url) => url.pathname === path);
+        await expectGone(result);
         await watched.close();
       },
     );
@@ -132,6 +145,32 @@ Deno.test("installing from the window", BROWSER_TEST, async (t) => {
       await expectGone(dialog);
       await expectText(page.getByRole("list", { name: WINDOW.extensionList }), "Packed");
       assert.match(await listed(), /\bpacked\b/);
+      await watched.close();
+    });
+
+    await t.step("a program's command line approved is one unit, on one line", async () => {
+      const tail = fileURLToPath(new URL("../../extensions/tail/", import.meta.url));
+      const watched = await openPage(browser, installation, { path });
+      const { page } = watched;
+      await page.getByRole("button", { name: INSTALL.openButton }).click();
+      const dialog = page.getByRole("dialog", { name: INSTALL.dialog });
+      await dialog.getByLabel(INSTALL.pathField).fill(tail);
+      await dialog.getByRole("button", { name: INSTALL.readButton }).click();
+      await dialog.getByRole("button", { name: INSTALL.approve, exact: true }).click();
+      await expectGone(dialog);
+      const result = page.getByRole("status").filter({ hasText: "Installed tail" });
+      await expectText(result, /approved: host\.processes, process:tail tail -n 100 -F --/);
+      const units = result.locator("code");
+      assert.deepEqual(await units.allTextContents(), [
+        "host.processes",
+        "process:tail tail -n 100 -F --",
+      ]);
+      const [line, program] = await units.last().evaluate((element) => [
+        parseFloat(element.ownerDocument.defaultView!.getComputedStyle(element).lineHeight),
+        element.getBoundingClientRect().height,
+      ]);
+      assert.ok(program < line * 1.5, `the command line is on one line: ${program}px high`);
+      await watched.screenshot("install-result-program-light");
       await watched.close();
     });
   } finally {

@@ -18,7 +18,7 @@ export function ExtensionList(props: ExtensionListProps) {
     <section class="list-column" aria-labelledby="extensions-title">
       <header class="column-header">
         <h1 id="extensions-title" class="column-title">Extensions</h1>
-        <InstallButton state={state} />
+        <InstallButton state={state} selected={props.selected} />
       </header>
       {state.error.value && <p class="error" role="alert">{state.error.value}</p>}
       {extensions !== null && extensions.length === 0 && (

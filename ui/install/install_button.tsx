@@ -1,4 +1,4 @@
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import type { InstallAnswer } from "../../runtime/web/api/events_types.ts";
 import { navigate, projectPath } from "../state/route.ts";
 import type { ProjectState } from "../state/project_state.ts";
@@ -9,16 +9,23 @@ import { InstallResult } from "./install_result.tsx";
 export interface InstallButtonProps {
   /** The project's live state. */
   state: ProjectState;
+  /** The package whose page is shown; null when none is. */
+  selected: string | null;
 }
 
 /**
  * The Install button of the Extensions list: opens the install dialog, and
- * once a package is installed says so beside it and goes to its page.
+ * once a package is installed says so beside it and goes to its page. What
+ * the install did is said for as long as that page is shown: it goes once
+ * the person moves on to another page.
  */
 export function InstallButton(props: InstallButtonProps) {
   const { state } = props;
   const [open, setOpen] = useState(false);
   const [done, setDone] = useState<InstallAnswer | null>(null);
+  useEffect(() => {
+    if (done && props.selected !== done.id) setDone(null);
+  }, [props.selected]);
   const installed = (answer: InstallAnswer) => {
     setOpen(false);
     setDone(answer);
@@ -39,7 +46,7 @@ export function InstallButton(props: InstallButtonProps) {
         Install…
       </button>
       <div class="install-result" role="status">
-        {done && <InstallResult answer={done} />}
+        {done && props.selected === done.id && <InstallResult answer={done} />}
       </div>
       {open && (
         <InstallDialog

@@ -1,3 +1,4 @@
+import { Fragment } from "preact";
 import type { InstallAnswer } from "../../runtime/web/api/events_types.ts";
 
 /** Props of {@linkcode InstallResult}. */
@@ -10,18 +11,32 @@ export interface InstallResultProps {
  * What an install did, in words, beside the Install button: "Installed
  * issues 1.2.0 — approved: background, schedule", then the rest of what
  * `sync install` says (its `installed` handler, where it is read from).
+ * Each permission approved is one unit in code style, wrapped as a whole, so
+ * a program's command line (`process:tail tail -n 100 -F -`) does not break
+ * between its arguments.
  */
 export function InstallResult(props: InstallResultProps) {
   const { answer } = props;
-  const approved = answer.approved.length
-    ? `approved: ${answer.approved.join(", ")}`
-    : "nothing new to approve";
   // The first line is the headline's, the "Approved:" line its end; the rest is said below it.
   const more = answer.lines.slice(1).filter((line) => !line.startsWith("Approved: "));
   return (
     <div class="install-result-body">
       <p>
-        <span class="primary">Installed {answer.id} {answer.version}</span> — {approved}
+        <span class="primary">Installed {answer.id} {answer.version}</span> —{" "}
+        {answer.approved.length === 0 ? "nothing new to approve" : (
+          <>
+            approved: {answer.approved.map((permission, index) => (
+              // The comma stays with its permission; the space after it is where a line may end.
+              <Fragment key={permission}>
+                {index > 0 && " "}
+                <span class="approved-unit">
+                  <code class="approved-permission">{permission}</code>
+                  {index < answer.approved.length - 1 ? "," : ""}
+                </span>
+              </Fragment>
+            ))}
+          </>
+        )}
       </p>
       {more.map((line) => <p key={line} class="secondary">{line}</p>)}
       <p class="tertiary install-result-from">
