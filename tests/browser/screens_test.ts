@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import axe from "axe-core";
 import {
   BROWSER_TEST,
+  expectCount,
   expectText,
   Installation,
   launchBrowser,
@@ -176,7 +177,9 @@ export default function register() {
         const screens = page.getByRole("list", { name: SCREEN.navigatorList });
         await expectText(screens, /Board/);
         assert.deepEqual(
-          (await screens.getByRole("link").allTextContents()).map((text) => text.replace("◧", "")),
+          await screens.getByRole("link").evaluateAll((links) =>
+            links.map((link) => link.getAttribute("title"))
+          ),
           ["Board", "Broken"],
           "a package without a screen has no entry",
         );
@@ -194,6 +197,40 @@ export default function register() {
           await page.locator("iframe.screen-frame").getAttribute("sandbox"),
           "allow-scripts",
         );
+        await watched.close();
+      });
+
+      await t.step("in a narrow window each glyph has its name, and screens differ", async () => {
+        const watched = await openPage(browser, installation, {
+          path: windowPath,
+          viewport: { width: 400, height: 800 },
+          expectedConsole: PROVOKED,
+        });
+        const { page } = watched;
+        const navigator = page.getByRole("navigation", { name: "Project" });
+        const screens = navigator.getByRole("list", { name: SCREEN.navigatorList });
+        await expectText(screens, /Board/);
+        const entries = await navigator.getByRole("link").evaluateAll((links) =>
+          links.map((link) => ({
+            title: link.getAttribute("title"),
+            glyph: link.querySelector(".glyph")?.textContent ?? null,
+            shown: (link.querySelector(".navigator-text")?.getBoundingClientRect().width ?? 0) > 1,
+          }))
+        );
+        assert.deepEqual(entries, [
+          { title: "All projects", glyph: "‹", shown: false },
+          { title: "Extensions", glyph: "▦", shown: false },
+          { title: "Chat", glyph: "✎", shown: false },
+          // Their initials meet, so each shows two letters.
+          { title: "Board", glyph: "Bo", shown: false },
+          { title: "Broken", glyph: "Br", shown: false },
+        ]);
+        // Each keeps its name for a screen reader, though only its glyph shows.
+        for (const name of ["All projects", "Extensions", "Chat", "Board", "Broken"]) {
+          await expectCount(navigator.getByRole("link", { name, exact: true }), 1);
+        }
+        await watched.assertAccessible("the narrow window's navigator");
+        await watched.screenshot("navigator-narrow-light");
         await watched.close();
       });
 

@@ -13,6 +13,8 @@ export interface LinkProps {
   children: ComponentChildren;
   /** Its accessible name, when its text is not enough. */
   label?: string;
+  /** Its tooltip: the name again where the link shows only a glyph. */
+  title?: string;
 }
 
 /** A link inside the app: a real `<a>` (open in a new tab works), followed without a reload. */
@@ -23,6 +25,7 @@ export function Link(props: LinkProps) {
       class={props.class}
       aria-current={props.current}
       aria-label={props.label}
+      title={props.title}
       onClick={(event) => {
         if (
           event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey

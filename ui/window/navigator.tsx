@@ -13,7 +13,13 @@ export interface NavigatorProps {
   screen?: string | null;
 }
 
-/** The window's first column: the project, its areas, and the way back to every project. */
+/**
+ * The window's first column: the project, its areas, and the way back to
+ * every project. In a narrow window it shows only glyphs; each entry keeps
+ * its name as its accessible name and its tooltip, and a screen's glyph is
+ * its package's initial (two letters where initials meet), so screens are
+ * told apart at a glance.
+ */
 export function Navigator(props: NavigatorProps) {
   const { state } = props;
   const folder = state.resolved.value ?? state.project;
@@ -25,9 +31,10 @@ export function Navigator(props: NavigatorProps) {
   const screens = (state.extensions.value ?? []).filter((extension) =>
     extension.hasScreen && extension.lamp.state !== "dark"
   );
+  const glyphs = glyphsOf(screens.map((extension) => extension.name));
   return (
     <nav class="navigator" aria-label="Project">
-      <Link href="/" class="navigator-back" label="All projects">
+      <Link href="/" class="navigator-back" label="All projects" title="All projects">
         <span aria-hidden="true" class="glyph">‹</span>
         <span class="navigator-text">All projects</span>
       </Link>
@@ -43,6 +50,7 @@ export function Navigator(props: NavigatorProps) {
               class="navigator-area"
               current={props.area === area ? "page" : undefined}
               label={label}
+              title={label}
             >
               <span aria-hidden="true" class="glyph">{glyph}</span>
               <span class="navigator-text">{label}</span>
@@ -52,7 +60,7 @@ export function Navigator(props: NavigatorProps) {
       </ul>
       {screens.length > 0 && (
         <ul class="navigator-areas navigator-screens" aria-label="Screens">
-          {screens.map((extension) => (
+          {screens.map((extension, index) => (
             <li key={extension.id}>
               <Link
                 href={projectPath(state.project, "screen", extension.id)}
@@ -60,9 +68,11 @@ export function Navigator(props: NavigatorProps) {
                 current={props.area === "screen" && props.screen === extension.id
                   ? "page"
                   : undefined}
-                label={extension.name}
+                title={extension.name}
               >
-                <span aria-hidden="true" class="glyph">◧</span>
+                <span aria-hidden="true" class="glyph glyph-initial">
+                  {glyphs[index]}
+                </span>
                 <span class="navigator-text">{extension.name}</span>
               </Link>
             </li>
@@ -75,5 +85,19 @@ export function Navigator(props: NavigatorProps) {
         </p>
       )}
     </nav>
+  );
+}
+
+/**
+ * Each screen's glyph: its name's first letter, uppercase, or its first two
+ * when another screen's name begins with the same letter ("Bo", "Br").
+ */
+function glyphsOf(names: string[]): string[] {
+  const letters = names.map((name) => Array.from(name.trim()));
+  const first = letters.map((chars) => (chars[0] ?? "?").toLocaleUpperCase());
+  return letters.map((chars, i) =>
+    first.some((other, j) => j !== i && other === first[i])
+      ? first[i] + (chars[1] ?? "").toLocaleLowerCase()
+      : first[i]
   );
 }
