@@ -45,6 +45,24 @@ Deno.test("a lamp breathes while a handler runs, without a reload", BROWSER_TEST
               (await label.innerText()).trim(),
               reducedMotion ? "Running" : "running now",
             );
+            // The name comes first: the circle before it, the lamp's words under it, lined up.
+            const name = row.locator(".extension-name");
+            const [nameBox, labelBox, circleBox] = await Promise.all([
+              name.boundingBox(),
+              label.boundingBox(),
+              row.locator(".lamp").boundingBox(),
+            ]);
+            assert.ok(
+              circleBox!.x + circleBox!.width <= nameBox!.x,
+              "the circle is before the name",
+            );
+            assert.ok(labelBox!.y >= nameBox!.y + nameBox!.height - 1, "the words are under it");
+            const wordsStart = labelBox!.x +
+              await label.evaluate((element) =>
+                parseFloat(element.ownerDocument.defaultView!.getComputedStyle(element).paddingLeft)
+              );
+            assert.ok(Math.abs(wordsStart - nameBox!.x) < 1, "the words line up with the name");
+            assert.match(await row.locator(".extension-row-top").innerText(), /^Gate\s/);
             assert.equal(await page.evaluate("window.__marker"), "no reload");
             if (!reducedMotion) await watched.screenshot("lamp-breathing");
           } finally {

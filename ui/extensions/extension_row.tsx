@@ -13,7 +13,11 @@ export interface ExtensionRowProps {
   selected: boolean;
 }
 
-/** One installed package in the list: its lamp, name, what it does, and a red lamp's notice. */
+/**
+ * One installed package in the list: its lamp's circle, its name and
+ * version, the lamp's words when it is not steady, what it does, and a red
+ * lamp's notice. Names line up whatever the lamp says.
+ */
 export function ExtensionRow(props: ExtensionRowProps) {
   const { extension } = props;
   const quiet = extension.lamp.state === "steady";
@@ -24,10 +28,14 @@ export function ExtensionRow(props: ExtensionRowProps) {
         class="extension-link"
         current={props.selected ? "page" : undefined}
       >
+        {
+          /* The name comes first, to read and to look along; the lamp's circle is drawn before it
+            and its words after it, as a trailing badge (extensions.css). */
+        }
         <span class="extension-row-top">
-          <Lamp lamp={extension.lamp} showLabel={!quiet} />
           <span class="primary extension-name">{extension.name}</span>
-          {extension.version && <span class="tertiary">{extension.version}</span>}
+          <Lamp lamp={extension.lamp} showLabel={!quiet} />
+          {extension.version && <span class="tertiary extension-version">{extension.version}</span>}
         </span>
         <span class="secondary extension-description">{extension.description}</span>
         {extension.lamp.notices.map((notice) => (
