@@ -166,7 +166,6 @@ export function ExtensionDetail(props: ExtensionDetailProps) {
         unreadable={shown.unreadable}
         lamp={state.extensions.value?.find((extension) => extension.id === id)?.lamp ?? null}
         project={project}
-        readAgain={() => void read()}
       />
     );
   }

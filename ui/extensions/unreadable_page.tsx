@@ -10,14 +10,13 @@ export interface UnreadablePageProps {
   lamp: LampValue | null;
   /** The project folder, as the address gives it. */
   project: string;
-  /** Reads the page again, once the person has fixed its files. */
-  readAgain: () => void;
 }
 
 /**
  * The page of a package the project lists but Sync cannot read: why, what
- * to do (fix the linked folder, or install it again), and Remove…, which
- * works without its files. Its problem is the reader's words about the
+ * to do (fix the linked folder, which Sync reads again as it changes, or
+ * install it again), and Remove…, which works without its files. The page
+ * comes back by itself once the package reads again. Its problem is the reader's words about the
  * package's files, shown as text.
  */
 export function UnreadablePage(props: UnreadablePageProps) {
@@ -49,24 +48,19 @@ export function UnreadablePage(props: UnreadablePageProps) {
         {unreadable.state === "cannot-load" && linked !== null && (
           <p class="secondary unreadable-next">
             It is installed as a linked folder, <span class="mono">{linked}</span>
-            , so Sync reads it there. Fix the problem in that folder, then read it again. Or install
-            it again, from a folder or an archive, with Install….
+            , which Sync reads again as it changes: fix the problem there, and this page comes back
+            by itself. Or install it again, from a folder or an archive, with the Install… button.
           </p>
         )}
         {unreadable.state === "cannot-load" && linked === null && (
           <p class="secondary unreadable-next">
-            Install it again, from its folder or an archive, with Install….
+            Install it again, from its folder or an archive, with the Install… button.
           </p>
         )}
         {unreadable.state === "not-on-machine" && (
           <p class="secondary unreadable-next">
-            Install it, from its folder or an archive, with Install…. Or remove it from this
-            project.
-          </p>
-        )}
-        {linked !== null && (
-          <p>
-            <button type="button" class="button" onClick={props.readAgain}>Read it again</button>
+            Install it, from its folder or an archive, with the Install… button, or remove it from
+            this project.
           </p>
         )}
       </section>
