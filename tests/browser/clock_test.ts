@@ -1,11 +1,14 @@
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import {
   BROWSER_TEST,
   expectText,
   hasFocus,
   Installation,
   launchBrowser,
+  type Locator,
   openPage,
+  SCREENSHOT_DIR,
   tabTo,
   until,
 } from "./_browser.ts";
@@ -19,6 +22,31 @@ const CLOCKED = {
   service: `export default function register() { return { "clocked.tick": () => 1 }; }`,
   manifest: { schedule: [{ handler: "clocked.tick", description: "Ticks", every: "1h" }] },
 };
+
+/** How each segment of the Off | On group looks: its fill, its weight, and its check mark. */
+async function segments(group: Locator) {
+  return await group.locator("label > span").evaluateAll((spans) =>
+    spans.map((span) => {
+      const view = span.ownerDocument.defaultView!;
+      return {
+        text: span.textContent,
+        fill: view.getComputedStyle(span).backgroundColor,
+        weight: Number(view.getComputedStyle(span).fontWeight),
+        mark: view.getComputedStyle(span, "::before").visibility === "visible",
+      };
+    })
+  );
+}
+
+/** Fails unless the chosen segment differs from the other by its fill, its weight and a mark. */
+async function assertChosen(group: Locator, chosen: "Off" | "On") {
+  const [off, on] = await segments(group);
+  const [yes, no] = chosen === "Off" ? [off, on] : [on, off];
+  assert.equal(yes.text, chosen);
+  assert.ok(yes.mark && !no.mark, `only ${chosen} has the check mark`);
+  assert.ok(yes.weight > no.weight, `${chosen} is bolder`);
+  assert.notEqual(yes.fill, no.fill, `${chosen} is filled`);
+}
 
 Deno.test("the clock's Off | On", BROWSER_TEST, async (t) => {
   const browser = await launchBrowser();
@@ -42,6 +70,12 @@ Deno.test("the clock's Off | On", BROWSER_TEST, async (t) => {
       await off.click();
       await expectText(page.getByRole("status").filter({ hasText: "Switched" }), /Switched off/);
       assert.equal(await off.isChecked(), true);
+      // Which is chosen shows without the focus, and not by colour alone.
+      await page.evaluate("document.activeElement?.blur()");
+      await assertChosen(group, "Off");
+      await page.locator(".clock-switch").screenshot({
+        path: join(SCREENSHOT_DIR, "clock-switch-off-light.png"),
+      });
       const offLine = await schedule();
       assert.match(offLine, /\[off\]/);
       assert.match(offLine, /Off for this project/);
@@ -49,6 +83,7 @@ Deno.test("the clock's Off | On", BROWSER_TEST, async (t) => {
       await on.click();
       await expectText(page.getByRole("status").filter({ hasText: "Switched" }), /Switched on/);
       assert.equal(await on.isChecked(), true);
+      await assertChosen(group, "On");
       assert.match(await schedule(), /\[on\]/);
       // Read again from the server, it says the same.
       await page.reload();
@@ -71,9 +106,15 @@ Deno.test("the clock's Off | On", BROWSER_TEST, async (t) => {
       assert.equal(await off.isChecked(), true);
       assert.ok(await hasFocus(off), "the focus moves with the choice");
       assert.match(await schedule(), /\[off\]/);
+      await assertChosen(group, "Off");
       await page.keyboard.press("ArrowRight");
       await expectText(page.getByRole("status").filter({ hasText: "Switched" }), /Switched on/);
       assert.equal(await on.isChecked(), true);
+      await page.evaluate("document.activeElement?.blur()");
+      await assertChosen(group, "On");
+      await page.locator(".clock-switch").screenshot({
+        path: join(SCREENSHOT_DIR, "clock-switch-on-dark.png"),
+      });
       assert.match(await schedule(), /\[on\]/);
       await watched.close();
     });
