@@ -6,6 +6,7 @@ import type {
   InstallSource,
 } from "../../runtime/web/api/events_types.ts";
 import { ApiError, messageOf, postJson } from "../api/client.ts";
+import { isAbsolutePath } from "../common/absolute_path.ts";
 import { Dialog } from "../common/dialog.tsx";
 import type { ProjectState } from "../state/project_state.ts";
 import { InstallCardView } from "./install_card_view.tsx";
@@ -195,11 +196,6 @@ export function InstallDialog(props: InstallDialogProps) {
       </div>
     </Dialog>
   );
-}
-
-/** Whether a path is absolute, on this machine or on Windows. */
-function isAbsolutePath(path: string): boolean {
-  return path.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path) || path.startsWith("\\\\");
 }
 
 /** What to do after the card could not be read; null when the message says it. */

@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import type { OpenProjectResponse } from "../../runtime/web/api/types.ts";
 import { messageOf, postJson } from "../api/client.ts";
+import { isAbsolutePath } from "../common/absolute_path.ts";
 import { Link } from "../common/link.tsx";
 import { projectPath } from "../state/route.ts";
 import { folderName } from "../common/folder_name.ts";
@@ -13,7 +14,8 @@ export interface OpenFolderFormProps {
 
 /**
  * "Open a folder": opens a project by its absolute path, which runs its
- * packages' `opened` handlers, and says how each ended.
+ * packages' `opened` handlers, and says how each ended. A relative path is
+ * refused here, in the words the install dialog uses, before it is sent.
  */
 export function OpenFolderForm(props: OpenFolderFormProps) {
   const [path, setPath] = useState("");
@@ -22,11 +24,19 @@ export function OpenFolderForm(props: OpenFolderFormProps) {
   const [result, setResult] = useState<OpenProjectResponse | null>(null);
   const submit = async (event: Event) => {
     event.preventDefault();
+    const folder = path.trim();
+    setResult(null);
+    if (!isAbsolutePath(folder)) {
+      setError(
+        `${JSON.stringify(folder)} is not an absolute path: give the project folder's full ` +
+          `path, starting with /.`,
+      );
+      return;
+    }
     setBusy(true);
     setError(null);
-    setResult(null);
     try {
-      setResult(await postJson<OpenProjectResponse>("/api/projects/open", { path: path.trim() }));
+      setResult(await postJson<OpenProjectResponse>("/api/projects/open", { path: folder }));
       props.onOpened();
     } catch (thrown) {
       // The path stays in the field, to correct.
