@@ -31,6 +31,8 @@ export type RemovalManifest =
 export interface RemovalOptions {
   /** Its `removed` handler runs (or ran); false when it could not. True by default. */
   removedRuns?: boolean;
+  /** Whether any version of it is on this machine; true by default. */
+  onMachine?: boolean;
 }
 
 /**
@@ -56,8 +58,16 @@ export function removalOf(manifest: RemovalManifest, options: RemovalOptions = {
       "Its records stay in this project's memory; installing it again finds them.",
       "Its receipts stay.",
     );
+  } else if (manifest.handlers === undefined) {
+    // Its manifest cannot be read: whatever it wrote stays all the same.
+    stays.push(
+      "Whatever records it wrote stay in this project's memory; installing it again finds them.",
+      "Its receipts stay.",
+    );
   }
-  stays.push("The package stays on this machine for the other projects that use it.");
+  if (options.onMachine !== false) {
+    stays.push("The package stays on this machine for the other projects that use it.");
+  }
   if (removed) {
     goes.push(
       `Its removed handler ${removed} runs first; if it fails, nothing is removed ` +

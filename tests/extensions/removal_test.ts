@@ -95,5 +95,16 @@ Deno.test("removalOf() says only what applies to the package", async (t) => {
       "ghost leaves this project's .sync/extensions.json.",
       "This project's approval of it.",
     ]);
+    assert.deepEqual(removal.stays, [
+      "Whatever records it wrote stay in this project's memory; installing it again finds them.",
+      "Its receipts stay.",
+      "The package stays on this machine for the other projects that use it.",
+    ]);
+  });
+
+  await t.step("a package not on this machine is not said to stay on it", () => {
+    const removal = removalOf({ id: "ghost" }, { onMachine: false });
+    assert.ok(!removal.stays.some((line) => line.includes("stays on this machine")));
+    assert.ok(removal.stays.some((line) => line.includes("records it wrote stay")));
   });
 });

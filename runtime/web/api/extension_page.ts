@@ -83,6 +83,9 @@ async function unreadableExtension(
     problem: serving.state === "cannot-load" ? serving.message : null,
     linkedFolder: ref?.source === "folder" ? ref.dir : null,
     // Nothing of it can be read, so no removed handler runs.
-    removal: removalOf({ id }, { removedRuns: false }),
+    removal: removalOf({ id }, {
+      removedRuns: false,
+      onMachine: serving.state !== "not-on-machine",
+    }),
   };
 }
