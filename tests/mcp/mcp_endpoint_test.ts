@@ -15,6 +15,7 @@ import { testHost } from "../internal/packages.ts";
 import { exists } from "../internal/cli.ts";
 import { callJson, exerciseClient, TOOLS_PACKAGE, writeLaterPackage } from "./_scenario.ts";
 import { join } from "node:path";
+import { initializeRequest, mcpPostHeaders } from "./_initialize.ts";
 
 const TOKEN = "installation-token-for-tests";
 
@@ -113,21 +114,8 @@ Deno.test("`McpEndpoint` attributes a session token's calls to that session's so
           url.searchParams.set("project", elsewhere);
           const response = await fetch(url, {
             method: "POST",
-            headers: {
-              authorization: `Bearer ${token}`,
-              "content-type": "application/json",
-              accept: "application/json, text/event-stream",
-            },
-            body: JSON.stringify({
-              jsonrpc: "2.0",
-              id: 1,
-              method: "initialize",
-              params: {
-                protocolVersion: "2025-06-18",
-                capabilities: {},
-                clientInfo: { name: "x", version: "1" },
-              },
-            }),
+            headers: mcpPostHeaders(token),
+            body: initializeRequest(),
           });
           assert.equal(response.status, 403);
           const body = await response.json();
@@ -237,16 +225,7 @@ Deno.test("`McpEndpoint` answers params that do not fit their method as invalid 
 Deno.test("`createApp`'s `/mcp` refuses what its guards refuse: the app's as the app's, its own as JSON-RPC errors", async (t) => {
   const served = await servedApp();
   const { app, port, url } = served;
-  const initialize = JSON.stringify({
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: {
-      protocolVersion: "2025-06-18",
-      capabilities: {},
-      clientInfo: { name: "raw", version: "1" },
-    },
-  });
+  const initialize = initializeRequest();
   const headers = (more: Record<string, string> = {}) => ({
     host: `127.0.0.1:${port}`,
     "content-type": "application/json",

@@ -8,6 +8,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { REPO_ROOT } from "../internal/cli.ts";
 import { ServeProcess } from "../internal/serve_process.ts";
+import { initializeRequest } from "./_initialize.ts";
 
 /** True when nothing is at `path`. */
 async function absent(path: string): Promise<boolean> {
@@ -114,16 +115,7 @@ Deno.test("`McpEndpoint` and `sync mcp` refuse the folders the app refuses, writ
         const response = await fetch(mcpUrl(folder), {
           method: "POST",
           headers,
-          body: JSON.stringify({
-            jsonrpc: "2.0",
-            id: 1,
-            method: "initialize",
-            params: {
-              protocolVersion: "2025-06-18",
-              capabilities: {},
-              clientInfo: { name: "raw", version: "1" },
-            },
-          }),
+          body: initializeRequest(),
         });
         assert.equal(response.status, 400);
         const body = await response.json();

@@ -12,6 +12,7 @@ import { REPO_ROOT, runSync } from "../internal/cli.ts";
 import { type PackageSpec, writePackage } from "../internal/packages.ts";
 import { ServeProcess } from "../internal/serve_process.ts";
 import { callJson, exerciseClient, TOOLS_PACKAGE, writeLaterPackage } from "./_scenario.ts";
+import { initializeRequest } from "./_initialize.ts";
 
 /** A home, a project with {@linkcode TOOLS_PACKAGE} installed (through whoever owns the home). */
 async function installation() {
@@ -305,16 +306,7 @@ Deno.test("`deno task mcp` says on stderr what it could not read on stdin, and r
     try {
       await write("not json");
       await write(JSON.stringify({ hello: "world" }));
-      await write(JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-06-18",
-          capabilities: {},
-          clientInfo: { name: "raw-lines", version: "1" },
-        },
-      }));
+      await write(initializeRequest("raw-lines"));
       let out = "";
       while (!out.includes("\n")) {
         const { value, done } = await stdout.read();

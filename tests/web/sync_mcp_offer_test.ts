@@ -19,6 +19,7 @@ import { serve } from "../../runtime/web/serve.ts";
 import { syncMcpOffer } from "../../runtime/web/sync_mcp_offer.ts";
 import { testHost } from "../internal/packages.ts";
 import { commitOrder, performerOver, waitForSession } from "../internal/sessions.ts";
+import { initializeRequest, mcpPostHeaders } from "../mcp/_initialize.ts";
 
 const SESSION: AgentSession = {
   key: "work-1",
@@ -269,21 +270,8 @@ Deno.test("a session's token dies with its agent: a later call with it is refuse
       }
       const response = await fetch(`http://127.0.0.1:${port}/mcp?project=${env.project}`, {
         method: "POST",
-        headers: {
-          authorization: `Bearer ${token}`,
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-        },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 1,
-          method: "initialize",
-          params: {
-            protocolVersion: "2025-06-18",
-            capabilities: {},
-            clientInfo: { name: "late", version: "1.0.0" },
-          },
-        }),
+        headers: mcpPostHeaders(token),
+        body: initializeRequest("late"),
       });
       assert.equal(response.status, 401, await response.text());
     });
