@@ -102,7 +102,17 @@ export async function describeSchedule(
     } catch (error) {
       blocked = { reason: skipReasonOf(error), message: describeError(error).message };
       const newest = await newestManifest(kv, id);
-      if (!newest) continue;
+      if (!newest) {
+        // Nothing of it can be read (a linked folder's manifest broken): its rows stay, from
+        // what ran of it here, so the person sees why the clock passes it over.
+        rows.push(...unreadableRows(id, blocked, stamps, {
+          on: !await isSwitchedOff(kv, project, id),
+          needsReview: await needsReview(kv, project, id),
+          now,
+          interruptedAfter,
+        }));
+        continue;
+      }
       manifest = newest;
     }
     if (manifest.schedule.length === 0) continue;
@@ -127,6 +137,34 @@ export async function describeSchedule(
     }
   }
   return rows;
+}
+
+/**
+ * The rows of a package whose manifest cannot be read: one per handler that
+ * ran here on the clock (its schedule is known only from that), or one for
+ * the package when none did.
+ */
+function unreadableRows(
+  id: string,
+  blocked: NonNullable<ScheduleView["blocked"]>,
+  stamps: Map<string, ScheduleStamp>,
+  state: { on: boolean; needsReview: boolean; now: number; interruptedAfter: number },
+): ScheduleView[] {
+  const ran = [...stamps.entries()].filter(([key]) => key.startsWith(`${id}\0`));
+  const handlers = ran.length > 0 ? ran : [[`${id}\0`, null] as const];
+  return handlers.map(([key, stamp]) => ({
+    packageId: id,
+    packageName: id,
+    handler: key.slice(id.length + 1),
+    description: "its schedule cannot be read now",
+    every: "",
+    wording: "as its manifest says once it reads again",
+    on: state.on,
+    blocked,
+    lastAttempt: stamp ? viewStamp(stamp, state.now, state.interruptedAfter) : null,
+    nextDue: null,
+    needsReview: state.needsReview,
+  }));
 }
 
 /** The manifest of the artefact serving `id` on this machine, or null when it cannot be read. */

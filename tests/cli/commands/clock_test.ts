@@ -106,6 +106,22 @@ Deno.test("the clock, as a person sees it from the CLI and `sync serve`", async 
       }
     });
 
+    await t.step("a linked folder whose manifest broke keeps its row, saying why", async () => {
+      const manifest = join(folder, "manifest.json");
+      const good = await Deno.readTextFile(manifest);
+      await Deno.writeTextFile(manifest, good.replace(",", ""));
+      try {
+        const result = await sync("schedule", "--project", project);
+        assert.equal(result.code, 0, result.stderr);
+        assert.match(
+          result.stdout,
+          /^ticker \(ticker\): its schedule cannot be read now, .*last .* passed over \(unavailable\): .*manifest/m,
+        );
+      } finally {
+        await Deno.writeTextFile(manifest, good);
+      }
+    });
+
     await t.step("`sync projects forget` takes the project off the list", async () => {
       const result = await sync("projects", "forget", project);
       assert.equal(result.code, 0, result.stderr);
