@@ -1100,7 +1100,10 @@ class CallSession {
     }
     return {
       name: "HandlerFailedError",
-      message: `${this.#what(stage)} threw ${name}: ${message}`,
+      // A value that is not an Error is said as what it is: `threw "a string"`, `threw null`.
+      message: name === "Thrown"
+        ? `${this.#what(stage)} threw ${message}`
+        : `${this.#what(stage)} threw ${name}: ${message}`,
     };
   }
 
@@ -1123,12 +1126,12 @@ class CallSession {
         // further (its getters would run), only named as what it was.
         if (!named && !said) {
           name = "Thrown";
-          message = "threw an object that is not an Error (no name, no message)";
+          message = "an object that is not an Error (it has no name and no message)";
         }
       } else {
         const dumped = vm.dump(errorHandle);
         name = "Thrown";
-        message = `threw ${JSON.stringify(dumped) ?? String(dumped)}`;
+        message = JSON.stringify(dumped) ?? String(dumped);
       }
     } catch {
       message = "an error that could not be read";
