@@ -123,6 +123,19 @@ Deno.test("the sync CLI, as a person uses it with the hello package", async (t) 
     });
 
     await t.step(
+      "a receipt of a handler named under another package says the package",
+      async () => {
+        const refused = await sync("call", "nothere", "hello.greet", "--project", project);
+        assert.equal(refused.code, 1, refused.stderr);
+        const text = await sync("receipts", "--project", project, "--limit", "1");
+        assert.match(
+          text.stdout,
+          /^\S+Z {2}failed  nothere: hello\.greet \(extension, \d+ ms\)  NotFoundError/,
+        );
+      },
+    );
+
+    await t.step(
       "`sync call` of an undeclared handler fails and names the declared ones",
       async () => {
         const result = await sync("call", "hello", "hello.wave", "--project", project);

@@ -57,8 +57,15 @@ async function runReceipts(context: CommandContext<typeof OPTIONS>): Promise<num
       const occasion = r.occasion.moment
         ? `${r.occasion.kind}:${r.occasion.moment}`
         : r.occasion.kind;
+      // A handler's name starts with its package's id; where it does not (a call that
+      // named a package and a handler of another), the package is said too.
+      const what = r.handler === ""
+        ? `${printable(r.packageId)} (every handler)`
+        : r.handler.startsWith(`${r.packageId}.`)
+        ? printable(r.handler)
+        : `${printable(r.packageId)}: ${printable(r.handler)}`;
       io.out(
-        `${r.startedAt}  ${r.outcome.padEnd(7)} ${printable(r.handler) || "(every handler)"} ` +
+        `${r.startedAt}  ${r.outcome.padEnd(7)} ${what} ` +
           `(${printable(occasion)}, ${ms} ms)` +
           (r.error ? `  ${printable(r.error.name)}: ${printable(r.error.message)}` : ""),
       );
