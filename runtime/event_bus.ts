@@ -6,7 +6,8 @@
  * everything done to the installation, the CLI's and the clock's included.
  *
  * Publishing never waits for a watcher. Each watcher has a queue of at most
- * `EVENT_LIMITS.maxQueuedEvents`; a watcher that falls further behind (a page
+ * `EVENT_LIMITS.maxQueuedEvents` facts and `maxQueuedBytes` bytes of their
+ * JSON; a watcher that falls further behind (a page
  * whose connection does not drain) loses its queue and is told `resync`
  * instead, so it reads the state again: the host never holds more than that
  * for anyone.
@@ -35,15 +36,27 @@ export interface SubscribeOptions {
   types?: ReadonlySet<SyncEvent["type"]>;
   /** The most facts held for this watcher; past it they are dropped for a `resync`. */
   maxQueued?: number;
+  /** The most bytes of facts (their JSON) held for this watcher; past it they are dropped for a `resync`. */
+  maxQueuedBytes?: number;
+}
+
+const encoder = new TextEncoder();
+
+/** The bytes of a fact's JSON: what a watcher's queue counts. */
+function bytesOf(event: SyncEvent): number {
+  return encoder.encode(JSON.stringify(event)).byteLength;
 }
 
 /** One watcher's place on the bus: the facts held for it until it takes them. */
 export class EventSubscription {
   #queue: SyncEvent[] = [];
+  #sizes: number[] = [];
+  #bytes = 0;
   #dropped = 0;
   #project: string | undefined;
   #types: ReadonlySet<SyncEvent["type"]> | undefined;
   #maxQueued: number;
+  #maxQueuedBytes: number;
   #wake: (() => void) | undefined;
   #closed = false;
   #onClose: () => void;
@@ -58,6 +71,7 @@ export class EventSubscription {
     this.#project = options.project;
     this.#types = options.types;
     this.#maxQueued = Math.max(1, options.maxQueued ?? EVENT_LIMITS.maxQueuedEvents);
+    this.#maxQueuedBytes = Math.max(1, options.maxQueuedBytes ?? EVENT_LIMITS.maxQueuedBytes);
     this.#onClose = onClose;
   }
 
@@ -70,16 +84,26 @@ export class EventSubscription {
    * Holds a fact for the watcher, if it is of its project and kinds. Never waits.
    *
    * @param event The fact published.
+   * @param bytes The bytes of its JSON, when the publisher measured them once for every watcher.
    */
-  offer(event: SyncEvent): void {
+  offer(event: SyncEvent, bytes?: number): void {
     if (this.#closed) return;
     if (this.#project !== undefined && event.project !== this.#project) return;
     if (this.#types !== undefined && !this.#types.has(event.type)) return;
-    if (this.#queue.length >= this.#maxQueued) {
+    const size = bytes ?? bytesOf(event);
+    if (
+      this.#queue.length >= this.#maxQueued || this.#bytes + size > this.#maxQueuedBytes
+    ) {
       // Too far behind: what is held is worth less than reading the state again.
       this.#dropped += this.#queue.length + 1;
       this.#queue = [];
-    } else this.#queue.push(event);
+      this.#sizes = [];
+      this.#bytes = 0;
+    } else {
+      this.#queue.push(event);
+      this.#sizes.push(size);
+      this.#bytes += size;
+    }
     this.#wake?.();
   }
 
@@ -105,7 +129,9 @@ export class EventSubscription {
       this.#dropped = 0;
       return { type: "resync", dropped };
     }
-    return this.#queue.shift() ?? null;
+    const event = this.#queue.shift() ?? null;
+    if (event !== null) this.#bytes -= this.#sizes.shift()!;
+    return event;
   }
 
   /** Takes the watcher off the bus and ends a wait in {@linkcode EventSubscription.next}. */
@@ -113,6 +139,8 @@ export class EventSubscription {
     if (this.#closed) return;
     this.#closed = true;
     this.#queue = [];
+    this.#sizes = [];
+    this.#bytes = 0;
     this.#onClose();
     this.#wake?.();
   }
@@ -132,7 +160,9 @@ export class EventBus implements EventSink {
    * @param event The fact, after it is written.
    */
   publish(event: SyncEvent): void {
-    for (const subscription of this.#subscriptions) subscription.offer(event);
+    if (this.#subscriptions.size === 0) return;
+    const bytes = bytesOf(event);
+    for (const subscription of this.#subscriptions) subscription.offer(event, bytes);
   }
 
   /**

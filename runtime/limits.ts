@@ -317,6 +317,11 @@ export interface EventLimits {
    * they are dropped and it is told to read the state again (`resync`).
    */
   maxQueuedEvents: number;
+  /**
+   * Bytes of the facts (their JSON) held for one watcher that has not taken
+   * them yet; past it they are dropped as past `maxQueuedEvents`.
+   */
+  maxQueuedBytes: number;
   /** How often a quiet stream sends a comment, so proxies and the page know it lives, in ms. */
   heartbeatMs: number;
 }
@@ -324,6 +329,7 @@ export interface EventLimits {
 /** The limits of every event stream. */
 export const EVENT_LIMITS: Readonly<EventLimits> = Object.freeze({
   maxQueuedEvents: 256,
+  maxQueuedBytes: 4 * 1024 * 1024,
   heartbeatMs: 15_000,
 });
 

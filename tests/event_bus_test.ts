@@ -68,6 +68,24 @@ Deno.test("`EventBus` hands each watcher its project's facts, and holds no more 
     },
   );
 
+  await t.step("a watcher is held no more bytes than its bound, however few facts", async () => {
+    const bus = new EventBus();
+    const size = new TextEncoder().encode(JSON.stringify(switched("/a", true))).byteLength;
+    const slow = bus.subscribe({ project: "/a", maxQueuedBytes: size * 2 + size / 2 });
+    for (let i = 0; i < 3; i++) bus.publish(switched("/a", true));
+    // The third would pass the bytes: the two held are dropped with it.
+    assert.deepEqual(await slow.next(10_000), { type: "resync", dropped: 3 });
+    assert.equal(await slow.next(1), null);
+    // Taking a fact frees its bytes.
+    bus.publish(switched("/a", false));
+    assert.deepEqual(await slow.next(10_000), switched("/a", false));
+    bus.publish(switched("/a", true));
+    bus.publish(switched("/a", false));
+    assert.deepEqual(await slow.next(10_000), switched("/a", true));
+    assert.deepEqual(await slow.next(10_000), switched("/a", false));
+    slow.close();
+  });
+
   await t.step("publishing with nobody watching, or to a closed watcher, does nothing", () => {
     const bus = new EventBus();
     bus.publish(switched("/a", true));

@@ -1,6 +1,7 @@
 /**
  * The limits of an agent session: how long an agent may take to answer
- * `initialize`, how much of its output is kept, and how large a file it may
+ * `initialize`, `session/new` and `session/load` and to honour a cancel,
+ * how much of its output is kept, and how large a file it may
  * read or write through the client.
  *
  * @module
@@ -10,8 +11,28 @@
 export const AGENT_LIMITS = {
   /** How long an agent may take to answer `initialize` before the session fails. */
   initializeTimeoutMs: 30_000,
+  /** How long an agent may take to answer `session/new` or `session/load` before the session fails. */
+  sessionTimeoutMs: 30_000,
+  /** How long an agent may take to end its turn once cancelled before its process is stopped. */
+  cancelGraceMs: 5_000,
   /** Characters of one transcript entry's text; longer text is cut, saying how much. */
   maxEntryChars: 16_000,
+  /** Characters of an id the agent gives (a tool call's, a message's, a permission option's); longer ids are cut. */
+  maxIdChars: 200,
+  /** Characters of a title the agent gives a tool call or a permission; longer ones are cut. */
+  maxTitleChars: 1_000,
+  /** Characters of one path a tool call names; longer ones are cut. */
+  maxPathChars: 1_000,
+  /** Paths one tool call names; more are left out. */
+  maxToolPaths: 20,
+  /** Options one permission request offers; more are left out. */
+  maxPermissionOptions: 16,
+  /** Characters of a permission option's name. */
+  maxOptionNameChars: 200,
+  /** Characters of the agent's own session id; a longer one fails the session. */
+  maxSessionIdChars: 1_000,
+  /** Characters of the agent's words (an error's message, its sign-in methods) kept in a session's state. */
+  maxAgentWordsChars: 2_000,
   /** Entries of one plan; more are left out, saying how many. */
   maxPlanEntries: 50,
   /** Bytes of stderr kept, from its end. */

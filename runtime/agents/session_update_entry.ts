@@ -1,6 +1,8 @@
 /**
  * Turns what an agent sends (`session/update`) into transcript entries,
- * bounding every text on the way.
+ * bounding every string on the way: texts, titles, ids and paths are cut,
+ * and a tool call names at most `AGENT_LIMITS.maxToolPaths` paths, so that
+ * no entry is larger than a few tens of KiB whatever the agent sends.
  *
  * @module
  */
@@ -37,6 +39,7 @@ export function entryFromUpdate(
 ): TranscriptEntry | null {
   const base = options.replay ? { at: options.at, replay: true } : { at: options.at };
   const text = (value: string) => cutText(value, AGENT_LIMITS.maxEntryChars);
+  const title = (value: string) => cutText(value, AGENT_LIMITS.maxTitleChars);
   switch (update.sessionUpdate) {
     case "user_message_chunk":
       return { ...base, kind: "user", text: text(blockText(update.content)) };
@@ -44,14 +47,14 @@ export function entryFromUpdate(
     case "agent_thought_chunk": {
       const kind = update.sessionUpdate === "agent_message_chunk" ? "message" : "thought";
       const entry = { ...base, kind, text: text(blockText(update.content)) } as const;
-      return update.messageId ? { ...entry, messageId: update.messageId } : entry;
+      return update.messageId ? { ...entry, messageId: agentId(update.messageId) } : entry;
     }
     case "tool_call":
       return {
         ...base,
         kind: "tool_call",
-        toolCallId: update.toolCallId,
-        title: text(update.title),
+        toolCallId: agentId(update.toolCallId),
+        title: title(update.title),
         ...(update.kind ? { toolKind: update.kind } : {}),
         status: update.status ?? "pending",
         ...toolContent(update.content, update.locations),
@@ -60,8 +63,8 @@ export function entryFromUpdate(
       return {
         ...base,
         kind: "tool_call_update",
-        toolCallId: update.toolCallId,
-        ...(update.title ? { title: text(update.title) } : {}),
+        toolCallId: agentId(update.toolCallId),
+        ...(update.title ? { title: title(update.title) } : {}),
         ...(update.kind ? { toolKind: update.kind } : {}),
         ...(update.status ? { status: update.status as ToolCallStatus } : {}),
         ...toolContent(update.content, update.locations),
@@ -79,6 +82,16 @@ export function entryFromUpdate(
     default:
       return null;
   }
+}
+
+/**
+ * An id the agent gave (a tool call's, a message's, an option's), cut to
+ * `AGENT_LIMITS.maxIdChars`: the same id is always cut the same way.
+ *
+ * @param id The id as the agent sent it.
+ */
+export function agentId(id: string): string {
+  return cutText(id, AGENT_LIMITS.maxIdChars);
 }
 
 /**
@@ -120,6 +133,10 @@ function toolContent(
     });
     out.text = cutText(parts.join("\n"), AGENT_LIMITS.maxEntryChars);
   }
-  if (locations) out.paths = locations.slice(0, 100).map((location) => location.path);
+  if (locations) {
+    out.paths = locations.slice(0, AGENT_LIMITS.maxToolPaths).map((location) =>
+      cutText(location.path, AGENT_LIMITS.maxPathChars)
+    );
+  }
   return out;
 }

@@ -145,13 +145,15 @@ export class TranscriptWriter {
    * drops the oldest past the bounds, and writes soon.
    *
    * @param entry The entry, as the session gave it.
+   * @returns The entry as it is kept, fitted to one stored value: what a live view is told.
    */
-  add(entry: TranscriptEntry): void {
+  add(entry: TranscriptEntry): TranscriptEntry {
     const before = this.#entries.length;
     const max = this.#limits.maxStoredEntryBytes;
     // Joined text stays within one stored value: a character is at most three bytes of UTF-8.
     const maxChars = Math.min(AGENT_LIMITS.maxEntryChars, Math.floor((max - 512) / 3));
-    appendEntry(this.#entries, fitted(entry, max), Math.max(40, maxChars));
+    const kept = fitted(entry, max);
+    appendEntry(this.#entries, kept, Math.max(40, maxChars));
     const last = this.#entries.length - 1;
     this.#entries[last] = fitted(this.#entries[last], max);
     const size = bytesOf(this.#entries[last]);
@@ -177,6 +179,7 @@ export class TranscriptWriter {
       this.#timer = undefined;
       this.flush().catch(() => {});
     }, this.#limits.flushAfterMs);
+    return kept;
   }
 
   /** Writes what changed now; resolves once written (or once the failure was told). */

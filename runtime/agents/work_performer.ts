@@ -875,7 +875,11 @@ export class WorkPerformer {
     });
   }
 
-  /** An entry of the transcript: kept, and told. Replayed entries are Sync's already. */
+  /**
+   * An entry of the transcript: kept, and told as it is kept (fitted to one
+   * stored value), so a page is told no more than the store holds. Replayed
+   * entries are Sync's already.
+   */
   #entry(live: LiveSession, entry: TranscriptEntry): void {
     if (entry.replay) return;
     let kept = entry;
@@ -883,12 +887,11 @@ export class WorkPerformer {
       kept = { ...entry, text: live.seededText };
       live.seededText = null;
     }
-    live.writer.add(kept);
     this.#events.publish({
       type: "transcript",
       project: live.pointer.project,
       sessionKey: live.pointer.key,
-      entry: kept,
+      entry: live.writer.add(kept),
     });
   }
 

@@ -1,0 +1,68 @@
+/**
+ * Sessions with an agent that misbehaves on purpose (`tests/internal/hostile_agent.ts`),
+ * run as a real child process: what it sends is bounded, its states always
+ * move, and a person can always stop it.
+ */
+import assert from "node:assert/strict";
+import { addAgent, AGENT_LIMITS, readTranscript } from "../../runtime/agents/mod.ts";
+import { SESSION_LIMITS } from "../../runtime/limits.ts";
+import type { TranscriptEntry } from "../../runtime/transcript.ts";
+import { hostileAgentCommand } from "../internal/hostile_agent.ts";
+import { testHost } from "../internal/packages.ts";
+import { performerOver, waitForSession } from "../internal/sessions.ts";
+
+const encoder = new TextEncoder();
+const bytesOf = (value: unknown) => encoder.encode(JSON.stringify(value)).byteLength;
+
+/** A test host with the hostile agent added in a mode, and a performer over it. */
+async function hostileHost(mode: string, options: Parameters<typeof performerOver>[1] = {}) {
+  const env = await testHost();
+  const command = hostileAgentCommand(mode);
+  await addAgent(env.kv, {
+    name: "hostile",
+    command: command.command,
+    args: [...command.args],
+    env: {},
+  });
+  const work = performerOver(env.host, options);
+  return { env, work };
+}
+
+Deno.test("`WorkPerformer` bounds every string of an entry before it is kept or told", async (t) => {
+  const { env, work } = await hostileHost("ok");
+  const watcher = env.host.events.subscribe({
+    project: env.project,
+    types: new Set(["transcript"]),
+  });
+  try {
+    const { session } = await work.begin(env.project, "hostile", "big-tool");
+    await waitForSession(env.kv, env.project, session.key, (s) => s.state === "ended");
+    const told: TranscriptEntry[] = [];
+    for (let event = await watcher.next(1); event !== null; event = await watcher.next(1)) {
+      if (event.type === "transcript") told.push(event.entry);
+    }
+    await t.step("the tool call's id, title and paths are cut, and its paths counted", () => {
+      const call = told.find((e) => e.kind === "tool_call");
+      assert.ok(call?.kind === "tool_call");
+      assert.ok(call.toolCallId.length <= AGENT_LIMITS.maxIdChars);
+      assert.ok(call.title.length <= AGENT_LIMITS.maxTitleChars);
+      assert.equal(call.paths?.length, AGENT_LIMITS.maxToolPaths);
+      for (const path of call.paths ?? []) assert.ok(path.length <= AGENT_LIMITS.maxPathChars);
+      const message = told.find((e) => e.kind === "message");
+      assert.ok(message?.kind === "message");
+      assert.ok((message.messageId ?? "").length <= AGENT_LIMITS.maxIdChars);
+    });
+    await t.step("what is told is what is stored, each within one stored value", async () => {
+      for (const entry of told) assert.ok(bytesOf(entry) <= SESSION_LIMITS.maxStoredEntryBytes);
+      const { entries } = await readTranscript(env.kv, env.project, session.key);
+      assert.deepEqual(
+        entries.filter((e) => e.kind === "tool_call"),
+        told.filter((e) => e.kind === "tool_call"),
+      );
+    });
+  } finally {
+    watcher.close();
+    await work.stop();
+    await env.close();
+  }
+});
