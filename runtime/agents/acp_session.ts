@@ -292,7 +292,8 @@ export class AcpSession {
    *
    * @returns The agent's session id.
    * @throws {AgentSignInRequiredError} when the agent wants a person to sign in first.
-   * @throws {AgentFailedError} when the agent refuses, in its words, or exits.
+   * @throws {AgentFailedError} when the agent refuses, in its words, or exits, or
+   *   answers a session id longer than `AGENT_LIMITS.maxSessionIdChars`.
    */
   async newSession(): Promise<string> {
     const servers = await this.#mcpServers();
@@ -304,6 +305,13 @@ export class AcpSession {
           mcpServers: servers,
         }),
     );
+    if (answer.sessionId.length > AGENT_LIMITS.maxSessionIdChars) {
+      throw this.#failure(
+        `answered session/new with a session id of ${answer.sessionId.length} characters, ` +
+          `more than the ${AGENT_LIMITS.maxSessionIdChars} Sync keeps`,
+        "",
+      );
+    }
     this.#sessionId = answer.sessionId;
     return answer.sessionId;
   }
@@ -525,7 +533,7 @@ export class AcpSession {
       if (exit !== null) throw this.#exited(what, exit.exit);
       throw this.#failure(
         `closed its output during ${what}`,
-        ` (${error instanceof Error ? error.message : String(error)})`,
+        ` (${words(error instanceof Error ? error.message : String(error))})`,
       );
     }
     if ("exit" in result) throw this.#exited(what, result.exit);
@@ -545,7 +553,7 @@ export class AcpSession {
       return new AgentSignInRequiredError(this.#signInMessage(what, error, methods), methods);
     }
     return this.#failure(
-      `refused ${what}: ${error.message}${detail(error.data)}`,
+      `refused ${what}: ${words(error.message)}${detail(error.data)}`,
       "",
       null,
       error.code,
@@ -565,12 +573,16 @@ export class AcpSession {
           ].join(" ")
         }\` in a terminal`
         : (method.description ?? "");
-      return `${method.name}${how ? ` (${how})` : ""}`;
+      return `${words(method.name)}${how ? ` (${words(how)})` : ""}`;
     });
-    return `The agent ${agent} needs a person to sign in before ${what} (${error.message}): ` +
-      (ways.length > 0
-        ? `sign in one of these ways: ${ways.join("; ")}; then continue`
-        : `sign in the way the agent's own documentation says; then continue`);
+    // Each of the agent's words is cut, and the whole: it is what the session's state shows.
+    return cutText(
+      `The agent ${agent} needs a person to sign in before ${what} (${words(error.message)}): ` +
+        (ways.length > 0
+          ? `sign in one of these ways: ${ways.join("; ")}; then continue`
+          : `sign in the way the agent's own documentation says; then continue`),
+      AGENT_LIMITS.maxReasonChars,
+    );
   }
 
   /** An {@linkcode AgentFailedError} naming the agent and ending with its stderr tail. */
@@ -599,6 +611,11 @@ function authMethodOf(method: acp.AuthMethod): AgentAuthMethod {
     out.terminal = { args: method.args ?? [], env: method.env ?? {} };
   }
   return out;
+}
+
+/** Words the agent gave (an error's message, a sign-in method), cut to what a session's state keeps. */
+function words(text: string): string {
+  return cutText(text, AGENT_LIMITS.maxAgentWordsChars);
 }
 
 /** The data of an agent's error, when it says more than the message. */

@@ -31,8 +31,13 @@ export const AGENT_LIMITS = {
   maxOptionNameChars: 200,
   /** Characters of the agent's own session id; a longer one fails the session. */
   maxSessionIdChars: 1_000,
-  /** Characters of the agent's words (an error's message, its sign-in methods) kept in a session's state. */
+  /**
+   * Characters of the agent's words (an error's message, each sign-in method's
+   * name and description) put in a session's state; longer ones are cut.
+   */
   maxAgentWordsChars: 2_000,
+  /** Characters of a session's reason (why it failed, how to sign in) kept in its state. */
+  maxReasonChars: 8_000,
   /** Entries of one plan; more are left out, saying how many. */
   maxPlanEntries: 50,
   /** Bytes of stderr kept, from its end. */

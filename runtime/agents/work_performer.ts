@@ -24,6 +24,7 @@
 import { type AgentSession, type AgentSessionState, orderingExtension } from "../agent_session.ts";
 import type { EventBus } from "../event_bus.ts";
 import { ConflictError, InvalidInputError, NotFoundError } from "../errors.ts";
+import { cutText } from "../internal/cut_text.ts";
 import { describeError } from "../internal/describe_error.ts";
 import { newId } from "../internal/id.ts";
 import { SESSION_LIMITS, type SessionLimits } from "../limits.ts";
@@ -39,6 +40,7 @@ import {
   startAcpSession,
 } from "./acp_session.ts";
 import { listAgents, type ListedAgent, readAgent } from "./agent_definitions.ts";
+import { AGENT_LIMITS } from "./agent_limits.ts";
 import { AgentFailedError, AgentSignInRequiredError } from "./agent_errors.ts";
 import type { AgentPeer } from "./agent_peer.ts";
 import { orderPrompt } from "./order_prompt.ts";
@@ -671,18 +673,18 @@ export class WorkPerformer {
         if (error instanceof AgentSignInRequiredError) {
           await this.#change(live, {
             state: "waiting",
-            waitingFor: { kind: "sign-in", text: error.message },
+            waitingFor: { kind: "sign-in", text: reason(error.message) },
           });
           return;
         }
         const described = describeError(error);
-        const stderrTail = error instanceof AgentFailedError ? error.stderrTail : "";
+        const stderrTail = error instanceof AgentFailedError ? tailOf(error.stderrTail) : "";
         await this.#change(live, {
           state: "failed",
           waitingFor: null,
           error: {
-            name: described.name,
-            message: described.message,
+            name: described.name.slice(0, 100),
+            message: reason(described.message),
             ...(stderrTail ? { stderrTail } : {}),
           },
         });
@@ -914,14 +916,55 @@ export class WorkPerformer {
       );
       live.pointer = written;
       this.#tell(written);
-    }).catch((error) => {
+    }).catch(async (error) => {
+      const why = cutText(describeError(error).message, 500);
       this.#log(
-        `The session ${live.pointer.key} in ${live.pointer.project} could not be written: ` +
-          describeError(error).message,
+        `The session ${live.pointer.key} in ${live.pointer.project} could not be written: ${why}`,
       );
+      // A state that cannot be written must not stay `running`: the session fails with Sync's own words.
+      await this.#failUnwritten(live, why);
     });
     live.writes = write;
     return write;
+  }
+
+  /**
+   * A pointer write failed: the session becomes `failed` with a short
+   * reason Sync writes itself, and its agent is stopped, so it never stays
+   * `running` or `waiting` with nothing moving it.
+   */
+  async #failUnwritten(live: LiveSession, why: string): Promise<void> {
+    try {
+      const written = await updateSession(
+        this.#kv,
+        live.pointer.project,
+        live.pointer.key,
+        (s) => ({
+          ...s,
+          state: "failed",
+          waitingFor: null,
+          error: {
+            name: "SessionNotWritten",
+            message: `Sync could not write this session's state (${why}), so it stopped the ` +
+              `agent; press Continue in the app's Chat to pick it up.`,
+          },
+          updatedAt: new Date(this.#now()).toISOString(),
+        }),
+      );
+      live.pointer = written;
+      this.#tell(written);
+    } catch (error) {
+      this.#log(
+        `The session ${live.pointer.key} in ${live.pointer.project} could not be marked failed: ` +
+          describeError(error).message,
+      );
+    }
+    for (const resolve of live.asking.values()) resolve("cancelled");
+    const acp = live.acp;
+    const peer = live.peer;
+    live.acp = null;
+    live.peer = null;
+    this.#track(Promise.allSettled([acp?.close(), peer?.stop()]));
   }
 
   /** A session left running or waiting by a Sync that stopped: `interrupted`, for a person to continue. */
@@ -963,6 +1006,17 @@ function ownerOf(session: AgentSession): string {
   const extension = orderingExtension(session);
   if (extension !== null) return `work ordered by ${extension}`;
   return session.source.kind === "agent" ? "work ordered by agents" : "conversations with agents";
+}
+
+/** A reason put in a session's state (why it failed, how to sign in), cut to what the state keeps. */
+function reason(text: string): string {
+  return cutText(text, AGENT_LIMITS.maxReasonChars);
+}
+
+/** The last of an agent's stderr as the state keeps it: its end, cut to the same length. */
+function tailOf(stderrTail: string): string {
+  const max = AGENT_LIMITS.maxReasonChars;
+  return stderrTail.length <= max ? stderrTail : `…${stderrTail.slice(-(max - 1))}`;
 }
 
 function liveKey(project: string, key: string): string {

@@ -66,3 +66,65 @@ Deno.test("`WorkPerformer` bounds every string of an entry before it is kept or 
     await env.close();
   }
 });
+
+Deno.test("`WorkPerformer` keeps an agent's long words out of a session's state, which always moves", async (t) => {
+  await t.step("a session id longer than Sync keeps fails the session, saying so", async () => {
+    const { env, work } = await hostileHost("big-session-id");
+    try {
+      const { session } = await work.begin(env.project, "hostile", "hello");
+      const failed = await waitForSession(
+        env.kv,
+        env.project,
+        session.key,
+        (s) => s.state === "failed",
+      );
+      assert.match(
+        failed.error?.message ?? "",
+        /^The agent hostile answered session\/new with a session id of 200000 characters, more than the 1000 Sync keeps/,
+      );
+      assert.equal(failed.agentSessionId, null);
+    } finally {
+      await work.stop();
+      await env.close();
+    }
+  });
+  await t.step("a sign-in of huge names and words waits, its text cut", async () => {
+    const { env, work } = await hostileHost("big-sign-in");
+    try {
+      const { session } = await work.begin(env.project, "hostile", "hello");
+      const waiting = await waitForSession(
+        env.kv,
+        env.project,
+        session.key,
+        (s) => s.state === "waiting",
+      );
+      assert.equal(waiting.waitingFor?.kind, "sign-in");
+      const text = waiting.waitingFor?.kind === "sign-in" ? waiting.waitingFor.text : "";
+      assert.match(
+        text,
+        /^The agent hostile needs a person to sign in before session\/new \(A+… \[cut: /,
+      );
+      assert.ok(text.length <= AGENT_LIMITS.maxReasonChars);
+    } finally {
+      await work.stop();
+      await env.close();
+    }
+  });
+  await t.step("an error of 200,000 characters fails the turn, its message cut", async () => {
+    const { env, work } = await hostileHost("ok");
+    try {
+      const { session } = await work.begin(env.project, "hostile", "big-error");
+      const failed = await waitForSession(
+        env.kv,
+        env.project,
+        session.key,
+        (s) => s.state === "failed",
+      );
+      assert.match(failed.error?.message ?? "", /^The agent hostile refused the turn: E+… \[cut: /);
+      assert.ok((failed.error?.message ?? "").length <= AGENT_LIMITS.maxReasonChars);
+    } finally {
+      await work.stop();
+      await env.close();
+    }
+  });
+});
