@@ -105,6 +105,10 @@ export interface AcpSessionOptions {
   mcpServers?: McpServer[] | ((facts: AgentFacts) => Promise<McpServer[]>);
   /** How long the agent may take to answer `initialize`; `AGENT_LIMITS.initializeTimeoutMs` by default. */
   initializeTimeoutMs?: number;
+  /** How long the agent may take to answer `session/new` or `session/load`; `AGENT_LIMITS.sessionTimeoutMs` by default. */
+  sessionTimeoutMs?: number;
+  /** How long a cancelled turn may go on before the agent is stopped; `AGENT_LIMITS.cancelGraceMs` by default. */
+  cancelGraceMs?: number;
   /** The command the agent runs as, to spell a terminal sign-in; the agent's name when not given. */
   agentCommand?: readonly string[];
   /** The clock entries are stamped with. */
@@ -155,6 +159,11 @@ export class AcpSession {
   #requestCount = 0;
   #exit: AgentExit | null = null;
   #turning = false;
+  /** True while `session/new` or `session/load` waits for its answer. */
+  #starting = false;
+  /** Set when a cancel made Sync stop the agent: what the failure says. */
+  #stoppedForCancel: ((what: string) => string) | null = null;
+  #cancelTimer: ReturnType<typeof setTimeout> | undefined;
 
   /**
    * Use {@linkcode startAcpSession}, which also initializes.
@@ -241,17 +250,6 @@ export class AcpSession {
    */
   async initialize(): Promise<AgentFacts> {
     const timeoutMs = this.#options.initializeTimeoutMs ?? AGENT_LIMITS.initializeTimeoutMs;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timedOut = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        reject(
-          this.#failure(
-            `did not answer initialize within ${seconds(timeoutMs)}`,
-            "; it may not speak ACP on stdio, or may be waiting for input",
-          ),
-        );
-      }, timeoutMs);
-    });
     const call = this.#call<acp.InitializeResponse>(
       "initialize",
       (agent) =>
@@ -264,10 +262,13 @@ export class AcpSession {
           },
         }),
     );
-    // After a timeout the call still ends (when the connection closes); nobody waits for it then.
-    call.catch(() => {});
-    try {
-      const answer = await Promise.race([call, timedOut]);
+    {
+      const answer = await this.#deadline(
+        call,
+        timeoutMs,
+        "initialize",
+        "; it may not speak ACP on stdio, or may be waiting for input",
+      );
       this.#facts = {
         info: answer.agentInfo
           ? {
@@ -282,8 +283,45 @@ export class AcpSession {
         authMethods: (answer.authMethods ?? []).map(authMethodOf),
       };
       return this.#facts;
+    }
+  }
+
+  /**
+   * The call's answer, or an {@linkcode AgentFailedError} once `timeoutMs`
+   * passed without one ("did not answer <what> within 30 s").
+   */
+  async #deadline<T>(
+    call: Promise<T>,
+    timeoutMs: number,
+    what: string,
+    hint = "",
+    onTimeout?: () => Promise<void>,
+  ): Promise<T> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        reject(this.#failure(`did not answer ${what} within ${seconds(timeoutMs)}`, hint));
+        // After the failure is told: the agent's exit must not be what the call reports.
+        onTimeout?.().catch(() => {});
+      }, timeoutMs);
+    });
+    // After a timeout the call still ends (when the connection closes); nobody waits for it then.
+    call.catch(() => {});
+    try {
+      return await Promise.race([call, timedOut]);
     } finally {
       clearTimeout(timer);
+    }
+  }
+
+  /** A `session/new` or `session/load` call, within its deadline; the agent is stopped past it. */
+  async #startCall<T>(what: string, send: (agent: acp.ClientContext) => Promise<T>): Promise<T> {
+    const timeoutMs = this.#options.sessionTimeoutMs ?? AGENT_LIMITS.sessionTimeoutMs;
+    this.#starting = true;
+    try {
+      return await this.#deadline(this.#call(what, send), timeoutMs, what, "", () => this.close());
+    } finally {
+      this.#starting = false;
     }
   }
 
@@ -297,7 +335,7 @@ export class AcpSession {
    */
   async newSession(): Promise<string> {
     const servers = await this.#mcpServers();
-    const answer = await this.#call(
+    const answer = await this.#startCall(
       "session/new",
       (agent) =>
         agent.request(acp.methods.agent.session.new, {
@@ -339,12 +377,15 @@ export class AcpSession {
     this.#sessionId = sessionId;
     this.#replaying = true;
     try {
-      await this.#call("session/load", (agent) =>
-        agent.request(acp.methods.agent.session.load, {
-          sessionId,
-          cwd: this.#folder.path,
-          mcpServers: servers,
-        }));
+      await this.#startCall(
+        "session/load",
+        (agent) =>
+          agent.request(acp.methods.agent.session.load, {
+            sessionId,
+            cwd: this.#folder.path,
+            mcpServers: servers,
+          }),
+      );
       await settled();
     } catch (error) {
       this.#sessionId = null;
@@ -407,24 +448,47 @@ export class AcpSession {
       throw error;
     } finally {
       this.#turning = false;
+      clearTimeout(this.#cancelTimer);
     }
   }
 
   /**
    * Cancels the turn under way (`session/cancel`): the agent stops and ends
    * the turn with `cancelled`. A permission still waiting for a person is
-   * answered `cancelled`, as the protocol asks.
+   * answered `cancelled`, as the protocol asks. An agent that has not ended
+   * the turn `cancelGraceMs` later is stopped, and the turn fails saying so.
+   * Before the agent's session exists (while `session/new` or
+   * `session/load` waits) there is nothing to cancel in the protocol: the
+   * agent is stopped at once, and the call fails saying so.
    */
   async cancel(): Promise<void> {
     for (const controller of this.#asking) controller.abort();
-    if (this.#sessionId === null || this.#connection.signal.aborted) return;
+    if (this.#connection.signal.aborted || this.#exit !== null) return;
+    if (this.#sessionId === null || this.#starting) {
+      this.#stoppedForCancel = (what) =>
+        `was cancelled during ${what}, before its session existed, so Sync stopped its process`;
+      await this.close();
+      return;
+    }
     await this.#connection.agent.notify(acp.methods.agent.session.cancel, {
       sessionId: this.#sessionId,
     }).catch(() => {});
+    if (!this.#turning) return;
+    const graceMs = this.#options.cancelGraceMs ?? AGENT_LIMITS.cancelGraceMs;
+    clearTimeout(this.#cancelTimer);
+    this.#cancelTimer = setTimeout(() => {
+      if (!this.#turning) return;
+      this.#stoppedForCancel = (what) =>
+        `did not end ${what} within ${
+          seconds(graceMs)
+        } of being cancelled, so Sync stopped its process`;
+      this.close().catch(() => {});
+    }, graceMs);
   }
 
   /** Closes the connection and stops the agent's process; resolves when it has ended. */
   async close(): Promise<void> {
+    clearTimeout(this.#cancelTimer);
     for (const controller of this.#asking) controller.abort();
     this.#connection.close();
     await this.#peer.stop();
@@ -541,6 +605,9 @@ export class AcpSession {
   }
 
   #exited(what: string, exit: AgentExit): AgentFailedError {
+    if (this.#stoppedForCancel !== null) {
+      return this.#failure(this.#stoppedForCancel(what), "", exit);
+    }
     const how = exit.signal ? `was ended by ${exit.signal}` : `exited with code ${exit.code}`;
     return this.#failure(`${how} during ${what}`, "", exit);
   }

@@ -100,6 +100,10 @@ export interface WorkPerformerOptions {
   mcpServersFor?: McpServersFor;
   /** How long an agent may take to answer `initialize`. */
   initializeTimeoutMs?: number;
+  /** How long an agent may take to answer `session/new` or `session/load`. */
+  sessionTimeoutMs?: number;
+  /** How long a cancelled turn may go on before the agent's process is stopped. */
+  cancelGraceMs?: number;
   /** The bounds of what is kept of a session. */
   limits?: SessionLimits;
 }
@@ -167,6 +171,8 @@ export class WorkPerformer {
   #launch: AgentLauncher;
   #mcpServersFor: McpServersFor;
   #initializeTimeoutMs: number | undefined;
+  #sessionTimeoutMs: number | undefined;
+  #cancelGraceMs: number | undefined;
   #limits: SessionLimits;
   #live = new Map<string, LiveSession>();
   #scans = new Map<string, Promise<void>>();
@@ -197,6 +203,8 @@ export class WorkPerformer {
       ((command, { cwd }) => Promise.resolve(spawnAgent(command, { cwd })));
     this.#mcpServersFor = options.mcpServersFor ?? (() => Promise.resolve({ servers: [] }));
     this.#initializeTimeoutMs = options.initializeTimeoutMs;
+    this.#sessionTimeoutMs = options.sessionTimeoutMs;
+    this.#cancelGraceMs = options.cancelGraceMs;
     this.#limits = options.limits ?? SESSION_LIMITS;
   }
 
@@ -396,7 +404,10 @@ export class WorkPerformer {
 
   /**
    * Cancels the turn under way (`session/cancel`); a waiting permission is
-   * answered `cancelled`. A session waiting for a sign-in stops waiting and ends.
+   * answered `cancelled`. An agent that does not end its turn within
+   * `AGENT_LIMITS.cancelGraceMs`, or that is still being raised (no session
+   * of its own yet), is stopped, and the session fails saying so. A session
+   * waiting for a sign-in stops waiting and ends.
    *
    * @param project The project's resolved folder.
    * @param key The session's key.
@@ -409,7 +420,9 @@ export class WorkPerformer {
     if (live?.working && !signIn) {
       live.cancelled = true;
       for (const resolve of live.asking.values()) resolve("cancelled");
-      await live.acp?.cancel();
+      // An agent still starting (before initialize is answered) has nothing to cancel: it is stopped.
+      if (live.acp === null) await live.peer?.stop();
+      else await live.acp.cancel();
       return this.view(project, key);
     }
     if (signIn) {
@@ -744,6 +757,8 @@ export class WorkPerformer {
         },
         agentCommand: [definition.command, ...definition.args],
         initializeTimeoutMs: this.#initializeTimeoutMs,
+        sessionTimeoutMs: this.#sessionTimeoutMs,
+        cancelGraceMs: this.#cancelGraceMs,
         now: () => new Date(this.#now()),
       });
       live.acp = acp;

@@ -4,7 +4,15 @@
  * move, and a person can always stop it.
  */
 import assert from "node:assert/strict";
-import { addAgent, AGENT_LIMITS, readTranscript } from "../../runtime/agents/mod.ts";
+import {
+  addAgent,
+  AGENT_LIMITS,
+  AgentFailedError,
+  readTranscript,
+  spawnAgent,
+  startAcpSession,
+} from "../../runtime/agents/mod.ts";
+import { rejectsWith } from "../internal/rejects_with.ts";
 import { SESSION_LIMITS } from "../../runtime/limits.ts";
 import type { TranscriptEntry } from "../../runtime/transcript.ts";
 import { hostileAgentCommand } from "../internal/hostile_agent.ts";
@@ -122,6 +130,80 @@ Deno.test("`WorkPerformer` keeps an agent's long words out of a session's state,
       );
       assert.match(failed.error?.message ?? "", /^The agent hostile refused the turn: E+… \[cut: /);
       assert.ok((failed.error?.message ?? "").length <= AGENT_LIMITS.maxReasonChars);
+    } finally {
+      await work.stop();
+      await env.close();
+    }
+  });
+});
+
+Deno.test("`AcpSession.cancel()` stops an agent that has no session yet", async () => {
+  const project = await Deno.makeTempDir({ prefix: "sync-hostile-" });
+  const peer = spawnAgent(hostileAgentCommand("no-new"), { cwd: project });
+  const session = await startAcpSession(peer, {
+    agentName: "hostile",
+    project,
+    askPermission: () => Promise.resolve("cancelled"),
+  });
+  try {
+    const made = session.newSession();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await session.cancel();
+    await rejectsWith(
+      made,
+      AgentFailedError,
+      /^The agent hostile was cancelled during session\/new, before its session existed, so Sync stopped its process: /,
+    );
+    assert.equal((await peer.exited).signal, "SIGTERM");
+  } finally {
+    await session.close();
+    await Deno.remove(project, { recursive: true });
+  }
+});
+
+Deno.test("`WorkPerformer` never waits on an agent that does not answer or ignores a cancel", async (t) => {
+  await t.step("session/new unanswered past its deadline fails the session", async () => {
+    const { env, work } = await hostileHost("no-new", { sessionTimeoutMs: 300 });
+    try {
+      const { session } = await work.begin(env.project, "hostile", "hello");
+      const failed = await waitForSession(
+        env.kv,
+        env.project,
+        session.key,
+        (s) => s.state === "failed",
+      );
+      assert.match(
+        failed.error?.message ?? "",
+        /^The agent hostile did not answer session\/new within 0\.3 s: /,
+      );
+    } finally {
+      await work.stop();
+      await env.close();
+    }
+  });
+  await t.step("a cancel the agent ignores stops it, and the session fails saying so", async () => {
+    const { env, work } = await hostileHost("ok", { cancelGraceMs: 300 });
+    try {
+      const { session } = await work.begin(env.project, "hostile", "ignore-cancel");
+      // The turn is under way once its prompt is in the transcript.
+      const until = Date.now() + 10_000;
+      while (
+        !(await work.view(env.project, session.key)).transcript.some((e) => e.kind === "user")
+      ) {
+        assert.ok(Date.now() < until, "the turn began");
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await work.cancel(env.project, session.key);
+      const failed = await waitForSession(
+        env.kv,
+        env.project,
+        session.key,
+        (s) => s.state === "failed",
+      );
+      assert.match(
+        failed.error?.message ?? "",
+        /^The agent hostile did not end the turn within 0\.3 s of being cancelled, so Sync stopped its process: /,
+      );
     } finally {
       await work.stop();
       await env.close();
