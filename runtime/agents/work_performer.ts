@@ -511,8 +511,8 @@ export class WorkPerformer {
     }
     live.asking.delete(requestId);
     resolve(optionId === null ? "cancelled" : { optionId });
-    // The agent goes on; the state is `running` again once the answer is written.
-    await live.writes.catch(() => {});
+    // The agent goes on; the state is `running` again (or waits for another request) once written.
+    await this.#asked(live);
     return this.view(project, key);
   }
 
@@ -870,7 +870,11 @@ export class WorkPerformer {
     task.finally(() => this.#tasks.delete(task));
   }
 
-  /** A permission the agent asks: the session waits for a person's answer. */
+  /**
+   * A permission the agent asks: the session waits for a person's answer,
+   * and stays `waiting` while any request is open (`waitingFor` names the
+   * oldest still open).
+   */
   #ask(
     live: LiveSession,
     request: PermissionRequest,
@@ -882,14 +886,26 @@ export class WorkPerformer {
     });
     this.#change(live, {
       state: "waiting",
-      waitingFor: { kind: "permission", requestId: request.requestId },
+      waitingFor: { kind: "permission", requestId: live.asking.keys().next().value ?? "" },
     });
     return answered.finally(() => {
-      live.asking.delete(request.requestId);
-      if (!this.#stopping && live.working) {
-        this.#change(live, { state: "running", waitingFor: null });
-      }
+      if (live.asking.delete(request.requestId)) this.#asked(live);
     });
+  }
+
+  /**
+   * A request was answered: the session is `running` again, or still
+   * `waiting` for the oldest request still open.
+   */
+  #asked(live: LiveSession): Promise<void> {
+    if (this.#stopping || !live.working) return Promise.resolve();
+    const oldest: string | undefined = live.asking.keys().next().value;
+    return this.#change(
+      live,
+      oldest === undefined
+        ? { state: "running", waitingFor: null }
+        : { state: "waiting", waitingFor: { kind: "permission", requestId: oldest } },
+    );
   }
 
   /**

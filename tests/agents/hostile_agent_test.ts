@@ -210,3 +210,34 @@ Deno.test("`WorkPerformer` never waits on an agent that does not answer or ignor
     }
   });
 });
+
+Deno.test("`WorkPerformer.answer()` keeps a session waiting while another request is open", async () => {
+  const { env, work } = await hostileHost("ok");
+  try {
+    const { session } = await work.begin(env.project, "hostile", "two-asks");
+    const both = await waitForSession(
+      env.kv,
+      env.project,
+      session.key,
+      (s) => s.state === "waiting",
+    );
+    assert.equal(both.waitingFor?.kind, "permission");
+    const until = Date.now() + 10_000;
+    let asked: string[] = [];
+    while (asked.length < 2) {
+      assert.ok(Date.now() < until, "both permissions were asked");
+      asked = (await work.view(env.project, session.key)).transcript.flatMap((e) =>
+        e.kind === "permission" ? [e.requestId] : []
+      );
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const { session: one } = await work.answer(env.project, session.key, asked[1], "allow");
+    assert.equal(one.state, "waiting");
+    assert.deepEqual(one.waitingFor, { kind: "permission", requestId: asked[0] });
+    await work.answer(env.project, session.key, asked[0], "allow");
+    await waitForSession(env.kv, env.project, session.key, (s) => s.state === "ended");
+  } finally {
+    await work.stop();
+    await env.close();
+  }
+});
