@@ -36,7 +36,7 @@ import {
   readProjectFile,
   writeProjectFile,
 } from "./project_files.ts";
-import { entryFromUpdate } from "./session_update_entry.ts";
+import { agentId, entryFromUpdate } from "./session_update_entry.ts";
 import type { PermissionChoice, StopReason, TranscriptEntry } from "../transcript.ts";
 import { cutText } from "../internal/cut_text.ts";
 
@@ -505,19 +505,31 @@ export class AcpSession {
     params: acp.RequestPermissionRequest,
   ): Promise<acp.RequestPermissionResponse> {
     this.#checkSession(params.sessionId);
+    // Bounded as it is made, so its entry always fits one stored value: at most
+    // `maxPermissionOptions` options, ids and names cut. A cut id stands for the agent's own,
+    // which is what the agent is answered; an option whose cut id repeats one is left out.
+    const offered = new Map<string, string>();
+    const options: PermissionChoice[] = [];
+    for (const option of params.options) {
+      if (options.length >= AGENT_LIMITS.maxPermissionOptions) break;
+      const optionId = agentId(option.optionId);
+      if (offered.has(optionId)) continue;
+      offered.set(optionId, option.optionId);
+      options.push({
+        optionId,
+        name: cutText(option.name, AGENT_LIMITS.maxOptionNameChars),
+        optionKind: option.kind,
+      });
+    }
     const request: PermissionRequest = {
       requestId: `permission-${++this.#requestCount}`,
       sessionId: params.sessionId,
-      toolCallId: params.toolCall.toolCallId,
+      toolCallId: agentId(params.toolCall.toolCallId),
       title: cutText(
         params.toolCall.title ?? params.toolCall.toolCallId,
-        AGENT_LIMITS.maxEntryChars,
+        AGENT_LIMITS.maxTitleChars,
       ),
-      options: params.options.map((option) => ({
-        optionId: option.optionId,
-        name: cutText(option.name, 500),
-        optionKind: option.kind,
-      })),
+      options,
     };
     this.#emit({ at: this.#now(), kind: "permission", ...request });
     const controller = new AbortController();
@@ -536,8 +548,7 @@ export class AcpSession {
     } finally {
       this.#asking.delete(controller);
     }
-    const known = answer !== "cancelled" &&
-      params.options.some((option) => option.optionId === answer.optionId);
+    const known = answer !== "cancelled" && offered.has(answer.optionId);
     if (answer === "cancelled" || controller.signal.aborted || !known) {
       this.#emit({
         at: this.#now(),
@@ -548,6 +559,7 @@ export class AcpSession {
       return { outcome: { outcome: "cancelled" } };
     }
     const optionId = (answer as { optionId: string }).optionId;
+    const agentsOptionId = offered.get(optionId)!;
     this.#emit({
       at: this.#now(),
       kind: "permission_answer",
@@ -555,7 +567,7 @@ export class AcpSession {
       outcome: "selected",
       optionId,
     });
-    return { outcome: { outcome: "selected", optionId } };
+    return { outcome: { outcome: "selected", optionId: agentsOptionId } };
   }
 
   /** Refuses a request about a session other than this one. */

@@ -131,6 +131,8 @@ class LiveSession {
   task = 0;
   /** Waiting permission requests, by id: each resolves with a person's answer. */
   asking = new Map<string, (answer: PermissionAnswer) => void>();
+  /** The options of each waiting request, as the agent offered them: what an answer is checked against. */
+  options = new Map<string, PermissionRequest["options"]>();
   /** The stored transcript, to put before the person's next turn when the agent could not load it. */
   seed: string | null = null;
   /** The person's own words of a seeded turn, which the transcript keeps instead of the seed. */
@@ -498,10 +500,8 @@ export class WorkPerformer {
       );
     }
     if (optionId !== null) {
-      const asked = live.writer.transcript.entries.findLast((e) =>
-        e.kind === "permission" && e.requestId === requestId
-      );
-      const options = asked?.kind === "permission" ? asked.options : [];
+      // The live request's options: its stored entry may have been cut to fit.
+      const options = live.options.get(requestId) ?? [];
       if (!options.some((o) => o.optionId === optionId)) {
         throw new InvalidInputError(
           `${JSON.stringify(optionId)} is not one of the options the agent offered: ` +
@@ -882,6 +882,7 @@ export class WorkPerformer {
   ): Promise<PermissionAnswer> {
     const answered = new Promise<PermissionAnswer>((resolve) => {
       live.asking.set(request.requestId, resolve);
+      live.options.set(request.requestId, request.options);
       signal.addEventListener("abort", () => resolve("cancelled"), { once: true });
     });
     this.#change(live, {
@@ -889,6 +890,7 @@ export class WorkPerformer {
       waitingFor: { kind: "permission", requestId: live.asking.keys().next().value ?? "" },
     });
     return answered.finally(() => {
+      live.options.delete(request.requestId);
       if (live.asking.delete(request.requestId)) this.#asked(live);
     });
   }

@@ -241,3 +241,35 @@ Deno.test("`WorkPerformer.answer()` keeps a session waiting while another reques
     await env.close();
   }
 });
+
+Deno.test("`WorkPerformer.answer()` allows a permission of many large options, cut when asked", async () => {
+  const { env, work } = await hostileHost("ok");
+  try {
+    const { session } = await work.begin(env.project, "hostile", "big-ask");
+    await waitForSession(env.kv, env.project, session.key, (s) => s.state === "waiting");
+    const until = Date.now() + 10_000;
+    let asked: TranscriptEntry | undefined;
+    while (asked === undefined) {
+      assert.ok(Date.now() < until, "the permission was asked");
+      asked = (await readTranscript(env.kv, env.project, session.key)).entries.find((e) =>
+        e.kind === "permission"
+      );
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    assert.ok(asked.kind === "permission", "the stored entry is the request, not a failure");
+    assert.equal(asked.options.length, AGENT_LIMITS.maxPermissionOptions);
+    for (const option of asked.options) {
+      assert.ok(option.optionId.length <= AGENT_LIMITS.maxIdChars);
+      assert.ok(option.name.length <= AGENT_LIMITS.maxOptionNameChars);
+    }
+    await work.answer(env.project, session.key, asked.requestId, asked.options[0].optionId);
+    await waitForSession(env.kv, env.project, session.key, (s) => s.state === "ended");
+    const { entries } = await readTranscript(env.kv, env.project, session.key);
+    const reply = entries.flatMap((e) => e.kind === "message" ? [e.text] : []).join("");
+    // The agent is answered its own option id, whole.
+    assert.ok(reply.includes(`"optionId":"0-${"o".repeat(300)}"`), reply.slice(0, 200));
+  } finally {
+    await work.stop();
+    await env.close();
+  }
+});
