@@ -3,8 +3,9 @@
  * once — a manifest, one typed handler that writes a record of the package's
  * own kind, the type it publishes, what it tells an agent, and a `deno.json`
  * that resolves `@sync/extension-api/service` for the bundler and the editor;
- * with `screen`, also a screen (`src/index.tsx`, built into `ui/index.js`)
- * that lists the package's records and calls its handler.
+ * with `screen`, also a screen (`src/screen/`, entered from `src/index.tsx` and
+ * built into `ui/index.js`) that lists the package's records and calls its
+ * handler, typed against the DOM in its own folder only.
  *
  * @module
  */
@@ -17,7 +18,7 @@ import { validateManifest } from "../packages/mod.ts";
 export interface ScaffoldOptions {
   /** The name people see; default the id with a capital letter (`hello` → `Hello`). */
   name?: string;
-  /** Also a screen: `src/index.tsx`, and `ui` in the manifest. */
+  /** Also a screen: `src/index.tsx` and `src/screen/`, and `ui` in the manifest. */
   screen?: boolean;
 }
 
@@ -125,10 +126,9 @@ export async function scaffoldPackage(
               "@sync/extension-api/service": API_MODULE_URL,
               ...(options.screen ? { "@sync/extension-api/ui": SCREEN_API_MODULE_URL } : {}),
             },
-            compilerOptions: {
-              strict: true,
-              lib: options.screen ? ["esnext", "dom", "dom.iterable"] : ["esnext"],
-            },
+            // The isolate's library alone: the editor underlines setTimeout or fetch in
+            // src/service.ts. The screen gets the DOM from a deno.json of its own.
+            compilerOptions: { strict: true, lib: ["esnext"] },
           },
           null,
           2,
@@ -136,9 +136,7 @@ export async function scaffoldPackage(
       }\n`,
     ],
     ["README.md", readme(id, name, handler, dir)],
-    ...(options.screen
-      ? [["src/index.tsx", screenSource(id, name, handler)] as [string, string]]
-      : []),
+    ...(options.screen ? screenFiles(id, name, handler) : []),
   ];
   for (const [file, text] of files) {
     const path = join(dir, file);
@@ -199,9 +197,43 @@ export default function register(): Handlers {
 `;
 }
 
+/**
+ * The screen's files. Its code is in `src/screen/`, a folder with a `deno.json`
+ * of its own that adds the DOM's types: an editor types each `deno.json`'s
+ * folder as one program, and a library named anywhere in a program (in
+ * `compilerOptions.lib` or a `/// <reference lib>`) holds in every file of it,
+ * so the DOM beside `src/service.ts` would hide its `setTimeout` from the
+ * editor. `src/index.tsx`, the entry the build bundles, only re-exports it.
+ */
+function screenFiles(id: string, name: string, handler: string): [string, string][] {
+  return [
+    [
+      "src/index.tsx",
+      `// The screen's entry: \`deno task build\` bundles it, with src/screen/, into ui/index.js.\n` +
+      `// The screen is in src/screen/, whose deno.json gives it the DOM's types; src/service.ts\n` +
+      `// keeps the isolate's ECMAScript library alone.\n` +
+      `export { activate } from "./screen/index.tsx";\n`,
+    ],
+    [
+      "src/screen/deno.json",
+      `${
+        JSON.stringify(
+          {
+            imports: { "@sync/extension-api/ui": SCREEN_API_MODULE_URL },
+            compilerOptions: { strict: true, lib: ["esnext", "dom", "dom.iterable"] },
+          },
+          null,
+          2,
+        )
+      }\n`,
+    ],
+    ["src/screen/index.tsx", screenSource(id, name, handler)],
+  ];
+}
+
 function screenSource(id: string, name: string, handler: string): string {
   return `// The screen of ${id}: shown in the project's window, in a sandboxed frame. \`deno task build\`
-// compiles it to ui/index.js. It reaches Sync only through ctx; it draws with the app's classes.
+// bundles it into ui/index.js. It reaches Sync only through ctx; it draws with the app's classes.
 import type { ScreenContext } from "@sync/extension-api/ui";
 
 export async function activate(ctx: ScreenContext): Promise<void> {

@@ -4,7 +4,11 @@ import { InvalidInputError } from "../../runtime/errors.ts";
 import { parseManifest } from "../../runtime/packages/manifest.ts";
 import { buildPackage } from "../../runtime/author/build.ts";
 import { checkPackage } from "../../runtime/author/check/check.ts";
-import { API_MODULE_URL, scaffoldPackage } from "../../runtime/author/scaffold.ts";
+import {
+  API_MODULE_URL,
+  scaffoldPackage,
+  SCREEN_API_MODULE_URL,
+} from "../../runtime/author/scaffold.ts";
 import { listRecords } from "../../runtime/memory/store.ts";
 import { installFolder, runAuthor } from "../internal/author.ts";
 import { exists } from "../internal/cli.ts";
@@ -190,6 +194,70 @@ Deno.test("`sync new` creates <INIT_CWD>/<id> and says what to do next", async (
       const run = await runAuthor(["new"], root);
       assert.equal(run.code, 2);
       assert.match(run.stderr, /sync new: needs a package id/);
+    });
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+/** `deno check` of `files` run in `cwd`: its exit code and what it printed. */
+async function denoCheck(cwd: string, files: string[]): Promise<{ code: number; out: string }> {
+  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["check", "--quiet", ...files],
+    cwd,
+    env: { NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return { code, out: new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr) };
+}
+
+Deno.test("`scaffoldPackage()` with a screen gives the DOM's types to the screen alone", async (t) => {
+  const root = await Deno.makeTempDir({ prefix: "sync-new-screen-" });
+  try {
+    const dir = join(root, "board");
+    const created = await scaffoldPackage("board", dir, { screen: true });
+
+    await t.step("the screen is src/screen/, entered from src/index.tsx", async () => {
+      assert.deepEqual(created.files.slice(-3), [
+        "src/index.tsx",
+        "src/screen/deno.json",
+        "src/screen/index.tsx",
+      ]);
+      assert.match(
+        await Deno.readTextFile(join(dir, "src/index.tsx")),
+        /^export \{ activate \} from "\.\/screen\/index\.tsx";$/m,
+      );
+    });
+
+    await t.step("the package's deno.json types the folder with ECMAScript alone", async () => {
+      const config = JSON.parse(await Deno.readTextFile(join(dir, "deno.json")));
+      assert.deepEqual(config.compilerOptions.lib, ["esnext"]);
+      const screen = JSON.parse(await Deno.readTextFile(join(dir, "src/screen/deno.json")));
+      assert.deepEqual(screen.compilerOptions.lib, ["esnext", "dom", "dom.iterable"]);
+      assert.equal(screen.imports["@sync/extension-api/ui"], SCREEN_API_MODULE_URL);
+    });
+
+    await t.step("the screen type-checks in its folder", async () => {
+      const { code, out } = await denoCheck(join(dir, "src/screen"), ["index.tsx"]);
+      assert.equal(code, 0, out);
+    });
+
+    await t.step("it passes check as created", async () => {
+      const report = await checkPackage(dir);
+      assert.deepEqual(report.problems, []);
+    });
+
+    await t.step("setTimeout and fetch in src/service.ts are still type errors", async () => {
+      await Deno.writeTextFile(
+        join(dir, "src/service.ts"),
+        'setTimeout(() => {}, 1);\nvoid fetch("https://example.com");\n',
+        { append: true },
+      );
+      const { code, out } = await denoCheck(dir, ["src/service.ts"]);
+      assert.equal(code, 1, out);
+      assert.match(out, /Cannot find name 'setTimeout'/);
+      assert.match(out, /Cannot find name 'fetch'/);
     });
   } finally {
     await Deno.remove(root, { recursive: true });
