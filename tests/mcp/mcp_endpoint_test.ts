@@ -15,7 +15,7 @@ import { testHost } from "../internal/packages.ts";
 import { exists } from "../internal/cli.ts";
 import { callJson, exerciseClient, TOOLS_PACKAGE, writeLaterPackage } from "./_scenario.ts";
 import { join } from "node:path";
-import { initializeRequest, mcpPostHeaders } from "./_initialize.ts";
+import { initializeRequest, mcpPostHeaders } from "../internal/mcp_initialize.ts";
 
 const TOKEN = "installation-token-for-tests";
 

@@ -8,7 +8,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { REPO_ROOT } from "../internal/cli.ts";
 import { ServeProcess } from "../internal/serve_process.ts";
-import { initializeRequest } from "./_initialize.ts";
+import { initializeRequest } from "../internal/mcp_initialize.ts";
 
 /** True when nothing is at `path`. */
 async function absent(path: string): Promise<boolean> {

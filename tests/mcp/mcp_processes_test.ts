@@ -12,7 +12,7 @@ import { REPO_ROOT, runSync } from "../internal/cli.ts";
 import { type PackageSpec, writePackage } from "../internal/packages.ts";
 import { ServeProcess } from "../internal/serve_process.ts";
 import { callJson, exerciseClient, TOOLS_PACKAGE, writeLaterPackage } from "./_scenario.ts";
-import { initializeRequest } from "./_initialize.ts";
+import { initializeRequest } from "../internal/mcp_initialize.ts";
 
 /** A home, a project with {@linkcode TOOLS_PACKAGE} installed (through whoever owns the home). */
 async function installation() {

@@ -19,7 +19,7 @@ import { serve } from "../../runtime/web/serve.ts";
 import { syncMcpOffer } from "../../runtime/web/sync_mcp_offer.ts";
 import { testHost } from "../internal/packages.ts";
 import { commitOrder, performerOver, waitForSession } from "../internal/sessions.ts";
-import { initializeRequest, mcpPostHeaders } from "../mcp/_initialize.ts";
+import { initializeRequest, mcpPostHeaders } from "../internal/mcp_initialize.ts";
 
 const SESSION: AgentSession = {
   key: "work-1",
