@@ -2,9 +2,10 @@
  * Building a package: `src/service.ts` becomes the file the manifest's
  * `service` names and `src/index.tsx` the file `ui` names, each one ES module
  * with everything bundled in except `@sync/extension-api/service`, which the
- * isolate's loader serves. A screen imports `@sync/extension-api/ui` for its
- * types only (everything it reaches is handed to its `activate(ctx)`), so
- * the bundle holds nothing of it.
+ * isolate's loader serves. A screen imports `@sync/extension-api/ui` with
+ * `import type` only (everything it reaches is handed to its `activate(ctx)`,
+ * the module's one value, `API_VERSION`, as `ctx.apiVersion`), so the bundle
+ * holds nothing of it.
  *
  * The bundler is Deno's own (`deno bundle`), run as a subprocess in the
  * package folder with a generated configuration holding the import map and
@@ -161,7 +162,7 @@ const API_MODULE = new URL("../extension_api/service.ts", import.meta.url).href;
 /** The specifier a screen imports its types from. */
 export const SCREEN_API_SPECIFIER = "@sync/extension-api/ui";
 
-/** The screen's typed API module: types only, erased by the build. */
+/** The screen's typed API module, imported with `import type` only and erased by the build. */
 const SCREEN_API_MODULE = new URL("../extension_api/ui.ts", import.meta.url).href;
 
 const API_HINT = `import it as "${SERVICE_API_SPECIFIER}": the build leaves that import to ` +
@@ -223,10 +224,14 @@ async function assertBundlesOnlyPackageFiles(run: BuildRun, source: string): Pro
         ...(span ? { line: span.start.line + 1, column: span.start.character + 1 } : {}),
       };
       if (dependency.specifier === SCREEN_API_SPECIFIER) {
+        // `import { type X }` and a value such as API_VERSION both leave an import in the
+        // module; only `import type` is erased.
         throw new BuildError(
-          `Cannot build ${source}: ${from} imports a value from "${SCREEN_API_SPECIFIER}", ` +
-            `which holds types only; write import type { ScreenContext } from ` +
-            `"${SCREEN_API_SPECIFIER}": everything a screen reaches is handed to its activate(ctx)`,
+          `Cannot build ${source}: ${from} imports "${SCREEN_API_SPECIFIER}" without ` +
+            `import type; a screen imports it for its types only, since its frame is served no ` +
+            `module of that name and the build bundles none of it. Write import type ` +
+            `{ ScreenContext } from "${SCREEN_API_SPECIFIER}", and read the one value it ` +
+            `exports, API_VERSION, as ctx.apiVersion`,
           place,
         );
       }

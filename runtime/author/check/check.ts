@@ -93,8 +93,7 @@ export async function checkPackage(dir: string, options: CheckOptions = {}): Pro
         file: error.file,
         ...(error.line !== undefined ? { line: error.line, column: error.column ?? 1 } : {}),
         message: error.message,
-        hint: "the build bundles src/service.ts into the manifest's service file; fix what " +
-          "the bundler reports and run check again",
+        hint: buildHint(error),
       });
     }
     return { ok: false, problems, build };
@@ -148,6 +147,18 @@ export async function checkPackage(dir: string, options: CheckOptions = {}): Pro
   }
   const all = inCheckOrder([...problems, ...typeProblems]);
   return { ok: all.length === 0, problems: all, build };
+}
+
+/** What to do about a build that failed, for the source it was building. */
+function buildHint(error: BuildError): string {
+  if (error.message.startsWith(`Cannot build ${SCREEN_SOURCE}:`)) {
+    return `the build bundles ${SCREEN_SOURCE}, and the package's own files it imports, into ` +
+      "the manifest's ui file, leaving nothing to import at run time; fix what it reports " +
+      "and run check again";
+  }
+  return `the build bundles ${SERVICE_SOURCE}, and the package's own files it imports, into ` +
+    `the manifest's service file, leaving only "${SERVICE_API_SPECIFIER}" to the host; fix ` +
+    "what it reports and run check again";
 }
 
 /**

@@ -110,19 +110,48 @@ Deno.test("`checkPackage()` type-checks and scans a screen", async (t) => {
   });
 });
 
-Deno.test("`buildPackage()` refuses a value imported from the screen's API", async () => {
+Deno.test("`buildPackage()` refuses the screen's API imported without import type", async (t) => {
+  for (
+    const [what, line] of [
+      ["a value", 'import { API_VERSION } from "@sync/extension-api/ui";'],
+      ["an inline type", 'import { type ScreenContext } from "@sync/extension-api/ui";'],
+    ]
+  ) {
+    await t.step(`${what}: says why and names ctx.apiVersion`, async () => {
+      const dir = await screenPackage(`${line}
+export function activate(): void {
+  document.body.textContent = String(${what === "a value" ? "API_VERSION" : "1"});
+}
+`);
+      try {
+        await assert.rejects(() => buildPackage(dir), (error: unknown) => {
+          assert.ok(error instanceof BuildError);
+          assert.match(error.message, /imports "@sync\/extension-api\/ui" without import type;/);
+          assert.match(error.message, /API_VERSION, as ctx\.apiVersion$/);
+          assert.doesNotMatch(error.message, /types only;|holds types/);
+          assert.equal(error.file, "src/index.tsx");
+          return true;
+        });
+      } finally {
+        await Deno.remove(dir, { recursive: true });
+      }
+    });
+  }
+});
+
+Deno.test("`checkPackage()` gives a screen's build failure the screen's hint", async () => {
   const dir = await screenPackage(`import { API_VERSION } from "@sync/extension-api/ui";
 export function activate(): void {
   document.body.textContent = API_VERSION;
 }
 `);
   try {
-    await assert.rejects(() => buildPackage(dir), (error: unknown) => {
-      assert.ok(error instanceof BuildError);
-      assert.match(error.message, /holds types only; write import type/);
-      assert.equal(error.file, "src/index.tsx");
-      return true;
-    });
+    const report = await checkPackage(dir);
+    assert.deepEqual(report.problems.map((p) => [p.rule, p.file, p.line]), [
+      ["build", "src/index.tsx", 1],
+    ]);
+    assert.match(report.problems[0].hint, /^the build bundles src\/index\.tsx, .* ui file/);
+    assert.doesNotMatch(report.problems[0].hint, /service/);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
