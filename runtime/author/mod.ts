@@ -10,6 +10,7 @@
 export { buildPackage } from "./build.ts";
 export type { BuildOptions, BuildOutput, BuildResult } from "./build.ts";
 export { checkBuiltPackage, checkPackage } from "./check/check.ts";
+export { SYNC_CHECKOUT, taskCommand } from "./checkout.ts";
 export type { CheckOptions, CheckReport } from "./check/check.ts";
 export { formatProblem } from "./check/problem.ts";
 export type { CheckProblem } from "./check/problem.ts";

@@ -10,9 +10,9 @@
  * @module
  */
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { InvalidInputError, ManifestError } from "../errors.ts";
 import { validateManifest } from "../packages/mod.ts";
+import { SYNC_CHECKOUT, taskCommand } from "./checkout.ts";
 
 /** Options for {@linkcode scaffoldPackage}. */
 export interface ScaffoldOptions {
@@ -162,7 +162,7 @@ async function assertEmptyFolder(id: string, dir: string): Promise<void> {
   for await (const _ of Deno.readDir(dir)) {
     throw new InvalidInputError(
       `Cannot create package ${id} in ${dir}: the folder is not empty; ` +
-        `choose a new folder (deno task --cwd <sync checkout> new ${id} <dir>) or empty this one`,
+        `choose a new folder (${taskCommand(`new ${id} <dir>`)}) or empty this one`,
     );
   }
 }
@@ -271,9 +271,7 @@ export async function activate(ctx: ScreenContext): Promise<void> {
 }
 
 function readme(id: string, name: string, handler: string, dir: string): string {
-  const task = `deno task --cwd ${
-    fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "")
-  }`;
+  const task = `deno task --cwd ${SYNC_CHECKOUT}`;
   return `# ${name}
 
 A Sync package. \`src/service.ts\` holds its handlers; \`manifest.json\` declares them.

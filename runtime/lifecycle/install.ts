@@ -21,7 +21,7 @@ import {
 } from "../packages/mod.ts";
 import { dirname, join } from "node:path";
 import { ApprovalRequiredError, LifecycleFailedError, PackageCheckError } from "../errors.ts";
-import { checkBuiltPackage, formatProblem } from "../author/mod.ts";
+import { checkBuiltPackage, formatProblem, taskCommand } from "../author/mod.ts";
 import { bumpGeneration, projectMemoryPath, removeProjectMemory } from "../memory/mod.ts";
 import type { IsolatePool } from "../isolate/mod.ts";
 import { type HandlerLimits, PACKAGE_FILE_LIMITS } from "../limits.ts";
@@ -219,15 +219,20 @@ export async function installPackage(
  * @throws {PackageCheckError} when check finds problems.
  */
 async function admitChecked(host: InstallHost, source: string, dir: string): Promise<void> {
-  const problems = await checkBuiltPackage(dir, { pool: host.pool, limits: host.limits });
+  const isFolder = (await Deno.stat(source).catch(() => null))?.isDirectory ?? false;
+  // An archive is checked in its staging folder; a command to run names the author's folder.
+  const folder = isFolder ? dir : "<source folder>";
+  const problems = await checkBuiltPackage(dir, {
+    pool: host.pool,
+    limits: host.limits,
+    folder,
+  });
   if (problems.length === 0) return;
   const shown = await manifestLabel(dir) ?? source;
-  const isFolder = (await Deno.stat(source).catch(() => null))?.isDirectory ?? false;
   throw new PackageCheckError(
     `Cannot install ${shown}: ${isFolder ? dir : source} does not pass check:\n` +
       problems.map(formatProblem).join("\n") +
-      `\nFix these (deno task check ${isFolder ? dir : "<source folder>"} shows them) ` +
-      `and install again`,
+      `\nFix these (${taskCommand(`check ${folder}`)} shows them) and install again`,
     problems,
   );
 }

@@ -9,6 +9,7 @@ import {
   scaffoldPackage,
   SCREEN_API_MODULE_URL,
 } from "../../runtime/author/scaffold.ts";
+import { SYNC_CHECKOUT } from "../../runtime/author/checkout.ts";
 import { listRecords } from "../../runtime/memory/store.ts";
 import { installFolder, runAuthor } from "../internal/author.ts";
 import { exists } from "../internal/cli.ts";
@@ -120,7 +121,8 @@ Deno.test("`scaffoldPackage()` refuses a bad id and a folder in use", async (t) 
           error instanceof InvalidInputError &&
           error.message ===
             `Cannot create package taken in ${dir}: the folder is not empty; ` +
-              `choose a new folder (deno task --cwd <sync checkout> new taken <dir>) or empty this one`,
+              `choose a new folder (deno task --cwd ${SYNC_CHECKOUT} new taken <dir>) ` +
+              `or empty this one`,
       );
       assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["notes.txt"]);
     });

@@ -5,6 +5,7 @@ import { installPackage } from "../../runtime/lifecycle/install.ts";
 import { removePackage } from "../../runtime/lifecycle/remove.ts";
 import { checkBuiltPackage } from "../../runtime/author/check/check.ts";
 import { formatProblem } from "../../runtime/author/check/problem.ts";
+import { SYNC_CHECKOUT } from "../../runtime/author/checkout.ts";
 import { servingPackage } from "../../runtime/packages/serving.ts";
 import { readPackageRef } from "../../runtime/packages/store.ts";
 import { readDeclaredIds } from "../../runtime/projects/project.ts";
@@ -776,7 +777,12 @@ export default function register() {
         /^Cannot install eager@1\.0\.0: .* does not pass check:\n/,
       );
       for (const line of expected) assert.ok(error.message.includes(line), line);
-      assert.match(error.message, /\nFix these \(deno task check .*\) and install again$/);
+      assert.ok(
+        error.message.endsWith(
+          `\nFix these (deno task --cwd ${SYNC_CHECKOUT} check ${dir} shows them) and install again`,
+        ),
+        error.message,
+      );
       assert.deepEqual(await readDeclaredIds(env.project), []);
       assert.equal(await readPackageRef(env.kv, "eager"), null);
     });
@@ -784,10 +790,16 @@ export default function register() {
     await t.step("an archive: refused, and nothing is left in the store", async () => {
       const file = join(dirname(env.home), "eager.tgz");
       await Deno.writeFile(file, packageArchive(spec));
-      await rejectsWith(
+      const error = await rejectsWith(
         installPackage(env.host, file, env.project, { approve: true }),
         "PackageCheckError",
         /work\.agent/,
+      );
+      assert.ok(
+        error.message.endsWith(
+          `(deno task --cwd ${SYNC_CHECKOUT} check <source folder> shows them) and install again`,
+        ),
+        error.message,
       );
       const store = join(env.home, "extensions", "store", "eager");
       const left: string[] = [];
@@ -795,6 +807,29 @@ export default function register() {
         for await (const entry of Deno.readDir(store)) left.push(entry.name);
       }
       assert.deepEqual(left, []);
+    });
+
+    await t.step("a folder not built yet: the hint is the build command", async () => {
+      const dir = await writePackage(join(dirname(env.home), "unbuilt"), {
+        id: "unbuilt",
+        handlers: ["unbuilt.run"],
+        service: `export default function register() { return { "unbuilt.run": () => 1 }; }\n`,
+      });
+      await Deno.mkdir(join(dir, "src"));
+      await Deno.rename(join(dir, "service/index.js"), join(dir, "src/service.ts"));
+      const error = await rejectsWith(
+        installPackage(env.host, dir, env.project, { approve: true }),
+        "PackageCheckError",
+        /service names "service\/index\.js", which does not exist/,
+      );
+      assert.ok(
+        error.message.includes(
+          `  hint: src/service.ts is there but not built: build it ` +
+            `(deno task --cwd ${SYNC_CHECKOUT} build ${dir}), or run check ` +
+            `(deno task --cwd ${SYNC_CHECKOUT} check ${dir}), which builds first\n`,
+        ),
+        error.message,
+      );
     });
   } finally {
     await env.close();

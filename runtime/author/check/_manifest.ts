@@ -5,12 +5,14 @@
  *
  * @module
  */
+import { join, resolve } from "node:path";
 import { duplicateJsonKeys } from "../../internal/duplicate_json_keys.ts";
 import { ManifestError, type ManifestIssue } from "../../errors.ts";
 import { PACKAGE_FILE_LIMITS } from "../../limits.ts";
 import { type Manifest, parseManifest, readPackageText } from "../../packages/mod.ts";
 import type { CheckProblem } from "./problem.ts";
 import { JsonPlaces, parseFieldPath } from "./_json_place.ts";
+import { taskCommand } from "../checkout.ts";
 
 /** The manifest as check read it. */
 export interface ManifestCheck {
@@ -129,11 +131,14 @@ function fromIssue(places: JsonPlaces, issue: ManifestIssue): CheckProblem {
 /**
  * Checks that the files the manifest names exist and parse: `service`, `ui`,
  * `prompt`, and each of `types` (JSON with a `kind` under the package's id).
+ * A missing built module whose source is there is told to build it, with the
+ * command that does from any folder, naming the package as `folder`.
  */
 export async function checkFiles(
   dir: string,
   manifest: Manifest,
   places: JsonPlaces,
+  folder: string = resolve(dir),
 ): Promise<CheckProblem[]> {
   const problems: CheckProblem[] = [];
   const missing = (
@@ -163,8 +168,9 @@ export async function checkFiles(
         "service",
         manifest.service,
         error,
-        "deno task build compiles src/service.ts into it; check builds first, so write " +
-          "src/service.ts, or fix the path",
+        await builtFrom(dir, "src/service.ts", folder) ??
+          "deno task build compiles src/service.ts into it; check builds first, so write " +
+            "src/service.ts, or fix the path",
       ));
     }
   }
@@ -178,7 +184,9 @@ export async function checkFiles(
         "ui",
         manifest.ui,
         error,
-        "deno task build compiles src/index.tsx into it; write src/index.tsx, or fix the path",
+        await builtFrom(dir, "src/index.tsx", folder) ??
+          "deno task build compiles src/index.tsx into it; check builds first, so write " +
+            "src/index.tsx, or fix the path",
       ));
     }
   }
@@ -259,4 +267,12 @@ export async function checkFiles(
     }
   }
   return problems;
+}
+
+/** The hint for a built file that is missing while its source is there; undefined without one. */
+async function builtFrom(dir: string, source: string, folder: string): Promise<string | undefined> {
+  const present = await Deno.stat(join(dir, source)).then((info) => info.isFile, () => false);
+  if (!present) return undefined;
+  return `${source} is there but not built: build it (${taskCommand(`build ${folder}`)}), ` +
+    `or run check (${taskCommand(`check ${folder}`)}), which builds first`;
 }

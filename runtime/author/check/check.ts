@@ -48,6 +48,12 @@ export interface CheckOptions {
   limits?: HandlerLimits;
   /** The `deno` executable that builds and type-checks; defaults to the running one. */
   deno?: string;
+  /**
+   * How a hint names the package folder in a command to run (`deno task --cwd
+   * <checkout> build <folder>`); `dir` made absolute by default. Install names
+   * an archive's source folder, not the staging folder it checks.
+   */
+  folder?: string;
 }
 
 /** What `checkPackage` found, and what its build wrote. */
@@ -218,7 +224,7 @@ async function builtProblems(
   const read = await checkManifest(dir);
   if (!read.manifest || read.places === undefined) return read.problems;
   const manifest = read.manifest;
-  const problems = await checkFiles(dir, manifest, read.places);
+  const problems = await checkFiles(dir, manifest, read.places, options.folder);
   if (!manifest.service || problems.some((p) => p.rule === "service-file")) return problems;
 
   const service = manifest.service;
