@@ -95,6 +95,15 @@ function fromIssue(places: JsonPlaces, issue: ManifestIssue): CheckProblem {
         `the page says how often from "every"`,
     };
   }
+  if (/^schedule\[\d+\]\.every$/.test(path)) {
+    return {
+      rule: "manifest",
+      ...where,
+      hint: `write an interval: a whole number, then m (minutes), h (hours) or d (days), from ` +
+        `"1m" to "30d", such as "15m", "1h" or "1d"; the clock looks once a minute, so ` +
+        `seconds are refused, and cron is not read`,
+    };
+  }
   if (/^lifecycle\./.test(path)) {
     return {
       rule: "lifecycle-handler",

@@ -92,7 +92,7 @@ export async function checkPackage(dir: string, options: CheckOptions = {}): Pro
   } catch (error) {
     if (!(error instanceof BuildError)) throw error;
     const read = await checkManifest(dir);
-    const problems: CheckProblem[] = [...read.problems];
+    const problems: CheckProblem[] = inCheckOrder(read.problems);
     if (!(error.file === "manifest.json" && read.problems.length > 0)) {
       problems.push({
         rule: "build",
@@ -169,15 +169,25 @@ function buildHint(error: BuildError): string {
 
 /**
  * Problems in the order check shows them (and install, in the same words):
- * the manifest and the files it names, then type errors, then the rest, each
- * group in the order found.
+ * the manifest and the files it names, then type errors, then the rest; in
+ * each group a file's problems together, from its first line to its last
+ * (a problem with no place first), files in the order found.
  */
 function inCheckOrder(problems: CheckProblem[]): CheckProblem[] {
   const rank = (p: CheckProblem) =>
     p.file === "manifest.json" || p.rule.endsWith("-file") ? 0 : p.rule === "type-error" ? 1 : 2;
+  const firstSeen = new Map<string, number>();
+  problems.forEach((p, i) => {
+    if (!firstSeen.has(`${rank(p)} ${p.file}`)) firstSeen.set(`${rank(p)} ${p.file}`, i);
+  });
+  const fileOf = (p: CheckProblem) => firstSeen.get(`${rank(p)} ${p.file}`)!;
   return problems
     .map((problem, i) => ({ problem, i }))
-    .sort((a, b) => rank(a.problem) - rank(b.problem) || a.i - b.i)
+    .sort((a, b) =>
+      rank(a.problem) - rank(b.problem) || fileOf(a.problem) - fileOf(b.problem) ||
+      (a.problem.line ?? 0) - (b.problem.line ?? 0) ||
+      (a.problem.column ?? 0) - (b.problem.column ?? 0) || a.i - b.i
+    )
     .map(({ problem }) => problem);
 }
 

@@ -895,3 +895,44 @@ Deno.test("main.ts check prints problems with hints, --json for tools, exit 0 on
     await Deno.remove(clean, { recursive: true });
   }
 });
+
+Deno.test("`checkBuiltPackage()` lists a manifest's problems by line, and names what every accepts", async (t) => {
+  const dir = await Deno.makeTempDir({ prefix: "sync-check-order-" });
+  try {
+    const manifest = {
+      id: "order",
+      name: "Order",
+      version: "1.0.0",
+      description: "Problems in line order",
+      permissions: ["background", "schedule"],
+      schedule: [
+        { handler: "order.gone", description: "Runs what is not declared", every: "1h" },
+        { handler: "order.run", description: "Runs", every: "30s" },
+      ],
+      handlers: { "order.run": { description: "Runs" } },
+      service: "service/index.js",
+    };
+    const text = JSON.stringify(manifest, null, 2);
+    await Deno.writeTextFile(join(dir, "manifest.json"), text);
+    const lineOf = (needle: string) => text.slice(0, text.indexOf(needle)).split("\n").length;
+    const problems = await checkBuiltPackage(dir);
+
+    await t.step("each problem at its line, from the first line down", () => {
+      assert.deepEqual(problems.map((p) => [p.message.split(":")[0], p.line]), [
+        ["schedule[0].handler", lineOf('"order.gone"')],
+        ["schedule[1].every", lineOf('"30s"')],
+      ]);
+    });
+
+    await t.step("an unknown every is told the forms it may take", () => {
+      assert.match(
+        problems[1].hint,
+        /a whole number, then m \(minutes\), h \(hours\) or d \(days\)/,
+      );
+      assert.match(problems[1].hint, /from "1m" to "30d"/);
+      assert.doesNotMatch(problems[1].hint, /docs\/manifest\.md/);
+    });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
