@@ -38,6 +38,7 @@ import { standInProblems } from "./_stand_in.ts";
 import { SCREEN_SOURCE, SERVICE_SOURCE, typeCheckScreen, typeCheckService } from "./_types.ts";
 import { screenProblems } from "./_screen.ts";
 import { buildPackage, type BuildResult } from "../build.ts";
+import { serviceParseWarning } from "../parse_cost.ts";
 import type { CheckProblem } from "./problem.ts";
 
 /** Options for {@linkcode checkBuiltPackage} and `checkPackage`. */
@@ -62,6 +63,12 @@ export interface CheckReport {
   ok: boolean;
   /** Every problem, in the order check prints them. */
   problems: CheckProblem[];
+  /**
+   * What is worth knowing but does not fail the check, in the same shape:
+   * a service module large enough that parsing it costs each call
+   * (`large-service`).
+   */
+  warnings: CheckProblem[];
   /** What the build wrote before checking; empty when the build itself failed. */
   build: BuildResult;
 }
@@ -102,7 +109,7 @@ export async function checkPackage(dir: string, options: CheckOptions = {}): Pro
         hint: buildHint(error),
       });
     }
-    return { ok: false, problems, build };
+    return { ok: false, problems, build, warnings: [] };
   }
   const typeProblems = [
     ...await typeCheckService(dir, { deno: options.deno }),
@@ -152,7 +159,8 @@ export async function checkPackage(dir: string, options: CheckOptions = {}): Pro
     problems.push(place && !isAbsolute(place.file) ? { ...problem, ...place } : problem);
   }
   const all = inCheckOrder([...problems, ...typeProblems]);
-  return { ok: all.length === 0, problems: all, build };
+  const warnings = build.outputs.map(serviceParseWarning).filter((w) => w !== null);
+  return { ok: all.length === 0, problems: all, build, warnings };
 }
 
 /** What to do about a build that failed, for the source it was building. */
