@@ -87,8 +87,16 @@ Deno.test("`runCli()` reports check's and build's own failures in the documented
         stdout: "",
         stderr: `sync check: NotFoundError: Cannot check ${
           join(root, "nope")
-        }: no such folder; name a package folder`,
+        }: no such folder; name a package folder (one holding manifest.json)`,
       });
+      const json = JSON.parse((await sync(root, "check", "nope", "--json")).stdout);
+      assert.deepEqual(json.problems[0], {
+        rule: "manifest-json",
+        file: "manifest.json",
+        message: `Cannot check ${join(root, "nope")}: no such folder`,
+        hint: "name a package folder (one holding manifest.json)",
+      });
+      assert.deepEqual(json.warnings, []);
     });
 
     await t.step("`check` of a folder with no manifest", async () => {

@@ -47,19 +47,21 @@ async function runCheck({ args, flags, io, cwd }: CommandContext<typeof OPTIONS>
     await Deno.stat(resolve(dir, "manifest.json"));
   } catch {
     const folder = await Deno.stat(dir).then((info) => info.isDirectory, () => false);
-    const message = folder
-      ? `Cannot check ${dir}: it has no manifest.json; run check in a package folder, or name one`
-      : `Cannot check ${dir}: no such folder; name a package folder`;
-    if (!flags.json) throw new NotFoundError(message);
+    const what = folder ? "it has no manifest.json" : "no such folder";
+    const hint = folder
+      ? "run check in a package folder, or name one"
+      : "name a package folder (one holding manifest.json)";
+    if (!flags.json) throw new NotFoundError(`Cannot check ${dir}: ${what}; ${hint}`);
     io.out(JSON.stringify({
       ok: false,
       problems: [{
         rule: "manifest-json",
         file: "manifest.json",
-        message: "manifest.json is missing",
-        hint: message,
+        message: `Cannot check ${dir}: ${what}`,
+        hint,
       }],
       build: { outputs: [] },
+      warnings: [],
     }));
     return 1;
   }
@@ -81,6 +83,8 @@ async function runCheck({ args, flags, io, cwd }: CommandContext<typeof OPTIONS>
     io.out(`Built ${output.output} from ${output.source} (${formatBytes(output.bytes)})`);
   }
   for (const problem of report.problems) io.out(formatProblem(problem));
+  // A warning does not fail the check: shown after the problems, and not counted.
+  for (const warning of report.warnings) io.out(`warning: ${formatProblem(warning)}`);
   const count = report.problems.length;
   io.out(
     count === 0
