@@ -130,7 +130,7 @@ Deno.test("the sync CLI, as a person uses it with the hello package", async (t) 
         const text = await sync("receipts", "--project", project, "--limit", "1");
         assert.match(
           text.stdout,
-          /^\S+Z {2}failed  nothere: hello\.greet \(extension, \d+ ms\)  NotFoundError/,
+          /^\S+Z {2}failed {2}nothere: hello\.greet \(extension, \d+ ms\) {2}NotFoundError/,
         );
       },
     );
