@@ -187,7 +187,10 @@ Deno.test("the install routes answer the card without installing, and install as
       const card: InstallCard = await response.json();
       assert.equal(card.installable, false);
       assert.ok(card.problems.length > 0);
-      const problem = card.problems.find((p) => p.problem.file === "service/index.js");
+      // Problems come in line order: the one at the call of setTimeout.
+      const problem = card.problems.find((p) =>
+        p.problem.file === "service/index.js" && p.problem.line === 2
+      );
       assert.ok(problem, JSON.stringify(card.problems));
       assert.match(problem.text, /^service\/index\.js:2:\d+ {2}.*setTimeout[^]*\n {2}hint: /);
     });
