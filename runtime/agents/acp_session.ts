@@ -262,28 +262,26 @@ export class AcpSession {
           },
         }),
     );
-    {
-      const answer = await this.#deadline(
-        call,
-        timeoutMs,
-        "initialize",
-        "; it may not speak ACP on stdio, or may be waiting for input",
-      );
-      this.#facts = {
-        info: answer.agentInfo
-          ? {
-            name: answer.agentInfo.name,
-            version: answer.agentInfo.version,
-            ...(answer.agentInfo.title ? { title: answer.agentInfo.title } : {}),
-          }
-          : null,
-        protocolVersion: answer.protocolVersion,
-        loadSession: answer.agentCapabilities?.loadSession === true,
-        mcpHttp: answer.agentCapabilities?.mcpCapabilities?.http === true,
-        authMethods: (answer.authMethods ?? []).map(authMethodOf),
-      };
-      return this.#facts;
-    }
+    const answer = await this.#deadline(
+      call,
+      timeoutMs,
+      "initialize",
+      "; it may not speak ACP on stdio, or may be waiting for input",
+    );
+    this.#facts = {
+      info: answer.agentInfo
+        ? {
+          name: answer.agentInfo.name,
+          version: answer.agentInfo.version,
+          ...(answer.agentInfo.title ? { title: answer.agentInfo.title } : {}),
+        }
+        : null,
+      protocolVersion: answer.protocolVersion,
+      loadSession: answer.agentCapabilities?.loadSession === true,
+      mcpHttp: answer.agentCapabilities?.mcpCapabilities?.http === true,
+      authMethods: (answer.authMethods ?? []).map(authMethodOf),
+    };
+    return this.#facts;
   }
 
   /**
