@@ -27,6 +27,7 @@
  */
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { EventBus, EventSubscription } from "../event_bus.ts";
+import { isFolder } from "../internal/is_folder.ts";
 import { LINKED_FOLDER_LIMITS } from "../limits.ts";
 import { readApproval, readManifestAt, readPackageRef } from "../packages/mod.ts";
 import { readDeclaredIds } from "../projects/mod.ts";
@@ -305,9 +306,9 @@ export class LinkedFolders {
  * files its manifest names, those that exist; its parent when it is gone.
  */
 async function foldersOf(root: string): Promise<string[]> {
-  if (!(await isDirectory(root))) {
+  if (!(await isFolder(root))) {
     const parent = dirname(root);
-    return parent !== root && (await isDirectory(parent)) ? [parent] : [];
+    return parent !== root && (await isFolder(parent)) ? [parent] : [];
   }
   const folders = [root];
   let named: string[] = [];
@@ -324,23 +325,15 @@ async function foldersOf(root: string): Promise<string[]> {
     let step = root;
     for (const part of inside.split(sep)) {
       step = join(step, part);
-      if (!folders.includes(step) && (await isDirectory(step))) folders.push(step);
+      if (!folders.includes(step) && (await isFolder(step))) folders.push(step);
     }
   }
   return folders;
 }
 
-async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(path)).isDirectory;
-  } catch {
-    return false;
-  }
-}
-
 async function existing(paths: string[]): Promise<string[]> {
   const there: string[] = [];
-  for (const path of paths) if (await isDirectory(path)) there.push(path);
+  for (const path of paths) if (await isFolder(path)) there.push(path);
   return there;
 }
 
