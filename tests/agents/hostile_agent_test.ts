@@ -15,6 +15,7 @@ import {
 import { rejectsWith } from "../internal/rejects_with.ts";
 import { SESSION_LIMITS } from "../../runtime/limits.ts";
 import type { TranscriptEntry } from "../../runtime/transcript.ts";
+import type { AgentSession, AgentSessionState } from "../../runtime/agent_session.ts";
 import { hostileAgentCommand } from "../internal/hostile_agent.ts";
 import { testHost } from "../internal/packages.ts";
 import { performerOver, waitForSession } from "../internal/sessions.ts";
@@ -34,6 +35,26 @@ async function hostileHost(mode: string, options: Parameters<typeof performerOve
   });
   const work = performerOver(env.host, options);
   return { env, work };
+}
+
+/**
+ * Begins a session with the hostile agent in `mode`, told `prompt`, and
+ * answers the session once it reaches `state`; the host goes afterwards.
+ */
+async function settledSession(
+  mode: string,
+  prompt: string,
+  state: AgentSessionState,
+  options: Parameters<typeof performerOver>[1] = {},
+): Promise<AgentSession> {
+  const { env, work } = await hostileHost(mode, options);
+  try {
+    const { session } = await work.begin(env.project, "hostile", prompt);
+    return await waitForSession(env.kv, env.project, session.key, (s) => s.state === state);
+  } finally {
+    await work.stop();
+    await env.close();
+  }
 }
 
 Deno.test("`WorkPerformer` bounds every string of an entry before it is kept or told", async (t) => {
@@ -77,63 +98,27 @@ Deno.test("`WorkPerformer` bounds every string of an entry before it is kept or 
 
 Deno.test("`WorkPerformer` keeps an agent's long words out of a session's state, which always moves", async (t) => {
   await t.step("a session id longer than Sync keeps fails the session, saying so", async () => {
-    const { env, work } = await hostileHost("big-session-id");
-    try {
-      const { session } = await work.begin(env.project, "hostile", "hello");
-      const failed = await waitForSession(
-        env.kv,
-        env.project,
-        session.key,
-        (s) => s.state === "failed",
-      );
-      assert.match(
-        failed.error?.message ?? "",
-        /^The agent hostile answered session\/new with a session id of 200000 characters, more than the 1000 Sync keeps/,
-      );
-      assert.equal(failed.agentSessionId, null);
-    } finally {
-      await work.stop();
-      await env.close();
-    }
+    const failed = await settledSession("big-session-id", "hello", "failed");
+    assert.match(
+      failed.error?.message ?? "",
+      /^The agent hostile answered session\/new with a session id of 200000 characters, more than the 1000 Sync keeps/,
+    );
+    assert.equal(failed.agentSessionId, null);
   });
   await t.step("a sign-in of huge names and words waits, its text cut", async () => {
-    const { env, work } = await hostileHost("big-sign-in");
-    try {
-      const { session } = await work.begin(env.project, "hostile", "hello");
-      const waiting = await waitForSession(
-        env.kv,
-        env.project,
-        session.key,
-        (s) => s.state === "waiting",
-      );
-      assert.equal(waiting.waitingFor?.kind, "sign-in");
-      const text = waiting.waitingFor?.kind === "sign-in" ? waiting.waitingFor.text : "";
-      assert.match(
-        text,
-        /^The agent hostile needs a person to sign in before session\/new \(A+… \[cut: /,
-      );
-      assert.ok(text.length <= AGENT_LIMITS.maxReasonChars);
-    } finally {
-      await work.stop();
-      await env.close();
-    }
+    const waiting = await settledSession("big-sign-in", "hello", "waiting");
+    assert.equal(waiting.waitingFor?.kind, "sign-in");
+    const text = waiting.waitingFor?.kind === "sign-in" ? waiting.waitingFor.text : "";
+    assert.match(
+      text,
+      /^The agent hostile needs a person to sign in before session\/new \(A+… \[cut: /,
+    );
+    assert.ok(text.length <= AGENT_LIMITS.maxReasonChars);
   });
   await t.step("an error of 200,000 characters fails the turn, its message cut", async () => {
-    const { env, work } = await hostileHost("ok");
-    try {
-      const { session } = await work.begin(env.project, "hostile", "big-error");
-      const failed = await waitForSession(
-        env.kv,
-        env.project,
-        session.key,
-        (s) => s.state === "failed",
-      );
-      assert.match(failed.error?.message ?? "", /^The agent hostile refused the turn: E+… \[cut: /);
-      assert.ok((failed.error?.message ?? "").length <= AGENT_LIMITS.maxReasonChars);
-    } finally {
-      await work.stop();
-      await env.close();
-    }
+    const failed = await settledSession("ok", "big-error", "failed");
+    assert.match(failed.error?.message ?? "", /^The agent hostile refused the turn: E+… \[cut: /);
+    assert.ok((failed.error?.message ?? "").length <= AGENT_LIMITS.maxReasonChars);
   });
 });
 
@@ -163,23 +148,11 @@ Deno.test("`AcpSession.cancel()` stops an agent that has no session yet", async 
 
 Deno.test("`WorkPerformer` never waits on an agent that does not answer or ignores a cancel", async (t) => {
   await t.step("session/new unanswered past its deadline fails the session", async () => {
-    const { env, work } = await hostileHost("no-new", { sessionTimeoutMs: 300 });
-    try {
-      const { session } = await work.begin(env.project, "hostile", "hello");
-      const failed = await waitForSession(
-        env.kv,
-        env.project,
-        session.key,
-        (s) => s.state === "failed",
-      );
-      assert.match(
-        failed.error?.message ?? "",
-        /^The agent hostile did not answer session\/new within 0\.3 s: /,
-      );
-    } finally {
-      await work.stop();
-      await env.close();
-    }
+    const failed = await settledSession("no-new", "hello", "failed", { sessionTimeoutMs: 300 });
+    assert.match(
+      failed.error?.message ?? "",
+      /^The agent hostile did not answer session\/new within 0\.3 s: /,
+    );
   });
   await t.step("a cancel the agent ignores stops it, and the session fails saying so", async () => {
     const { env, work } = await hostileHost("ok", { cancelGraceMs: 300 });
