@@ -19,6 +19,7 @@ import type { HandlerLimits } from "../limits.ts";
 import { readDeclaredIds, readProject, resolveProjectDir } from "../projects/mod.ts";
 import { needsReview, readStamps, type ScheduleStamp, type StampOutcome } from "./stamps.ts";
 import { describeError } from "../internal/describe_error.ts";
+import { listReceipts } from "../host/mod.ts";
 
 /** One row of `sync schedule`: a scheduled handler of one package in one project. */
 export interface ScheduleView {
@@ -130,7 +131,15 @@ export async function describeSchedule(
         wording: describeEvery(row.every),
         on,
         ...(blocked ? { blocked } : {}),
-        lastAttempt: stamp ? viewStamp(stamp, now, interruptedAfter) : null,
+        lastAttempt: stamp
+          ? await endedByReceipt(
+            kv,
+            project,
+            id,
+            row.handler,
+            viewStamp(stamp, now, interruptedAfter),
+          )
+          : null,
         nextDue: nextDue === null ? null : new Date(nextDue).toISOString(),
         needsReview: review,
       });
@@ -176,6 +185,33 @@ async function newestManifest(kv: Deno.Kv, id: string): Promise<Manifest | null>
   } catch {
     return null;
   }
+}
+
+/**
+ * An attempt the stamp still calls running, as its receipt tells it once one
+ * is written: a process that stopped mid-call leaves the stamp as it was, and
+ * the next process writes the call's `interrupted` receipt (the call journal,
+ * an expired claim) without reaching the clock's stamp.
+ */
+async function endedByReceipt(
+  kv: Deno.Kv,
+  project: string,
+  id: string,
+  handler: string,
+  attempt: NonNullable<ScheduleView["lastAttempt"]>,
+): Promise<NonNullable<ScheduleView["lastAttempt"]>> {
+  if (attempt.outcome !== "running") return attempt;
+  const receipts = await listReceipts(kv, project, { packageId: id, limit: 20 });
+  const ended = receipts.find((r) =>
+    r.handler === handler && r.occasion.kind === "clock" && r.startedAt >= attempt.startedAt
+  );
+  if (!ended || ended.outcome !== "interrupted") return attempt;
+  return {
+    ...attempt,
+    endedAt: ended.endedAt,
+    outcome: "interrupted",
+    ...(ended.error ? { error: ended.error } : {}),
+  };
 }
 
 function viewStamp(
