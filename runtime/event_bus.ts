@@ -84,13 +84,14 @@ export class EventSubscription {
    * Holds a fact for the watcher, if it is of its project and kinds. Never waits.
    *
    * @param event The fact published.
-   * @param bytes The bytes of its JSON, when the publisher measured them once for every watcher.
+   * @param bytes The bytes of its JSON, measured once for every watcher that holds it.
    */
-  offer(event: SyncEvent, bytes?: number): void {
+  offer(event: SyncEvent, bytes: () => number = () => bytesOf(event)): void {
     if (this.#closed) return;
     if (this.#project !== undefined && event.project !== this.#project) return;
     if (this.#types !== undefined && !this.#types.has(event.type)) return;
-    const size = bytes ?? bytesOf(event);
+    // Measured only for a watcher that holds the fact, once for all of them.
+    const size = bytes();
     if (
       this.#queue.length >= this.#maxQueued || this.#bytes + size > this.#maxQueuedBytes
     ) {
@@ -160,9 +161,9 @@ export class EventBus implements EventSink {
    * @param event The fact, after it is written.
    */
   publish(event: SyncEvent): void {
-    if (this.#subscriptions.size === 0) return;
-    const bytes = bytesOf(event);
-    for (const subscription of this.#subscriptions) subscription.offer(event, bytes);
+    let bytes: number | undefined;
+    const measured = () => bytes ??= bytesOf(event);
+    for (const subscription of this.#subscriptions) subscription.offer(event, measured);
   }
 
   /**

@@ -222,7 +222,9 @@ export class WorkPerformer {
       if (!isActive(session.state)) continue;
       await this.#interrupt(session.project, session.key, session.state);
     }
-    this.#subscription = this.#events.subscribe();
+    // Only receipts are listened for (and `resync`, which comes whatever the kinds): the
+    // performer's own transcript facts, large and many, are not held for it.
+    this.#subscription = this.#events.subscribe({ types: new Set(["receipt"]) });
     this.#listening = this.#listen();
     for await (const entry of this.#kv.list<{ path: string }>({ prefix: projectsPrefix() })) {
       this.scan(entry.value.path);

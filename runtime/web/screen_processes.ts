@@ -58,7 +58,8 @@ export class ScreenProcesses {
   constructor(host: ScreenProcessesHost, options: ScreenProcessesOptions) {
     this.#host = host;
     this.#supervisor = options.supervisor;
-    this.#subscription = host.events.subscribe();
+    // Only installs and removals matter here (`resync` comes whatever the kinds).
+    this.#subscription = host.events.subscribe({ types: new Set(["installed", "removed"]) });
     this.#watch().catch(() => {/* the bus closed */});
   }
 
