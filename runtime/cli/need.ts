@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { resolve } from "node:path";
 import { InvalidInputError } from "../errors.ts";
+import { projectPath } from "../projects/mod.ts";
 
 /**
  * Answers a word or flag a command needs.
@@ -20,14 +20,15 @@ export function need(value: string | undefined, message: string): string {
 }
 
 /**
- * Answers the `--project <dir>` a command needs, resolved from the folder
- * the person typed the command in (the command may run in a serve, which is
- * elsewhere).
+ * Answers the `--project <dir>` a command needs, read as every project path
+ * is (`projectPath`), a relative one resolved from the folder the person
+ * typed the command in (the command may run in a serve, which is elsewhere).
  *
  * @param project The flag's value, absent when not given.
  * @param cwd The folder the person typed the command in.
  * @throws {InvalidInputError} when it was not given.
  */
 export function needProject(project: string | undefined, cwd: string): string {
-  return resolve(cwd, need(project, "--project <dir> is required"));
+  const given = need(project, "--project <dir> is required");
+  return projectPath(given, { name: "--project", relativeTo: cwd });
 }

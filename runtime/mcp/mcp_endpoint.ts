@@ -19,11 +19,10 @@
  */
 // @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { isAbsolute } from "node:path";
 import { describeError } from "../internal/describe_error.ts";
 import { RecordCursors } from "../memory/mod.ts";
 import { recordCursorSecret } from "../host/mod.ts";
-import { openableFolder, resolveProjectDir } from "../projects/mod.ts";
+import { openableFolder, projectPath, resolveProjectDir } from "../projects/mod.ts";
 import type { Source } from "../types.ts";
 import { INVALID_PARAMS } from "./invalid_params.ts";
 import type { McpHost } from "./mcp_host.ts";
@@ -173,7 +172,13 @@ export class McpEndpoint {
         return rpcError(404, REFUSED, `No session ${id}: it ended; initialize a new one`);
       }
       const project = url.searchParams.get("project");
-      if (project !== null && await resolveProjectDir(project) !== session.project) {
+      let named: string | null = null;
+      try {
+        if (project !== null) named = await resolveProjectDir(projectPath(project));
+      } catch (error) {
+        return rpcError(400, INVALID_PARAMS, describeError(error).message);
+      }
+      if (named !== null && named !== session.project) {
         return rpcError(
           400,
           INVALID_PARAMS,
@@ -222,20 +227,19 @@ export class McpEndpoint {
     caller: Caller,
   ): Promise<Response> {
     const named = url.searchParams.get("project");
-    if (named === null || named === "" || !isAbsolute(named)) {
+    if (named === null || named === "") {
       return rpcError(
         400,
         INVALID_PARAMS,
-        named
-          ? `project: ${JSON.stringify(named)} is relative; give the project folder's absolute path`
-          : "Name the project: /mcp?project=<absolute project folder>",
+        "Name the project: /mcp?project=<absolute project folder>",
       );
     }
     let project: string;
     try {
-      // The app's own rule, in its words, before anything is written there:
-      // not the filesystem root, not the home folder, only a folder one can write.
-      project = await openableFolder(named, { userHome: this.#userHome });
+      // The app's own rules, in its words, before anything is written there:
+      // an absolute path, not the filesystem root, not the home folder, only
+      // a folder one can write.
+      project = await openableFolder(projectPath(named), { userHome: this.#userHome });
     } catch (error) {
       return rpcError(400, INVALID_PARAMS, describeError(error).message);
     }

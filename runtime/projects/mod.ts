@@ -14,6 +14,8 @@ export { installationToken, readInstallationToken } from "./installation_token.t
 export { projectKey, projectsChangedKey, projectsPrefix } from "./keys.ts";
 export { openableFolder } from "./openable_folder.ts";
 export type { OpenableFolderOptions } from "./openable_folder.ts";
+export { projectPath } from "./project_path.ts";
+export type { ProjectPathOptions } from "./project_path.ts";
 export {
   keyableProjectPath,
   readDeclaredIds,

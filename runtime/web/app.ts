@@ -14,7 +14,6 @@
  *
  * @module
  */
-import { isAbsolute } from "node:path";
 import { type Context, Hono } from "hono";
 import { isPackageId, notAPackageId } from "../packages/mod.ts";
 import { HTTPException } from "hono/http-exception";
@@ -24,12 +23,13 @@ import { InvalidInputError } from "../errors.ts";
 import { openProject } from "../lifecycle/mod.ts";
 import { listReceipts, RECEIPTS_KEPT } from "../host/mod.ts";
 import { WEB_LIMITS } from "../limits.ts";
-import { resolveProjectDir } from "../projects/mod.ts";
+import { projectPath } from "../projects/mod.ts";
+import { projectFolder } from "./project_folder.ts";
 import { jsonBody } from "./middleware/json_body.ts";
 import { loopbackHost } from "./middleware/loopback_host.ts";
 import { sameOrigin } from "./middleware/same_origin.ts";
 import { tokenGuard } from "./middleware/token_guard.ts";
-import { integerParam, requiredParam } from "./query_params.ts";
+import { integerParam } from "./query_params.ts";
 import { jsonObjectBody } from "./json_object_body.ts";
 import { commandRoutes, type CommandRunner } from "./api/commands.ts";
 import { extensionApproveRoute } from "./api/extension_approve.ts";
@@ -177,23 +177,15 @@ export function createApp(host: WebHost, options: AppOptions): WebApp {
   if (options.work) app.route("/api/chat", chatRoutes(options.work));
   app.route("/api", processRoutes(options.processes));
   app.post("/api/projects/open", async (c) => {
-    const { path } = await jsonObjectBody(c, '{ "path": "<project folder>" }');
-    if (typeof path !== "string" || path === "") {
-      throw new InvalidInputError('POST /api/projects/open needs "path", the project folder');
-    }
-    // The app has no working folder of its own a relative path could mean.
-    if (!isAbsolute(path)) {
-      throw new InvalidInputError(
-        `path: ${JSON.stringify(path)} is relative; give the project folder's absolute path`,
-      );
-    }
+    const body = await jsonObjectBody(c, '{ "path": "<project folder>" }');
+    const path = projectPath(body.path, { name: "path" });
     const result = await openProject(host, path, { userHome: options.userHome });
     // The thrown errors stay here; their name and message are on each run.
     const opened = result.opened.map(({ failure: _, ...run }) => run);
     return c.json({ ...result, opened });
   });
   app.get("/api/receipts", async (c) => {
-    const project = await resolveProjectDir(requiredParam(c, "project", "the project folder"));
+    const project = await projectFolder(c.req.query("project"));
     const receipts = await listReceipts(host.kv, project, {
       packageId: packageIdParam(c),
       limit: integerParam(c, "limit", { min: 1, max: RECEIPTS_KEPT, fallback: 50 }),

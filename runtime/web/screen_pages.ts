@@ -103,7 +103,7 @@ export function screenPageRoutes(
     const origin = ownOrigin(c);
     let screen;
     try {
-      const project = await projectFolder(c.req.query("project"), "project");
+      const project = await projectFolder(c.req.query("project"));
       screen = await servingScreen(host.kv, project, id);
     } catch (error) {
       const { message } = describeError(error);

@@ -30,11 +30,11 @@ import type { ChatGroup, ChatListResponse, ChatRow, ChatSessionResponse } from "
 export function chatRoutes(work: WorkPerformer): Hono {
   const routes = new Hono();
   routes.get("/", async (c) => {
-    const project = await projectFolder(c.req.query("project"), "project");
+    const project = await projectFolder(c.req.query("project"));
     return c.json(groupSessions(project, await work.list(project)) satisfies ChatListResponse);
   });
   routes.get("/sessions/:key", async (c) => {
-    const project = await projectFolder(c.req.query("project"), "project");
+    const project = await projectFolder(c.req.query("project"));
     return answer(c, await work.view(project, c.req.param("key")));
   });
   routes.post("/sessions", async (c) => {
@@ -42,14 +42,14 @@ export function chatRoutes(work: WorkPerformer): Hono {
       c,
       '{ "project": "<folder>", "agent": "<name>", "text": "…" }',
     );
-    const project = await projectFolder(body.project, '"project"');
+    const project = await projectFolder(body.project);
     const agent = stringField(body, "agent", "the agent's name, such as demo");
     const text = stringField(body, "text", "the first turn");
     return answer(c, await work.begin(project, agent, text));
   });
   routes.post("/sessions/:key/prompt", async (c) => {
     const body = await jsonObjectBody(c, '{ "project": "<folder>", "text": "…" }');
-    const project = await projectFolder(body.project, '"project"');
+    const project = await projectFolder(body.project);
     const text = stringField(body, "text", "the next turn");
     return answer(c, await work.prompt(project, c.req.param("key"), text));
   });
@@ -68,7 +68,7 @@ export function chatRoutes(work: WorkPerformer): Hono {
   routes.post("/sessions/:key/permission", async (c) => {
     const takes = '{ "project": "<folder>", "requestId": "…", "optionId": "…" | null }';
     const body = await jsonObjectBody(c, takes);
-    const project = await projectFolder(body.project, '"project"');
+    const project = await projectFolder(body.project);
     const requestId = stringField(body, "requestId", "the permission request answered");
     const optionId = body.optionId;
     if (optionId !== null && (typeof optionId !== "string" || optionId === "")) {
@@ -84,7 +84,7 @@ export function chatRoutes(work: WorkPerformer): Hono {
 
 async function projectOf(c: Context): Promise<string> {
   const body = await jsonObjectBody(c, '{ "project": "<folder>" }');
-  return await projectFolder(body.project, '"project"');
+  return await projectFolder(body.project);
 }
 
 function stringField(body: Record<string, unknown>, name: string, what: string): string {

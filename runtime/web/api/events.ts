@@ -23,9 +23,8 @@ import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
 import type { EventBus, EventSubscription } from "../../event_bus.ts";
 import { EVENT_LIMITS } from "../../limits.ts";
-import { resolveProjectDir } from "../../projects/mod.ts";
 import type { SyncEvent } from "../../sync_event.ts";
-import { requiredParam } from "../query_params.ts";
+import { projectFolder } from "../project_folder.ts";
 import type { LinkedFolders } from "../linked_folders.ts";
 import type { ReadyEvent } from "./events_types.ts";
 
@@ -62,7 +61,7 @@ export function eventRoutes(bus: EventBus, options: EventRoutesOptions = {}): Ho
   const heartbeatMs = options.heartbeatMs ?? EVENT_LIMITS.heartbeatMs;
   const routes = new Hono();
   routes.get("/events", async (c) => {
-    const project = await resolveProjectDir(requiredParam(c, "project", "the project folder"));
+    const project = await projectFolder(c.req.query("project"));
     // Subscribed before the stream opens, so nothing published after `ready` is missed.
     const subscription = bus.subscribe({ project, maxQueued: options.maxQueued });
     // While the window is open, a change to a linked package's folder is told as it happens.

@@ -28,7 +28,7 @@ export function extensionApproveRoute(host: WebHost): Hono {
   const routes = new Hono();
   routes.post("/:id/approve", async (c) => {
     const body = await jsonObjectBody(c, TAKES);
-    const project = await projectFolder(body.project, '"project"');
+    const project = await projectFolder(body.project);
     const result = await approveUpdate(host, project, c.req.param("id"));
     return c.json(installAnswer(result));
   });

@@ -34,7 +34,7 @@ import type { WebHost } from "../web_host.ts";
 export function extensionPageRoute(host: WebHost): Hono {
   const routes = new Hono();
   routes.get("/:id", async (c) => {
-    const project = await projectFolder(c.req.query("project"), "project");
+    const project = await projectFolder(c.req.query("project"));
     const id = c.req.param("id");
     const receipts = integerParam(c, "receipts", {
       min: 1,

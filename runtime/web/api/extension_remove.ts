@@ -35,7 +35,7 @@ export function extensionRemoveRoute(host: WebHost): Hono {
         `"force" must be true or false, got ${JSON.stringify(body.force)}`,
       );
     }
-    const project = await projectFolder(body.project, '"project"');
+    const project = await projectFolder(body.project);
     const id = c.req.param("id");
     // Read before it goes: what the removal takes depends on the version serving.
     const serving = await readServingState(host.kv, project, id);

@@ -35,7 +35,7 @@ export function extensionSwitchRoute(host: WebHost): Hono {
         `"state" must be "off" or "on", got ${JSON.stringify(state ?? null)}`,
       );
     }
-    const project = await projectFolder(body.project, '"project"');
+    const project = await projectFolder(body.project);
     const id = c.req.param("id");
     await assertSwitchable(host.kv, project, id);
     if (state === "off") await switchOff(host.kv, project, id, host);

@@ -21,7 +21,7 @@ import type { WebHost } from "../web_host.ts";
 export function extensionsRoute(host: WebHost): Hono {
   const routes = new Hono();
   routes.get("/", async (c) => {
-    const project = await projectFolder(c.req.query("project"), "project");
+    const project = await projectFolder(c.req.query("project"));
     const extensions = await listExtensions(host.kv, project, host);
     return c.json({ project, extensions } satisfies ExtensionsResponse);
   });

@@ -21,6 +21,7 @@ import {
   type LifecycleRun,
   readInstallCard,
 } from "../../lifecycle/mod.ts";
+import { projectPath } from "../../projects/mod.ts";
 import type { UploadStore } from "../upload_store.ts";
 import { jsonObjectBody } from "../json_object_body.ts";
 
@@ -75,7 +76,7 @@ export function installRoutes(
 ): Hono {
   const routes = new Hono();
   routes.post("/install/card", async (c) => {
-    const body = await readBody(c, "POST /api/install/card", false);
+    const body = await readBody(c, false);
     const source = await sourcePath(body.source, uploads);
     const card = await sayingUpload(
       body.source,
@@ -85,7 +86,7 @@ export function installRoutes(
     return c.json(card);
   });
   routes.post("/install", async (c) => {
-    const body = await readBody(c, "POST /api/install", true);
+    const body = await readBody(c, true);
     const source = await sourcePath(body.source, uploads);
     const result = await sayingUpload(
       body.source,
@@ -123,17 +124,13 @@ export function installAnswer(result: InstallResult): InstallAnswer {
 }
 
 /** The body, checked; each wrong field is named. */
-async function readBody(c: Context, route: string, install: boolean): Promise<InstallRequest> {
+async function readBody(c: Context, install: boolean): Promise<InstallRequest> {
   const shape = install
     ? '{ "project": "<folder>", "source": "<folder or archive>" | { "upload": "<id>" }, ' +
       '"approve": true }'
     : '{ "project": "<folder>", "source": "<folder or archive>" | { "upload": "<id>" } }';
   const { project, source, approve } = await jsonObjectBody(c, shape);
-  if (typeof project !== "string" || !isAbsolute(project)) {
-    throw new InvalidInputError(
-      `project: ${route} needs the project folder's absolute path, got ${JSON.stringify(project)}`,
-    );
-  }
+  const path = projectPath(project);
   let checked: InstallSource;
   if (typeof source === "string") {
     // The app has no working folder of its own a relative path could mean.
@@ -159,7 +156,7 @@ async function readBody(c: Context, route: string, install: boolean): Promise<In
       `approve: expected true (a person approved) or false, got ${JSON.stringify(approve)}`,
     );
   }
-  return { project, source: checked, ...(install ? { approve: approve as boolean } : {}) };
+  return { project: path, source: checked, ...(install ? { approve: approve as boolean } : {}) };
 }
 
 /** The file or folder a source names. */

@@ -11,12 +11,11 @@
  *
  * @module
  */
-import { isAbsolute } from "node:path";
 import { Hono } from "hono";
 import { InvalidInputError, NotFoundError, PermissionDeniedError } from "../../errors.ts";
 import { isPackageId, notAPackageId } from "../../packages/mod.ts";
-import { resolveProjectDir } from "../../projects/mod.ts";
 import { ownOrigin } from "../middleware/loopback_host.ts";
+import { projectFolder } from "../project_folder.ts";
 import { requiredParam } from "../query_params.ts";
 import type { ScreenProcesses } from "../screen_processes.ts";
 
@@ -41,13 +40,7 @@ export function processRoutes(processes: ScreenProcesses | undefined): Hono {
           : `Pages from ${origin} may not open the processes socket`,
       );
     }
-    const path = requiredParam(c, "project", "the project folder");
-    if (!isAbsolute(path)) {
-      throw new InvalidInputError(
-        `project: ${JSON.stringify(path)} is relative; give the project folder's absolute path`,
-      );
-    }
-    const project = await resolveProjectDir(path);
+    const project = await projectFolder(c.req.query("project"));
     const packageId = requiredParam(c, "id", "the package whose screen it is");
     if (!isPackageId(packageId)) throw new InvalidInputError(`id: ${notAPackageId(packageId)}`);
     const screen = requiredParam(c, "screen", "the screen instance");

@@ -90,7 +90,7 @@ async function screenOf(
   host: WebHost,
   body: Record<string, unknown>,
 ): Promise<{ project: string; id: string }> {
-  const project = await projectFolder(body.project, '"project"');
+  const project = await projectFolder(body.project);
   if (typeof body.id !== "string") {
     throw new InvalidInputError(`"id": required: the package id whose screen asks`);
   }

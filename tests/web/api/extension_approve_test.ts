@@ -97,7 +97,7 @@ Deno.test("POST /api/extensions/:id/approve approves the update that waits", asy
         400,
         /takes a JSON object/,
       );
-      await refused(await post("/api/extensions/feed/approve", "{}"), 400, /"project": required/);
+      await refused(await post("/api/extensions/feed/approve", "{}"), 400, /project: required/);
       await refused(await approve("feed", "relative/folder"), 400, /is relative/);
       assert.equal((await readApproval(env.kv, env.project, "feed"))?.version, "1.0.0");
     });

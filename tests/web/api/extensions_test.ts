@@ -264,11 +264,11 @@ Deno.test("the Extensions API answers every route, and refuses bad input by name
         400,
         /"state" must be "off" or "on", got "maybe"/,
       );
-      await refused(await switchBody({ state: "off" }), 400, /^"project": required/);
+      await refused(await switchBody({ state: "off" }), 400, /^project: required/);
       await refused(
         await switchBody({ project: "rel", state: "off" }),
         400,
-        /^"project": "rel" is relative/,
+        /^project: "rel" is relative/,
       );
       await refused(
         await post(

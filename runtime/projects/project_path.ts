@@ -1,0 +1,69 @@
+/**
+ * The one reading of a project path as a caller gives it: every web route
+ * that takes a project (in its query or its JSON body), `/mcp`, and the CLI's
+ * `--project` pass what they were given through {@linkcode projectPath}, so a
+ * path is refused the same way, in the same words, wherever it is given.
+ *
+ * A relative path is refused: `sync serve` runs in a folder of its own, which
+ * is not the folder the person or tool had in mind, so a relative path would
+ * name a different project from the one meant. Only the CLI knows the folder
+ * the person typed the command in, and resolves against it.
+ *
+ * @module
+ */
+import { isAbsolute, resolve } from "node:path";
+import { InvalidInputError } from "../errors.ts";
+
+/** Options for {@linkcode projectPath}. */
+export interface ProjectPathOptions {
+  /** The name the path was given under, for the message; `project` unless given. */
+  name?: string;
+  /**
+   * The folder a relative path is taken from. Given by the CLI only, which
+   * knows the folder the person typed the command in; absent, a relative
+   * path is refused.
+   */
+  relativeTo?: string;
+}
+
+/**
+ * Reads a project path as given: a string naming a folder by its absolute
+ * path. The folder is not looked at here (the caller resolves it, or opens
+ * it, as its work needs).
+ *
+ * @param value What the caller gave, as it came (a query parameter, a JSON field, a flag).
+ * @param options The name it was given under, and the CLI's folder.
+ * @returns The absolute path: as given, or (the CLI) resolved from its folder.
+ * @throws {InvalidInputError} when it is missing, not a string, or relative with no folder to
+ *   take it from.
+ *
+ * @example
+ * ```ts
+ * projectPath("/home/ada/site"); // "/home/ada/site"
+ * projectPath("site"); // throws: project: "site" is relative; give the project folder's absolute path
+ * projectPath("site", { name: "--project", relativeTo: "/home/ada" }); // "/home/ada/site"
+ * ```
+ */
+export function projectPath(value: unknown, options: ProjectPathOptions = {}): string {
+  const name = options.name ?? "project";
+  if (value === undefined || value === null || value === "") {
+    throw new InvalidInputError(`${name}: required: the project folder's absolute path`);
+  }
+  if (typeof value !== "string") {
+    throw new InvalidInputError(
+      `${name}: expected the project folder's absolute path, got ${JSON.stringify(value)}`,
+    );
+  }
+  if (value.includes("\0")) {
+    throw new InvalidInputError(
+      `${name}: ${JSON.stringify(value)} holds a NUL character, which no path may hold`,
+    );
+  }
+  if (options.relativeTo !== undefined) return resolve(options.relativeTo, value);
+  if (!isAbsolute(value)) {
+    throw new InvalidInputError(
+      `${name}: ${JSON.stringify(value)} is relative; give the project folder's absolute path`,
+    );
+  }
+  return value;
+}
