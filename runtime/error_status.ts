@@ -28,6 +28,7 @@ import {
   ProcessLimitError,
   ProcessStartError,
   RateLimitedError,
+  StorageError,
   SupersededError,
 } from "./errors.ts";
 
@@ -36,7 +37,7 @@ import {
  *
  * @param error Anything thrown.
  * @returns Such as 404 for {@linkcode NotFoundError}, 409 for {@linkcode ConflictError},
- *   422 when a handler failed.
+ *   422 when a handler failed, 507 when the disk is full ({@linkcode StorageError}).
  */
 export function httpStatusOf(error: unknown): number {
   if (error instanceof NotFoundError) return 404;
@@ -55,6 +56,13 @@ export function httpStatusOf(error: unknown): number {
   if (error instanceof NetworkError) return 502;
   // The project's state, not the request, is what a person must fix (by moving a file aside).
   if (error instanceof MemoryUnreadableError) return 409;
+  // The disk, not the request: 507 when it is full; the folder's state a
+  // person must change (read-only, a folder where the file belongs) as 409,
+  // like an unreadable memory; a file system that cannot be reached, 503.
+  if (error instanceof StorageError) {
+    if (error.problem === "full") return 507;
+    return error.problem === "unreachable" ? 503 : 409;
+  }
   if (
     error instanceof InvalidInputError || error instanceof InvalidValueError ||
     error instanceof ManifestError || error instanceof ArchiveError ||

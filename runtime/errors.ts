@@ -87,6 +87,39 @@ export class MemoryUnreadableError extends SyncError {
   override name = "MemoryUnreadableError";
 }
 
+/**
+ * What went wrong with the disk under a file Sync keeps: it is full, it may
+ * not be written, a folder stands where the file belongs, or the file system
+ * holding it cannot be reached (gone, unmounted, failing).
+ */
+export type StorageProblem = "full" | "read-only" | "not-a-file" | "unreachable";
+
+/**
+ * A file Sync keeps (a project's memory, the installation's database) could
+ * not be opened or written because of the disk under it, not because of
+ * what was asked. Nothing of the refused write was kept: each is one atomic
+ * commit. The message names the file and what a person can do.
+ */
+export class StorageError extends SyncError {
+  /** `"StorageError"`: the name receipts, reports and the API show with the message. */
+  override name = "StorageError";
+  /** What is wrong with the disk; it decides the HTTP status. */
+  readonly problem: StorageProblem;
+  /** The file that could not be opened or written. */
+  readonly path: string;
+  /**
+   * Keeps the problem and the file beside the message.
+   *
+   * @param message What happened, and what to do.
+   * @param failure What is wrong, and with which file.
+   */
+  constructor(message: string, failure: { problem: StorageProblem; path: string }) {
+    super(message);
+    this.problem = failure.problem;
+    this.path = failure.path;
+  }
+}
+
 /** A value was larger than the host accepts. */
 export class PayloadTooLargeError extends SyncError {
   /** `"PayloadTooLargeError"`: the name receipts, reports and the API show with the message. */

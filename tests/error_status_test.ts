@@ -30,6 +30,12 @@ const EXPECTED: Record<string, { error: Error; status: number; exit: number }> =
   LifecycleFailedError: { error: new errors.LifecycleFailedError("x"), status: 422, exit: 1 },
   UnsafeFileError: { error: new errors.UnsafeFileError("x"), status: 500, exit: 1 },
   OwnerGoneError: { error: new errors.OwnerGoneError("x"), status: 503, exit: 1 },
+  // The disk, not the request: full is 507; the other problems are told in storage_failure_test.
+  StorageError: {
+    error: new errors.StorageError("x", { problem: "full", path: "/p" }),
+    status: 507,
+    exit: 1,
+  },
   // A program that cannot start is the agent's or extension's setup, not the request's.
   ProcessStartError: { error: new errors.ProcessStartError("x"), status: 422, exit: 1 },
   ProcessLimitError: { error: new errors.ProcessLimitError("x"), status: 429, exit: 1 },

@@ -16,6 +16,11 @@ export interface RetryWhenLockedOptions {
   firstDelayMs: number;
   /** Told of each refusal before the wait that follows it (tests free the lock here). */
   onLocked?: (attempt: number) => void;
+  /**
+   * What a write's last error becomes, so a full or read-only disk is told in
+   * words that name the file (`storageFailure`); thrown as it is when absent.
+   */
+  failure?: (error: unknown) => unknown;
 }
 
 /** The KV writes retried; reads are not refused while a writer holds the file. */
@@ -29,7 +34,7 @@ export function isLockedError(error: unknown): boolean {
 /**
  * Wraps `kv` so that its writes (`set`, `delete`, `enqueue` and an atomic
  * operation's `commit`) are retried with a doubling wait while the database
- * is locked, then fail with the last refusal.
+ * is locked, then fail with the last refusal (as `options.failure` tells it).
  *
  * @param kv The KV to wrap; closing the wrapper closes it.
  * @param options How often to retry, and who is told.
@@ -42,7 +47,9 @@ export function retryWhenLocked(kv: Deno.Kv, options: RetryWhenLockedOptions): D
       try {
         return await write();
       } catch (error) {
-        if (!isLockedError(error) || attempt >= retry.attempts) throw error;
+        if (!isLockedError(error) || attempt >= retry.attempts) {
+          throw options.failure ? options.failure(error) : error;
+        }
         options.onLocked?.(attempt);
         await new Promise((resolve) => setTimeout(resolve, delay));
         delay *= 2;

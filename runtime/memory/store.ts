@@ -38,6 +38,7 @@ import type { RecordPage, RecordQuery, RecordSummary } from "../extension_api/se
 import { contentChunkKey, recordKey, recordsPrefix } from "./keys.ts";
 import { cursorRefusal, processRecordCursors, type RecordCursors } from "./record_cursors.ts";
 import { linkTarget } from "../internal/link_target.ts";
+import { openingFailure, storageFailure } from "../storage_failure.ts";
 
 /** Largest content chunk, in bytes; leaves room under Deno KV's 64 KiB value limit. */
 export const CONTENT_CHUNK_BYTES = 60 * 1024;
@@ -91,6 +92,8 @@ const NOT_A_DATABASE = /file is not a database|database disk image is malformed/
  *   would put a memory where there is no project.
  * @throws {MemoryUnreadableError} naming the file and how to move it aside, or naming a
  *   `.sync` folder or memory file that is a link.
+ * @throws {StorageError} when the disk is full, the folder read-only, the memory file a
+ *   folder, or the file system gone (`storageFailure`); its writes throw it too.
  */
 export async function openProjectMemory(projectDir: string): Promise<Deno.Kv> {
   const path = projectMemoryPath(projectDir);
@@ -102,7 +105,7 @@ export async function openProjectMemory(projectDir: string): Promise<Deno.Kv> {
         `The project folder ${projectDir} is gone, so its memory cannot be opened`,
       );
     }
-    if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+    if (!(error instanceof Deno.errors.AlreadyExists)) throw storageFailure(error, path) ?? error;
   }
   // A project folder may come from someone else (a cloned repository). SQLite
   // follows links, so a linked `.sync` or database file would have Sync make
@@ -118,11 +121,12 @@ export async function openProjectMemory(projectDir: string): Promise<Deno.Kv> {
         `at its next call`,
     );
   }
+  let kv: Deno.Kv;
   try {
-    return retryWhenLocked(await Deno.openKv(path), LOCK_RETRY);
+    kv = await Deno.openKv(path);
   } catch (error) {
     const reason = (error as Error).message;
-    if (!NOT_A_DATABASE.test(reason)) throw error;
+    if (!NOT_A_DATABASE.test(reason)) throw await openingFailure(error, path) ?? error;
     throw new MemoryUnreadableError(
       `The memory of project ${projectDir} cannot be read: ${path} is not a database ` +
         `(${reason}). Sync leaves it as it is and runs nothing in this project until it can: ` +
@@ -130,6 +134,11 @@ export async function openProjectMemory(projectDir: string): Promise<Deno.Kv> {
         `or renamed), and the project starts a new, empty memory at its next call`,
     );
   }
+  // A full or read-only disk, met by a commit, is told naming the file.
+  return retryWhenLocked(kv, {
+    ...LOCK_RETRY,
+    failure: (error) => storageFailure(error, path) ?? error,
+  });
 }
 
 /**

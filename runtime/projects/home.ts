@@ -6,6 +6,7 @@
 import { join } from "node:path";
 import { InvalidInputError, UnsafeFileError } from "../errors.ts";
 import { retryWhenLocked } from "../internal/retry_when_locked.ts";
+import { openingFailure, storageFailure } from "../storage_failure.ts";
 import { LOCK_RETRY } from "../limits.ts";
 
 /**
@@ -58,11 +59,23 @@ export async function privateInstallationFolder(home: string): Promise<void> {
  * {@linkcode privateInstallationFolder}).
  * Only the installation's owner opens it (see `installation_owner.ts`), once,
  * and passes it in; the caller closes it. A write that finds the file locked
- * by another program is retried (`retryWhenLocked`).
+ * by another program is retried (`retryWhenLocked`); a full or read-only
+ * disk is a `StorageError` naming the file, at opening and at every write.
  *
  * @param home The installation folder, as {@linkcode syncHome} finds it.
+ * @throws {StorageError} when the disk under it is full, read-only or gone.
  */
 export async function openInstallation(home: string): Promise<Deno.Kv> {
-  await privateInstallationFolder(home);
-  return retryWhenLocked(await Deno.openKv(join(home, "sync.kv")), LOCK_RETRY);
+  const path = join(home, "sync.kv");
+  let kv: Deno.Kv;
+  try {
+    await privateInstallationFolder(home);
+    kv = await Deno.openKv(path);
+  } catch (error) {
+    throw await openingFailure(error, path) ?? error;
+  }
+  return retryWhenLocked(kv, {
+    ...LOCK_RETRY,
+    failure: (error) => storageFailure(error, path) ?? error,
+  });
 }

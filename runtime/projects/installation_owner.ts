@@ -16,6 +16,7 @@
  */
 import { join } from "node:path";
 import { privateInstallationFolder } from "./home.ts";
+import { storageFailure } from "../storage_failure.ts";
 
 /** What the owner says about itself in `<home>/owner.json`. */
 export interface OwnerNote {
@@ -58,8 +59,13 @@ export async function tryOwnInstallation(
   home: string,
   command: string,
 ): Promise<InstallationOwnership | null> {
-  await privateInstallationFolder(home);
-  const file = await Deno.open(lockPath(home), { read: true, write: true, create: true });
+  let file: Deno.FsFile;
+  try {
+    await privateInstallationFolder(home);
+    file = await Deno.open(lockPath(home), { read: true, write: true, create: true });
+  } catch (error) {
+    throw storageFailure(error, lockPath(home)) ?? error;
+  }
   let locked = false;
   try {
     locked = await file.tryLock(true);
@@ -122,6 +128,11 @@ export async function readInstallationOwner(home: string): Promise<OwnerNote | n
 async function writeNote(home: string, note: OwnerNote): Promise<void> {
   const file = notePath(home);
   const temp = `${file}.${Deno.pid}`;
-  await Deno.writeTextFile(temp, JSON.stringify(note) + "\n", { mode: 0o600 });
-  await Deno.rename(temp, file);
+  try {
+    await Deno.writeTextFile(temp, JSON.stringify(note) + "\n", { mode: 0o600 });
+    await Deno.rename(temp, file);
+  } catch (error) {
+    await Deno.remove(temp).catch(() => {});
+    throw storageFailure(error, file) ?? error;
+  }
 }

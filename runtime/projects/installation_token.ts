@@ -9,6 +9,7 @@
  */
 import { join } from "node:path";
 import { NotFoundError, UnsafeFileError } from "../errors.ts";
+import { storageFailure } from "../storage_failure.ts";
 
 /** Where the token lives. */
 function tokenPath(home: string): string {
@@ -33,9 +34,14 @@ export async function installationToken(home: string): Promise<string> {
   // created private, so there is no moment at which others may read it.
   const file = tokenPath(home);
   const temp = `${file}.${crypto.randomUUID()}`;
-  await Deno.writeTextFile(temp, token + "\n", { mode: 0o600, createNew: true });
-  await Deno.chmod(temp, 0o600);
-  await Deno.rename(temp, file);
+  try {
+    await Deno.writeTextFile(temp, token + "\n", { mode: 0o600, createNew: true });
+    await Deno.chmod(temp, 0o600);
+    await Deno.rename(temp, file);
+  } catch (error) {
+    await Deno.remove(temp).catch(() => {});
+    throw storageFailure(error, file) ?? error;
+  }
   return token;
 }
 

@@ -11,6 +11,7 @@ import { PROJECT_LIMITS } from "../limits.ts";
 import { linkTarget } from "../internal/link_target.ts";
 import { FileMemo } from "../internal/file_memo.ts";
 import { readFileAtMost } from "../internal/read_file_at_most.ts";
+import { storageFailure } from "../storage_failure.ts";
 import { projectKey, projectsChangedKey } from "./keys.ts";
 
 /** What the installation remembers about a project it opened. */
@@ -143,6 +144,7 @@ async function readDeclaredIdsAt(file: string): Promise<string[]> {
  * @param project The project folder; its `.sync/` is created when missing.
  * @param ids The extension ids installed into the project.
  * @throws {InvalidInputError} when the project's `.sync` is a link: nothing is written through it.
+ * @throws {StorageError} when the disk is full or the folder read-only: the file is left as it was.
  */
 export async function writeDeclaredIds(project: string, ids: string[]): Promise<void> {
   const file = extensionsFilePath(project);
@@ -155,11 +157,17 @@ export async function writeDeclaredIds(project: string, ids: string[]): Promise<
         `.sync only in the project itself. Replace the link with a folder`,
     );
   }
-  await Deno.mkdir(folder, { recursive: true });
   const temp = `${file}.${crypto.randomUUID()}.tmp`;
   const body = JSON.stringify({ extensions: [...new Set(ids)].sort() }, null, 2) + "\n";
-  await Deno.writeTextFile(temp, body);
-  await Deno.rename(temp, file);
+  try {
+    await Deno.mkdir(folder, { recursive: true });
+    await Deno.writeTextFile(temp, body);
+    await Deno.rename(temp, file);
+  } catch (error) {
+    // A half-written temp file is never read; it is not left behind either.
+    await Deno.remove(temp).catch(() => {});
+    throw storageFailure(error, file) ?? error;
+  }
 }
 
 /**

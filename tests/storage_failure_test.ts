@@ -1,0 +1,196 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { StorageError } from "../runtime/errors.ts";
+import { httpStatusOf } from "../runtime/error_status.ts";
+import { storageFailure } from "../runtime/storage_failure.ts";
+import { listReceipts } from "../runtime/host/mod.ts";
+import { installPackage } from "../runtime/lifecycle/mod.ts";
+import { getRecord, removeProjectMemory } from "../runtime/memory/store.ts";
+import { openInstallation } from "../runtime/projects/mod.ts";
+import { reportFailure } from "../runtime/cli/report_failure.ts";
+import { runSync } from "./internal/cli.ts";
+import { testHost } from "./internal/packages.ts";
+import { type SmallDisk, smallDisk } from "./internal/small_disk.ts";
+
+/** A package whose handler writes a record of the size asked. */
+const DISK_PACKAGE = {
+  id: "disk",
+  handlers: ["disk.write"],
+  service: `import { memory } from "@sync/extension-api/service";
+export default function register() {
+  return {
+    "disk.write": (payload) =>
+      memory.write({ key: payload.key, title: "note", content: "x".repeat(payload.bytes) }),
+  };
+}`,
+};
+
+/** Why a step that needs a disk of its own skips, or null when it runs. */
+function skipped(disk: SmallDisk | string): string | false {
+  return typeof disk === "string" ? `skipped: ${disk}` : false;
+}
+
+Deno.test("`storageFailure()` tells a disk's failure as a named refusal wherever Sync writes", async (t) => {
+  const env = await testHost();
+  const packageDir = await env.install(DISK_PACKAGE);
+  const disks: SmallDisk[] = [];
+  const diskOf = async (kib: number) => {
+    const disk = await smallDisk(kib);
+    if (typeof disk !== "string") disks.push(disk);
+    return disk;
+  };
+  const write = (project: string, key: string, bytes: number) =>
+    env.host.callHandler(project, "disk", "disk.write", {
+      occasion: { kind: "extension" },
+      source: { kind: "person" },
+      payload: { key, bytes },
+    });
+  const lastReceipt = async (project: string) =>
+    (await listReceipts(env.kv, project, { packageId: "disk", limit: 1 }))[0];
+  const printed = (error: unknown) => {
+    const lines: string[] = [];
+    reportFailure(error, "call", { out: () => {}, err: (line) => lines.push(line) });
+    return lines.join("\n");
+  };
+  try {
+    await t.step(
+      "a memory.kv that is a folder is refused naming it, its receipt kept",
+      async () => {
+        const file = join(env.project, ".sync", "memory.kv");
+        await env.host.forgetProject(env.project);
+        await removeProjectMemory(env.project);
+        await Deno.mkdir(file);
+        const error = await write(env.project, "disk.note/1", 10).then(() => null, (e) => e);
+        assert.ok(error instanceof StorageError, String(error?.stack ?? error));
+        assert.equal(error.problem, "not-a-file");
+        assert.equal(
+          error.message,
+          `${file} is a folder, where Sync keeps a database file: nothing of this call was ` +
+            `written. Move that folder aside (or remove it), then call again`,
+        );
+        assert.equal(httpStatusOf(error), 409);
+        assert.equal(printed(error), `sync call: StorageError: ${error.message}`);
+        const receipt = await lastReceipt(env.project);
+        assert.equal(receipt.outcome, "failed");
+        assert.deepEqual(receipt.error, { name: "StorageError", message: error.message });
+      },
+    );
+
+    await t.step("the CLI says it in words, with no stack", async () => {
+      const home = await Deno.makeTempDir({ prefix: "sync-test-home-" });
+      try {
+        const result = await runSync(home, ["records", "--project", env.project]);
+        assert.equal(result.code, 1);
+        assert.match(result.stderr, /^sync records: StorageError: \S+memory\.kv is a folder/);
+        assert.doesNotMatch(result.stderr, /unexpected failure|\n\s+at /);
+      } finally {
+        await Deno.remove(home, { recursive: true });
+      }
+    });
+
+    const full = await diskOf(1024);
+    await t.step({
+      name: "a full disk refuses the write whole (507), keeps its receipt, and takes it once freed",
+      ignore: skipped(full) !== false,
+      fn: async () => {
+        const disk = full as SmallDisk;
+        const project = join(disk.path, "project");
+        await Deno.mkdir(project);
+        await installPackage(env.host, packageDir, project, { approve: true });
+        await write(project, "disk.note/small", 10);
+        const filler = await disk.fill();
+        const error = await write(project, "disk.note/big", 200_000).then(() => null, (e) => e);
+        assert.ok(error instanceof StorageError, String(error?.stack ?? error));
+        assert.equal(error.problem, "full");
+        assert.equal(httpStatusOf(error), 507);
+        const file = join(project, ".sync", "memory.kv");
+        assert.equal(
+          error.message,
+          `The disk holding ${file} is full: nothing of this call was written. Free some ` +
+            `space on that disk, then call again`,
+        );
+        const receipt = await lastReceipt(project);
+        assert.equal(receipt.outcome, "failed");
+        assert.equal(receipt.error?.name, "StorageError");
+        await Deno.remove(filler);
+        const memory = await env.host.projectMemory(project);
+        assert.equal(await getRecord(memory, "disk.note/big"), null);
+        await write(project, "disk.note/big", 200_000);
+        assert.equal((await getRecord(memory, "disk.note/big"))?.title, "note");
+        await env.host.forgetProject(project);
+      },
+    });
+
+    const readOnly = await diskOf(1024);
+    await t.step({
+      name: "a read-only project is refused naming its memory (409), its receipt kept",
+      ignore: skipped(readOnly) !== false,
+      fn: async () => {
+        const disk = readOnly as SmallDisk;
+        const project = join(disk.path, "project");
+        await Deno.mkdir(project);
+        await installPackage(env.host, packageDir, project, { approve: true });
+        await write(project, "disk.note/before", 10);
+        // Nothing may be open for writing on a disk remounted read-only.
+        await env.host.forgetProject(project);
+        await disk.remount("ro");
+        try {
+          const error = await write(project, "disk.note/after", 10).then(() => null, (e) => e);
+          assert.ok(error instanceof StorageError, String(error?.stack ?? error));
+          assert.equal(error.problem, "read-only");
+          assert.equal(httpStatusOf(error), 409);
+          assert.match(
+            error.message,
+            /memory\.kv cannot be written: its folder is read-only for Sync \(.*Read-only file system/,
+          );
+          const receipt = await lastReceipt(project);
+          assert.equal(receipt.outcome, "failed");
+          assert.equal(receipt.error?.name, "StorageError");
+        } finally {
+          await env.host.forgetProject(project);
+          await disk.remount("rw");
+        }
+      },
+    });
+
+    const fullHome = await diskOf(512);
+    await t.step({
+      name: "an installation on a full disk is refused naming it, by openInstallation and the CLI",
+      ignore: skipped(fullHome) !== false,
+      fn: async () => {
+        const disk = fullHome as SmallDisk;
+        const home = join(disk.path, "home");
+        await Deno.mkdir(home);
+        await disk.fill();
+        await assert.rejects(
+          () => openInstallation(home),
+          (error: unknown) =>
+            error instanceof StorageError && error.problem === "full" &&
+            error.message.startsWith(`The disk holding ${join(home, "sync.kv")} is full`),
+        );
+        const result = await runSync(home, ["list", "--project", env.project]);
+        assert.equal(result.code, 1);
+        assert.match(result.stderr, /^sync list: StorageError: The disk holding \S+ is full/);
+        assert.doesNotMatch(result.stderr, /unexpected failure|\n\s+at /);
+      },
+    });
+
+    await t.step(
+      "what SQLite says of a failing or vanished file system is told as such (503)",
+      () => {
+        for (const message of ["disk I/O error", "Stale file handle (os error 116)"]) {
+          const error = storageFailure(new Error(message), "/p/.sync/memory.kv");
+          assert.ok(error instanceof StorageError, message);
+          assert.equal(error.problem, "unreachable");
+          assert.equal(httpStatusOf(error), 503);
+          assert.match(error.message, /^The file system holding \/p\/\.sync\/memory\.kv cannot be/);
+        }
+        assert.equal(storageFailure(new Error("record too large"), "/p"), null);
+      },
+    );
+  } finally {
+    // The host lets go of the memories on the disks first, so they unmount.
+    await env.close();
+    for (const disk of disks) await disk.close();
+  }
+});
