@@ -7,8 +7,15 @@
  * one open (device and inode); a different or missing file closes the old
  * handle and opens what is there now.
  *
+ * A memory is also let go of as soon as its project folder goes: while it is
+ * held, the folder holding the project is watched (its own entries, not what
+ * is below them), and when the project folder is removed or moved away, the
+ * handle is closed at once. A deleted file held open keeps its disk space
+ * used and its disk busy (it cannot be unmounted) for as long as it is held.
+ *
  * @module
  */
+import { dirname } from "node:path";
 import { openProjectMemory, projectMemoryPath } from "./store.ts";
 
 /** Options for {@linkcode ProjectMemories}. */
@@ -26,6 +33,10 @@ interface FileIdentity {
 interface HeldMemory {
   kv: Deno.Kv;
   identity: FileIdentity | null;
+  /** Watches the folder holding the project while the memory is held; null where it cannot be. */
+  watcher: Deno.FsWatcher | null;
+  /** Settles once the watch has ended. */
+  watching: Promise<void>;
 }
 
 // A file replaced between opening it and reading its identity would pair the
@@ -46,6 +57,8 @@ const OPEN_ATTEMPTS = 3;
  */
 export class ProjectMemories {
   #held = new Map<string, HeldMemory>();
+  /** Watches closed but maybe not yet ended; closing waits for them. */
+  #ending = new Set<Promise<void>>();
   #turns = new Map<string, Promise<unknown>>();
   #log: (line: string) => void;
 
@@ -75,7 +88,7 @@ export class ProjectMemories {
         const now = identityNow(path);
         if (now !== null && sameFile(held.identity, now)) return held.kv;
         this.#held.delete(project);
-        closeQuietly(held.kv);
+        this.#letGo(held);
         this.#log(
           `[memory] ${path} is ${
             now === null ? "gone" : "another file now"
@@ -84,6 +97,7 @@ export class ProjectMemories {
       }
       const opened = await openChecked(project);
       this.#held.set(project, opened);
+      this.#watch(project, opened);
       return opened.kv;
     });
   }
@@ -99,16 +113,90 @@ export class ProjectMemories {
     return this.#inTurn(project, () => {
       const held = this.#held.get(project);
       this.#held.delete(project);
-      if (held) closeQuietly(held.kv);
+      if (held) this.#letGo(held);
       return Promise.resolve();
     });
   }
 
-  /** Closes every memory held. */
+  /**
+   * Whether a memory of the project is held open now.
+   *
+   * @param project The project's resolved folder.
+   */
+  holds(project: string): boolean {
+    return this.#held.has(project);
+  }
+
+  /** Closes every memory held, and stops watching their folders. */
   async close(): Promise<void> {
     await Promise.all([...this.#turns.values()].map((turn) => turn.catch(() => {})));
-    for (const held of this.#held.values()) closeQuietly(held.kv);
+    for (const held of this.#held.values()) this.#letGo(held);
     this.#held.clear();
+    await Promise.all(this.#ending);
+  }
+
+  /** Closes a held memory and stops watching its folder. */
+  #letGo(held: HeldMemory): void {
+    try {
+      held.watcher?.close();
+    } catch {
+      // Already closed.
+    }
+    held.watcher = null;
+    const ending = held.watching;
+    this.#ending.add(ending);
+    ending.then(() => this.#ending.delete(ending));
+    closeQuietly(held.kv);
+  }
+
+  /**
+   * Watches the folder holding the project while `held` is its memory: its
+   * own entries only, so the memory's own writes and the work inside the
+   * project wake nothing. (A watch on the project folder itself misses its
+   * removal while files in it are held open, as the memory's are.)
+   */
+  #watch(project: string, held: HeldMemory): void {
+    try {
+      held.watcher = Deno.watchFs(dirname(project), { recursive: false });
+    } catch (error) {
+      // No watch (the system's limit on watches, say): the check at the next
+      // open still finds the folder gone; the handle is held until then.
+      this.#log(
+        `[memory] ${project} cannot be watched (${(error as Error).message}); its memory is ` +
+          `closed when it is next used after the folder goes, not at once`,
+      );
+      return;
+    }
+    const watching = async (watcher: Deno.FsWatcher) => {
+      for await (const event of watcher) {
+        if (event.paths.includes(project)) {
+          await this.#letGoWhenGone(project, held);
+        }
+      }
+    };
+    held.watching = watching(held.watcher).catch(() => {});
+  }
+
+  /** Closes `held` when the file under its path is no longer the one it holds. */
+  #letGoWhenGone(project: string, held: HeldMemory): Promise<void> {
+    return this.#inTurn(project, () => {
+      if (this.#held.get(project) !== held) return Promise.resolve();
+      const path = projectMemoryPath(project);
+      let now: FileIdentity | null;
+      try {
+        now = identityNow(path);
+      } catch {
+        now = null;
+      }
+      if (now !== null && sameFile(held.identity, now)) return Promise.resolve();
+      this.#held.delete(project);
+      this.#letGo(held);
+      this.#log(
+        `[memory] ${path} is ${now === null ? "gone" : "another file now"}; the memory open ` +
+          `under that name was closed at once`,
+      );
+      return Promise.resolve();
+    });
   }
 
   #inTurn<T>(project: string, work: () => Promise<T>): Promise<T> {
@@ -130,9 +218,11 @@ async function openChecked(project: string): Promise<HeldMemory> {
     const kv = await openProjectMemory(project);
     const identity = await identityOf(path);
     if (identity !== null && (before === null || sameFile(before, identity))) {
-      return { kv, identity };
+      return { kv, identity, watcher: null, watching: Promise.resolve() };
     }
-    if (attempt === OPEN_ATTEMPTS) return { kv, identity };
+    if (attempt === OPEN_ATTEMPTS) {
+      return { kv, identity, watcher: null, watching: Promise.resolve() };
+    }
     closeQuietly(kv);
   }
 }

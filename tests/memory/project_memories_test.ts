@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { ProjectMemories } from "../../runtime/memory/project_memories.ts";
 import { projectMemoryPath } from "../../runtime/memory/store.ts";
 import { NotFoundError } from "../../runtime/errors.ts";
+import { canListOpenFiles, deletedFilesHeldOpen } from "../internal/open_files.ts";
 
 async function isClosed(kv: Deno.Kv): Promise<boolean> {
   try {
@@ -75,6 +76,51 @@ Deno.test("`ProjectMemories.open()` answers the memory of the folder at the path
       const again = await memories.open(project);
       assert.notEqual(again, held);
       assert.ok((await Deno.stat(projectMemoryPath(project))).isFile);
+    });
+  } finally {
+    await memories.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("`ProjectMemories` closes a memory as soon as its project folder is removed", async (t) => {
+  const root = await Deno.makeTempDir({ prefix: "sync-memories-" });
+  const project = join(root, "project");
+  await Deno.mkdir(project);
+  let closedAtOnce: () => void = () => {};
+  const closed = new Promise<void>((resolve) => closedAtOnce = resolve);
+  const memories = new ProjectMemories({
+    log: (line) => {
+      if (/memory\.kv is gone; the memory open under that name was closed at once/.test(line)) {
+        closedAtOnce();
+      }
+    },
+  });
+  try {
+    const memory = await memories.open(project);
+    await memory.set(["mark"], "held");
+    assert.equal(memories.holds(project), true);
+
+    await t.step("removing the folder closes the memory, with no call to it", async () => {
+      await Deno.remove(project, { recursive: true });
+      await closed;
+      assert.equal(memories.holds(project), false);
+      assert.equal(await isClosed(memory), true);
+    });
+
+    if (await canListOpenFiles()) {
+      await t.step("no file of the removed folder is held open", async () => {
+        assert.deepEqual(await deletedFilesHeldOpen(root), []);
+      });
+    }
+
+    await t.step("its own writes do not close it, and close() stops the watch", async () => {
+      await Deno.mkdir(project);
+      const again = await memories.open(project);
+      for (let i = 0; i < 20; i++) await again.set(["n", i], i);
+      assert.equal(await memories.open(project), again);
+      await memories.close();
+      assert.equal(await isClosed(again), true);
     });
   } finally {
     await memories.close();
