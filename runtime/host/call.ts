@@ -425,6 +425,7 @@ async function callOnce(
           package: pkg,
           project,
           handler,
+          call: { occasion: options.occasion, source: options.source, startedAt },
           transaction,
           access,
           orders: ordered,
