@@ -17,7 +17,13 @@ export { hostDispatch } from "./host_dispatch.ts";
 export { runHostFunction } from "./host_function.ts";
 export type { HostFunction, HostFunctionContext, WorkStateReader } from "./host_function.ts";
 export { recordCursorSecret } from "./record_cursor_secret.ts";
-export { latestReceipt, listReceipts, RECEIPTS_KEPT, writeReceipt } from "./receipts.ts";
+export {
+  latestReceipt,
+  listReceipts,
+  newestReceipts,
+  RECEIPTS_KEPT,
+  writeReceipt,
+} from "./receipts.ts";
 export { runningHandlers } from "./running_claim.ts";
 export type { RunningHandlersOptions } from "./running_claim.ts";
 export type { ListReceiptsOptions } from "./receipts.ts";

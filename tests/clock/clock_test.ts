@@ -739,21 +739,27 @@ export default function register() {
 
     const memory = await s.env.host.projectMemory(s.env.project);
     const [order] = await listWorkOrders(memory);
-    await t.step("the order's source names the clock, the handler, its row and the call's time", () => {
-      assert.deepEqual(order.source, expected);
-      assert.equal(order.about, "issues.issue/7");
-    });
+    await t.step(
+      "the order's source names the clock, the handler, its row and the call's time",
+      () => {
+        assert.deepEqual(order.source, expected);
+        assert.equal(order.about, "issues.issue/7");
+      },
+    );
 
-    await t.step("the session performing it carries the same source and what it is about", async () => {
-      await work.start();
-      const session = await waitForSession(s.env.kv, s.env.project, order.key, () => true);
-      assert.deepEqual(session.source, expected);
-      assert.equal(session.about, "issues.issue/7");
-      assert.equal(
-        begunBy(session, { when: (at) => at.toISOString() }),
-        `Begun by the Sweeper sweep on the clock at ${new Date(START).toISOString()}`,
-      );
-    });
+    await t.step(
+      "the session performing it carries the same source and what it is about",
+      async () => {
+        await work.start();
+        const session = await waitForSession(s.env.kv, s.env.project, order.key, () => true);
+        assert.deepEqual(session.source, expected);
+        assert.equal(session.about, "issues.issue/7");
+        assert.equal(
+          begunBy(session, { when: (at) => at.toISOString() }),
+          `Begun by the Sweeper sweep on the clock at ${new Date(START).toISOString()}`,
+        );
+      },
+    );
   } finally {
     await work.stop();
     await s.close();

@@ -131,15 +131,18 @@ Deno.test("`chatCommand.run()` says under each row why the session waits, failed
       );
     });
 
-    await t.step("a failure: its reason, or that none was kept; an ended session: only who began it", () => {
-      assert.equal(under("work-failed"), "AgentFailedError: The agent demo exited with code 1");
-      assert.equal(under("work-failed-silently"), "failed; no reason was kept");
-      assert.equal(under("work-ended"), "Begun by the clock at 2026-01-02 03:04");
-      assert.match(
-        under("work-stopped") ?? "",
-        /^Interrupted: Sync stopped while .* in the app's Chat/,
-      );
-    });
+    await t.step(
+      "a failure: its reason, or that none was kept; an ended session: only who began it",
+      () => {
+        assert.equal(under("work-failed"), "AgentFailedError: The agent demo exited with code 1");
+        assert.equal(under("work-failed-silently"), "failed; no reason was kept");
+        assert.equal(under("work-ended"), "Begun by the clock at 2026-01-02 03:04");
+        assert.match(
+          under("work-stopped") ?? "",
+          /^Interrupted: Sync stopped while .* in the app's Chat/,
+        );
+      },
+    );
   } finally {
     await Deno.remove(root, { recursive: true });
   }
@@ -222,13 +225,16 @@ Deno.test("`chatCommand.run()` says under each row who began the session, on wha
       return rest.slice(0, end === -1 ? undefined : end).map((line) => line.slice(4));
     };
 
-    await t.step("the clock: the handler, its schedule row's words, the call's time, and about", () => {
-      assert.deepEqual(under("work-clock"), [
-        "Begun by the Triage sweep on the clock at 2026-01-02 03:00 — " +
-        "Orders an agent session to triage new open issues",
-        "About issues.issue/7",
-      ]);
-    });
+    await t.step(
+      "the clock: the handler, its schedule row's words, the call's time, and about",
+      () => {
+        assert.deepEqual(under("work-clock"), [
+          "Begun by the Triage sweep on the clock at 2026-01-02 03:00 — " +
+          "Orders an agent session to triage new open issues",
+          "About issues.issue/7",
+        ]);
+      },
+    );
 
     await t.step("an agent and a lifecycle moment say who called and when", () => {
       assert.deepEqual(under("work-agent"), [
@@ -240,10 +246,13 @@ Deno.test("`chatCommand.run()` says under each row who began the session, on wha
       ]);
     });
 
-    await t.step("an older source says what it holds; a person's conversation says a person", () => {
-      assert.deepEqual(under("work-older"), ["Begun by the Triage sweep at 2026-01-02 03:04"]);
-      assert.deepEqual(under("chat-mine"), ["Begun by a person at 2026-01-02 03:04"]);
-    });
+    await t.step(
+      "an older source says what it holds; a person's conversation says a person",
+      () => {
+        assert.deepEqual(under("work-older"), ["Begun by the Triage sweep at 2026-01-02 03:04"]);
+        assert.deepEqual(under("chat-mine"), ["Begun by a person at 2026-01-02 03:04"]);
+      },
+    );
   } finally {
     await Deno.remove(root, { recursive: true });
   }
