@@ -318,7 +318,8 @@ Deno.test("extensions/triage orders an agent session per new open issue, once", 
           title: order.title,
           onInterrupted: order.onInterrupted,
           about: order.about,
-          source: order.source,
+          // When the call began is the host's clock's: it is checked as a time.
+          source: { ...order.source, calledAt: undefined },
           extensionId: order.extensionId,
           state: order.state,
         },
@@ -333,11 +334,17 @@ Deno.test("extensions/triage orders an agent session per new open issue, once", 
             extensionId: "triage",
             extensionName: "Triage",
             handler: "triage.sweep",
+            occasion: { kind: "clock" },
+            calledBy: { kind: "clock" },
+            calledAt: undefined,
+            description: "Orders an agent session to triage new open issues",
           },
           extensionId: "triage",
           state: "ordered",
         },
       );
+      const calledAt = order.source.kind === "handler" ? order.source.calledAt ?? "" : "";
+      assert.ok(!Number.isNaN(Date.parse(calledAt)) && calledAt <= order.orderedAt, calledAt);
       assert.match(order.prompt.text, /Body of issue 1$/);
     });
 
