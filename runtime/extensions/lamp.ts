@@ -184,7 +184,7 @@ function noticesOf(facts: LampFacts): LampNotice[] {
   const failed = facts.failedLifecycle;
   if (failed) {
     const moment = failed.occasion.moment ?? "lifecycle";
-    const error = failed.error ? `: ${failed.error.name}: ${failed.error.message}` : "";
+    const error = failed.error ? `: ${cutText(failed.error.message, MAX_NOTICE_ERROR_CHARS)}` : "";
     const then = moment === "opened"
       ? "open the project again"
       : moment === "removed"
@@ -192,7 +192,7 @@ function noticesOf(facts: LampFacts): LampNotice[] {
       : "install it again";
     notices.push({
       reason: "lifecycle-failed",
-      text: `Its ${moment} handler ${failed.handler} failed at ${failed.endedAt}${error}. ` +
+      text: `Its ${moment} handler ${failed.handler} failed${error}. ` +
         `Read the receipt, fix what it says, then ${then}.`,
     });
   }
@@ -206,14 +206,14 @@ function noticesOf(facts: LampFacts): LampNotice[] {
     !(facts.switchedOff && last.occasion.kind === "clock")
   );
   for (const { handler, last } of failing) {
-    const error = last.error
-      ? `: ${last.error.name}: ${cutText(last.error.message, MAX_NOTICE_ERROR_CHARS)}`
-      : "";
+    // The words alone: an error's class name means nothing to a person, and
+    // when it happened is the receipts section's to say, in the reader's time.
+    const error = last.error ? `: ${cutText(last.error.message, MAX_NOTICE_ERROR_CHARS)}` : "";
     notices.push({
       reason: "handler-failing",
       handler,
       text: `Its handler ${handler} failed its last ${FAILING_AFTER} attempts; the last, ` +
-        `${OCCASION_WORDS[last.occasion.kind]}, at ${last.endedAt}${error}. ` +
+        `${OCCASION_WORDS[last.occasion.kind]}${error}. ` +
         "Read its receipts and fix what they say" +
         (last.occasion.kind === "clock" ? ", or switch its clock off for this project." : "."),
     });

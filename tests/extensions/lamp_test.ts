@@ -338,8 +338,9 @@ Deno.test("readLamp() is red for a handler that failed again and again, whatever
           ["handler-failing", "pair.flaky"],
         ]);
         assert.match(red.notices[0].text, /^Its handler pair\.flaky failed its last 3 attempts/);
-        assert.match(red.notices[0].text, /the last, called by a person or a screen, at /);
-        assert.match(red.notices[0].text, /HandlerFailedError: .*the tracker answered 503/);
+        assert.match(red.notices[0].text, /the last, called by a person or a screen: /);
+        assert.match(red.notices[0].text, /: Handler pair\.flaky threw .*the tracker answered 503/);
+        assert.doesNotMatch(red.notices[0].text, /HandlerFailedError|\d{4}-\d\d-\d\dT/);
       },
     );
 
@@ -366,11 +367,8 @@ Deno.test("readLamp() is red for a handler that failed again and again, whatever
       });
       const red = await lamp();
       assert.equal(red.state, "red");
-      assert.match(red.notices[0].text, /the last, on the clock, at 2030-01-01T03:00:00.000Z: /);
-      assert.match(
-        red.notices[0].text,
-        /HandlerTimeoutError: ran past 5 s\. .*switch its clock off/,
-      );
+      assert.match(red.notices[0].text, /the last, on the clock: ran past 5 s\. /);
+      assert.match(red.notices[0].text, /ran past 5 s\. .*switch its clock off/);
     });
 
     await t.step(
@@ -381,7 +379,7 @@ Deno.test("readLamp() is red for a handler that failed again and again, whatever
         await pairReceipt(env.kv, env.project, Date.now() + 2000, { occasion: { kind: "agent" } });
         const red = await lamp();
         assert.equal(red.state, "red");
-        assert.match(red.notices[0].text, /the last, called by an agent, at /);
+        assert.match(red.notices[0].text, /the last, called by an agent: Error: down\. /);
       },
     );
   } finally {
