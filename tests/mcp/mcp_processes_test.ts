@@ -199,8 +199,7 @@ Deno.test("`deno task mcp` goes on in a new session when the serve it bridged to
         text: "before",
         occasion: "agent",
       });
-      const killedAt = new URL(await serve.url()).origin;
-      // Killed outright: its owner note stays behind, naming a port nothing answers on.
+      // Killed outright: its owner note stays behind, naming a port anybody may take.
       await serve.stop("SIGKILL");
 
       await t.step("the next call is answered through a serve started in its place", async () => {
@@ -211,12 +210,18 @@ Deno.test("`deno task mcp` goes on in a new session when the serve it bridged to
         const note = JSON.parse(await Deno.readTextFile(join(place.home, "owner.json")));
         backgroundPid = note.pid;
         assert.notEqual(note.pid, serve.pid);
-        assert.match(stderr.join(""), /started one in the background/);
         assert.match(
           stderr.join(""),
           new RegExp(
-            `sync mcp: lost the serve at ${killedAt}; reconnected in a new session at ` +
-              `http://127\\.0\\.0\\.1:${note.port}\n`,
+            `the sync serve that owned .* \\(pid ${serve.pid}\\) is gone, its note left behind; ` +
+              `started one in the background \\(pid ${note.pid}\\)`,
+          ),
+        );
+        assert.match(
+          stderr.join(""),
+          new RegExp(
+            `sync mcp: lost the serve \\(pid ${serve.pid}\\); reconnected in a new session ` +
+              `with the serve \\(pid ${note.pid}\\)\n`,
           ),
         );
       });
@@ -252,7 +257,13 @@ Deno.test("`deno task mcp` goes on in a new session when the serve it bridged to
             occasion: "agent",
           });
           assert.equal(reconnected(), before + 1);
-          assert.match(stderr.join(""), /no longer had the session; reconnected in a new session/);
+          assert.match(
+            stderr.join(""),
+            new RegExp(
+              `sync mcp: the serve \\(pid ${note.pid}\\) no longer had the session; ` +
+                `reconnected in a new session with the serve \\(pid ${note.pid}\\)\n`,
+            ),
+          );
         } finally {
           await Promise.all(others.map((other) => other.close().catch(() => {})));
         }
