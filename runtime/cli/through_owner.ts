@@ -61,7 +61,8 @@ export interface OwnedCommand {
  * @param run Runs the command here, while this process owns the installation.
  * @returns The command's exit code, wherever it ran.
  * @throws {OwnerGoneError} when the serve stopped while it ran the command.
- * @throws {UnsafeFileError} when the token a serve needs can be read by other users.
+ * @throws {UnsafeFileError} when the token a serve needs can be read by other users, or the
+ *   installation folder entered by them.
  */
 export async function throughOwner(
   command: OwnedCommand,
