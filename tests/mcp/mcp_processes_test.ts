@@ -28,6 +28,8 @@ async function installation() {
   }
   return {
     home,
+    /** Removes the installation and the project (once every serve over them has stopped). */
+    remove: () => Deno.remove(root, { recursive: true }),
     project: realProject,
     install,
     place: {
@@ -98,6 +100,7 @@ Deno.test("`deno task serve`'s /mcp answers the SDK's client over Streamable HTT
     }
   } finally {
     await serve.stop("SIGTERM");
+    await place.remove();
   }
 });
 
@@ -128,6 +131,7 @@ Deno.test("`deno task mcp` bridges stdio to the serve that runs", async (t) => {
     }
   } finally {
     await serve.stop("SIGTERM");
+    await place.remove();
   }
 });
 
@@ -176,6 +180,7 @@ Deno.test("`deno task mcp` starts a serve in the background when none runs", asy
   } finally {
     await client.close().catch(() => {});
     if (servePid !== undefined) await stopProcess(servePid);
+    await place.remove();
   }
 });
 
@@ -290,6 +295,7 @@ Deno.test("`deno task mcp` goes on in a new session when the serve it bridged to
   } finally {
     await serve.stop("SIGTERM");
     if (backgroundPid !== undefined) await stopProcess(backgroundPid);
+    await place.remove();
   }
 });
 
@@ -345,6 +351,7 @@ Deno.test("`deno task mcp` says on stderr what it could not read on stdin, and r
     }
   } finally {
     await serve.stop("SIGTERM");
+    await place.remove();
   }
 });
 
