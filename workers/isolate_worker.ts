@@ -399,17 +399,22 @@ async function runCall(call: Job): Promise<FromWorker & { type: "done" }> {
     guard.heapLimit = Infinity;
     waiting.clear();
     if (quickjs && engine && !session?.broken) {
+      let freed = false;
       try {
-        // Jobs still queued belong to the call's context. QuickJS does not
-        // free a runtime whose queue holds some of them cleanly (a chain of
-        // promises each waiting on the next fails its own check as it is
-        // freed), so the instance is dropped with them, as below.
-        if (runtime.hasPendingJob()) throw new Error("jobs are still queued");
-        runtime.removeInterruptHandler();
-        session?.dispose();
-        if (fresh) disposeFresh(fresh);
+        // QuickJS does not free cleanly a runtime whose queue still holds
+        // jobs of the call (a chain of promises each waiting on the next),
+        // nor one where an allocation failed inside a job: its own check
+        // fails as it is freed. Then the instance is dropped unfreed, below.
+        if (guard.reached !== "memory" && !runtime.hasPendingJob()) {
+          runtime.removeInterruptHandler();
+          session?.dispose();
+          if (fresh) disposeFresh(fresh);
+          freed = true;
+        }
       } catch {
-        // A context that cannot be disposed is dropped with its instance, unfreed.
+        // A context that cannot be disposed is dropped with its instance, below.
+      }
+      if (!freed) {
         quickjs = undefined;
         engine = undefined;
       }
