@@ -42,6 +42,9 @@ export const ENCODER_SOURCE = `(() => {
   // Thrown, and caught at the top, for a value JSON cannot carry; anything
   // else thrown (by a getter or toJSON of the value) goes on as it is.
   const refused = {};
+  // What \`enter\` answers for undefined: left out of an object, null in an
+  // array, as JSON.stringify does.
+  const omitted = {};
   let reason = "";
   function refuse(text) {
     reason = text;
@@ -50,6 +53,8 @@ export const ENCODER_SOURCE = `(() => {
 
   // Values cross as plain JSON only; anything else is refused with its path,
   // rather than silently dropped the way JSON.stringify drops a function.
+  // Undefined alone is dropped the way JSON.stringify drops it: it is how an
+  // optional property is commonly left unset, and means nothing else.
   // The copy is built with a list of open containers, not by recursion, so
   // that sending a value costs the handler none of its stack cap.
   function encode(value, label, ObjectProto) {
@@ -70,7 +75,7 @@ export const ENCODER_SOURCE = `(() => {
           if (!isFiniteNumber(v)) refuse(label + ": " + path + " is " + v + ", which JSON cannot carry");
           return v;
         case "undefined":
-          refuse(label + ": " + path + " is undefined, which JSON cannot carry");
+          return omitted;
         case "function":
           refuse(label + ": " + path + " is a function, which cannot leave the isolate");
         case "bigint":
@@ -112,20 +117,23 @@ export const ENCODER_SOURCE = `(() => {
         }
         const i = at.next++;
         if (names === null) {
-          copy.push(enter(source[i], at.path + "[" + i + "]", at.depth + 1));
+          const item = enter(source[i], at.path + "[" + i + "]", at.depth + 1);
+          copy.push(item === omitted ? null : item);
         } else {
           const k = names[i];
+          const item = enter(source[k], at.path + "." + k, at.depth + 1);
+          if (item === omitted) continue;
           // Defined, not assigned: assigning an own "__proto__" key would set
           // the copy's prototype instead, and the key would vanish from the JSON.
           defineProperty(copy, k, {
-            value: enter(source[k], at.path + "." + k, at.depth + 1),
+            value: item,
             enumerable: true,
             writable: true,
             configurable: true,
           });
         }
       }
-      return stringify(top);
+      return top === omitted ? "null" : stringify(top);
     } catch (error) {
       if (error === refused) return ${JSON.stringify(REFUSED_MARK)} + reason;
       throw error;
