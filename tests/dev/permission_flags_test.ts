@@ -50,7 +50,9 @@ Deno.test("`deno.json`'s tasks use only the permission flags `docs/security.md` 
     for (const [task, flags] of tasks) {
       for (const flag of flags.filter((flag) => !flag.includes("="))) {
         const row = rows.find((row) => row.flag === flag && row.tasks.includes(task));
-        if (!row || row.why.replace(/[—-]/g, "").trim() === "") unjustified.push(`${task}: ${flag}`);
+        if (!row || row.why.replace(/[—-]/g, "").trim() === "") {
+          unjustified.push(`${task}: ${flag}`);
+        }
       }
     }
     assert.deepEqual(
