@@ -23,6 +23,8 @@ interface Tracker {
   requests: string[];
   /** Performs the host's `net.fetch`, sending tracker.example.com to the local server. */
   fetch: typeof fetch;
+  /** Resolves tracker.example.com to a public address, as the name would on the internet. */
+  resolve: (hostname: string) => Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -47,6 +49,10 @@ function startTracker(): Tracker {
       assert.equal(url.host, "tracker.example.com", "the package fetched an undeclared host");
       return fetch(`${local}${url.pathname}${url.search}`, init);
     }) as typeof fetch,
+    resolve: (hostname: string) => {
+      assert.equal(hostname, "tracker.example.com", "the package resolved an undeclared host");
+      return Promise.resolve(["203.0.113.7"]);
+    },
     close: () => server.shutdown(),
   });
 }
@@ -64,6 +70,7 @@ async function exampleHost(tracker?: Tracker) {
     limits: DEFAULT_LIMITS,
     log: (line) => logs.push(line),
     fetch: tracker?.fetch,
+    resolve: tracker?.resolve,
   });
   return {
     host,

@@ -15,6 +15,7 @@ import type { LoadedPackage } from "../packages/mod.ts";
 import type { WorkOrder } from "../work/mod.ts";
 import type { Occasion, WorkState } from "../extension_api/service.ts";
 import type { Source } from "../types.ts";
+import type { ResolveHost } from "./functions/resolve_host.ts";
 
 /**
  * Reads where an order's work stands: the state of the session performing
@@ -56,6 +57,8 @@ export interface HostFunctionContext {
   limits: HandlerLimits;
   /** Performs `net.fetch`; the global `fetch` when absent. */
   fetch?: typeof fetch;
+  /** Finds the addresses of a name `net.fetch` reaches; the system resolver when absent. */
+  resolve?: ResolveHost;
   /** Where work stands, for `work.state()`; every order is `ordered` when absent. */
   workState?: WorkStateReader;
   /**

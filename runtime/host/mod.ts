@@ -11,6 +11,8 @@ export type { CallOptions, CallResult, HandlerCaller } from "./call.ts";
 export { findHostFunction } from "./function_table.ts";
 export { netFetch } from "./functions/net_fetch.ts";
 export type { NetFetchOptions } from "./functions/net_fetch.ts";
+export { resolveHost } from "./functions/resolve_host.ts";
+export type { ResolveHost } from "./functions/resolve_host.ts";
 export { Host } from "./host.ts";
 export type { HostOptions } from "./host.ts";
 export { hostDispatch } from "./host_dispatch.ts";
