@@ -348,6 +348,31 @@ const BROKEN: Record<string, Expected[]> = {
     column: 1,
     message: "register() returned undefined, not an object of handlers",
   }],
+  "register-class-instance": [
+    {
+      rule: "handler-not-returned",
+      file: "manifest.json",
+      line: 11,
+      column: 5,
+      message: `handler "broken.run" is declared but register() does not return it`,
+    },
+    {
+      rule: "register",
+      file: "service/index.js",
+      line: 7,
+      column: 1,
+      message: "register() returned a Handlers instance, not a plain object; the host calls only " +
+        "the handlers it holds as its own keys",
+    },
+  ],
+  "register-inherited-handler": [{
+    rule: "register",
+    file: "service/index.js",
+    line: 5,
+    column: 1,
+    message: "register() returned an object whose prototype is not Object.prototype, not a plain " +
+      "object; the host calls only the handlers it holds as its own keys",
+  }],
   "handler-not-returned": [{
     rule: "handler-not-returned",
     file: "manifest.json",
