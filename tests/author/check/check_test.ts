@@ -3,7 +3,11 @@ import { join } from "node:path";
 import { checkBuiltPackage, checkPackage } from "../../../runtime/author/check/check.ts";
 import type { CheckProblem } from "../../../runtime/author/check/problem.ts";
 import { IsolatePool } from "../../../runtime/isolate/pool.ts";
-import { ES_GLOBALS_NOT_IN_ISOLATE, ISOLATE_GLOBALS } from "../../../runtime/isolate/globals.ts";
+import {
+  ES_GLOBALS_NOT_IN_ISOLATE,
+  ISOLATE_GLOBALS,
+  missingGlobalHint,
+} from "../../../runtime/isolate/globals.ts";
 import { scanModule } from "../../../runtime/author/check/_scan.ts";
 import { typeCheckService } from "../../../runtime/author/check/_types.ts";
 import { jsonPlace, parseFieldPath } from "../../../runtime/author/check/_json_place.ts";
@@ -831,6 +835,7 @@ Deno.test("IsolatePool.probe() calls register() and no handler", async (t) => {
             name: "probe.n",
             type: "number",
           }],
+          prototype: "plain",
         });
         assert.deepEqual(calls, ["memory.list"]);
       },
@@ -960,4 +965,16 @@ Deno.test("`checkBuiltPackage()` lists a manifest's problems by line, and names 
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("`missingGlobalHint()` gives the general hint for a name every object inherits", () => {
+  for (const name of ["constructor", "toString", "__proto__", "hasOwnProperty"]) {
+    const hint = missingGlobalHint(name);
+    assert.equal(typeof hint, "string", name);
+    assert.match(
+      hint,
+      new RegExp(`^the isolate has only the language's built-ins and console; ${name} `),
+    );
+  }
+  assert.match(missingGlobalHint("setTimeout"), /timers/);
 });
