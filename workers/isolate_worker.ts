@@ -80,6 +80,10 @@ interface Engine {
   encode: QuickJSHandle;
   /** `format(args)`: a console line. */
   format: QuickJSHandle;
+  /** `ownValue(object, name)`: the value of an own data property, never an inherited one. */
+  ownValue: QuickJSHandle;
+  /** `describe(object, objectPrototype)`: what `register()` returned, as JSON text. */
+  describe: QuickJSHandle;
 }
 
 let engine: Engine | undefined;
@@ -152,8 +156,10 @@ function newEngine(module: QuickJSWASMModule): Engine {
   const internals = encoder.unwrapResult(encoder.evalCode(ENCODER_SOURCE, "sync:encoder"));
   const encode = encoder.getProp(internals, "encode");
   const format = encoder.getProp(internals, "format");
+  const ownValue = encoder.getProp(internals, "ownValue");
+  const describe = encoder.getProp(internals, "describe");
   internals.dispose();
-  return { runtime, encoder, encode, format };
+  return { runtime, encoder, encode, format, ownValue, describe };
 }
 
 /**
@@ -227,6 +233,8 @@ function dropEngine(): void {
     spare = undefined;
     dropped.encode.dispose();
     dropped.format.dispose();
+    dropped.ownValue.dispose();
+    dropped.describe.dispose();
     dropped.encoder.dispose();
     dropped.runtime.dispose();
   } catch {
@@ -719,7 +727,10 @@ class CallSession {
       }
       const entries = this.#entriesOf(handlers);
       report.returned = entries.kind;
-      if (entries.kind === "object") report.handlers = entries.handlers;
+      if (entries.kind === "object") {
+        report.handlers = entries.handlers;
+        report.prototype = entries.prototype;
+      }
     } catch (error) {
       this.#failed = true;
       const stage = this.#stage === "register" ? "register" : "load";
@@ -749,7 +760,9 @@ class CallSession {
     }
     const handlers = await this.#register(register);
     const isObject = vm.typeof(handlers) === "object" && !vm.sameValue(handlers, vm.null);
-    const handler = isObject ? own(vm.getProp(handlers, call.handler)) : vm.undefined;
+    // Only a handler the answer holds as its own: one on its prototype (or
+    // `toString`, which every object inherits) is not what the module returned.
+    const handler = isObject ? this.#ownValue(handlers, call.handler) : vm.undefined;
     if (vm.typeof(handler) !== "function") {
       const returned = isObject ? this.#keysOf(handlers) : `${vm.typeof(handlers)}`;
       throw this.#stop(
@@ -785,20 +798,30 @@ class CallSession {
     return text;
   }
 
-  /** What `register()` returned, told apart, with each key's `typeof` for an object. */
+  /** The value of `object`'s own data property `name`, or `undefined`; never an inherited one. */
+  #ownValue(object: QuickJSHandle, name: string): QuickJSHandle {
+    const vm = this.#vm;
+    const nameHandle = vm.newString(name);
+    const found = vm.callFunction(this.#engine.ownValue, vm.undefined, object, nameHandle);
+    nameHandle.dispose();
+    return this.#unwrap(found, "register");
+  }
+
+  /**
+   * What `register()` returned, told apart, with each own key's `typeof` for
+   * an object, and its prototype: told by the encoder's context, whose
+   * built-ins package code cannot replace.
+   */
   #entriesOf(handle: QuickJSHandle): {
     kind: string;
     handlers?: { name: string; type: string }[];
+    prototype?: string;
   } {
     const vm = this.#vm;
-    const describe = this.#unwrap(
-      vm.evalCode(
-        `(o) => o === null ? '{"kind":"null"}' : Array.isArray(o) ? '{"kind":"array"}' : ` +
-          `JSON.stringify({ kind: "object", handlers: Object.keys(o).map((name) => ({ name, type: typeof o[name] })) })`,
-      ),
+    const described = this.#unwrap(
+      vm.callFunction(this.#engine.describe, vm.undefined, handle, this.#fresh.objectProto),
       "register",
     );
-    const described = this.#unwrap(vm.callFunction(describe, vm.undefined, handle), "register");
     return JSON.parse(vm.getString(described));
   }
 

@@ -326,7 +326,9 @@ async function callOnce(
     const resolve = async (entries: Map<string, ServingEntries>) => {
       const pkg = options.package ??
         await servingPackage(kv, project, id, { declaredIds, ...entries.get(id) });
-      if (!(handler in pkg.manifest.handlers)) {
+      // Own names only: `toString` or `constructor` is on every object's
+      // prototype and is declared by no manifest.
+      if (!Object.hasOwn(pkg.manifest.handlers, handler)) {
         const declared = Object.keys(pkg.manifest.handlers);
         throw new NotFoundError(
           `${id} has no handler ${handler}` +

@@ -152,12 +152,15 @@ async function exchange(
   } catch (error) {
     throw fetchFailure(error as Error, url.host, options);
   }
-  const headers: Record<string, string> = {};
+  // Gathered in a Map and made an object by defining each name, so a
+  // header named `__proto__` is kept like any other.
+  const received = new Map<string, string>();
   let headerBytes = 0;
   response.headers.forEach((value, name) => {
-    headers[name] = value;
+    received.set(name, value);
     headerBytes += name.length + value.length;
   });
+  const headers: Record<string, string> = Object.fromEntries(received);
   if (headerBytes > options.maxHeaderBytes) {
     await response.body?.cancel();
     throw new PayloadTooLargeError(
