@@ -213,7 +213,7 @@ function noticesOf(facts: LampFacts): LampNotice[] {
       reason: "handler-failing",
       handler,
       text: `Its handler ${handler} failed its last ${FAILING_AFTER} attempts; the last, ` +
-        `${OCCASION_WORDS[last.occasion.kind]}${error}. ` +
+        `${OCCASION_WORDS.get(last.occasion.kind) ?? "on another occasion"}${error}. ` +
         "Read its receipts and fix what they say" +
         (last.occasion.kind === "clock" ? ", or switch its clock off for this project." : "."),
     });
@@ -233,12 +233,12 @@ function noticesOf(facts: LampFacts): LampNotice[] {
 const MAX_NOTICE_ERROR_CHARS = 300;
 
 /** The occasion of a handler's newest failure, as its notice says it. */
-const OCCASION_WORDS: Readonly<Record<Receipt["occasion"]["kind"], string>> = {
-  clock: "on the clock",
-  extension: "called by a person or a screen",
-  agent: "called by an agent",
-  lifecycle: "at a lifecycle moment",
-};
+const OCCASION_WORDS: ReadonlyMap<Receipt["occasion"]["kind"], string> = new Map([
+  ["clock", "on the clock"],
+  ["extension", "called by a person or a screen"],
+  ["agent", "called by an agent"],
+  ["lifecycle", "at a lifecycle moment"],
+]);
 
 /** Options for {@linkcode readLamp}. */
 export interface ReadLampOptions {
