@@ -57,6 +57,12 @@ export interface AgentSession {
   source: Source;
   /** Its title: the order's, or the first words of a person's first turn. */
   title: string;
+  /**
+   * What the order said the work is about (a record key such as
+   * `issues.issue/7`); absent when it said nothing, and for a person's
+   * conversation.
+   */
+  about?: string;
   /** Where it has got to. */
   state: AgentSessionState;
   /** What it waits for, while `waiting`. */

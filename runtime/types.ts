@@ -22,7 +22,29 @@ export type Source =
     /** The extension whose handler ordered that work, when one did. */
     extensionId?: string;
   }
-  | { kind: "handler"; extensionId: string; extensionName: string; handler: string };
+  | {
+    kind: "handler";
+    extensionId: string;
+    extensionName: string;
+    handler: string;
+    /**
+     * Why the handler was called when it ordered the work: the clock, a
+     * person or another extension, an agent, or a lifecycle moment. A source
+     * an earlier version of Sync stored lacks it, and the next three: it is
+     * shown with what it has.
+     */
+    occasion?: Occasion;
+    /** Who asked for that call: the clock, a person, an agent. Present with `occasion`. */
+    calledBy?: Source;
+    /** When that call began, as an ISO 8601 time. Present with `occasion`. */
+    calledAt?: string;
+    /**
+     * What the handler does, in the package's words when it ordered: the
+     * schedule row's description when the clock called it, else the
+     * handler's own. Present with `occasion`.
+     */
+    description?: string;
+  };
 
 /**
  * How an attempt ended: `interrupted` when the process running it stopped

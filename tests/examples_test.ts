@@ -23,6 +23,8 @@ interface Tracker {
   requests: string[];
   /** Performs the host's `net.fetch`, sending tracker.example.com to the local server. */
   fetch: typeof fetch;
+  /** Resolves tracker.example.com to a public address, as the name would on the internet. */
+  resolve: (hostname: string) => Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -47,6 +49,10 @@ function startTracker(): Tracker {
       assert.equal(url.host, "tracker.example.com", "the package fetched an undeclared host");
       return fetch(`${local}${url.pathname}${url.search}`, init);
     }) as typeof fetch,
+    resolve: (hostname: string) => {
+      assert.equal(hostname, "tracker.example.com", "the package resolved an undeclared host");
+      return Promise.resolve(["203.0.113.7"]);
+    },
     close: () => server.shutdown(),
   });
 }
@@ -64,6 +70,7 @@ async function exampleHost(tracker?: Tracker) {
     limits: DEFAULT_LIMITS,
     log: (line) => logs.push(line),
     fetch: tracker?.fetch,
+    resolve: tracker?.resolve,
   });
   return {
     host,
@@ -318,7 +325,8 @@ Deno.test("extensions/triage orders an agent session per new open issue, once", 
           title: order.title,
           onInterrupted: order.onInterrupted,
           about: order.about,
-          source: order.source,
+          // When the call began is the host's clock's: it is checked as a time.
+          source: { ...order.source, calledAt: undefined },
           extensionId: order.extensionId,
           state: order.state,
         },
@@ -333,11 +341,17 @@ Deno.test("extensions/triage orders an agent session per new open issue, once", 
             extensionId: "triage",
             extensionName: "Triage",
             handler: "triage.sweep",
+            occasion: { kind: "clock" },
+            calledBy: { kind: "clock" },
+            calledAt: undefined,
+            description: "Orders an agent session to triage new open issues",
           },
           extensionId: "triage",
           state: "ordered",
         },
       );
+      const calledAt = order.source.kind === "handler" ? order.source.calledAt ?? "" : "";
+      assert.ok(!Number.isNaN(Date.parse(calledAt)) && calledAt <= order.orderedAt, calledAt);
       assert.match(order.prompt.text, /Body of issue 1$/);
     });
 

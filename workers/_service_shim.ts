@@ -24,11 +24,14 @@ export const REFUSED_MARK = "!";
 
 /**
  * The encoder, evaluated as a script once per runtime in its own context. Its
- * completion value holds `encode(value, label, objectPrototype)` and
- * `format(...args)`. Values of a call's context reach it as arguments and it
- * hands back only strings, so package code never holds one of its objects.
- * `objectPrototype` is the calling context's `Object.prototype`, which is
- * what a plain object of that context has.
+ * completion value holds `encode(value, label, objectPrototype)`,
+ * `format(...args)`, `ownValue(object, name)` (an own data property's value,
+ * never an inherited one) and `describe(object, objectPrototype)` (what
+ * `register()` returned, for a probe). Values of a call's context reach it as
+ * arguments and it hands back only strings, or a value it was handed, so
+ * package code never holds one of its objects. `objectPrototype` is the
+ * calling context's `Object.prototype`, which is what a plain object of that
+ * context has.
  */
 export const ENCODER_SOURCE = `(() => {
   "use strict";
@@ -37,11 +40,16 @@ export const ENCODER_SOURCE = `(() => {
   const keys = Object.keys;
   const getPrototypeOf = Object.getPrototypeOf;
   const defineProperty = Object.defineProperty;
+  const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
+  const hasOwn = Object.hasOwn;
   const isFiniteNumber = Number.isFinite;
   const toText = String;
   // Thrown, and caught at the top, for a value JSON cannot carry; anything
   // else thrown (by a getter or toJSON of the value) goes on as it is.
   const refused = {};
+  // What \`enter\` answers for undefined: left out of an object, null in an
+  // array, as JSON.stringify does.
+  const omitted = {};
   let reason = "";
   function refuse(text) {
     reason = text;
@@ -50,6 +58,8 @@ export const ENCODER_SOURCE = `(() => {
 
   // Values cross as plain JSON only; anything else is refused with its path,
   // rather than silently dropped the way JSON.stringify drops a function.
+  // Undefined alone is dropped the way JSON.stringify drops it: it is how an
+  // optional property is commonly left unset, and means nothing else.
   // The copy is built with a list of open containers, not by recursion, so
   // that sending a value costs the handler none of its stack cap.
   function encode(value, label, ObjectProto) {
@@ -70,7 +80,7 @@ export const ENCODER_SOURCE = `(() => {
           if (!isFiniteNumber(v)) refuse(label + ": " + path + " is " + v + ", which JSON cannot carry");
           return v;
         case "undefined":
-          refuse(label + ": " + path + " is undefined, which JSON cannot carry");
+          return omitted;
         case "function":
           refuse(label + ": " + path + " is a function, which cannot leave the isolate");
         case "bigint":
@@ -112,20 +122,23 @@ export const ENCODER_SOURCE = `(() => {
         }
         const i = at.next++;
         if (names === null) {
-          copy.push(enter(source[i], at.path + "[" + i + "]", at.depth + 1));
+          const item = enter(source[i], at.path + "[" + i + "]", at.depth + 1);
+          copy.push(item === omitted ? null : item);
         } else {
           const k = names[i];
+          const item = enter(source[k], at.path + "." + k, at.depth + 1);
+          if (item === omitted) continue;
           // Defined, not assigned: assigning an own "__proto__" key would set
           // the copy's prototype instead, and the key would vanish from the JSON.
           defineProperty(copy, k, {
-            value: enter(source[k], at.path + "." + k, at.depth + 1),
+            value: item,
             enumerable: true,
             writable: true,
             configurable: true,
           });
         }
       }
-      return stringify(top);
+      return top === omitted ? "null" : stringify(top);
     } catch (error) {
       if (error === refused) return ${JSON.stringify(REFUSED_MARK)} + reason;
       throw error;
@@ -147,7 +160,33 @@ export const ENCODER_SOURCE = `(() => {
     return line;
   }
 
-  return { encode, format };
+  // The value of o's own data property name, or undefined: never a value o
+  // inherits, and never a getter's. The descriptor is this context's object,
+  // so nothing package code put on its own Object.prototype is read.
+  function ownValue(o, name) {
+    const found = getOwnPropertyDescriptor(o, name);
+    return found !== undefined && hasOwn(found, "value") ? found.value : undefined;
+  }
+
+  // What register() returned, as JSON text: its kind, and for an object each
+  // own key with typeof its value, and its prototype: "plain" for the calling
+  // context's Object.prototype, "null", or what else it is.
+  function describe(o, ObjectProto) {
+    if (o === null) return stringify({ kind: "null" });
+    if (isArray(o)) return stringify({ kind: "array" });
+    const handlers = keys(o).map((name) => ({ name, type: typeof ownValue(o, name) }));
+    const proto = getPrototypeOf(o);
+    let prototype = "plain";
+    if (proto === null) prototype = "null";
+    else if (proto !== ObjectProto) {
+      const ctor = ownValue(proto, "constructor");
+      const named = typeof ctor === "function" ? ownValue(ctor, "name") : undefined;
+      prototype = typeof named === "string" && named !== "" ? named : "object";
+    }
+    return stringify({ kind: "object", handlers, prototype });
+  }
+
+  return { encode, format, ownValue, describe };
 })()`;
 
 function surfaceArea(area: string): string {

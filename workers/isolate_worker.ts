@@ -80,6 +80,10 @@ interface Engine {
   encode: QuickJSHandle;
   /** `format(args)`: a console line. */
   format: QuickJSHandle;
+  /** `ownValue(object, name)`: the value of an own data property, never an inherited one. */
+  ownValue: QuickJSHandle;
+  /** `describe(object, objectPrototype)`: what `register()` returned, as JSON text. */
+  describe: QuickJSHandle;
 }
 
 let engine: Engine | undefined;
@@ -109,8 +113,23 @@ interface FreshContext {
 let spare: FreshContext | undefined;
 /** Wasm memory right after the current QuickJS instance started. */
 let freshBytes = 0;
-/** While a call runs: the heap size it may grow to, and whether it tried to pass it. */
-const growth = { limit: Infinity, refused: false };
+/**
+ * While a call runs: the heap size it may grow to, and the first of the
+ * call's limits it reached. Once one is reached the call fails with it,
+ * whatever its code does next: a limit reached inside a promise job is
+ * otherwise only the rejection of that job's promise, which code may drop.
+ */
+const guard = { heapLimit: Infinity, reached: undefined as LimitReached | undefined };
+
+/** A limit a call reached: its heap's growth cap, or its deadline. */
+type LimitReached = "memory" | "time";
+
+/**
+ * How many promise jobs run between two looks at the call's limits. A job
+ * that runs long is stopped by the interrupt handler; a queue of short jobs
+ * that never drains is stopped here, at most this many jobs past the limit.
+ */
+const JOBS_PER_TURN = 1024;
 const waiting = new Map<number, (message: HostResultMessage) => void>();
 
 function send(message: FromWorker): void {
@@ -137,8 +156,10 @@ function newEngine(module: QuickJSWASMModule): Engine {
   const internals = encoder.unwrapResult(encoder.evalCode(ENCODER_SOURCE, "sync:encoder"));
   const encode = encoder.getProp(internals, "encode");
   const format = encoder.getProp(internals, "format");
+  const ownValue = encoder.getProp(internals, "ownValue");
+  const describe = encoder.getProp(internals, "describe");
   internals.dispose();
-  return { runtime, encoder, encode, format };
+  return { runtime, encoder, encode, format, ownValue, describe };
 }
 
 /**
@@ -212,6 +233,8 @@ function dropEngine(): void {
     spare = undefined;
     dropped.encode.dispose();
     dropped.format.dispose();
+    dropped.ownValue.dispose();
+    dropped.describe.dispose();
     dropped.encoder.dispose();
     dropped.runtime.dispose();
   } catch {
@@ -275,8 +298,8 @@ function capGrowth(memory: WebAssembly.Memory): void {
   const grow = WebAssembly.Memory.prototype.grow;
   Object.defineProperty(memory, "grow", {
     value(pages: number): number {
-      if (memory.buffer.byteLength + pages * 65536 > growth.limit) {
-        growth.refused = true;
+      if (memory.buffer.byteLength + pages * 65536 > guard.heapLimit) {
+        guard.reached ??= "memory";
         throw new RangeError("the call's memory cap was reached");
       }
       return grow.call(memory, pages);
@@ -345,12 +368,18 @@ async function runCall(call: Job): Promise<FromWorker & { type: "done" }> {
   try {
     runtime.setMemoryLimit(call.limits.memoryBytes);
     runtime.setMaxStackSize(call.limits.stackBytes);
-    growth.limit = quickjs.getWasmMemory().buffer.byteLength + call.limits.memoryBytes;
-    growth.refused = false;
-    runtime.setInterruptHandler(() => Date.now() > deadline);
+    guard.heapLimit = quickjs.getWasmMemory().buffer.byteLength + call.limits.memoryBytes;
+    guard.reached = undefined;
+    const limitReached = (): LimitReached | undefined => {
+      if (!guard.reached && Date.now() > deadline) guard.reached = "time";
+      return guard.reached;
+    };
+    // Past either limit, QuickJS stops whatever runs, so a handler that
+    // caught the refused allocation does not run on to the deadline.
+    runtime.setInterruptHandler(() => limitReached() !== undefined);
     fresh = spare ?? freshContext(runtime);
     spare = undefined;
-    session = new CallSession(call, fresh, runtime, engine, deadline, () => growth.refused);
+    session = new CallSession(call, fresh, runtime, engine, deadline, limitReached);
     fresh.session = session;
     current = session;
     const value = call.type === "probe" ? await session.probe() : await session.run();
@@ -375,17 +404,25 @@ async function runCall(call: Job): Promise<FromWorker & { type: "done" }> {
     return sent({ ...base, error: crash(String(error)), fatal: true });
   } finally {
     current = undefined;
-    growth.limit = Infinity;
+    guard.heapLimit = Infinity;
     waiting.clear();
     if (quickjs && engine && !session?.broken) {
+      let freed = false;
       try {
-        // Jobs still queued belong to the call's context: the runtime goes with them.
-        if (runtime.hasPendingJob()) clean = false;
-        runtime.removeInterruptHandler();
-        session?.dispose();
-        if (fresh) disposeFresh(fresh);
+        // QuickJS does not free cleanly a runtime whose queue still holds
+        // jobs of the call (a chain of promises each waiting on the next),
+        // nor one where an allocation failed inside a job: its own check
+        // fails as it is freed. Then the instance is dropped unfreed, below.
+        if (guard.reached !== "memory" && !runtime.hasPendingJob()) {
+          runtime.removeInterruptHandler();
+          session?.dispose();
+          if (fresh) disposeFresh(fresh);
+          freed = true;
+        }
       } catch {
-        // A context that cannot be disposed is dropped with its instance below.
+        // A context that cannot be disposed is dropped with its instance, below.
+      }
+      if (!freed) {
         quickjs = undefined;
         engine = undefined;
       }
@@ -466,7 +503,7 @@ class CallSession {
   #readsOnly = true;
   #reads: ReadAhead[] = [];
 
-  #overMemory: () => boolean;
+  #limitReached: () => LimitReached | undefined;
   #engine: Engine;
   #fresh: FreshContext;
   #stage = "load";
@@ -494,9 +531,9 @@ class CallSession {
     runtime: QuickJSRuntime,
     engine: Engine,
     deadline: number,
-    overMemory: () => boolean,
+    limitReached: () => LimitReached | undefined,
   ) {
-    this.#overMemory = overMemory;
+    this.#limitReached = limitReached;
     this.#engine = engine;
     this.#call = call;
     this.#fresh = fresh;
@@ -690,7 +727,10 @@ class CallSession {
       }
       const entries = this.#entriesOf(handlers);
       report.returned = entries.kind;
-      if (entries.kind === "object") report.handlers = entries.handlers;
+      if (entries.kind === "object") {
+        report.handlers = entries.handlers;
+        report.prototype = entries.prototype;
+      }
     } catch (error) {
       this.#failed = true;
       const stage = this.#stage === "register" ? "register" : "load";
@@ -720,7 +760,9 @@ class CallSession {
     }
     const handlers = await this.#register(register);
     const isObject = vm.typeof(handlers) === "object" && !vm.sameValue(handlers, vm.null);
-    const handler = isObject ? own(vm.getProp(handlers, call.handler)) : vm.undefined;
+    // Only a handler the answer holds as its own: one on its prototype (or
+    // `toString`, which every object inherits) is not what the module returned.
+    const handler = isObject ? this.#ownValue(handlers, call.handler) : vm.undefined;
     if (vm.typeof(handler) !== "function") {
       const returned = isObject ? this.#keysOf(handlers) : `${vm.typeof(handlers)}`;
       throw this.#stop(
@@ -743,6 +785,9 @@ class CallSession {
     const encoded = this.#encodeValue(answer, `${call.handler}() result`);
     if ("refused" in encoded) throw this.#stop("InvalidValueError", encoded.refused);
     if ("error" in encoded) throw new CallStop(this.#describe(own(encoded.error), "result"));
+    // A getter or toJSON the encoder ran may have caught the limit it reached.
+    const reached = this.#limitReached();
+    if (reached) throw new CallStop(this.#limitError(reached, "result"));
     const text = vm.getString(own(encoded.text));
     if (text.length > this.#call.limits.maxValueBytes) {
       throw this.#stop(
@@ -753,20 +798,30 @@ class CallSession {
     return text;
   }
 
-  /** What `register()` returned, told apart, with each key's `typeof` for an object. */
+  /** The value of `object`'s own data property `name`, or `undefined`; never an inherited one. */
+  #ownValue(object: QuickJSHandle, name: string): QuickJSHandle {
+    const vm = this.#vm;
+    const nameHandle = vm.newString(name);
+    const found = vm.callFunction(this.#engine.ownValue, vm.undefined, object, nameHandle);
+    nameHandle.dispose();
+    return this.#unwrap(found, "register");
+  }
+
+  /**
+   * What `register()` returned, told apart, with each own key's `typeof` for
+   * an object, and its prototype: told by the encoder's context, whose
+   * built-ins package code cannot replace.
+   */
   #entriesOf(handle: QuickJSHandle): {
     kind: string;
     handlers?: { name: string; type: string }[];
+    prototype?: string;
   } {
     const vm = this.#vm;
-    const describe = this.#unwrap(
-      vm.evalCode(
-        `(o) => o === null ? '{"kind":"null"}' : Array.isArray(o) ? '{"kind":"array"}' : ` +
-          `JSON.stringify({ kind: "object", handlers: Object.keys(o).map((name) => ({ name, type: typeof o[name] })) })`,
-      ),
+    const described = this.#unwrap(
+      vm.callFunction(this.#engine.describe, vm.undefined, handle, this.#fresh.objectProto),
       "register",
     );
-    const described = this.#unwrap(vm.callFunction(describe, vm.undefined, handle), "register");
     return JSON.parse(vm.getString(described));
   }
 
@@ -986,18 +1041,15 @@ class CallSession {
   /**
    * Runs the job queue until `handle` (a promise or a plain value) settles,
    * waiting for host answers in between; the deadline covers the awaits.
+   * What `handle` settled to is taken only once the queue has drained, and
+   * only while no limit has been reached: a queue that never drains fails
+   * the call at its deadline, however its promises stand.
    */
   async #settle(handle: QuickJSHandle, stage: string): Promise<QuickJSHandle> {
     const vm = this.#vm;
     for (;;) {
       this.#deliver();
-      const jobs = this.#runtime.executePendingJobs();
-      if (jobs.error) {
-        const crossed = this.#describe(jobs.error, stage);
-        const place = this.#placeOf(jobs.error);
-        jobs.error.dispose();
-        throw new CallStop(crossed, place);
-      }
+      this.#drain(stage);
       const state = vm.getPromiseState(handle);
       if (state.type === "fulfilled") {
         return state.notAPromise ? handle : this.#own(state.value);
@@ -1017,8 +1069,7 @@ class CallSession {
           } returned a promise that never settles (it awaits nothing the host is doing)`,
         );
       }
-      const left = this.#deadline - Date.now();
-      if (left <= 0) throw this.#timeout(stage);
+      const left = this.#deadline - Date.now() + 1;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left);
         this.#wake = () => {
@@ -1027,6 +1078,25 @@ class CallSession {
         };
       });
       this.#wake = undefined;
+    }
+  }
+
+  /**
+   * Runs promise jobs until none is queued, a few at a time, looking at the
+   * call's limits between turns; throws the limit once one is reached.
+   */
+  #drain(stage: string): void {
+    for (;;) {
+      const reached = this.#limitReached();
+      if (reached) throw new CallStop(this.#limitError(reached, stage));
+      if (!this.#runtime.hasPendingJob()) return;
+      const jobs = this.#runtime.executePendingJobs(JOBS_PER_TURN);
+      if (jobs.error) {
+        const crossed = this.#describe(jobs.error, stage);
+        const place = this.#placeOf(jobs.error);
+        jobs.error.dispose();
+        throw new CallStop(crossed, place);
+      }
     }
   }
 
@@ -1045,11 +1115,22 @@ class CallSession {
     return describeStage(this.#call, stage);
   }
 
-  #timeout(stage: string): CallStop {
-    return this.#stop(
-      "HandlerTimeoutError",
-      `${this.#what(stage)} ran past the ${this.#call.limits.timeoutMs} ms limit and was stopped`,
-    );
+  /** The error of a call that reached `limit` while running `stage`. */
+  #limitError(limit: LimitReached, stage: string): CrossedError {
+    if (limit === "time") {
+      return {
+        name: "HandlerTimeoutError",
+        message: `${
+          this.#what(stage)
+        } ran past the ${this.#call.limits.timeoutMs} ms limit and was stopped`,
+      };
+    }
+    return {
+      name: "HandlerResourceError",
+      message: `${this.#what(stage)} ran out of memory (limit ${
+        this.#call.limits.memoryBytes / 1024 / 1024
+      } MiB) and was stopped`,
+    };
   }
 
   #stop(name: string, message: string): CallStop {
@@ -1079,16 +1160,12 @@ class CallSession {
   /** Turns a QuickJS exception into a crossed error, naming limits that were hit. */
   #describe(errorHandle: QuickJSHandle, stage: string): CrossedError {
     const { name, message } = this.#describeRaw(errorHandle);
-    if (/out of memory/i.test(message) || this.#overMemory()) {
-      return {
-        name: "HandlerResourceError",
-        message: `${this.#what(stage)} ran out of memory (limit ${
-          this.#call.limits.memoryBytes / 1024 / 1024
-        } MiB) and was stopped`,
-      };
-    }
-    if (name === "InternalError" && message === "interrupted" || Date.now() > this.#deadline) {
-      return this.#timeout(stage).crossed;
+    const reached = this.#limitReached();
+    if (reached) return this.#limitError(reached, stage);
+    // QuickJS's own limit refuses a single allocation over the cap.
+    if (/out of memory/i.test(message)) return this.#limitError("memory", stage);
+    if (name === "InternalError" && message === "interrupted") {
+      return this.#limitError("time", stage);
     }
     if (/stack overflow|Maximum call stack/i.test(message)) {
       return {

@@ -43,6 +43,8 @@ export { spawnAgent } from "./spawn_agent.ts";
 export type { AgentCommand, SpawnAgentOptions } from "./spawn_agent.ts";
 export { appendEntry } from "./transcript.ts";
 export { describeSource, orderPrompt } from "./order_prompt.ts";
+export { begunBy } from "./begun_by.ts";
+export type { BegunByOptions } from "./begun_by.ts";
 export { conversationKey, keepConversation, writeConversation } from "./keep_conversation.ts";
 export {
   createSession,

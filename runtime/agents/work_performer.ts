@@ -604,6 +604,7 @@ export class WorkPerformer {
       extensionName: order.source.kind === "handler" ? order.source.extensionName : null,
       source: order.source,
       title: order.title,
+      ...(order.about !== undefined ? { about: order.about } : {}),
       state: "running",
       waitingFor: null,
       onInterrupted: order.onInterrupted,

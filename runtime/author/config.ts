@@ -45,15 +45,21 @@ function parseAuthorConfig(text: string, folder: string): AuthorConfig {
   } catch {
     return { imports: {}, compilerOptions: {} };
   }
-  const imports: Record<string, string> = {};
+  // Made an object by defining each specifier, so every one the author maps
+  // is kept as it is named, `__proto__` included.
+  const mapped = new Map<string, string>();
   if (value?.imports && typeof value.imports === "object") {
     for (const [key, target] of Object.entries(value.imports)) {
       if (typeof target !== "string") continue;
-      imports[key] = target.startsWith("./") || target.startsWith("../")
-        ? pathToFileURL(resolve(folder, target)).href + (target.endsWith("/") ? "/" : "")
-        : target;
+      mapped.set(
+        key,
+        target.startsWith("./") || target.startsWith("../")
+          ? pathToFileURL(resolve(folder, target)).href + (target.endsWith("/") ? "/" : "")
+          : target,
+      );
     }
   }
+  const imports: Record<string, string> = Object.fromEntries(mapped);
   const compilerOptions = value?.compilerOptions && typeof value.compilerOptions === "object"
     ? { ...value.compilerOptions as Record<string, unknown> }
     : {};

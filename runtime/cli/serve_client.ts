@@ -2,27 +2,34 @@
  * The CLI's side of the owner's local API: a command is sent to the serve
  * that owns the installation, which runs it and streams back what it writes;
  * the lines are written here as they come, so the person sees what they
- * would see had the command run here.
+ * would see had the command run here. It is sent over the owner's socket in
+ * the installation folder, which only this person can reach, never to the
+ * app's port: a port a killed serve left may be anybody's.
  *
  * @module
  */
 import { ConflictError, OwnerGoneError } from "../errors.ts";
-import type { OwnerNote } from "../projects/mod.ts";
+import { OWNER_SOCKET_ORIGIN, type OwnerNote, ownerSocketClient } from "../projects/mod.ts";
 import type { CommandLine, CommandRequest } from "../web/mod.ts";
 import type { CliIo } from "./io.ts";
 
 /**
- * Sends a command to the serve the note names and writes what it answers.
+ * Sends a command to the serve that owns the installation, over its socket,
+ * and writes what it answers. Call it only while the owner's lock is held
+ * and its note says the serve answers on its socket.
  *
- * @param owner The serve's note (its pid and port).
+ * @param home The installation folder, which holds the socket.
+ * @param owner The serve's note (its pid).
  * @param token The installation's token.
  * @param request The words and the folder they were typed in.
  * @param io Where the command's lines go.
- * @returns The command's exit code; null when nothing answers on the port, so nothing was sent.
+ * @returns The command's exit code; null when nothing answers on the socket, so nothing was sent.
  * @throws {OwnerGoneError} when the serve stopped after the command was sent and before it finished.
- * @throws {ConflictError} when what answers on the port is not this installation's serve.
+ * @throws {ConflictError} when what answers on the socket refuses the command.
+ * @throws {UnsafeFileError} when the folder or the socket may not be this person's.
  */
 export async function sendToServe(
+  home: string,
   owner: OwnerNote,
   token: string,
   request: CommandRequest,
@@ -34,29 +41,43 @@ export async function sendToServe(
         `command finished (${why}); what it did is unknown: look with sync receipts, ` +
         `sync records or sync list before you run it again`,
     );
-  let response: Response;
+  const socket = await ownerSocketClient(home);
   try {
-    response = await fetch(`http://127.0.0.1:${owner.port}/api/owner/commands`, {
-      method: "POST",
-      headers: { "authorization": `Bearer ${token}`, "content-type": "application/json" },
-      body: JSON.stringify(request),
-    });
-  } catch (error) {
-    // Refused at connect: nothing was sent, so the command may be run elsewhere.
-    if (/\(Connect\)|Connection refused/i.test(causeOf(error))) return null;
-    throw gone(causeOf(error));
+    let response: Response;
+    try {
+      response = await socket.fetch(`${OWNER_SOCKET_ORIGIN}/api/owner/commands`, {
+        method: "POST",
+        headers: { "authorization": `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify(request),
+      });
+    } catch (error) {
+      // Refused at connect (no socket, or nothing listens): nothing was sent,
+      // so the command may be run elsewhere.
+      if (/\(Connect\)|Connection refused|No such file/i.test(causeOf(error))) return null;
+      throw gone(causeOf(error));
+    }
+    if (!response.ok || !response.body) {
+      const said = await response.text().catch(() => "");
+      throw new ConflictError(
+        `The sync serve that owns this installation (pid ${owner.pid}) refused the command ` +
+          `(${response.status}: ${said.slice(0, 200)}); stop it and try again`,
+      );
+    }
+    return await readLines(response.body, io, gone);
+  } finally {
+    socket.close();
   }
-  if (!response.ok || !response.body) {
-    const said = await response.text().catch(() => "");
-    throw new ConflictError(
-      `What answers on 127.0.0.1:${owner.port}, where this installation's serve ` +
-        `(pid ${owner.pid}) should be, refused the command (${response.status}: ` +
-        `${said.slice(0, 200)}); stop that process, or the serve, and try again`,
-    );
-  }
+}
+
+/** Writes the answer's lines as they come; answers the exit code its last line says. */
+async function readLines(
+  body: ReadableStream<Uint8Array>,
+  io: CliIo,
+  gone: (why: string) => OwnerGoneError,
+): Promise<number> {
   let rest = "";
   try {
-    for await (const chunk of response.body.pipeThrough(new TextDecoderStream())) {
+    for await (const chunk of body.pipeThrough(new TextDecoderStream())) {
       const lines = (rest + chunk).split("\n");
       rest = lines.pop()!;
       for (const line of lines) {

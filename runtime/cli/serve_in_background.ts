@@ -7,7 +7,7 @@
  * @module
  */
 import { OwnerGoneError } from "../errors.ts";
-import { type OwnerNote, readInstallationOwner, readInstallationToken } from "../projects/mod.ts";
+import { findInstallationOwner, type OwnerNote, readInstallationToken } from "../projects/mod.ts";
 import type { CliIo } from "./io.ts";
 
 /** The entry point a background serve runs. */
@@ -35,23 +35,23 @@ const START_MS = 30_000;
  * app's address with the token, as `serve` prints it: its own output goes
  * nowhere.
  *
+ * A serve's note is believed only while the owner's lock is held: one that a
+ * killed serve left names a port anybody may have taken since, so it is
+ * removed, a serve started in its place, and the caller says so. The caller
+ * reaches the serve over its socket in the installation folder, never on the
+ * port (`ownerSocketClient`).
+ *
  * @param home The installation folder.
  * @param io Where the caller says it started one, and where the app is (stderr).
  * @param command The caller's name, for what it says.
- * @returns The owner's note, with its port.
+ * @returns The owner's note, once it says the serve answers on its socket.
  * @throws {OwnerGoneError} when the serve started here stops before it answers.
  */
 export async function serveOwner(home: string, io: CliIo, command: string): Promise<OwnerNote> {
-  let running = await readInstallationOwner(home);
-  // A serve that was killed leaves its note behind: a note is believed while its port answers.
-  const stale = running?.command === "serve" && running.port !== undefined &&
-      !await answers(running.port)
-    ? running
-    : null;
-  if (stale) running = null;
-  else if (running?.command === "serve" && running.port !== undefined) return running;
+  const found = await findInstallationOwner(home);
+  if (answering(found.note)) return found.note!;
   let child: Deno.ChildProcess | undefined;
-  if (running?.command !== "serve") {
+  if (found.note?.command !== "serve") {
     // By name, as `deno task mcp`'s narrow --allow-run=deno permits.
     child = new Deno.Command("deno", {
       args: ["run", ...SERVE_FLAGS, MAIN.pathname, "serve"],
@@ -61,28 +61,25 @@ export async function serveOwner(home: string, io: CliIo, command: string): Prom
       detached: true,
     }).spawn();
     child.unref();
+    const none = found.left?.command === "serve"
+      ? `the sync serve that owned ${home} (pid ${found.left.pid}) is gone, its note left behind`
+      : `no sync serve was running for ${home}`;
     io.err(
-      `sync ${command}: no sync serve was running for ${home}; started one in the background ` +
-        `(pid ${child.pid}). Stop it with kill ${child.pid}.`,
+      `sync ${command}: ${none}; started one in the background (pid ${child.pid}). ` +
+        `Stop it with kill ${child.pid}.`,
     );
   }
   let exited = false;
   child?.status.then(() => exited = true);
   const until = Date.now() + START_MS;
   while (Date.now() < until) {
-    const owner = await readInstallationOwner(home);
-    const left = stale !== null && owner?.pid === stale.pid && owner?.since === stale.since;
-    // A note taken for stale is believed again once its port answers: that
-    // serve was only slow to answer, and the one started here gives way to it.
-    if (
-      owner?.command === "serve" && owner.port !== undefined &&
-      (!left || await answers(owner.port))
-    ) {
-      if (child) await sayWhereServing(home, owner.port, io, command);
-      return owner;
+    const { note } = await findInstallationOwner(home);
+    if (answering(note)) {
+      if (child && note!.port !== undefined) await sayWhereServing(home, note!.port, io, command);
+      return note!;
     }
     // A serve that stopped at once lost to another starting at the same moment, or failed.
-    if (exited && (owner?.command !== "serve" || left)) {
+    if (exited && note?.command !== "serve") {
       throw new OwnerGoneError(
         `The sync serve started for ${home} stopped before it answered; run deno task serve ` +
           `to see why`,
@@ -95,6 +92,11 @@ export async function serveOwner(home: string, io: CliIo, command: string): Prom
       START_MS / 1000
     } s; run deno task serve to see why`,
   );
+}
+
+/** True when the note, read while the lock is held, says a serve answers on its socket. */
+function answering(note: OwnerNote | null): boolean {
+  return note?.command === "serve" && note.socket !== undefined;
 }
 
 /**
@@ -114,17 +116,4 @@ async function sayWhereServing(
     return; // A serve writes its token before it listens; the caller reads it again anyway.
   }
   io.err(`sync ${command}: Sync is serving at http://127.0.0.1:${port}/?token=${token}`);
-}
-
-/** True when something answers HTTP on 127.0.0.1 at `port`. */
-async function answers(port: number): Promise<boolean> {
-  try {
-    const response = await fetch(`http://127.0.0.1:${port}/`, {
-      signal: AbortSignal.timeout(2_000),
-    });
-    await response.body?.cancel();
-    return true;
-  } catch {
-    return false;
-  }
 }

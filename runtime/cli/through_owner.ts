@@ -3,8 +3,10 @@
  * the installation runs in its owner:
  *
  * - while `sync serve` runs, the serve owns it, and the command is sent to
- *   its local API with the installation's token, run there on the serve's
- *   host, and its lines streamed back (`serve_client.ts`);
+ *   its local API with the installation's token, over its socket in the
+ *   installation folder, run there on the serve's host, and its lines
+ *   streamed back (`serve_client.ts`). Only while the lock is held is the
+ *   serve's note believed, and never is the token sent to its port;
  * - with no serve, this process owns the installation for the length of
  *   the command, by the same OS lock a serve holds, waiting its turn behind
  *   another command (saying so on stderr when the wait is long).
@@ -59,7 +61,8 @@ export interface OwnedCommand {
  * @param run Runs the command here, while this process owns the installation.
  * @returns The command's exit code, wherever it ran.
  * @throws {OwnerGoneError} when the serve stopped while it ran the command.
- * @throws {UnsafeFileError} when the token a serve needs can be read by other users.
+ * @throws {UnsafeFileError} when the token a serve needs can be read by other users, or the
+ *   installation folder entered by them.
  */
 export async function throughOwner(
   command: OwnedCommand,
@@ -76,10 +79,11 @@ export async function throughOwner(
         await ownership.release();
       }
     }
+    // The lock is held: the note is its holder's (or about to be).
     const owner = await readInstallationOwner(home);
-    if (owner?.command === "serve" && owner.port !== undefined) {
+    if (owner?.command === "serve" && owner.socket !== undefined) {
       const token = await readInstallationToken(home);
-      const code = await sendToServe(owner, token, {
+      const code = await sendToServe(home, owner, token, {
         args: [...command.args],
         cwd: command.cwd,
       }, io);

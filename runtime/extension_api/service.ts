@@ -22,11 +22,12 @@
  *
  * Rules that hold for every function:
  * - Everything returns a promise; host calls cross to the host and back.
- * - Arguments and answers cross as plain JSON. A function, a cycle, a
- *   `BigInt`, `undefined`, a `Map` or a class instance inside an argument is
- *   refused with its path (`TypeError: memory.list() argument: value.cursor
- *   is undefined, which JSON cannot carry`). Leave an optional property out
- *   rather than setting it to `undefined`: `{ kind, ...(cursor ? { cursor } : {}) }`.
+ * - Arguments and answers cross as plain JSON. A property set to `undefined`
+ *   is left out, as `JSON.stringify` leaves it (`{ kind, cursor: undefined }`
+ *   reaches the host as `{ kind }`), and an `undefined` in an array crosses
+ *   as `null`. A function, a cycle, a `BigInt`, a `Map` or a class instance
+ *   inside an argument is refused with its path (`TypeError: memory.write()
+ *   argument: value.fields.seen is a Map, not plain JSON data`).
  * - A refusal rejects with an `Error` whose `name` says why
  *   (`MemoryAccessError`, `PermissionDeniedError`, `InvalidInputError`,
  *   `PayloadTooLargeError`, `ConflictError`, `NotFoundError`,

@@ -13,11 +13,18 @@
  *    retry runs, then returns to what it was.
  * 3. `red`: a person must act — an update waits for approval, a lifecycle
  *    handler failed, the artefact cannot be read, its last three scheduled
- *    attempts failed while its clock is on, or work it ordered waits for a
- *    person to sign in to the agent. It outlasts the moment, so it
- *    wins over the quiet states.
+ *    attempts failed while its clock is on, one of its handlers failed its
+ *    last `FAILING_AFTER` attempts whatever its other handlers do
+ *    (`failing_handlers.ts`; one notice per handler, naming it and its last
+ *    error), or work it ordered waits for a person to sign in to the agent.
+ *    Nothing retries a failed handler, so a handler failing again and again
+ *    stays broken until a person fixes it: that is this state's meaning, not
+ *    a quieter mark. It outlasts the moment, so it wins over the quiet
+ *    states, and it clears at the handler's next success.
  * 4. `paused`: its clock is switched off in this project. Switching off is
- *    itself an answer to failing attempts, so those no longer make it red.
+ *    itself an answer to failing attempts on the clock, so those no longer
+ *    make it red (a handler whose newest failure was on another occasion,
+ *    an agent's call say, still does).
  * 5. `steady`: ready.
  *
  * Whatever the state, `notices` lists everything a person must act on, so a
@@ -29,10 +36,12 @@
  * @module
  */
 import { listSessions } from "../agents/mod.ts";
+import { cutText } from "../internal/cut_text.ts";
 import { isSwitchedOff, needsReview } from "../clock/mod.ts";
-import { latestReceipt, runningHandlers } from "../host/mod.ts";
+import { newestReceipts, runningHandlers } from "../host/mod.ts";
 import { readApproval, readServingState } from "../packages/mod.ts";
 import type { Receipt } from "../types.ts";
+import { FAILING_AFTER, type FailingHandler, FailureRows } from "./failing_handlers.ts";
 
 /** The lamp's states; see the module's documentation for what each means and which wins. */
 export type LampState = "dark" | "steady" | "breathing" | "red" | "paused";
@@ -45,6 +54,7 @@ export type LampReason =
   | "lifecycle-failed"
   | "cannot-load"
   | "needs-review"
+  | "handler-failing"
   | "agent-sign-in";
 
 /** Something a person must act on: which, and what to do, in one sentence or two. */
@@ -53,6 +63,8 @@ export interface LampNotice {
   reason: LampReason;
   /** What happened and what to do; may hold a package's own text (plain text, never markup). */
   text: string;
+  /** The handler it is about, for `handler-failing`. */
+  handler?: string;
 }
 
 /** The lamp of one package in one project. */
@@ -84,6 +96,11 @@ export interface LampFacts {
   switchedOff: boolean;
   /** Its last three scheduled attempts in the project failed. */
   needsReview: boolean;
+  /**
+   * Its handlers whose last `FAILING_AFTER` counted attempts failed, each
+   * with its newest failure's receipt. None when absent.
+   */
+  failingHandlers?: FailingHandler[];
   /** Its handlers running now. */
   running: string[];
   /** Its newest lifecycle receipt since the project approved it, when that one failed. */
@@ -167,7 +184,7 @@ function noticesOf(facts: LampFacts): LampNotice[] {
   const failed = facts.failedLifecycle;
   if (failed) {
     const moment = failed.occasion.moment ?? "lifecycle";
-    const error = failed.error ? `: ${failed.error.name}: ${failed.error.message}` : "";
+    const error = failed.error ? `: ${cutText(failed.error.message, MAX_NOTICE_ERROR_CHARS)}` : "";
     const then = moment === "opened"
       ? "open the project again"
       : moment === "removed"
@@ -175,7 +192,7 @@ function noticesOf(facts: LampFacts): LampNotice[] {
       : "install it again";
     notices.push({
       reason: "lifecycle-failed",
-      text: `Its ${moment} handler ${failed.handler} failed at ${failed.endedAt}${error}. ` +
+      text: `Its ${moment} handler ${failed.handler} failed${error}. ` +
         `Read the receipt, fix what it says, then ${then}.`,
     });
   }
@@ -185,7 +202,24 @@ function noticesOf(facts: LampFacts): LampNotice[] {
       text: `Work it ordered ("${wait.title}") waits for you to sign in to the agent. ${wait.text}`,
     });
   }
-  if (facts.needsReview && !facts.switchedOff) {
+  const failing = (facts.failingHandlers ?? []).filter(({ last }) =>
+    !(facts.switchedOff && last.occasion.kind === "clock")
+  );
+  for (const { handler, last } of failing) {
+    // The words alone: an error's class name means nothing to a person, and
+    // when it happened is the receipts section's to say, in the reader's time.
+    const error = last.error ? `: ${cutText(last.error.message, MAX_NOTICE_ERROR_CHARS)}` : "";
+    notices.push({
+      reason: "handler-failing",
+      handler,
+      text: `Its handler ${handler} failed its last ${FAILING_AFTER} attempts; the last, ` +
+        `${OCCASION_WORDS.get(last.occasion.kind) ?? "on another occasion"}${error}. ` +
+        "Read its receipts and fix what they say" +
+        (last.occasion.kind === "clock" ? ", or switch its clock off for this project." : "."),
+    });
+  }
+  // The row of failing handlers says it more precisely, by name.
+  if (facts.needsReview && !facts.switchedOff && failing.length === 0) {
     notices.push({
       reason: "needs-review",
       text: "Its last three scheduled attempts failed. Read its receipts, fix what they say, " +
@@ -194,6 +228,17 @@ function noticesOf(facts: LampFacts): LampNotice[] {
   }
   return notices;
 }
+
+/** The most characters of a failing handler's error its notice quotes: the receipt has all of it. */
+const MAX_NOTICE_ERROR_CHARS = 300;
+
+/** The occasion of a handler's newest failure, as its notice says it. */
+const OCCASION_WORDS: ReadonlyMap<Receipt["occasion"]["kind"], string> = new Map([
+  ["clock", "on the clock"],
+  ["extension", "called by a person or a screen"],
+  ["agent", "called by an agent"],
+  ["lifecycle", "at a lifecycle moment"],
+]);
 
 /** Options for {@linkcode readLamp}. */
 export interface ReadLampOptions {
@@ -247,12 +292,21 @@ async function readLampFacts(
   // A failure from before the project approved what it has now (an earlier
   // install, since removed) is not this installation's to fix.
   const since = approval?.approvedAt ?? "";
-  const lifecycle = await latestReceipt(
-    kv,
-    project,
-    id,
-    (receipt) => receipt.occasion.kind === "lifecycle" && receipt.startedAt >= since,
-  );
+  // One read of its receipts, newest first, finds both its last lifecycle call
+  // and the handlers failing again and again; it stops once both are known.
+  const handlers = "current" in standing ? Object.keys(standing.current.manifest.handlers) : null;
+  const rows = new FailureRows();
+  let lifecycle: Receipt | null = null;
+  let lifecycleKnown = false;
+  for await (const receipt of newestReceipts(kv, project, id)) {
+    if (!lifecycleKnown && receipt.startedAt < since) lifecycleKnown = true;
+    if (!lifecycleKnown && receipt.occasion.kind === "lifecycle") {
+      lifecycle = receipt;
+      lifecycleKnown = true;
+    }
+    rows.see(receipt);
+    if (lifecycleKnown && rows.decided(handlers)) break;
+  }
   return {
     id,
     project,
@@ -261,6 +315,8 @@ async function readLampFacts(
     needsReview: await needsReview(kv, project, id),
     running: await runningHandlers(kv, project, id, { now: options.now() }),
     failedLifecycle: lifecycle?.outcome === "failed" ? lifecycle : null,
+    // A handler the package no longer declares has nothing left to fix.
+    failingHandlers: rows.failing().filter((f) => handlers?.includes(f.handler) ?? true),
     signInWaits: (await listSessions(kv, project))
       .filter((s) => s.extensionId === id && s.waitingFor?.kind === "sign-in")
       .map((s) => ({

@@ -15,7 +15,7 @@ import type {
   RecordQuery,
   RecordSummary,
 } from "../extension_api/service.ts";
-import { netFetch } from "../host/mod.ts";
+import { netFetch, type ResolveHost } from "../host/mod.ts";
 import type { HandlerLimits } from "../limits.ts";
 import {
   MemoryAccess,
@@ -178,6 +178,8 @@ export interface ScreenNetOptions {
   limits: HandlerLimits;
   /** Performs the request; the global `fetch` when absent. */
   fetch?: typeof fetch;
+  /** Finds the addresses of a declared name; the system resolver when absent. */
+  resolve?: ResolveHost;
 }
 
 /**
@@ -209,5 +211,6 @@ export async function screenNetFetch(
     maxBytes: options.limits.maxFetchBytes,
     maxHeaderBytes: options.limits.maxFetchHeaderBytes,
     fetch: options.fetch,
+    resolve: options.resolve,
   });
 }

@@ -57,6 +57,7 @@ import type { CallJournal } from "./call_journal.ts";
 import type { HostFunction } from "./host_function.ts";
 import { runningClaimKey } from "./keys.ts";
 import type { LearntReads } from "./learnt_reads.ts";
+import type { ResolveHost } from "./functions/resolve_host.ts";
 
 /** Options for {@linkcode callHandler}. */
 export interface CallOptions {
@@ -161,6 +162,8 @@ export interface CallResources {
   log: (line: string) => void;
   /** Performs `net.fetch`; the global `fetch` when absent. */
   fetch?: typeof fetch;
+  /** Finds the addresses of a name `net.fetch` reaches; the system resolver when absent. */
+  resolve?: ResolveHost;
   /**
    * The lock this process holds while it runs calls; claims name it, so that
    * the claims of a process that was killed are known to be abandoned at once.
@@ -323,7 +326,9 @@ async function callOnce(
     const resolve = async (entries: Map<string, ServingEntries>) => {
       const pkg = options.package ??
         await servingPackage(kv, project, id, { declaredIds, ...entries.get(id) });
-      if (!(handler in pkg.manifest.handlers)) {
+      // Own names only: `toString` or `constructor` is on every object's
+      // prototype and is declared by no manifest.
+      if (!Object.hasOwn(pkg.manifest.handlers, handler)) {
         const declared = Object.keys(pkg.manifest.handlers);
         throw new NotFoundError(
           `${id} has no handler ${handler}` +
@@ -425,6 +430,7 @@ async function callOnce(
           package: pkg,
           project,
           handler,
+          call: { occasion: options.occasion, source: options.source, startedAt },
           transaction,
           access,
           orders: ordered,
@@ -432,6 +438,7 @@ async function callOnce(
           now,
           limits,
           fetch: resources.fetch,
+          resolve: resources.resolve,
           workState: resources.workState,
         });
         return transaction;

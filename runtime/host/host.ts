@@ -27,6 +27,7 @@ import { CallJournal, recordJournaledCalls } from "./call_journal.ts";
 import type { Receipt } from "../types.ts";
 import { EventBus } from "../event_bus.ts";
 import type { WorkStateReader } from "./host_function.ts";
+import type { ResolveHost } from "./functions/resolve_host.ts";
 
 /** Options for {@linkcode Host}. */
 export interface HostOptions {
@@ -42,6 +43,8 @@ export interface HostOptions {
   log?: (line: string) => void;
   /** Performs `net.fetch`; tests may pass their own. */
   fetch?: typeof fetch;
+  /** Finds the addresses a name `net.fetch` reaches has; tests may pass their own. */
+  resolve?: ResolveHost;
   /** An existing pool to run calls in. */
   pool?: IsolatePool;
   /** Where the facts of what this host does are published; a bus of its own when absent. */
@@ -78,6 +81,8 @@ export class Host implements HandlerCaller {
   readonly events: EventBus;
   /** Performs `net.fetch` for handlers and screens; the global `fetch` when undefined. */
   readonly fetch: typeof fetch | undefined;
+  /** Finds the addresses of a name `net.fetch` reaches; the system resolver when undefined. */
+  readonly resolve: ResolveHost | undefined;
   /**
    * Where work stands (`HostOptions.workState`): what `work.state()` reads,
    * and sync-mcp's `work_state` with it; undefined where nothing performs work.
@@ -105,6 +110,7 @@ export class Host implements HandlerCaller {
     this.pool = options.pool ?? new IsolatePool({ size: this.limits.maxConcurrentCalls });
     this.events = options.events ?? new EventBus();
     this.fetch = options.fetch;
+    this.resolve = options.resolve;
     this.workState = options.workState;
     // One entry, one line: what a handler wrote cannot start another.
     const log = options.log ?? ((line) => console.error(printable(line)));
@@ -122,6 +128,7 @@ export class Host implements HandlerCaller {
       cursors: new RecordCursors(() => recordCursorSecret(this.kv)),
       log,
       fetch: options.fetch,
+      resolve: options.resolve,
       processLock: () => this.#processLock(),
       callJournal: () => this.#journal,
       events: this.events,
@@ -233,6 +240,7 @@ export class Host implements HandlerCaller {
       pool: this.pool,
       events: this.events,
       fetch: this.fetch,
+      resolve: this.resolve,
       log,
       workState: this.workState,
     });

@@ -13,7 +13,9 @@ import type { HandlerLimits } from "../limits.ts";
 import type { MemoryAccess, MemoryTransaction } from "../memory/mod.ts";
 import type { LoadedPackage } from "../packages/mod.ts";
 import type { WorkOrder } from "../work/mod.ts";
-import type { WorkState } from "../extension_api/service.ts";
+import type { Occasion, WorkState } from "../extension_api/service.ts";
+import type { Source } from "../types.ts";
+import type { ResolveHost } from "./functions/resolve_host.ts";
 
 /**
  * Reads where an order's work stands: the state of the session performing
@@ -32,6 +34,12 @@ export interface HostFunctionContext {
   project: string;
   /** The handler that is running. */
   handler: string;
+  /**
+   * Why the handler was called, who asked, and when the call began (ms):
+   * carried into the source of any work it orders. Absent in the check's
+   * stand-in host, which orders none.
+   */
+  call?: { occasion: Occasion; source: Source; startedAt: number };
   /** The call's staged view of project memory; committed when the handler returns. */
   transaction: MemoryTransaction;
   /** Which kinds the package may read and write in the project. */
@@ -49,6 +57,8 @@ export interface HostFunctionContext {
   limits: HandlerLimits;
   /** Performs `net.fetch`; the global `fetch` when absent. */
   fetch?: typeof fetch;
+  /** Finds the addresses of a name `net.fetch` reaches; the system resolver when absent. */
+  resolve?: ResolveHost;
   /** Where work stands, for `work.state()`; every order is `ordered` when absent. */
   workState?: WorkStateReader;
   /**

@@ -11,13 +11,21 @@ export type { CallOptions, CallResult, HandlerCaller } from "./call.ts";
 export { findHostFunction } from "./function_table.ts";
 export { netFetch } from "./functions/net_fetch.ts";
 export type { NetFetchOptions } from "./functions/net_fetch.ts";
+export { resolveHost } from "./functions/resolve_host.ts";
+export type { ResolveHost } from "./functions/resolve_host.ts";
 export { Host } from "./host.ts";
 export type { HostOptions } from "./host.ts";
 export { hostDispatch } from "./host_dispatch.ts";
 export { runHostFunction } from "./host_function.ts";
 export type { HostFunction, HostFunctionContext, WorkStateReader } from "./host_function.ts";
 export { recordCursorSecret } from "./record_cursor_secret.ts";
-export { latestReceipt, listReceipts, RECEIPTS_KEPT, writeReceipt } from "./receipts.ts";
+export {
+  latestReceipt,
+  listReceipts,
+  newestReceipts,
+  RECEIPTS_KEPT,
+  writeReceipt,
+} from "./receipts.ts";
 export { runningHandlers } from "./running_claim.ts";
 export type { RunningHandlersOptions } from "./running_claim.ts";
 export type { ListReceiptsOptions } from "./receipts.ts";

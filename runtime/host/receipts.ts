@@ -222,3 +222,23 @@ export async function latestReceipt(
   }
   return null;
 }
+
+/**
+ * A package's receipts in a project, newest first, as many as are kept: the
+ * caller stops reading once it has what it needs.
+ *
+ * @param kv The installation's KV.
+ * @param project The project's resolved folder.
+ * @param packageId The package.
+ */
+export async function* newestReceipts(
+  kv: Deno.Kv,
+  project: string,
+  packageId: string,
+): AsyncGenerator<Receipt> {
+  const iter = kv.list<Receipt>({ prefix: receiptsPrefix(project, packageId) }, {
+    reverse: true,
+    limit: LATEST_RECEIPT_SCAN,
+  });
+  for await (const entry of iter) yield entry.value;
+}

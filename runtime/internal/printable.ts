@@ -24,7 +24,8 @@ const UNPRINTABLE = /[\p{Cc}\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u
 const NAMED: Readonly<Record<string, string>> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
 function escape(char: string): string {
-  return NAMED[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
+  return (Object.hasOwn(NAMED, char) ? NAMED[char] : undefined) ??
+    `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
 }
 
 /**

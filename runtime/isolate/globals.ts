@@ -191,7 +191,7 @@ const HINTS: Record<string, string> = {
  * ```
  */
 export function missingGlobalHint(name: string): string {
-  return HINTS[name] ??
+  return (Object.hasOwn(HINTS, name) ? HINTS[name] : undefined) ??
     `the isolate has only the language's built-ins and console; ${name} is not one of them — ` +
       `import what the host offers from "@sync/extension-api/service" or bundle the code that ` +
       `defines ${name} into the module`;

@@ -500,7 +500,9 @@ const DOMAIN_ERRORS: Record<string, new (message: string) => SyncError> = {
 };
 
 function toDomainError(crossed: CrossedError): SyncError {
-  const Class = DOMAIN_ERRORS[crossed.name];
+  const Class = Object.hasOwn(DOMAIN_ERRORS, crossed.name)
+    ? DOMAIN_ERRORS[crossed.name]
+    : undefined;
   if (Class) return new Class(crossed.message);
   return new HandlerFailedError(crossed.message);
 }

@@ -171,8 +171,14 @@ export interface ProbeReport {
   register: string;
   /** What `register()` returned: `"object"`, `"null"`, `"array"` or its `typeof`; absent when it was not called or threw. */
   returned?: string;
-  /** When `register()` returned an object: its keys, each with `typeof` its value. */
+  /** When `register()` returned an object: its own keys, each with `typeof` its value. */
   handlers?: { name: string; type: string }[];
+  /**
+   * When `register()` returned an object: its prototype, `"plain"` for
+   * `Object.prototype`, `"null"`, or else its constructor's name (`"object"`
+   * when it has none).
+   */
+  prototype?: string;
   /**
    * Why loading the module or calling `register()` failed, and where in the
    * module (from 1) when the error's stack says.

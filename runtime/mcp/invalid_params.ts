@@ -100,7 +100,9 @@ function sentence(issue: Issue, request: unknown): string {
     "the request";
   if (issue.code === "invalid_type" && issue.expected !== undefined) {
     const value = valueAt(request, issue.path);
-    const wanted = EXPECTED[issue.expected] ?? issue.expected;
+    const wanted = Object.hasOwn(EXPECTED, issue.expected)
+      ? EXPECTED[issue.expected]
+      : issue.expected;
     return value === undefined
       ? `${where} is missing; it must be ${wanted}`
       : `${where} must be ${wanted}, not ${described(value)}`;

@@ -28,9 +28,11 @@ import type { Source } from "../types.ts";
 import { AgentMemory } from "./agent_memory.ts";
 import { orderWork, readWorkState } from "./agent_work.ts";
 import { invalidParams } from "./invalid_params.ts";
+import { unknownName } from "./unknown_name.ts";
 import type { McpHost } from "./mcp_host.ts";
 import { MCP_LIMITS } from "./mcp_limits.ts";
 import {
+  BUILT_IN_TOOLS,
   type HandlerTool,
   type PackagePrompt,
   type ProjectOffer,
@@ -149,7 +151,9 @@ export class ProjectServer {
    * Connects the server to one transport. A request whose params do not fit
    * its method is answered here, as invalid params (-32602) naming what was
    * wrong, and never reaches the SDK's server, which would answer it as an
-   * internal error (-32603) with the schema library's issues as JSON.
+   * internal error (-32603) with the schema library's issues as JSON; so is
+   * a call of a tool or prompt the server did not register, which the SDK
+   * would look up in a plain object and find `constructor` or `toString` in.
    *
    * @param transport The transport, not started: connecting starts it.
    * @ignore Takes the SDK's transport, documented by the SDK.
@@ -157,8 +161,12 @@ export class ProjectServer {
   async connect(transport: Transport): Promise<void> {
     await this.server.connect(transport);
     const deliver = transport.onmessage;
+    const offered = {
+      tool: (name: string) => BUILT_IN_TOOLS.includes(name) || this.#tools.has(name),
+      prompt: (name: string) => this.#prompts.has(name),
+    };
     transport.onmessage = (message: JSONRPCMessage, extra?: unknown) => {
-      const refused = invalidParams(message);
+      const refused = invalidParams(message) ?? unknownName(message, offered);
       if (refused === null) return deliver?.(message, extra as never);
       transport.send(refused).catch((error: Error) =>
         this.#log(`[mcp] could not answer a request: ${describeError(error).message}`)

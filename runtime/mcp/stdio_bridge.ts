@@ -12,6 +12,9 @@
  * one — and sends on what the client sent, so the client never sees the
  * seam, except that the tools are said to have changed.
  *
+ * The bridge sends the token and the project's path only where its caller
+ * says: `sync mcp` gives it the owner's socket in the installation folder.
+ *
  * @module
  */
 import process from "node:process";
@@ -21,6 +24,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types";
 import { describeError } from "../internal/describe_error.ts";
+import type { OwnerSocketClient } from "../projects/mod.ts";
 
 /** Where the owner's `/mcp` is, and the token it takes. */
 export interface BridgeTarget {
@@ -28,6 +32,13 @@ export interface BridgeTarget {
   url: URL;
   /** The installation's token. */
   token: string;
+  /** What the bridge calls the owner in what it says, such as `the serve (pid 4242)`. */
+  name: string;
+  /**
+   * The connection the session's requests go over (the owner's socket),
+   * closed with the session; without it, the URL's host is reached.
+   */
+  socket?: OwnerSocketClient;
 }
 
 /** Options for {@linkcode bridgeStdio}. */
@@ -47,8 +58,16 @@ export interface BridgeOptions extends BridgeTarget {
 /** One session at the owner, and the transport it goes over. */
 interface Link {
   http: StreamableHTTPClientTransport;
-  /** Where the owner is, for what the bridge says. */
-  origin: string;
+  /** What the owner is called, for what the bridge says. */
+  name: string;
+  /** The connection the transport goes over, when it is not the global `fetch`'s. */
+  socket?: OwnerSocketClient;
+}
+
+/** Closes a session's transport and the connection under it. */
+async function closeLink(link: Link): Promise<void> {
+  await link.http.close().catch(() => {});
+  link.socket?.close();
 }
 
 /** The JSON-RPC method of a message, if it has one. */
@@ -135,8 +154,9 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
   const open = async (target: BridgeTarget, replay: boolean): Promise<Link> => {
     const http = new StreamableHTTPClientTransport(target.url, {
       requestInit: { headers: { authorization: `Bearer ${target.token}` } },
+      fetch: target.socket?.fetch,
     });
-    const opened: Link = { http, origin: target.url.origin };
+    const opened: Link = { http, name: target.name, socket: target.socket };
     // The answer to a replayed `initialize` is the bridge's, not the client's.
     const replayId = `sync-mcp-bridge-${++replays}`;
     let answered: (error?: string) => void = () => {};
@@ -158,7 +178,12 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
     http.onclose = () => {
       if (link === opened) finish();
     };
-    await http.start();
+    try {
+      await http.start();
+    } catch (error) {
+      await closeLink(opened);
+      throw error;
+    }
     if (!replay || !initialize) return opened;
     try {
       await http.send({ ...initialize, id: replayId } as JSONRPCMessage);
@@ -177,7 +202,7 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
       return opened;
     } catch (error) {
       // A session that could not be opened is not left half open.
-      await http.close().catch(() => {});
+      await closeLink(opened);
       throw error;
     }
   };
@@ -194,14 +219,14 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
         const target = await options.reconnect!();
         const fresh = await open(target, true);
         link = fresh;
-        await lost.http.close().catch(() => {});
+        await closeLink(lost);
         // One line, in place of what the SDK's transport reported as the stream broke.
         options.log(
           `sync mcp: ${
             why instanceof TypeError
-              ? `lost the serve at ${lost.origin}`
-              : `the serve at ${lost.origin} no longer had the session`
-          }; reconnected in a new session at ${target.url.origin}`,
+              ? `lost ${lost.name}`
+              : `${lost.name} no longer had the session`
+          }; reconnected in a new session with ${fresh.name}`,
         );
         // What the new session offers may differ: the client is told to list the tools again.
         await stdio.send({ jsonrpc: "2.0", method: "notifications/tools/list_changed" })
@@ -221,8 +246,8 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
     const why = refused?.message ?? describeError(error).message;
     options.log(
       refused
-        ? `sync mcp: ${link.origin}/mcp refused a message: ${why}`
-        : `sync mcp: ${link.origin}/mcp did not take a message: ${why}`,
+        ? `sync mcp: ${link.name} refused a message: ${why}`
+        : `sync mcp: ${link.name} did not take a message: ${why}`,
     );
     if ("id" in message && "method" in message) {
       await stdio.send({
@@ -230,7 +255,7 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
         id: message.id,
         error: refused ?? {
           code: -32603,
-          message: `Sync at ${link.origin} did not answer (${why}); is deno task ` +
+          message: `Sync did not answer through ${link.name} (${why}); is deno task ` +
             `serve still running?`,
         },
       }).catch(() => {});
@@ -278,6 +303,6 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
   try {
     await link.http.terminateSession();
   } catch { /* the owner is gone, or ended the session itself */ }
-  await link.http.close().catch(() => {});
+  await closeLink(link);
   await stdio.close().catch(() => {});
 }

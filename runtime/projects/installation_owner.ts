@@ -8,9 +8,11 @@
  * killed, so nothing stale is ever waited for.
  *
  * Beside the lock, the owner leaves a note in `<home>/owner.json` saying who
- * it is — a serve also says the port it listens on — so that a process that
- * finds the lock held knows whether to send its command to a serve or to
- * wait its turn, and can tell the person what it waits for.
+ * it is — a serve also says, once it answers, its socket and the port of its
+ * app — so that a process that finds the lock held knows whether to send its
+ * command to a serve or to wait its turn, and can tell the person what it
+ * waits for. The note is believed only while the lock is held: an owner that
+ * was killed leaves its note behind, naming a port anybody may take since.
  *
  * @module
  */
@@ -26,14 +28,19 @@ export interface OwnerNote {
   command: string;
   /** When it took the installation, as an ISO 8601 time. */
   since: string;
-  /** The port on 127.0.0.1 a serve answers on, once it listens. */
+  /** The port on 127.0.0.1 a serve's app answers on, once it listens: for the browser only. */
   port?: number;
+  /**
+   * The socket a serve answers its clients on (`ownerSocketPath`), once
+   * everything answers: the CLI and `sync mcp` reach it there, never on the port.
+   */
+  socket?: string;
 }
 
 /** Holding an installation; see {@linkcode tryOwnInstallation}. */
 export interface InstallationOwnership {
-  /** Says more about the owner, such as the port a serve listens on once it does. */
-  tell(more: Partial<Pick<OwnerNote, "port">>): Promise<void>;
+  /** Says more about the owner, such as where a serve answers once it does. */
+  tell(more: Partial<Pick<OwnerNote, "port" | "socket">>): Promise<void>;
   /** Takes back the note and lets go of the lock. */
   release(): Promise<void>;
 }
@@ -118,9 +125,50 @@ export async function readInstallationOwner(home: string): Promise<OwnerNote | n
     const note = JSON.parse(text) as OwnerNote;
     if (!Number.isInteger(note?.pid) || typeof note.command !== "string") return null;
     if (note.port !== undefined && !Number.isInteger(note.port)) return null;
+    if (note.socket !== undefined && typeof note.socket !== "string") return null;
     return note;
   } catch {
     return null;
+  }
+}
+
+/** Who owns an installation at one moment; see {@linkcode findInstallationOwner}. */
+export interface OwnerNow {
+  /** True while a process holds the lock. */
+  held: boolean;
+  /** The holder's note; null when nobody holds the lock, or the holder has not written it yet. */
+  note: OwnerNote | null;
+  /** The note an owner that was killed left, found with the lock free and removed; else null. */
+  left: OwnerNote | null;
+}
+
+/**
+ * Who owns the installation, without becoming its owner: the note is
+ * answered only while its lock is held. A note found with the lock free was
+ * left by an owner that was killed (its port may be anybody's by now); it is
+ * removed, the lock being held for that moment, and said as `left`.
+ *
+ * @param home The installation folder.
+ */
+export async function findInstallationOwner(home: string): Promise<OwnerNow> {
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(lockPath(home), { read: true, write: true });
+  } catch (error) {
+    // No lock file: this installation was never owned.
+    if (error instanceof Deno.errors.NotFound) return { held: false, note: null, left: null };
+    throw error;
+  }
+  try {
+    if (!await file.tryLock(true)) {
+      return { held: true, note: await readInstallationOwner(home), left: null };
+    }
+    // Nobody owns it, and nobody can while this lock is held: a note is what a killed owner left.
+    const left = await readInstallationOwner(home);
+    if (left) await Deno.remove(notePath(home)).catch(() => {/* already gone */});
+    return { held: false, note: null, left };
+  } finally {
+    file.close();
   }
 }
 

@@ -8,10 +8,21 @@
  * @module
  */
 export { openInstallation, syncHome } from "./home.ts";
-export { readInstallationOwner, tryOwnInstallation } from "./installation_owner.ts";
-export type { InstallationOwnership, OwnerNote } from "./installation_owner.ts";
+export {
+  findInstallationOwner,
+  readInstallationOwner,
+  tryOwnInstallation,
+} from "./installation_owner.ts";
+export type { InstallationOwnership, OwnerNote, OwnerNow } from "./installation_owner.ts";
 export { installationToken, readInstallationToken } from "./installation_token.ts";
 export { projectKey, projectsChangedKey, projectsPrefix } from "./keys.ts";
+export {
+  OWNER_SOCKET_ORIGIN,
+  ownerSocketClient,
+  ownerSocketPath,
+  removeLeftOwnerSocket,
+} from "./owner_socket.ts";
+export type { OwnerSocketClient } from "./owner_socket.ts";
 export { openableFolder } from "./openable_folder.ts";
 export type { OpenableFolderOptions } from "./openable_folder.ts";
 export { projectPath } from "./project_path.ts";

@@ -26,14 +26,16 @@ export function childEnvironment(
   extra: Readonly<Record<string, string | null>> = {},
 ): Record<string, string> {
   const hidden = new Set(secrets.filter((secret) => secret.length > 0));
-  const env: Record<string, string> = {};
+  // A Map, made an object by defining each name: a variable named
+  // `__proto__` is set like any other.
+  const env = new Map<string, string>();
   for (const [name, value] of Object.entries(base)) {
     if (name.startsWith("SYNC_") || hidden.has(value)) continue;
-    env[name] = value;
+    env.set(name, value);
   }
   for (const [name, value] of Object.entries(extra)) {
-    if (value === null) delete env[name];
-    else env[name] = value;
+    if (value === null) env.delete(name);
+    else env.set(name, value);
   }
-  return env;
+  return Object.fromEntries(env);
 }

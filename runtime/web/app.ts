@@ -12,6 +12,11 @@
  * by sync-mcp's endpoint, which checks its own tokens (the installation's or
  * an agent session's) and bodies (`runtime/mcp/mcp_endpoint.ts`).
  *
+ * The same app answers on the owner's socket in the installation folder,
+ * for the CLI and `sync mcp`: there the Host is not checked (no browser
+ * reaches a Unix socket), every other guard is, and the CLI's command route
+ * (`/api/owner`) is answered there only (`middleware/owner_socket_only.ts`).
+ *
  * @module
  */
 import { type Context, Hono } from "hono";
@@ -27,6 +32,7 @@ import { projectPath } from "../projects/mod.ts";
 import { projectFolder } from "./project_folder.ts";
 import { jsonBody } from "./middleware/json_body.ts";
 import { loopbackHost } from "./middleware/loopback_host.ts";
+import { OVER_OWNER_SOCKET, ownerSocketOnly } from "./middleware/owner_socket_only.ts";
 import { sameOrigin } from "./middleware/same_origin.ts";
 import { tokenGuard } from "./middleware/token_guard.ts";
 import { integerParam } from "./query_params.ts";
@@ -109,8 +115,10 @@ export interface AppOptions {
  * generic parameters.
  */
 export interface WebApp {
-  /** Answers one request; bound, so it can be handed to `Deno.serve` as it is. */
+  /** Answers one request that came over TCP; bound, so it can be handed to `Deno.serve` as it is. */
   readonly fetch: (request: Request) => Response | Promise<Response>;
+  /** Answers one request that came over the owner's socket in the installation folder. */
+  readonly socketFetch: (request: Request) => Response | Promise<Response>;
   /**
    * Answers a request without a server, given as a `Request`, a URL or a
    * path (taken on `http://localhost`); what the tests call.
@@ -162,7 +170,10 @@ export function createApp(host: WebHost, options: AppOptions): WebApp {
     return c.json({ error: error.message, name: error.name }, status as 400);
   });
   app.get("/api/health", (c) => c.json({ ok: true }));
-  if (options.commands) app.route("/api/owner", commandRoutes(options.token, options.commands));
+  if (options.commands) {
+    app.use("/api/owner/*", ownerSocketOnly());
+    app.route("/api/owner", commandRoutes(options.token, options.commands));
+  }
   app.route("/api/projects", projectsRoute(host));
   app.route("/api/extensions", extensionsRoute(host));
   app.route("/api/extensions", extensionPageRoute(host));
@@ -195,7 +206,11 @@ export function createApp(host: WebHost, options: AppOptions): WebApp {
   app.route("/api/screens", screenRoutes(host));
   app.route("/", screens.documents);
   app.route("/", pageRoutes({ uiDir: options.uiDir }));
-  return app;
+  return {
+    fetch: app.fetch,
+    socketFetch: (request) => app.fetch(request, OVER_OWNER_SOCKET),
+    request: app.request,
+  };
 }
 
 /** A screen's document or one of its files. */

@@ -146,7 +146,9 @@ function environment(
   if (entries.length > SCREEN_PROCESS_LIMITS.maxEnv) {
     throw fail(`"env" has ${entries.length} entries; at most ${SCREEN_PROCESS_LIMITS.maxEnv}`);
   }
-  const env: Record<string, string | null> = {};
+  // A Map, made an object by defining each name: a variable named
+  // `__proto__` is kept like any other.
+  const env = new Map<string, string | null>();
   for (const [name, entry] of entries) {
     if (name === "" || name.includes("=") || name.includes("\0")) {
       throw fail(`${JSON.stringify(name)} is not a variable's name`);
@@ -161,9 +163,9 @@ function environment(
     if (why !== undefined) {
       throw fail(`a screen may not ${entry === null ? "remove" : "set"} ${name}: ${why}`);
     }
-    env[name] = entry;
+    env.set(name, entry);
   }
-  return env;
+  return Object.fromEntries(env);
 }
 
 /**

@@ -2,18 +2,24 @@
  * `sync serve`: the long-running process. It owns the installation while it
  * runs — the caller takes the installation first (`tryOwnInstallation`) —
  * so it serves the app, runs the clock, and runs the commands the CLI sends
- * it, until interrupted.
+ * it, until interrupted. The app answers the browser on a TCP port on
+ * 127.0.0.1 and the installation's own clients (the CLI, `sync mcp`) on a
+ * Unix socket in the installation folder, which only this person can reach.
  *
  * @module
  */
 import { type AgentLauncher, supervisedLauncher, WorkPerformer } from "../agents/mod.ts";
 import { clearClockLease, Clock, type ClockHost } from "../clock/mod.ts";
-import { ConflictError } from "../errors.ts";
+import { ConflictError, InvalidInputError } from "../errors.ts";
 import { UPLOAD_LIMITS } from "../limits.ts";
 import type { IsolatePool } from "../isolate/mod.ts";
 import { UploadStore } from "./upload_store.ts";
 import { sweepStaleStaging } from "../packages/mod.ts";
-import { type InstallationOwnership, installationToken } from "../projects/mod.ts";
+import {
+  type InstallationOwnership,
+  installationToken,
+  removeLeftOwnerSocket,
+} from "../projects/mod.ts";
 import { McpEndpoint, type McpHost, SessionTokenRegistry, type SessionTokens } from "../mcp/mod.ts";
 import { syncMcpOffer } from "./sync_mcp_offer.ts";
 import type { Supervisor } from "../supervisor/mod.ts";
@@ -39,8 +45,14 @@ export interface ServeOptions {
   log: (line: string) => void;
   /** Stops serving when aborted (tests). */
   signal?: AbortSignal;
-  /** The installation this process owns; serve says there which port it answers on. */
+  /** The installation this process owns; serve says there where it answers. */
   ownership?: InstallationOwnership;
+  /**
+   * The owner's socket (`ownerSocketPath(home)`), where the CLI and `sync mcp`
+   * reach this serve; one a killed serve left there is removed first. Absent,
+   * the app answers on its port only.
+   */
+  socket?: string;
   /** Runs the commands the CLI sends the owner; absent, the CLI's commands are not taken. */
   commands?: CommandRunner;
   /** The person's home folder, which the app never opens as a project. */
@@ -67,7 +79,8 @@ export interface ServeOptions {
  *
  * @param host What the app and the clock run on.
  * @param options The port, where lines go, what stops it, and the ownership to announce.
- * @throws {ConflictError} when the port is taken.
+ * @throws {ConflictError} when the port is taken, or something other than a socket is at the socket's path.
+ * @throws {InvalidInputError} when the socket's path is too long for the system.
  * @throws {UnsafeFileError} when the token file may be read by other users.
  */
 export async function serve(host: ServeHost, options: ServeOptions): Promise<void> {
@@ -128,7 +141,10 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
   // known only once the server listens; no request comes before that.
   let app: WebApp | undefined;
   let server: Deno.HttpServer<Deno.NetAddr>;
+  let socketServer: Deno.HttpServer<Deno.UnixAddr> | undefined;
   try {
+    // A socket a killed serve left is in the way; the caller owns the installation, so none answers on it.
+    if (options.socket !== undefined) await removeLeftOwnerSocket(options.socket);
     server = Deno.serve({
       hostname: "127.0.0.1",
       port: options.port,
@@ -148,6 +164,14 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
         options.log(`Sync is serving at http://127.0.0.1:${port}/?token=${token}`);
       },
     }, (request) => app!.fetch(request));
+    if (options.socket !== undefined) {
+      try {
+        socketServer = serveOnSocket(options.socket, options.signal, (r) => app!.socketFetch(r));
+      } catch (error) {
+        server.shutdown();
+        throw error;
+      }
+    }
   } catch (error) {
     processes?.close();
     linkedFolders.close();
@@ -177,6 +201,7 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
     );
     endStreams();
     server.shutdown();
+    socketServer?.shutdown();
   };
   const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
   for (const signal of signals) {
@@ -202,8 +227,8 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
   if (starting()) await work.start();
   if (starting()) clock.start({ signal: options.signal });
   // Said last, once everything answers: the CLI sends its commands here from now on.
-  await options.ownership?.tell({ port: server.addr.port });
-  await server.finished;
+  await options.ownership?.tell({ port: server.addr.port, socket: options.socket });
+  await Promise.all([server.finished, socketServer?.finished]);
   linkedFolders.close();
   // Sessions are stopped as interrupted before the supervisor stops their agents' processes.
   await work.stop();
@@ -216,5 +241,26 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
     try {
       Deno.removeSignalListener(signal, stop);
     } catch { /* was never added */ }
+  }
+}
+
+/** The app on the owner's socket, where the installation's own clients reach it. */
+function serveOnSocket(
+  path: string,
+  signal: AbortSignal | undefined,
+  handler: (request: Request) => Response | Promise<Response>,
+): Deno.HttpServer<Deno.UnixAddr> {
+  try {
+    return Deno.serve({ path, signal, onListen: () => {} }, handler);
+  } catch (error) {
+    // The system bounds a socket's path (about 100 bytes); the folder's path is the person's.
+    if (error instanceof TypeError && /SUN_LEN/.test(error.message)) {
+      throw new InvalidInputError(
+        `Cannot listen on ${path}, the socket the CLI reaches sync serve on: its path is ` +
+          `${new TextEncoder().encode(path).length} bytes, longer than this system allows for ` +
+          `a socket; set SYNC_HOME to a shorter folder (moving the installation there)`,
+      );
+    }
+    throw error;
   }
 }

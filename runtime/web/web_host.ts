@@ -7,6 +7,7 @@
  * @module
  */
 import type { EventBus } from "../event_bus.ts";
+import type { ResolveHost } from "../host/mod.ts";
 import type { HandlerLimits } from "../limits.ts";
 import type { InstallCardHost, InstallHost, OpenHost, RemoveHost } from "../lifecycle/mod.ts";
 
@@ -18,6 +19,8 @@ export interface WebHost extends OpenHost, RemoveHost, InstallHost, InstallCardH
   readonly limits: HandlerLimits;
   /** Performs a screen's `net.fetch`, as a handler's; the global `fetch` when undefined. */
   readonly fetch?: typeof fetch;
+  /** Finds the addresses of a name a screen's `net.fetch` reaches; the system resolver when undefined. */
+  readonly resolve?: ResolveHost;
   /** The project's memory KV, opened once per process; a screen reads through it. */
   projectMemory(project: string): Promise<Deno.Kv>;
 }

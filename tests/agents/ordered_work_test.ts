@@ -181,12 +181,18 @@ Deno.test("extensions/triage orders a demo session that is performed end to end"
       const session = await waitForSession(env.kv, env.project, key, (s) => s.state === "waiting");
       assert.equal(session.extensionId, "triage");
       assert.equal(session.extensionName, "Triage");
-      assert.deepEqual(session.source, {
+      const { calledAt, ...source } = session.source as { calledAt?: string };
+      assert.deepEqual(source, {
         kind: "handler",
         extensionId: "triage",
         extensionName: "Triage",
         handler: "triage.sweep",
+        occasion: { kind: "extension" },
+        calledBy: { kind: "person" },
+        description: "Orders a triage session for each open issues.issue record not yet triaged",
       });
+      assert.ok(calledAt && calledAt <= session.createdAt, "the call began before its session");
+      assert.equal(session.about, "issues.issue/7");
       assert.equal(session.title, "Triage issue 7: Slow save");
       const list = groupSessions(env.project, await work.list(env.project));
       assert.deepEqual(list.groups.map((g) => [g.name, g.rows.map((r) => r.key)]), [["Triage", [

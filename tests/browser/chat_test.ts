@@ -11,6 +11,7 @@ import {
   tabTo,
   until,
 } from "./_browser.ts";
+import { examplePath } from "./_demo.ts";
 import { CHAT } from "./_names.ts";
 
 Deno.test("Chat shows a conversation with the demo agent live", BROWSER_TEST, async (t) => {
@@ -169,6 +170,40 @@ Deno.test("Chat shows a conversation with the demo agent live", BROWSER_TEST, as
         await expectText(log, /You were not asked\./);
         await expectCount(log.getByText("Turn ended"), 1);
         await watched.assertAccessible("a continued conversation");
+        await watched.close();
+      },
+    );
+
+    await t.step(
+      "work the clock began says so in its header: the handler, the clock, when, what for",
+      async () => {
+        // Triage is scheduled: the serve's clock runs it at its first look after the restart
+        // (or at an earlier look), and it orders a session for the open issue.
+        await installation.install(examplePath("issues"), project);
+        await installation.syncOk([
+          "write",
+          "--project",
+          project,
+          "--key",
+          "issues.issue/7",
+          "--title",
+          "Saving is slow",
+          "--fields",
+          '{"number":7,"state":"open"}',
+        ]);
+        await installation.install(examplePath("triage"), project);
+        await installation.syncOk(["open", "--project", project]);
+        await installation.restart();
+        const watched = await openPage(browser, installation, { path: chat });
+        const { page } = watched;
+        const row = page.getByRole("list", { name: "Triage" }).getByRole("link").first();
+        await row.click();
+        const header = page.locator(".chat-header");
+        await expectText(header, /Begun by the Triage sweep on the clock at \d{1,2}:\d{2}/);
+        await expectText(header, "Orders an agent session to triage new open issues");
+        await expectText(header, "About issues.issue/7");
+        await watched.assertAccessible("a conversation the clock began");
+        await watched.screenshot("chat-begun-by-clock-light");
         await watched.close();
       },
     );

@@ -6,6 +6,7 @@ import {
   Installation,
   launchBrowser,
   openPage,
+  quietPackage,
   until,
 } from "./_browser.ts";
 import { WINDOW } from "./_names.ts";
@@ -16,6 +17,10 @@ Deno.test("a lamp breathes while a handler runs, without a reload", BROWSER_TEST
   try {
     const project = await installation.project("site");
     await installation.install(await installation.writePackage(gatePackage("gate")), project);
+    await installation.install(
+      await installation.writePackage(quietPackage("pair", PAIR)),
+      project,
+    );
     await installation.serve();
 
     for (const reducedMotion of [false, true]) {
@@ -82,8 +87,65 @@ Deno.test("a lamp breathes while a handler runs, without a reload", BROWSER_TEST
         },
       );
     }
+
+    await t.step(
+      "a handler failing again and again turns its package red, naming it, beside a sibling that " +
+        "works; its next success clears it, without a reload",
+      async () => {
+        const path = `/p/${encodeURIComponent(project)}/extensions`;
+        const list = await openPage(browser, installation, { path });
+        const item = list.page.getByRole("list", { name: WINDOW.extensionList })
+          .getByRole("listitem").filter({ hasText: "Pair" });
+        const page = await openPage(browser, installation, { path: `${path}/pair` });
+        const header = page.page.locator(".page-header");
+        await expectText(item.locator(".lamp-wrap"), "ready");
+        await list.page.evaluate("window.__marker = 'no reload'");
+        await page.page.evaluate("window.__marker = 'no reload'");
+        const call = async (handler: string, payload: { fail?: boolean }) => {
+          const result = await installation.call(project, "pair", handler, payload);
+          assert.equal(result.code === 0, !payload.fail, result.stderr);
+        };
+        for (let i = 0; i < 3; i++) {
+          await call("pair.flaky", { fail: true });
+          await call("pair.run", {});
+        }
+        const notice =
+          /Its handler pair\.flaky failed its last 3 attempts.*the tracker answered 503/;
+        await expectText(item.locator(".notice"), notice);
+        await expectText(item.locator(".lamp-wrap"), "needs you");
+        await expectText(header.locator(".notice"), notice);
+        await expectText(header.locator(".lamp-wrap"), "needs you");
+        await list.screenshot("lamp-handler-failing-list");
+        await page.screenshot("lamp-handler-failing-page");
+
+        await call("pair.flaky", { fail: false });
+        await expectText(item.locator(".lamp-wrap"), "ready");
+        await expectText(header.locator(".lamp-wrap"), "ready");
+        assert.equal(await item.locator(".notice").count(), 0);
+        assert.equal(await header.locator(".notice").count(), 0);
+        assert.equal(await list.page.evaluate("window.__marker"), "no reload");
+        assert.equal(await page.page.evaluate("window.__marker"), "no reload");
+        await list.close();
+        await page.close();
+      },
+    );
   } finally {
     await installation.close();
     await browser.close();
   }
 });
+
+/** `pair.run` works; `pair.flaky` throws when told to. */
+const PAIR = {
+  handlers: ["pair.run", "pair.flaky"],
+  service: `export default function register() {
+  return {
+    "pair.run": () => ({ ok: true }),
+    "pair.flaky": (p) => {
+      if (p?.fail) throw new Error("the tracker answered 503");
+      return { ok: true };
+    },
+  };
+}
+`,
+};

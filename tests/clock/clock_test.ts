@@ -12,6 +12,9 @@ import { rememberProject, writeDeclaredIds } from "../../runtime/projects/projec
 import { listRecords, projectMemoryPath } from "../../runtime/memory/store.ts";
 import { canListOpenFiles, deletedFilesHeldOpen } from "../internal/open_files.ts";
 import { listReceipts } from "../../runtime/host/receipts.ts";
+import { begunBy } from "../../runtime/agents/mod.ts";
+import { listWorkOrders } from "../../runtime/work/mod.ts";
+import { performerOver, waitForSession } from "../internal/sessions.ts";
 import { needsReview, readStamp } from "../../runtime/clock/stamps.ts";
 import {
   forgetScheduledProject,
@@ -691,6 +694,74 @@ Deno.test("clock: each log entry is one line, whatever a failing handler's messa
     assert.equal(failed.length, 1, s.lines.join("\n"));
     assert.ok(failed[0].endsWith(String.raw`down\n[other] forged\u001b[2J\u202e`));
   } finally {
+    await s.close();
+  }
+});
+
+Deno.test("clock: work a scheduled handler orders says it was begun on the clock, by which handler, and when", async (t) => {
+  const s = await setup();
+  const work = performerOver(s.env.host);
+  try {
+    await installScheduled(s, {
+      id: "sweeper",
+      permissions: ["background", "schedule", "work.agent"],
+      handlers: ["sweeper.sweep"],
+      service: `import { work } from "@sync/extension-api/service";
+export default function register() {
+  return {
+    "sweeper.sweep": async () => (await work.order({
+      kind: "agent.session",
+      agent: "demo",
+      title: "Sweep issue 7",
+      prompt: { text: "Look at issue 7" },
+      onInterrupted: "continue",
+      about: "issues.issue/7",
+    })).key,
+  };
+}
+`,
+      manifest: {
+        schedule: [{ handler: "sweeper.sweep", description: "Sweeps new issues", every: "1h" }],
+      },
+    });
+    const report = await s.clock.tick();
+    assert.deepEqual(report.ran.map((r) => [r.handler, r.outcome]), [["sweeper.sweep", "ok"]]);
+    const expected = {
+      kind: "handler",
+      extensionId: "sweeper",
+      extensionName: "Sweeper",
+      handler: "sweeper.sweep",
+      occasion: { kind: "clock" },
+      calledBy: { kind: "clock" },
+      calledAt: new Date(START).toISOString(),
+      description: "Sweeps new issues",
+    };
+
+    const memory = await s.env.host.projectMemory(s.env.project);
+    const [order] = await listWorkOrders(memory);
+    await t.step(
+      "the order's source names the clock, the handler, its row and the call's time",
+      () => {
+        assert.deepEqual(order.source, expected);
+        assert.equal(order.about, "issues.issue/7");
+      },
+    );
+
+    await t.step(
+      "the session performing it carries the same source and what it is about",
+      async () => {
+        await work.start();
+        const session = await waitForSession(s.env.kv, s.env.project, order.key, () => true);
+        assert.deepEqual(session.source, expected);
+        assert.equal(session.about, "issues.issue/7");
+        assert.equal(
+          begunBy(session, { when: (at) => at.toISOString() }),
+          `Begun by the Sweeper sweep on the clock at ${new Date(START).toISOString()}`,
+        );
+      },
+    );
+  } finally {
+    await work.stop();
     await s.close();
   }
 });

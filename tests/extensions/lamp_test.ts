@@ -8,6 +8,10 @@ import { holdHandler } from "../../runtime/host/running_claim.ts";
 import { runningClaimKey } from "../../runtime/host/keys.ts";
 import { writeDeclaredIds } from "../../runtime/projects/mod.ts";
 import { testHost, writePackage } from "../internal/packages.ts";
+import { FAILING_AFTER } from "../../runtime/extensions/failing_handlers.ts";
+import { writeReceipt } from "../../runtime/host/receipts.ts";
+import { newId } from "../../runtime/internal/id.ts";
+import type { Receipt } from "../../runtime/types.ts";
 
 const SCHEDULED = {
   permissions: ["background", "schedule"],
@@ -266,5 +270,119 @@ Deno.test("lampOf() decides by one precedence: dark, breathing, red, paused, ste
   ];
   for (const [what, facts, state] of cases) {
     assert.equal(lampOf({ ...base, ...facts }).state, state, what);
+  }
+});
+
+const PAIR = {
+  id: "pair",
+  permissions: ["background", "schedule"],
+  handlers: ["pair.flaky", "pair.fine"],
+  service: `export default function register() {
+  return {
+    "pair.flaky": (p) => { if (p?.fail) throw new Error("the tracker answered 503"); return "ok"; },
+    "pair.fine": () => "fine",
+  };
+}`,
+  manifest: { schedule: [{ handler: "pair.fine", description: "Works", every: "1h" }] },
+};
+
+/** A receipt of `pair` as a call leaves it, ended `outcome`, written to the installation. */
+async function pairReceipt(
+  kv: Deno.Kv,
+  project: string,
+  at: number,
+  change: Partial<Receipt>,
+): Promise<void> {
+  const stamp = new Date(at).toISOString();
+  await writeReceipt(kv, {
+    id: newId(at),
+    project,
+    packageId: "pair",
+    handler: "pair.flaky",
+    occasion: { kind: "clock" },
+    startedAt: stamp,
+    endedAt: stamp,
+    outcome: "failed",
+    error: { name: "HandlerFailedError", message: "Error: down" },
+    ...change,
+  });
+}
+
+Deno.test("readLamp() is red for a handler that failed again and again, whatever its siblings do", async (t) => {
+  const env = await testHost();
+  const now = () => Date.now();
+  const lamp = () => readLamp(env.kv, env.project, "pair", { now });
+  const flaky = (fail: boolean) =>
+    env.call("pair", "pair.flaky", { fail }).then(() => "ok", (error) => error.name);
+  try {
+    await env.install(PAIR);
+
+    await t.step(`under ${FAILING_AFTER} failures in a row, it stays steady`, async () => {
+      for (let i = 0; i < FAILING_AFTER - 1; i++) {
+        assert.equal(await flaky(true), "HandlerFailedError");
+        assert.equal(await env.call("pair", "pair.fine"), "fine");
+      }
+      assert.equal((await lamp()).state, "steady");
+    });
+
+    await t.step(
+      "four failures of one handler, between a sibling's successes: red, naming it",
+      async () => {
+        assert.equal(await flaky(true), "HandlerFailedError");
+        assert.equal(await env.call("pair", "pair.fine"), "fine");
+        assert.equal(await flaky(true), "HandlerFailedError");
+        assert.equal(await env.call("pair", "pair.fine"), "fine");
+        const red = await lamp();
+        assert.equal(red.state, "red");
+        assert.deepEqual(red.notices.map((n) => [n.reason, n.handler]), [
+          ["handler-failing", "pair.flaky"],
+        ]);
+        assert.match(red.notices[0].text, /^Its handler pair\.flaky failed its last 3 attempts/);
+        assert.match(red.notices[0].text, /the last, called by a person or a screen: /);
+        assert.match(red.notices[0].text, /: Handler pair\.flaky threw .*the tracker answered 503/);
+        assert.doesNotMatch(red.notices[0].text, /HandlerFailedError|\d{4}-\d\d-\d\dT/);
+      },
+    );
+
+    await t.step("its next success clears it", async () => {
+      assert.equal(await flaky(false), "ok");
+      assert.deepEqual(await lamp(), { state: "steady", label: "ready", notices: [], running: [] });
+    });
+
+    await t.step("refusals and interrupted attempts neither count nor break the row", async () => {
+      const at = Date.now() + 1000;
+      await pairReceipt(env.kv, env.project, at, {});
+      await pairReceipt(env.kv, env.project, at + 1, {
+        error: { name: "SupersededError", message: "switched off meanwhile" },
+      });
+      await pairReceipt(env.kv, env.project, at + 2, {});
+      await pairReceipt(env.kv, env.project, at + 3, { outcome: "interrupted" });
+      await pairReceipt(env.kv, env.project, at + 4, {
+        error: { name: "RateLimitedError", message: "too often" },
+      });
+      assert.equal((await lamp()).state, "steady", "two that count");
+      await pairReceipt(env.kv, env.project, at + 5, {
+        endedAt: "2030-01-01T03:00:00.000Z",
+        error: { name: "HandlerTimeoutError", message: "ran past 5 s" },
+      });
+      const red = await lamp();
+      assert.equal(red.state, "red");
+      assert.match(red.notices[0].text, /the last, on the clock: ran past 5 s\. /);
+      assert.match(red.notices[0].text, /ran past 5 s\. .*switch its clock off/);
+    });
+
+    await t.step(
+      "switched off, failures on the clock pause; an agent's failure stays red",
+      async () => {
+        await switchOff(env.kv, env.project, "pair", env.host);
+        assert.equal((await lamp()).state, "paused");
+        await pairReceipt(env.kv, env.project, Date.now() + 2000, { occasion: { kind: "agent" } });
+        const red = await lamp();
+        assert.equal(red.state, "red");
+        assert.match(red.notices[0].text, /the last, called by an agent: Error: down\. /);
+      },
+    );
+  } finally {
+    await env.close();
   }
 });

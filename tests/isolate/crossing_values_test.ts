@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { testHost } from "../internal/packages.ts";
 import { getContent, getRecord, listRecords } from "../../runtime/memory/store.ts";
+import { listWorkOrders } from "../../runtime/work/order.ts";
 
 const SERVICE = `
 import { memory } from "@sync/extension-api/service";
@@ -127,6 +128,81 @@ Deno.test("a lone surrogate in a record's content, title or fields is refused at
         assert.equal((await getRecord(memory, "vals.note/s"))?.title, text);
       },
     );
+  } finally {
+    await env.close();
+  }
+});
+
+const UNDEFINED_SERVICE = `
+import { memory, work } from "@sync/extension-api/service";
+export default function register() {
+  return {
+    "opt.order": async () => work.order({
+      kind: "agent.session",
+      agent: "demo",
+      title: "Fix it",
+      prompt: { text: "x", attachments: undefined },
+      onInterrupted: "wait",
+      about: undefined,
+    }),
+    "opt.write": async () => {
+      await memory.write({
+        key: "opt.note/a",
+        title: "a",
+        content: undefined,
+        revision: undefined,
+        fields: { kept: 1, left: undefined, list: [1, undefined, 3] },
+      });
+      const page = await memory.list({ kind: "opt.note", cursor: undefined, limit: undefined });
+      return page.records.map((r) => r.key);
+    },
+    "opt.answer": () => ({
+      kept: 1,
+      left: undefined,
+      nested: { left: undefined, list: [undefined, 2] },
+      asJSON: { toJSON: () => undefined },
+    }),
+    "opt.undefinedJSON": () => ({ toJSON: () => undefined }),
+  };
+}`;
+
+Deno.test("`undefined` crosses the isolate as JSON carries it: left out of objects, null in arrays", async (t) => {
+  const env = await testHost();
+  await env.installThenEdit({
+    id: "opt",
+    permissions: ["background", "work.agent"],
+    handlers: ["opt.order", "opt.write", "opt.answer", "opt.undefinedJSON"],
+    service: UNDEFINED_SERVICE,
+  });
+  try {
+    const memory = await env.host.projectMemory(env.project);
+
+    await t.step("work.order() with undefined optional fields places the order", async () => {
+      const { key } = await env.call("opt", "opt.order") as { key: string };
+      const orders = await listWorkOrders(memory);
+      assert.deepEqual(orders.map((o) => o.key), [key]);
+      assert.deepEqual(orders[0].prompt, { text: "x" });
+      assert.equal("about" in orders[0], false);
+    });
+
+    await t.step("memory.write() and memory.list() with undefined optional fields", async () => {
+      assert.deepEqual(await env.call("opt", "opt.write"), ["opt.note/a"]);
+      const record = await getRecord(memory, "opt.note/a");
+      assert.equal(record?.title, "a");
+      assert.deepEqual(record?.fields, { kept: 1, list: [1, null, 3] });
+      assert.equal(
+        await getContent(memory, "opt.note/a"),
+        "",
+        "a record written without content has none",
+      );
+    });
+
+    await t.step("a handler's answer comes back without its undefined fields", async () => {
+      const answer = await env.call("opt", "opt.answer");
+      assert.deepEqual(answer, { kept: 1, nested: { list: [null, 2] } });
+      assert.deepEqual(Object.keys(answer as object), ["kept", "nested"]);
+      assert.equal(await env.call("opt", "opt.undefinedJSON"), null);
+    });
   } finally {
     await env.close();
   }

@@ -222,6 +222,62 @@ Deno.test("`McpEndpoint` answers params that do not fit their method as invalid 
   }
 });
 
+Deno.test("`McpEndpoint` answers a tool or prompt it does not offer as unknown, whatever every object inherits", async (t) => {
+  const served = await servedApp();
+  try {
+    const client = await served.connect(TOKEN);
+    const refusal = async (method: string, params: unknown, schema: never) => {
+      try {
+        await client.request({ method, params } as never, schema);
+      } catch (error) {
+        return error as Error & { code?: number };
+      }
+      assert.fail(`${method} ${JSON.stringify(params)} answered`);
+    };
+    const inherited = [
+      ...new Set([...Object.getOwnPropertyNames(Object.prototype), "__proto__", "nope"]),
+    ];
+    try {
+      await t.step(`tools/call of each of ${inherited.length} names`, async () => {
+        for (const name of inherited) {
+          // A tool's failure is its answer, as for any tool call that fails.
+          const answer = await client.callTool({ name, arguments: {} });
+          assert.equal(answer.isError, true, name);
+          assert.deepEqual(answer.content, [{
+            type: "text",
+            text: `sync-mcp offers no tool named ${
+              JSON.stringify(name)
+            } in this project; list them with tools/list`,
+          }]);
+        }
+      });
+      await t.step(`prompts/get of each of ${inherited.length} names`, async () => {
+        for (const name of inherited) {
+          const error = await refusal("prompts/get", { name }, GetPromptResultSchema as never);
+          assert.equal(error.code, -32602, name);
+          assert.match(error.message, new RegExp(`offers no prompt named "${name}"`));
+        }
+      });
+      await t.step("no call reached a handler, and the tools it offers answer", async () => {
+        assert.deepEqual(
+          await listReceipts(served.env.kv, served.env.project, { packageId: "tools" }),
+          [],
+        );
+        assert.deepEqual(await callJson(client, "tools_echo", { text: "still" }), {
+          text: "still",
+          occasion: "agent",
+        });
+        const listed = await client.callTool({ name: "memory_list", arguments: {} });
+        assert.notEqual(listed.isError, true);
+      });
+    } finally {
+      await client.close();
+    }
+  } finally {
+    await served.close();
+  }
+});
+
 Deno.test("`createApp`'s `/mcp` refuses what its guards refuse: the app's as the app's, its own as JSON-RPC errors", async (t) => {
   const served = await servedApp();
   const { app, port, url } = served;

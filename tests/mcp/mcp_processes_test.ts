@@ -28,6 +28,8 @@ async function installation() {
   }
   return {
     home,
+    /** Removes the installation and the project (once every serve over them has stopped). */
+    remove: () => Deno.remove(root, { recursive: true }),
     project: realProject,
     install,
     place: {
@@ -98,6 +100,7 @@ Deno.test("`deno task serve`'s /mcp answers the SDK's client over Streamable HTT
     }
   } finally {
     await serve.stop("SIGTERM");
+    await place.remove();
   }
 });
 
@@ -128,6 +131,7 @@ Deno.test("`deno task mcp` bridges stdio to the serve that runs", async (t) => {
     }
   } finally {
     await serve.stop("SIGTERM");
+    await place.remove();
   }
 });
 
@@ -176,6 +180,7 @@ Deno.test("`deno task mcp` starts a serve in the background when none runs", asy
   } finally {
     await client.close().catch(() => {});
     if (servePid !== undefined) await stopProcess(servePid);
+    await place.remove();
   }
 });
 
@@ -199,8 +204,7 @@ Deno.test("`deno task mcp` goes on in a new session when the serve it bridged to
         text: "before",
         occasion: "agent",
       });
-      const killedAt = new URL(await serve.url()).origin;
-      // Killed outright: its owner note stays behind, naming a port nothing answers on.
+      // Killed outright: its owner note stays behind, naming a port anybody may take.
       await serve.stop("SIGKILL");
 
       await t.step("the next call is answered through a serve started in its place", async () => {
@@ -211,12 +215,18 @@ Deno.test("`deno task mcp` goes on in a new session when the serve it bridged to
         const note = JSON.parse(await Deno.readTextFile(join(place.home, "owner.json")));
         backgroundPid = note.pid;
         assert.notEqual(note.pid, serve.pid);
-        assert.match(stderr.join(""), /started one in the background/);
         assert.match(
           stderr.join(""),
           new RegExp(
-            `sync mcp: lost the serve at ${killedAt}; reconnected in a new session at ` +
-              `http://127\\.0\\.0\\.1:${note.port}\n`,
+            `the sync serve that owned .* \\(pid ${serve.pid}\\) is gone, its note left behind; ` +
+              `started one in the background \\(pid ${note.pid}\\)`,
+          ),
+        );
+        assert.match(
+          stderr.join(""),
+          new RegExp(
+            `sync mcp: lost the serve \\(pid ${serve.pid}\\); reconnected in a new session ` +
+              `with the serve \\(pid ${note.pid}\\)\n`,
           ),
         );
       });
@@ -252,7 +262,13 @@ Deno.test("`deno task mcp` goes on in a new session when the serve it bridged to
             occasion: "agent",
           });
           assert.equal(reconnected(), before + 1);
-          assert.match(stderr.join(""), /no longer had the session; reconnected in a new session/);
+          assert.match(
+            stderr.join(""),
+            new RegExp(
+              `sync mcp: the serve \\(pid ${note.pid}\\) no longer had the session; ` +
+                `reconnected in a new session with the serve \\(pid ${note.pid}\\)\n`,
+            ),
+          );
         } finally {
           await Promise.all(others.map((other) => other.close().catch(() => {})));
         }
@@ -279,6 +295,7 @@ Deno.test("`deno task mcp` goes on in a new session when the serve it bridged to
   } finally {
     await serve.stop("SIGTERM");
     if (backgroundPid !== undefined) await stopProcess(backgroundPid);
+    await place.remove();
   }
 });
 
@@ -334,6 +351,7 @@ Deno.test("`deno task mcp` says on stderr what it could not read on stdin, and r
     }
   } finally {
     await serve.stop("SIGTERM");
+    await place.remove();
   }
 });
 

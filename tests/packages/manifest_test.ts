@@ -784,3 +784,23 @@ Deno.test("`handlerNames()` and `declaredHosts()` read a validated manifest", as
     assert.deepEqual(declaredHosts(bare), []);
   });
 });
+
+Deno.test("`parseManifest()` refuses a handler named like what every object inherits, naming its path", async (t) => {
+  const names = [...new Set([...Object.getOwnPropertyNames(Object.prototype), "__proto__"])];
+  for (const name of names) {
+    await t.step(name, () => {
+      const text = JSON.stringify({
+        ...minimalManifest(),
+        permissions: ["background"],
+        service: "service/index.js",
+        handlers: { "notes.run": { description: "Runs" } },
+      }).replace(`"handlers":{`, `"handlers":{${JSON.stringify(name)}:{"description":"Hidden"},`);
+      const issues = issuesOf(() => parseManifest(text, "manifest.json"));
+      assert.deepEqual(issues, [{
+        path: `handlers[${JSON.stringify(name)}]`,
+        message: `expected a handler name like "notes.poll" (the package id, a dot, then a ` +
+          `letter and up to 63 letters, digits, "_" or "-"), got ${JSON.stringify(name)}`,
+      }]);
+    });
+  }
+});

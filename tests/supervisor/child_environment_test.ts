@@ -39,4 +39,15 @@ Deno.test("`childEnvironment()` passes Sync's environment on without its own", a
       },
     );
   });
+
+  await t.step("a variable named __proto__ is passed, set and removed like any other", () => {
+    const passed = childEnvironment(JSON.parse('{"__proto__": "a", "A": "a"}'), []);
+    assert.deepEqual(Object.entries(passed), [["__proto__", "a"], ["A", "a"]]);
+    const set = childEnvironment({ A: "a" }, [], JSON.parse('{"__proto__": "b"}'));
+    assert.deepEqual(Object.entries(set), [["A", "a"], ["__proto__", "b"]]);
+    assert.equal(Object.getPrototypeOf(set), Object.prototype);
+    const removed = childEnvironment(passed, [], JSON.parse('{"__proto__": null}'));
+    assert.deepEqual(Object.entries(removed), [["A", "a"]]);
+    assert.equal(Object.getPrototypeOf(removed), Object.prototype);
+  });
 });

@@ -45,6 +45,27 @@ Deno.test("`sync serve`: one owner per installation, taken over at once when it 
       },
     );
 
+    await t.step(
+      "the CLI's commands are taken on the socket in the home, not on the port",
+      async () => {
+        const served = new URL(url);
+        const token = served.searchParams.get("token")!;
+        const overPort = await fetch(new URL("/api/owner/commands", served), {
+          method: "POST",
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+          body: JSON.stringify({ args: ["list", "--project", project], cwd: root }),
+        });
+        assert.equal(overPort.status, 404);
+        await overPort.body?.cancel();
+        const note = JSON.parse(await Deno.readTextFile(join(home, "owner.json")));
+        assert.equal(note.socket, join(home, "owner.sock"));
+        assert.ok((await Deno.lstat(note.socket)).isSocket);
+        // Run by the serve, which holds the installation: over the socket.
+        const list = await runSync(home, ["list", "--project", project]);
+        assert.equal(list.code, 0, list.stderr);
+      },
+    );
+
     await t.step("a second serve is refused with the URL of the one running", async () => {
       second = new ServeProcess(home);
       const served = second.url().then(() => "served", () => "did not serve");
@@ -58,6 +79,8 @@ Deno.test("`sync serve`: one owner per installation, taken over at once when it 
 
     await t.step("when the first dies, a serve started next owns it at once", async () => {
       await first.stop("SIGKILL");
+      // Killed, it leaves its socket behind, which the next serve replaces.
+      assert.ok((await Deno.lstat(join(home, "owner.sock"))).isSocket);
       // With no serve, the command owns the installation itself.
       const installed = await runSync(home, ["install", folder, "--project", project, "--approve"]);
       assert.equal(installed.code, 0, installed.stderr);
@@ -75,10 +98,26 @@ Deno.test("`sync serve`: one owner per installation, taken over at once when it 
       assert.ok(ticked, "the clock of the new serve should have run beat.run");
     });
 
-    await t.step("Ctrl-C stops it, saying so", async () => {
+    await t.step("Ctrl-C stops it, saying so, and takes its socket with it", async () => {
       const status = await third!.stop("SIGINT");
       assert.equal(status.code, 0);
       await third!.line(/^Stopping/, 1_000);
+      await assert.rejects(Deno.lstat(join(home, "owner.sock")), Deno.errors.NotFound);
+    });
+
+    await t.step("something other than a socket where the socket goes is refused", async () => {
+      await Deno.writeTextFile(join(home, "owner.sock"), "not a socket");
+      try {
+        const result = await runSync(home, ["serve", "--port", "0"]);
+        assert.equal(result.code, 1);
+        assert.match(
+          result.stderr,
+          /owner\.sock is where sync serve listens for the CLI, but something other than a socket is there; move it away/,
+        );
+        assert.equal(await Deno.readTextFile(join(home, "owner.sock")), "not a socket");
+      } finally {
+        await Deno.remove(join(home, "owner.sock"));
+      }
     });
 
     await t.step("a port already taken is refused with what to do", async () => {

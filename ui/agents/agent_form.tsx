@@ -140,7 +140,8 @@ export function AgentForm(props: AgentFormProps) {
 
 /** `NAME=value` lines as an object; a sentence saying which line is wrong when one is. */
 function parseEnv(text: string): Record<string, string> | string {
-  const env: Record<string, string> = {};
+  // A Map, made an object by defining each name: `__proto__=x` is a variable like any other.
+  const env = new Map<string, string>();
   const lines = text.split("\n");
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i].trim();
@@ -149,7 +150,7 @@ function parseEnv(text: string): Record<string, string> | string {
     if (at <= 0) {
       return `Environment line ${i + 1} is not NAME=value: write it as NAME=value, or remove it.`;
     }
-    env[line.slice(0, at).trim()] = line.slice(at + 1);
+    env.set(line.slice(0, at).trim(), line.slice(at + 1));
   }
-  return env;
+  return Object.fromEntries(env);
 }

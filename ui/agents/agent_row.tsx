@@ -25,7 +25,9 @@ export function AgentRow(props: AgentRowProps) {
       <div class="agent-main">
         <div class="agent-top">
           <span class="primary mono agent-name">{agent.name}</span>
-          <span class="tertiary">{ORIGIN_WORDS[agent.origin] ?? agent.origin}</span>
+          <span class="tertiary">
+            {Object.hasOwn(ORIGIN_WORDS, agent.origin) ? ORIGIN_WORDS[agent.origin] : agent.origin}
+          </span>
         </div>
         <span class="secondary agent-about">{agent.about}</span>
         <span class="tertiary mono agent-command" title={command}>{command}</span>

@@ -15,8 +15,9 @@ export interface ChatHeaderProps {
 }
 
 /**
- * A conversation's header: its title, the agent, who began it and when,
- * where it has got to, and Keep, which makes it a `chat.conversation`
+ * A conversation's header: its title, the agent, who began it, on what
+ * occasion and when, where it has got to, what the handler that began it
+ * does and what the work is about, and Keep, which makes it a `chat.conversation`
  * record of the project.
  */
 export function ChatHeader(props: ChatHeaderProps) {
@@ -26,6 +27,8 @@ export function ChatHeader(props: ChatHeaderProps) {
   const [justKept, setJustKept] = useState(false);
   const slow = useDelayed(busy, 300);
   const word = stateWord(session.state);
+  // What the handler that began it does, in its package's words (on the clock, its schedule row's).
+  const described = session.source.kind === "handler" ? session.source.description : undefined;
   const keep = async () => {
     if (busy) return;
     setBusy(true);
@@ -61,6 +64,17 @@ export function ChatHeader(props: ChatHeaderProps) {
           </>
         )}
       </p>
+      {(described || session.about) && (
+        <p class="tertiary chat-why">
+          {described}
+          {described && session.about && " · "}
+          {session.about && (
+            <>
+              About <span class="mono">{session.about}</span>
+            </>
+          )}
+        </p>
+      )}
       <p class="tertiary chat-kept" role="status">
         {session.keptAs !== null
           ? (

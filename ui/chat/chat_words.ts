@@ -25,32 +25,61 @@ export function stateWord(state: AgentSessionState): string | null {
 }
 
 /**
- * Who began a session and when, as one sentence: "Begun by the Issues poll
- * at 03:00", "Begun by you yesterday at 14:12".
+ * Who began a session, on what occasion and when, as one sentence: "Begun
+ * by the Triage sweep on the clock at 03:00", "Begun by the Triage sweep,
+ * called by you, yesterday at 14:12", "Begun by you at 09:30". Work a
+ * handler ordered is timed from the call that ordered it; a source that
+ * does not say why its handler was called is told with what it has.
  *
  * @param session The session's pointer.
  * @param now The time to say "today" and "yesterday" from.
  */
 export function sourceSentence(session: AgentSession, now: Date = new Date()): string {
   const source = session.source;
-  let who: string;
-  switch (source.kind) {
-    case "person":
-      who = "you";
-      break;
+  const at = source.kind === "handler" && source.calledAt ? source.calledAt : session.createdAt;
+  const when = whenWords(at, now);
+  if (source.kind !== "handler") return `Begun by ${callerWords(source)} ${when}`;
+  const handler = source.handler.split(".").at(-1) || source.handler;
+  const who = `the ${source.extensionName} ${handler}`;
+  const occasion = source.occasion;
+  if (!occasion) return `Begun by ${who} ${when}`;
+  switch (occasion.kind) {
     case "clock":
-      who = "the clock";
-      break;
+      return `Begun by ${who} on the clock ${when}`;
+    case "lifecycle": {
+      const moment = occasion.moment === "installed"
+        ? `when ${source.extensionName} was installed`
+        : occasion.moment === "removed"
+        ? `as ${source.extensionName} was being removed`
+        : occasion.moment === "opened"
+        ? "when the project was opened"
+        : "at a lifecycle moment";
+      return `Begun by ${who} ${moment} ${when}`;
+    }
     case "agent":
-      who = source.name ? `the agent ${source.name}` : "an agent";
-      break;
-    case "handler": {
-      const handler = source.handler.split(".").at(-1) || source.handler;
-      who = `the ${source.extensionName} ${handler}`;
-      break;
+    case "extension": {
+      const caller = source.calledBy && source.calledBy.kind !== "handler"
+        ? callerWords(source.calledBy)
+        : occasion.kind === "agent"
+        ? "an agent"
+        : "another extension";
+      return `Begun by ${who}, called by ${caller}, ${when}`;
     }
   }
-  return `Begun by ${who} ${whenWords(session.createdAt, now)}`;
+}
+
+/** Who called, when it was not a handler. */
+function callerWords(source: AgentSession["source"]): string {
+  switch (source.kind) {
+    case "person":
+      return "you";
+    case "clock":
+      return "the clock";
+    case "agent":
+      return source.name ? `the agent ${source.name}` : "an agent";
+    case "handler":
+      return `the ${source.extensionName} extension`;
+  }
 }
 
 /** "at 03:00", "yesterday at 03:00", "on 12 Mar at 03:00", in the reader's zone. */

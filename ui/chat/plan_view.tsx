@@ -23,7 +23,9 @@ export function PlanView(props: PlanViewProps) {
           <li key={index} class={`plan-step step-${step.status}`}>
             <span class="plan-mark" aria-hidden="true" />
             <span class="plan-content">{step.content}</span>
-            <span class="tertiary plan-status">{STEP_WORDS[step.status] ?? step.status}</span>
+            <span class="tertiary plan-status">
+              {Object.hasOwn(STEP_WORDS, step.status) ? STEP_WORDS[step.status] : step.status}
+            </span>
           </li>
         ))}
       </ol>

@@ -16,7 +16,8 @@ const STATUS_WORDS: Record<ToolCallStatus, string> = {
 /** A tool call the agent made: what it does, how far it is, the files it touches, and what it produced. */
 export function ToolCallView(props: ToolCallViewProps) {
   const { call } = props;
-  const status = STATUS_WORDS[call.status] ?? call.status;
+  // The agent names the status: only the words kept here for it, never what every object inherits.
+  const status = Object.hasOwn(STATUS_WORDS, call.status) ? STATUS_WORDS[call.status] : call.status;
   return (
     <article
       class={`chat-entry tool-call tool-${call.status}`}

@@ -26,7 +26,9 @@ export function ExtensionHeader(props: ExtensionHeaderProps) {
       <p class="tertiary mono page-id">{page.id}</p>
       {notices.length > 0 && (
         <ul class="page-notices">
-          {notices.map((notice) => <li key={notice.reason} class="notice">{notice.text}</li>)}
+          {notices.map((notice) => (
+            <li key={`${notice.reason} ${notice.handler ?? ""}`} class="notice">{notice.text}</li>
+          ))}
         </ul>
       )}
       <p class="secondary page-description">{page.description}</p>

@@ -39,7 +39,7 @@ export function ExtensionRow(props: ExtensionRowProps) {
         </span>
         <span class="secondary extension-description">{extension.description}</span>
         {extension.lamp.notices.map((notice) => (
-          <span key={notice.reason} class="notice">{notice.text}</span>
+          <span key={`${notice.reason} ${notice.handler ?? ""}`} class="notice">{notice.text}</span>
         ))}
       </Link>
     </li>

@@ -158,6 +158,25 @@ export async function standInProblems(
     return problems;
   }
 
+  if (
+    report.prototype !== undefined && report.prototype !== "plain" && report.prototype !== "null"
+  ) {
+    // The host takes a handler only as the object's own property, so what a
+    // prototype holds is never called, nor anything the object inherits.
+    problems.push({
+      rule: "register",
+      file: service,
+      ...atExport,
+      message: `register() returned ${
+        report.prototype === "object"
+          ? "an object whose prototype is not Object.prototype"
+          : `${article(report.prototype)} instance`
+      }, not a plain object; the host calls only the handlers it holds as its own keys`,
+      hint:
+        `return an object literal (or one made with Object.create(null)) holding each handler ` +
+        `as its own key: ${example}`,
+    });
+  }
   const returned = new Map(report.handlers.map((h) => [h.name, h.type]));
   const scheduled = new Set(manifest.schedule.map((row) => row.handler));
   const lifecycle = new Set(Object.values(manifest.lifecycle ?? {}));
@@ -191,7 +210,7 @@ export async function standInProblems(
     );
   }
   for (const { name } of report.handlers) {
-    if (name in manifest.handlers) continue;
+    if (Object.hasOwn(manifest.handlers, name)) continue;
     problems.push({
       rule: "handler-not-declared",
       file: service,

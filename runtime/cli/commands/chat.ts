@@ -1,8 +1,9 @@
 /**
  * `sync chat`: what Chat shows of a project, on the command line — every
  * agent session, whoever began it, grouped as Chat groups them (a person's
- * conversations first, then one group per ordering extension) — and
- * `sync chat keep <key>`, which keeps one as a `chat.conversation` record.
+ * conversations first, then one group per ordering extension), each row
+ * followed by what waits on a person, who began it and on what occasion,
+ * and what it is about — and `sync chat keep <key>`, which keeps one as a `chat.conversation` record.
  *
  * @module
  */
@@ -11,7 +12,7 @@ import {
   type AgentSessionWait,
   orderingExtension,
 } from "../../agent_session.ts";
-import { keepConversation, listSessions, readTranscript } from "../../agents/mod.ts";
+import { begunBy, keepConversation, listSessions, readTranscript } from "../../agents/mod.ts";
 import { InvalidInputError, NotFoundError } from "../../errors.ts";
 import { printable } from "../../internal/printable.ts";
 import { resolveProjectDir } from "../../projects/mod.ts";
@@ -88,13 +89,24 @@ async function runChat(context: CommandContext<typeof OPTIONS>): Promise<number>
       io.out(printable(heading));
       for (const s of rows) {
         io.out(`  ${s.key}\t${s.state}\t${printable(s.agent)}\t${printable(s.title)}`);
+        // What waits on a person first; then who began it, and what it is about.
         const why = await whyItStands(host.kv, s);
         if (why) io.out(`    ${why}`);
+        io.out(`    ${printable(begunBy(s))}${describedAs(s)}`);
+        if (s.about) io.out(`    About ${printable(s.about)}`);
       }
     }
     if (sessions.length === 0) io.out("No agent sessions in this project yet.");
     return 0;
   });
+}
+
+/** What the handler that began a session does, in its package's words, after a dash; or nothing. */
+function describedAs(session: AgentSession): string {
+  const { source } = session;
+  return source.kind === "handler" && source.description
+    ? ` — ${printable(source.description)}`
+    : "";
 }
 
 /**

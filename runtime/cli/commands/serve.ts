@@ -7,7 +7,7 @@
 import { InvalidInputError } from "../../errors.ts";
 import type { Host } from "../../host/mod.ts";
 import { join } from "node:path";
-import { installationToken, syncHome } from "../../projects/mod.ts";
+import { installationToken, ownerSocketPath, syncHome } from "../../projects/mod.ts";
 import { Supervisor } from "../../supervisor/mod.ts";
 import { type CommandOutput, type CommandRequest, serve } from "../../web/mod.ts";
 import type { Command, CommandContext, CommandSummary } from "../command.ts";
@@ -72,6 +72,7 @@ async function runServe(
         supervisor,
         log: io.out,
         ownership,
+        socket: ownerSocketPath(home),
         userHome: Deno.env.get("HOME"),
         commands: (request, output) => runSent(request, output, host),
       });

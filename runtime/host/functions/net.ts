@@ -26,7 +26,7 @@ export const net: {
     // The body and headers are capped as they arrive; their JSON may be longer.
     maxAnswerBytes: (limits) =>
       maxNetFetchAnswerBytes(limits.maxFetchBytes, limits.maxFetchHeaderBytes),
-    async run(request, { package: pkg, limits, fetch, signal }) {
+    async run(request, { package: pkg, limits, fetch, resolve, signal }) {
       return await netFetch(request, {
         packageId: pkg.manifest.id,
         hosts: declaredHosts(pkg.manifest),
@@ -34,6 +34,7 @@ export const net: {
         maxBytes: limits.maxFetchBytes,
         maxHeaderBytes: limits.maxFetchHeaderBytes,
         fetch,
+        resolve,
         signal,
       });
     },

@@ -1,9 +1,11 @@
 /**
  * `net.fetch` for handlers: performed by the host, only to hosts the package
- * declared as `net:<host>`, with a timeout and a size cap.
+ * declared as `net:<host>`, never through a declared name to an address of
+ * this machine or its networks, with a timeout and a size cap.
  *
  * @module
  */
+import { isIP } from "node:net";
 import {
   InvalidInputError,
   NetworkError,
@@ -11,6 +13,8 @@ import {
   PermissionDeniedError,
 } from "../../errors.ts";
 import type { NetRequest, NetResponse } from "../../extension_api/service.ts";
+import { specialAddressKind } from "./_special_address.ts";
+import { type ResolveHost, resolveHost } from "./resolve_host.ts";
 
 /** Options for {@linkcode netFetch}. */
 export interface NetFetchOptions {
@@ -30,6 +34,8 @@ export interface NetFetchOptions {
   maxHeaderBytes: number;
   /** Performs the request; the global `fetch` when absent. */
   fetch?: typeof fetch;
+  /** Finds the addresses a declared name has; the system resolver when absent. */
+  resolve?: ResolveHost;
   /** Stops the request when the handler call it was made for ends. */
   signal?: AbortSignal;
 }
@@ -53,8 +59,17 @@ const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]);
 /**
  * Performs a request for a handler.
  *
- * @throws {PermissionDeniedError} when the URL's host is not declared.
+ * A name is resolved first, and refused when any address it has is one of
+ * this machine, its local network or its cloud provider (loopback, private,
+ * shared, link-local, the metadata address, unspecified) unless the package
+ * declares that address itself, on the same port. An `http:` request then
+ * goes to the address that was checked, so the name cannot resolve elsewhere
+ * in between; an `https:` one is bound to the name by its certificate.
+ *
+ * @throws {PermissionDeniedError} when the URL's host is not declared, or
+ *   resolves to an address the package does not declare.
  * @throws {InvalidInputError} for a malformed request.
+ * @throws {NetworkError} when the name does not resolve or the host does not answer.
  * @throws {PayloadTooLargeError} when the response's body or headers pass their cap.
  */
 export async function netFetch(request: unknown, options: NetFetchOptions): Promise<NetResponse> {
@@ -82,28 +97,70 @@ export async function netFetch(request: unknown, options: NetFetchOptions): Prom
   if (!METHODS.has(method)) {
     throw new InvalidInputError(`net.fetch(): method ${method} is not supported`);
   }
+  const signal = options.signal
+    ? AbortSignal.any([AbortSignal.timeout(options.timeoutMs), options.signal])
+    : AbortSignal.timeout(options.timeoutMs);
+  const address = await checkedAddress(url, options, signal);
+  // Plain HTTP goes to the address just checked, naming the host in its Host
+  // header; TLS is left to connect by name, where only a server holding a
+  // certificate for that name can answer.
+  const pinned = url.protocol === "http:" && address !== undefined;
+  const client = pinned ? Deno.createHttpClient({ allowHost: true }) : undefined;
+  try {
+    return await exchange(url, req, method, { ...options, signal, address, client });
+  } finally {
+    client?.close();
+  }
+}
+
+interface Exchange extends NetFetchOptions {
+  signal: AbortSignal;
+  /** The checked address to send to instead of the name, when pinned. */
+  address: string | undefined;
+  /** Lets the request name its own Host; present exactly when pinned. */
+  client: Deno.HttpClient | undefined;
+}
+
+/** Sends the request and reads its answer within the caps. */
+async function exchange(
+  url: URL,
+  req: NetRequest,
+  method: string,
+  options: Exchange,
+): Promise<NetResponse> {
   const doFetch = options.fetch ?? fetch;
   let response: Response;
   try {
-    response = await doFetch(url, {
+    let target = url;
+    let headers: HeadersInit | undefined = req.headers;
+    if (options.client && options.address !== undefined) {
+      target = addressed(url, options.address);
+      const named = new Headers(req.headers);
+      // The server is asked for the declared host, whatever the handler set.
+      named.set("host", url.host);
+      headers = named;
+    }
+    response = await doFetch(target, {
       method,
-      headers: req.headers,
+      headers,
       body: req.body,
       // A redirect could lead to an undeclared host; the handler sees it instead.
       redirect: "manual",
-      signal: options.signal
-        ? AbortSignal.any([AbortSignal.timeout(options.timeoutMs), options.signal])
-        : AbortSignal.timeout(options.timeoutMs),
+      signal: options.signal,
+      ...(options.client ? { client: options.client } : {}),
     });
   } catch (error) {
     throw fetchFailure(error as Error, url.host, options);
   }
-  const headers: Record<string, string> = {};
+  // Gathered in a Map and made an object by defining each name, so a
+  // header named `__proto__` is kept like any other.
+  const received = new Map<string, string>();
   let headerBytes = 0;
   response.headers.forEach((value, name) => {
-    headers[name] = value;
+    received.set(name, value);
     headerBytes += name.length + value.length;
   });
+  const headers: Record<string, string> = Object.fromEntries(received);
   if (headerBytes > options.maxHeaderBytes) {
     await response.body?.cancel();
     throw new PayloadTooLargeError(
@@ -113,6 +170,58 @@ export async function netFetch(request: unknown, options: NetFetchOptions): Prom
   }
   const body = await readCapped(response, options.maxBytes, url.host);
   return { status: response.status, headers, body };
+}
+
+/**
+ * The address a declared name resolves to, once every address it has is
+ * one the package may reach; undefined when the URL names an address, which
+ * its declaration names exactly.
+ */
+async function checkedAddress(
+  url: URL,
+  options: NetFetchOptions,
+  signal: AbortSignal,
+): Promise<string | undefined> {
+  const hostname = url.hostname.replace(/^\[|\]$/g, "");
+  if (isIP(hostname) !== 0) return undefined;
+  let addresses: string[];
+  try {
+    addresses = await untilAborted((options.resolve ?? resolveHost)(hostname), signal);
+  } catch (error) {
+    if (signal.aborted) throw fetchFailure(signal.reason as Error, url.host, options);
+    throw new NetworkError(
+      `net.fetch() to ${url.host} failed: ${hostname} does not resolve (${
+        (error as Error).message
+      })`,
+    );
+  }
+  if (addresses.length === 0) {
+    throw new NetworkError(`net.fetch() to ${url.host} failed: ${hostname} has no address`);
+  }
+  for (const address of addresses) {
+    const kind = specialAddressKind(address);
+    if (kind === undefined) continue;
+    // net: names IPv4 addresses only, so no declaration names an IPv6 one.
+    if (!address.includes(":") && declares(options.hosts, address, url.port)) continue;
+    const declare = address.includes(":")
+      ? "a net: permission cannot name an IPv6 address; fetch it by an IPv4 address the package declares"
+      : `declare net:${url.port ? `${address}:${url.port}` : address} to allow it`;
+    throw new PermissionDeniedError(
+      `net.fetch() cannot fetch ${url.origin}/: ${hostname} resolves to ${address}, ${kind}; ` +
+        declare,
+    );
+  }
+  return addresses[0];
+}
+
+/** `promise`, or the signal's reason as soon as it aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    signal.addEventListener("abort", abort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
+  });
 }
 
 /**
@@ -151,13 +260,30 @@ function fetchFailure(
 }
 
 function allowed(url: URL, hosts: readonly string[]): boolean {
-  const hostname = url.hostname.replace(/^\[|\]$/g, "");
+  return declares(hosts, url.hostname.replace(/^\[|\]$/g, ""), url.port);
+}
+
+/** Whether `hosts` names `hostname` on `port` (`""`: the scheme's default port). */
+function declares(hosts: readonly string[], hostname: string, port: string): boolean {
   return hosts.some((host) => {
-    const [name, port] = host.split(":");
+    const [name, declared] = host.split(":");
     if (name !== hostname) return false;
     // A host declared without a port is reached on its scheme's default port only.
-    return port ? url.port === port : url.port === "";
+    return declared ? port === declared : port === "";
   });
+}
+
+/**
+ * `url` with its host replaced by `address`, port, path and query kept.
+ *
+ * @throws {TypeError} for an address a URL cannot carry (an IPv6 zone).
+ */
+function addressed(url: URL, address: string): URL {
+  const host = address.includes(":") ? `[${address}]` : address;
+  return new URL(
+    `${url.pathname}${url.search}`,
+    `${url.protocol}//${host}${url.port ? `:${url.port}` : ""}`,
+  );
 }
 
 async function readCapped(response: Response, maxBytes: number, host: string): Promise<string> {

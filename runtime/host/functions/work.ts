@@ -11,7 +11,8 @@ import { newId } from "../../internal/id.ts";
 import { WORK_ORDER_LIMITS } from "../../limits.ts";
 import { parseWorkOrder, stagedWorkOrder, stageWorkOrder, type WorkOrder } from "../../work/mod.ts";
 import type { WorkOrderInput } from "../../extension_api/service.ts";
-import type { HostFunction } from "../host_function.ts";
+import type { Source } from "../../types.ts";
+import type { HostFunction, HostFunctionContext } from "../host_function.ts";
 import { keyArg } from "./_key_arg.ts";
 
 /** The `work` host functions, by the name the extension API gives each. */
@@ -47,6 +48,7 @@ export const work: {
           extensionId: manifest.id,
           extensionName: manifest.name,
           handler: context.handler,
+          ...calledFor(context),
         },
         state: "ordered",
         orderedAt: new Date(context.now()).toISOString(),
@@ -79,3 +81,25 @@ export const work: {
     },
   },
 };
+
+/**
+ * What a handler's order says of the call that placed it: why the handler
+ * was called, who asked, when, and what the handler does in the package's
+ * words — on the clock, the schedule row's sentence, which is what the
+ * person read on the extension's page when they let it run.
+ */
+function calledFor(context: HostFunctionContext): Partial<Extract<Source, { kind: "handler" }>> {
+  const { call, handler } = context;
+  if (!call) return {};
+  const { manifest } = context.package;
+  const row = call.occasion.kind === "clock"
+    ? manifest.schedule.find((scheduled) => scheduled.handler === handler)
+    : undefined;
+  const description = row?.description ?? manifest.handlers[handler]?.description;
+  return {
+    occasion: call.occasion,
+    calledBy: call.source,
+    calledAt: new Date(call.startedAt).toISOString(),
+    ...(description ? { description } : {}),
+  };
+}

@@ -79,6 +79,7 @@ export function screenRoutes(host: WebHost): Hono {
     const value = await screenNetFetch(host.kv, project, id, body.request, {
       limits: host.limits,
       fetch: host.fetch,
+      resolve: host.resolve,
     });
     return c.json({ value } satisfies ScreenValueResponse);
   });

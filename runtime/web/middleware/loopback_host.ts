@@ -2,10 +2,13 @@
  * The first guard: a request must be addressed to this app by its loopback
  * name and its own port, so a page on a name that resolves to 127.0.0.1 (DNS
  * rebinding) is refused, and the app's own origin can be read off the Host.
+ * A request over the owner's socket is not held to it: no browser reaches a
+ * Unix socket, and the folder it is in admits only this person.
  *
  * @module
  */
 import type { Context, MiddlewareHandler } from "hono";
+import { cameOverOwnerSocket } from "./owner_socket_only.ts";
 
 /** The names the app answers to; it listens on 127.0.0.1 only, so never `[::1]`. */
 const LOOPBACK_NAMES = ["127.0.0.1", "localhost"];
@@ -31,7 +34,7 @@ export function ownOrigin(c: Context): string {
 }
 
 /**
- * Refuses (403) a request whose Host is not `127.0.0.1:<port>` or
+ * Refuses (403) a request over TCP whose Host is not `127.0.0.1:<port>` or
  * `localhost:<port>`.
  *
  * @param options The port the app is served on.
@@ -42,6 +45,7 @@ export function ownOrigin(c: Context): string {
  */
 export function loopbackHost(options: { port: number }): MiddlewareHandler {
   return async (c, next) => {
+    if (cameOverOwnerSocket(c)) return await next();
     const host = hostOf(c);
     let url: URL | undefined;
     try {

@@ -3,7 +3,11 @@ import { join } from "node:path";
 import { checkBuiltPackage, checkPackage } from "../../../runtime/author/check/check.ts";
 import type { CheckProblem } from "../../../runtime/author/check/problem.ts";
 import { IsolatePool } from "../../../runtime/isolate/pool.ts";
-import { ES_GLOBALS_NOT_IN_ISOLATE, ISOLATE_GLOBALS } from "../../../runtime/isolate/globals.ts";
+import {
+  ES_GLOBALS_NOT_IN_ISOLATE,
+  ISOLATE_GLOBALS,
+  missingGlobalHint,
+} from "../../../runtime/isolate/globals.ts";
 import { scanModule } from "../../../runtime/author/check/_scan.ts";
 import { typeCheckService } from "../../../runtime/author/check/_types.ts";
 import { jsonPlace, parseFieldPath } from "../../../runtime/author/check/_json_place.ts";
@@ -347,6 +351,31 @@ const BROKEN: Record<string, Expected[]> = {
     line: 1,
     column: 1,
     message: "register() returned undefined, not an object of handlers",
+  }],
+  "register-class-instance": [
+    {
+      rule: "handler-not-returned",
+      file: "manifest.json",
+      line: 11,
+      column: 5,
+      message: `handler "broken.run" is declared but register() does not return it`,
+    },
+    {
+      rule: "register",
+      file: "service/index.js",
+      line: 7,
+      column: 1,
+      message: "register() returned a Handlers instance, not a plain object; the host calls only " +
+        "the handlers it holds as its own keys",
+    },
+  ],
+  "register-inherited-handler": [{
+    rule: "register",
+    file: "service/index.js",
+    line: 5,
+    column: 1,
+    message: "register() returned an object whose prototype is not Object.prototype, not a plain " +
+      "object; the host calls only the handlers it holds as its own keys",
   }],
   "handler-not-returned": [{
     rule: "handler-not-returned",
@@ -806,6 +835,7 @@ Deno.test("IsolatePool.probe() calls register() and no handler", async (t) => {
             name: "probe.n",
             type: "number",
           }],
+          prototype: "plain",
         });
         assert.deepEqual(calls, ["memory.list"]);
       },
@@ -935,4 +965,16 @@ Deno.test("`checkBuiltPackage()` lists a manifest's problems by line, and names 
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("`missingGlobalHint()` gives the general hint for a name every object inherits", () => {
+  for (const name of ["constructor", "toString", "__proto__", "hasOwnProperty"]) {
+    const hint = missingGlobalHint(name);
+    assert.equal(typeof hint, "string", name);
+    assert.match(
+      hint,
+      new RegExp(`^the isolate has only the language's built-ins and console; ${name} `),
+    );
+  }
+  assert.match(missingGlobalHint("setTimeout"), /timers/);
 });

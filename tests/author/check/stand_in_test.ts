@@ -113,3 +113,83 @@ Deno.test("`standInProblems()` answers register() as the host does, over an empt
     pool.close();
   }
 });
+
+/** What check says about a package declaring `probe.run` whose module is `source`. */
+async function moduleSays(pool: IsolatePool, source: string): Promise<string[]> {
+  const manifestText = JSON.stringify({
+    id: "probe",
+    name: "Probe",
+    version: "1.0.0",
+    description: "Returns its handlers in some shape",
+    permissions: ["background"],
+    service: "service/index.js",
+    handlers: { "probe.run": { description: "Runs once" } },
+  });
+  const problems = await standInProblems(parseManifest(manifestText, "manifest.json"), source, {
+    pool,
+    manifestPlaces: new JsonPlaces(manifestText),
+  });
+  return problems.map((problem) => `${problem.rule}: ${problem.message}`);
+}
+
+Deno.test("`standInProblems()` takes only a plain register() answer, and only its own keys", async (t) => {
+  const pool = new IsolatePool({ size: 1 });
+  const notPlain = (what: string) =>
+    `register: register() returned ${what}, not a plain object; the host calls only the ` +
+    `handlers it holds as its own keys`;
+  try {
+    await t.step("an object literal, or one with no prototype at all, is plain", async () => {
+      assert.deepEqual(
+        await moduleSays(pool, `export default () => ({ "probe.run": () => 1 });`),
+        [],
+      );
+      assert.deepEqual(
+        await moduleSays(
+          pool,
+          `export default () => Object.assign(Object.create(null), { "probe.run": () => 1 });`,
+        ),
+        [],
+      );
+    });
+
+    await t.step("an object with another prototype is refused, naming its class", async () => {
+      assert.deepEqual(
+        await moduleSays(
+          pool,
+          `class Table { constructor() { this["probe.run"] = () => 1; } }
+export default () => new Table();`,
+        ),
+        [notPlain("a Table instance")],
+      );
+      assert.deepEqual(
+        await moduleSays(
+          pool,
+          `export default () => Object.assign(Object.create({ "probe.hidden": () => 2 }), ` +
+            `{ "probe.run": () => 1 });`,
+        ),
+        [notPlain("an object whose prototype is not Object.prototype")],
+        "a handler kept on the prototype is not listed as returned either",
+      );
+    });
+
+    await t.step(
+      "replacing Object's own functions does not pass an inherited handler off as returned",
+      async () => {
+        assert.deepEqual(
+          await moduleSays(
+            pool,
+            `Object.keys = () => ["probe.run"];
+Object.getPrototypeOf = () => Object.prototype;
+export default () => Object.create({ "probe.run": () => 1 });`,
+          ),
+          [
+            notPlain("an object whose prototype is not Object.prototype"),
+            `handler-not-returned: handler "probe.run" is declared but register() does not return it`,
+          ],
+        );
+      },
+    );
+  } finally {
+    pool.close();
+  }
+});

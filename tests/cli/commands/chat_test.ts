@@ -36,7 +36,8 @@ Deno.test("`chatCommand.run()` says under each row why the session waits, failed
   const project = join(root, "project");
   await Deno.mkdir(project);
   const real = await Deno.realPath(project);
-  const sync = (...args: string[]) => runSync(home, args);
+  // Times are said in the reader's zone: the test's is UTC.
+  const sync = (...args: string[]) => runSync(home, args, { env: { TZ: "UTC" } });
   try {
     const kv = await openInstallation(home);
     try {
@@ -130,15 +131,128 @@ Deno.test("`chatCommand.run()` says under each row why the session waits, failed
       );
     });
 
-    await t.step("a failure: its reason, or that none was kept; an ended session: nothing", () => {
-      assert.equal(under("work-failed"), "AgentFailedError: The agent demo exited with code 1");
-      assert.equal(under("work-failed-silently"), "failed; no reason was kept");
-      assert.equal(under("work-ended"), null);
-      assert.match(
-        under("work-stopped") ?? "",
-        /^Interrupted: Sync stopped while .* in the app's Chat/,
+    await t.step(
+      "a failure: its reason, or that none was kept; an ended session: only who began it",
+      () => {
+        assert.equal(under("work-failed"), "AgentFailedError: The agent demo exited with code 1");
+        assert.equal(under("work-failed-silently"), "failed; no reason was kept");
+        assert.equal(under("work-ended"), "Begun by the clock at 2026-01-02 03:04");
+        assert.match(
+          under("work-stopped") ?? "",
+          /^Interrupted: Sync stopped while .* in the app's Chat/,
+        );
+      },
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("`chatCommand.run()` says under each row who began the session, on what occasion and when, and what it is about", async (t) => {
+  const root = await Deno.makeTempDir({ prefix: "sync-chat-cli-" });
+  const home = join(root, "home");
+  const project = join(root, "project");
+  await Deno.mkdir(project);
+  const real = await Deno.realPath(project);
+  const handler = {
+    kind: "handler",
+    extensionId: "triage",
+    extensionName: "Triage",
+    handler: "triage.sweep",
+  } as const;
+  try {
+    const kv = await openInstallation(home);
+    try {
+      await createSession(
+        kv,
+        session(real, "work-clock", {
+          source: {
+            ...handler,
+            occasion: { kind: "clock" },
+            calledBy: { kind: "clock" },
+            calledAt: "2026-01-02T03:00:00.000Z",
+            description: "Orders an agent session to triage new open issues",
+          },
+          about: "issues.issue/7",
+        }),
       );
+      await createSession(
+        kv,
+        session(real, "work-agent", {
+          source: {
+            ...handler,
+            occasion: { kind: "agent" },
+            calledBy: { kind: "agent", name: "claude-code" },
+            calledAt: "2026-01-02T02:00:00.000Z",
+            description: "Triages open issues",
+          },
+        }),
+      );
+      await createSession(
+        kv,
+        session(real, "work-opened", {
+          source: {
+            ...handler,
+            occasion: { kind: "lifecycle", moment: "opened" },
+            calledBy: { kind: "person" },
+            calledAt: "2026-01-02T01:00:00.000Z",
+          },
+        }),
+      );
+      // A source stored without the occasion is told with what it has.
+      await createSession(kv, session(real, "work-older", { source: handler }));
+      await createSession(
+        kv,
+        session(real, "chat-mine", {
+          orderKey: null,
+          extensionId: null,
+          extensionName: null,
+          source: { kind: "person" },
+        }),
+      );
+    } finally {
+      kv.close();
+    }
+
+    const chat = await runSync(home, ["chat", "--project", project], { env: { TZ: "UTC" } });
+    assert.equal(chat.code, 0, chat.stderr);
+    const lines = chat.stdout.trimEnd().split("\n");
+    const under = (key: string) => {
+      const row = lines.findIndex((line) => line.startsWith(`  ${key}\t`));
+      assert.notEqual(row, -1, `no row for ${key} in\n${chat.stdout}`);
+      const rest = lines.slice(row + 1);
+      const end = rest.findIndex((line) => !line.startsWith("    "));
+      return rest.slice(0, end === -1 ? undefined : end).map((line) => line.slice(4));
+    };
+
+    await t.step(
+      "the clock: the handler, its schedule row's words, the call's time, and about",
+      () => {
+        assert.deepEqual(under("work-clock"), [
+          "Begun by the Triage sweep on the clock at 2026-01-02 03:00 — " +
+          "Orders an agent session to triage new open issues",
+          "About issues.issue/7",
+        ]);
+      },
+    );
+
+    await t.step("an agent and a lifecycle moment say who called and when", () => {
+      assert.deepEqual(under("work-agent"), [
+        "Begun by the Triage sweep, called by the agent claude-code, at 2026-01-02 02:00 — " +
+        "Triages open issues",
+      ]);
+      assert.deepEqual(under("work-opened"), [
+        "Begun by the Triage sweep when the project was opened at 2026-01-02 01:00",
+      ]);
     });
+
+    await t.step(
+      "an older source says what it holds; a person's conversation says a person",
+      () => {
+        assert.deepEqual(under("work-older"), ["Begun by the Triage sweep at 2026-01-02 03:04"]);
+        assert.deepEqual(under("chat-mine"), ["Begun by a person at 2026-01-02 03:04"]);
+      },
+    );
   } finally {
     await Deno.remove(root, { recursive: true });
   }

@@ -84,21 +84,43 @@ Deno.test("`commandRoutes()` runs a command the CLI sends and streams back its l
   });
 });
 
-Deno.test("`createApp()` serves the owner's commands only when given a runner", async () => {
+Deno.test("`createApp()` serves the owner's commands only when given a runner, and only on the owner's socket", async (t) => {
   const env = await testHost();
   try {
     const request = () =>
-      new Request("http://127.0.0.1:4321/api/owner/commands", {
+      new Request("http://localhost/api/owner/commands", {
         method: "POST",
         headers: JSON_BEARER,
         body: JSON.stringify({ args: ["list"], cwd: "/" }),
       });
-    const without = createApp(env.host, { token: TOKEN, port: 4321 });
-    assert.equal((await without.request(request())).status, 404);
+    await t.step("without a runner there is no such route", async () => {
+      const without = createApp(env.host, { token: TOKEN, port: 4321 });
+      assert.equal((await without.socketFetch(request())).status, 404);
+    });
     const served = createApp(env.host, { token: TOKEN, port: 4321, commands: echo });
-    const response = await served.request(request());
-    assert.equal(response.status, 200);
-    assert.match(await response.text(), /"exit":3/);
+    await t.step("over the socket the command is run", async () => {
+      const response = await served.socketFetch(request());
+      assert.equal(response.status, 200);
+      assert.match(await response.text(), /"exit":3/);
+    });
+    await t.step("over the port, with the token and the app's own Host, it is not", async () => {
+      const overPort = new Request("http://127.0.0.1:4321/api/owner/commands", {
+        method: "POST",
+        headers: JSON_BEARER,
+        body: JSON.stringify({ args: ["list"], cwd: "/" }),
+      });
+      const response = await served.fetch(overPort);
+      assert.equal(response.status, 404);
+      assert.match((await response.json()).error, /answered only on the socket/);
+    });
+    await t.step("over the socket, the token is still needed", async () => {
+      const bare = new Request("http://localhost/api/owner/commands", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ args: ["list"], cwd: "/" }),
+      });
+      assert.equal((await served.socketFetch(bare)).status, 401);
+    });
   } finally {
     await env.close();
   }

@@ -1,0 +1,96 @@
+/**
+ * The owner's socket: a serve that owns the installation answers its own
+ * clients (the CLI, `sync mcp`) on a Unix domain socket inside the
+ * installation folder, `<home>/owner.sock`, and the browser on its TCP port.
+ *
+ * Only this user may enter the folder (mode 700), so only this user can
+ * listen there or reach what listens there: a client that sends the token and
+ * a project's path over the socket sends them to a process of this person.
+ * A TCP port is not that: once a serve dies, any user of the machine may take
+ * its port, so no client sends the token or a project's path to one.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { ConflictError, UnsafeFileError } from "../errors.ts";
+
+/** The socket's name in the installation folder, kept short for the system's limit on socket paths. */
+const SOCKET_NAME = "owner.sock";
+
+/** The URL a request over the socket is addressed to: the socket, not the name, says where it goes. */
+export const OWNER_SOCKET_ORIGIN = "http://localhost";
+
+/**
+ * The path of the socket the installation's serve answers its clients on.
+ *
+ * @param home The installation folder.
+ */
+export function ownerSocketPath(home: string): string {
+  return join(home, SOCKET_NAME);
+}
+
+/**
+ * Removes the socket a killed serve left, before a serve listens there. Call
+ * it only while owning the installation: then no serve answers on it.
+ *
+ * @param path The socket's path, {@linkcode ownerSocketPath}.
+ * @throws {ConflictError} when something other than a socket is there.
+ */
+export async function removeLeftOwnerSocket(path: string): Promise<void> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.lstat(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return;
+    throw error;
+  }
+  if (!info.isSocket) {
+    throw new ConflictError(
+      `${path} is where sync serve listens for the CLI, but something other than a socket is ` +
+        `there; move it away and start sync serve again`,
+    );
+  }
+  await Deno.remove(path);
+}
+
+/**
+ * A `fetch` that reaches the owner over its socket, having made sure the
+ * socket is this person's: the folder is closed to other users and the socket
+ * belongs to the folder's owner. Requests go to {@linkcode OWNER_SOCKET_ORIGIN}.
+ */
+export interface OwnerSocketClient {
+  /** Sends a request over the socket, whatever the URL's host says. */
+  fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;
+  /** Lets go of the connections. */
+  close(): void;
+}
+
+/**
+ * A client of the serve's socket.
+ *
+ * @param home The installation folder.
+ * @throws {UnsafeFileError} when the folder is open to other users, or the socket is not its owner's.
+ */
+export async function ownerSocketClient(home: string): Promise<OwnerSocketClient> {
+  const path = ownerSocketPath(home);
+  const [folder, socket] = await Promise.all([Deno.stat(home), Deno.lstat(path).catch(() => null)]);
+  // Where the system has no modes or owners there is nothing to check.
+  if (folder.mode !== null && (folder.mode & 0o077) !== 0) {
+    throw new UnsafeFileError(
+      `The installation folder ${home} can be entered by other users (mode ${
+        (folder.mode & 0o777).toString(8)
+      }), so its socket may not be this person's; run chmod 700 ${home}`,
+    );
+  }
+  if (socket && (!socket.isSocket || (folder.uid !== null && socket.uid !== folder.uid))) {
+    throw new UnsafeFileError(
+      `${path} is not a socket of the installation folder's owner; stop sync serve, remove it, ` +
+        `and start sync serve again`,
+    );
+  }
+  const client = Deno.createHttpClient({ proxy: { transport: "unix", path } });
+  return {
+    fetch: (input, init) => fetch(input, { ...init, client }),
+    close: () => client.close(),
+  };
+}
