@@ -16,21 +16,33 @@ import { dirname } from "node:path";
 import { StorageError, type StorageProblem, SyncError } from "./errors.ts";
 
 /** What each problem's message says, after the file's path. */
-const TELLS: Record<StorageProblem, (path: string, reason: string) => string> = {
-  "full": (path) =>
-    `The disk holding ${path} is full: nothing of this call was written. Free some space on ` +
-    `that disk, then call again`,
-  "read-only": (path, reason) =>
-    `${path} cannot be written: its folder is read-only for Sync (${reason}). Nothing of this ` +
-    `call was written; make the folder writable for this user (or mount its disk read-write), ` +
-    `then call again`,
-  "not-a-file": (path) =>
-    `${path} is a folder, where Sync keeps a database file: nothing of this call was written. ` +
-    `Move that folder aside (or remove it), then call again`,
-  "unreachable": (path, reason) =>
-    `The file system holding ${path} cannot be reached (${reason}): nothing of this call was ` +
-    `written. Check that its disk or share is mounted and working, then call again`,
-};
+const TELLS: ReadonlyMap<StorageProblem, (path: string, reason: string) => string> = new Map([
+  [
+    "full",
+    (path) =>
+      `The disk holding ${path} is full: nothing of this call was written. Free some space on ` +
+      `that disk, then call again`,
+  ],
+  [
+    "read-only",
+    (path, reason) =>
+      `${path} cannot be written: its folder is read-only for Sync (${reason}). Nothing of this ` +
+      `call was written; make the folder writable for this user (or mount its disk read-write), ` +
+      `then call again`,
+  ],
+  [
+    "not-a-file",
+    (path) =>
+      `${path} is a folder, where Sync keeps a database file: nothing of this call was written. ` +
+      `Move that folder aside (or remove it), then call again`,
+  ],
+  [
+    "unreachable",
+    (path, reason) =>
+      `The file system holding ${path} cannot be reached (${reason}): nothing of this call was ` +
+      `written. Check that its disk or share is mounted and working, then call again`,
+  ],
+]);
 
 const FULL_CODES = new Set(["ENOSPC", "EDQUOT"]);
 const READ_ONLY_CODES = new Set(["EROFS", "EACCES", "EPERM"]);
@@ -96,5 +108,5 @@ export async function openingFailure(error: unknown, path: string): Promise<Stor
 }
 
 function refusal(problem: StorageProblem, path: string, reason: string): StorageError {
-  return new StorageError(TELLS[problem](path, reason), { problem, path });
+  return new StorageError(TELLS.get(problem)!(path, reason), { problem, path });
 }
