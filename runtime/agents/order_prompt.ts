@@ -7,6 +7,7 @@
  * @module
  */
 import { cutText } from "../internal/cut_text.ts";
+import { begunBy } from "./begun_by.ts";
 import { readPackageText, servingPackage } from "../packages/mod.ts";
 import { readDeclaredIds } from "../projects/mod.ts";
 import type { Source } from "../types.ts";
@@ -78,7 +79,12 @@ export async function orderPrompt(kv: Deno.Kv, order: WorkOrder): Promise<string
   }
   parts.push(
     `This work was ordered by ${describeSource(order.source)} in ${order.project}` +
-      (order.about ? `, about ${order.about}.` : "."),
+      (order.about ? `, about ${order.about}.` : ".") +
+      // Why the handler was called tells the agent whether a person is
+      // waiting for it (called from the window) or nobody is (the clock).
+      (order.source.kind === "handler" && order.source.occasion
+        ? ` ${begunBy({ source: order.source, createdAt: order.orderedAt })}.`
+        : ""),
   );
   return parts.join("\n\n");
 }

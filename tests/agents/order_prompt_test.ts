@@ -44,6 +44,27 @@ Deno.test("`orderPrompt()` gives the agent the ordering extension's own prompt o
       );
     });
 
+    await t.step(
+      "the agent is told what began the work: the handler, its occasion, when",
+      async () => {
+        const before = await orderPrompt(env.kv, order);
+        assert.doesNotMatch(before, /Begun by/, "a source without its occasion says only who");
+        const onClock: WorkOrder = {
+          ...order,
+          source: {
+            ...order.source,
+            occasion: { kind: "clock" },
+            calledBy: { kind: "clock" },
+            calledAt: "2030-01-01T03:00:00.000Z",
+          } as WorkOrder["source"],
+        };
+        assert.match(
+          await orderPrompt(env.kv, onClock),
+          /This work was ordered by the Teller extension's teller\.run handler in .*\. Begun by the Teller run on the clock at \d{4}-\d\d-\d\d \d\d:\d\d\.$/,
+        );
+      },
+    );
+
     await t.step("a prompt that became a link outside the package is left out", async () => {
       await Deno.remove(join(dir, "prompt.md"));
       await Deno.symlink(secret, join(dir, "prompt.md"));
