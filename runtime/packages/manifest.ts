@@ -21,7 +21,7 @@ import { duplicateJsonKeys } from "../internal/duplicate_json_keys.ts";
 import type { LifecycleMoment } from "../extension_api/service.ts";
 import { MANIFEST_LIMITS } from "../limits.ts";
 import { parseEvery } from "./every.ts";
-import { PACKAGE_ID_PATTERN } from "./package_id.ts";
+import { inheritedName, PACKAGE_ID_PATTERN } from "../internal/package_id.ts";
 
 /** The permissions a manifest may declare besides `net:<host>`. */
 export const PERMISSIONS = ["background", "schedule", "work.agent", "host.processes"] as const;
@@ -58,6 +58,10 @@ function text(problem: (value: string) => string | undefined) {
 }
 
 function idProblem(id: string): string | undefined {
+  if (ID_PATTERN.test(id) && inheritedName(id)) {
+    return `${show(id)} cannot be an id: every JavaScript object has a property of that name; ` +
+      `choose another`;
+  }
   if (ID_PATTERN.test(id)) return undefined;
   if (ID_PATTERN.test(id.toLowerCase())) {
     return `${show(id)} has uppercase letters; ids are lowercase, like ${show(id.toLowerCase())}`;

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { InvalidInputError, NotFoundError } from "../errors.ts";
 import { PROJECT_LIMITS } from "../limits.ts";
 import { linkTarget } from "../internal/link_target.ts";
+import { isPackageId, notAPackageId } from "../internal/package_id.ts";
 import { FileMemo } from "../internal/file_memo.ts";
 import { readFileAtMost } from "../internal/read_file_at_most.ts";
 import { storageFailure } from "../storage_failure.ts";
@@ -132,6 +133,17 @@ async function readDeclaredIdsAt(file: string): Promise<string[]> {
   if (!Array.isArray(list) || !list.every((id) => typeof id === "string" && id.length > 0)) {
     throw new InvalidInputError(
       `${file} must be { "extensions": ["<id>", …] }; fix or delete the file`,
+    );
+  }
+  // A name no package can have would be looked up as if it were one (and
+  // `constructor` or `__proto__` found where nobody put it).
+  const strangers = (list as string[]).filter((id) => !isPackageId(id));
+  if (strangers.length > 0) {
+    throw new InvalidInputError(
+      `${file} lists ${strangers.slice(0, 3).map((id) => notAPackageId(id)).join("; ")}` +
+        `${
+          strangers.length > 3 ? ` (and ${strangers.length - 3} more)` : ""
+        }; fix or delete the file`,
     );
   }
   return [...new Set(list as string[])];

@@ -804,3 +804,16 @@ Deno.test("`parseManifest()` refuses a handler named like what every object inhe
     });
   }
 });
+
+Deno.test("`parseManifest()` refuses an id every object inherits, naming its path", () => {
+  const text = JSON.stringify({ ...minimalManifest(), id: "constructor" });
+  assert.deepEqual(
+    issuesOf(() => parseManifest(text, "manifest.json")).filter((i) => i.path === "id"),
+    [{
+      path: "id",
+      message:
+        '"constructor" cannot be an id: every JavaScript object has a property of that name; ' +
+        "choose another",
+    }],
+  );
+});
