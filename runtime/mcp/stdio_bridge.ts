@@ -163,9 +163,10 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
   /** The client's `initialize` awaiting its answer, and what lets the held messages go. */
   let awaited: { id: unknown; answered: () => void } | undefined;
   const establish = (id: unknown) => {
-    if (awaited?.id !== id) return;
-    awaited.answered();
+    const pending = awaited;
+    if (pending === undefined || pending.id !== id) return;
     awaited = undefined;
+    pending.answered();
   };
 
   const open = async (target: BridgeTarget, replay: boolean): Promise<Link> => {
