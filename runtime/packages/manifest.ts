@@ -178,6 +178,12 @@ function netProblem(permission: string): string | undefined {
     return `${shown} does not name a valid host; expected a DNS name or IPv4 address ` +
       `with an optional port, ${example}`;
   }
+  // 0.0.0.0/8 as a destination is this machine: the install card would say
+  // "may reach 0.0.0.0" of what is in fact the machine's loopback.
+  if (isIPv4(host) && host.startsWith("0.")) {
+    return `${shown} names an unspecified address, which as a destination is this machine; ` +
+      `to reach a server on this machine declare net:127.0.0.1${port ? `:${port[2]}` : ""} instead`;
+  }
   return undefined;
 }
 

@@ -455,6 +455,19 @@ Deno.test("`validateManifest()` refuses bad permissions", async (t) => {
       message: "does not name a valid host",
     },
     {
+      name: "net: naming the unspecified address",
+      manifest: withPermissions(["background", "net:0.0.0.0:47399"]),
+      path: "permissions[1]",
+      message: `"net:0.0.0.0:47399" names an unspecified address, which as a destination is ` +
+        `this machine; to reach a server on this machine declare net:127.0.0.1:47399 instead`,
+    },
+    {
+      name: "net: naming an address of 0/8, without a port",
+      manifest: withPermissions(["net:0.1.2.3"]),
+      path: "permissions[0]",
+      message: "to reach a server on this machine declare net:127.0.0.1 instead",
+    },
+    {
       name: "a duplicate permission",
       manifest: withPermissions(["background", "schedule", "background"]),
       path: "permissions[2]",
