@@ -4,7 +4,8 @@ import { StorageError } from "../runtime/errors.ts";
 import { httpStatusOf } from "../runtime/error_status.ts";
 import { storageFailure } from "../runtime/storage_failure.ts";
 import { listReceipts } from "../runtime/host/mod.ts";
-import { installPackage } from "../runtime/lifecycle/mod.ts";
+import { installPackage, removePackage } from "../runtime/lifecycle/mod.ts";
+import { writeRecord } from "../runtime/memory/write_record.ts";
 import { getRecord, removeProjectMemory } from "../runtime/memory/store.ts";
 import { openInstallation } from "../runtime/projects/mod.ts";
 import { reportFailure } from "../runtime/cli/report_failure.ts";
@@ -150,6 +151,65 @@ Deno.test("`storageFailure()` tells a disk's failure as a named refusal wherever
           await env.host.forgetProject(project);
           await disk.remount("rw");
         }
+      },
+    });
+
+    const readOnlyOpen = await diskOf(1024);
+    await t.step({
+      name: "a memory Deno KV opened read-only is refused as read-only at every write, and " +
+        "opened afresh once the disk is writable",
+      ignore: skipped(readOnlyOpen) !== false,
+      fn: async () => {
+        const disk = readOnlyOpen as SmallDisk;
+        const project = join(disk.path, "project");
+        await Deno.mkdir(project);
+        await installPackage(env.host, packageDir, project, { approve: true });
+        await env.host.forgetProject(project);
+        // A process that ended without closing its memory leaves the files
+        // SQLite keeps beside it; with them, Deno KV opens a file on a
+        // read-only disk read-only, and refuses only the first commit.
+        const ended = await new Deno.Command(Deno.execPath(), {
+          args: [
+            "eval",
+            "--unstable-kv",
+            `const kv = await Deno.openKv(${JSON.stringify(join(project, ".sync", "memory.kv"))});` +
+            `await kv.set(["left"], 1); Deno.exit(0);`,
+          ],
+        }).output();
+        assert.equal(ended.success, true, new TextDecoder().decode(ended.stderr));
+        await disk.remount("ro");
+        const readOnlyRefusal = (error: unknown) => {
+          assert.ok(error instanceof StorageError, String((error as Error)?.stack ?? error));
+          assert.equal(error.problem, "read-only");
+          assert.match(
+            error.message,
+            /memory\.kv cannot be written: its folder is read-only for Sync \(Can not write/,
+          );
+          assert.equal(httpStatusOf(error), 409);
+          return true;
+        };
+        try {
+          await assert.rejects(write(project, "disk.note/call", 10), readOnlyRefusal);
+          const receipt = await lastReceipt(project);
+          assert.equal(receipt.outcome, "failed");
+          assert.equal(receipt.error?.name, "StorageError");
+          await assert.rejects(
+            async () =>
+              writeRecord(await env.host.projectMemory(project), {
+                key: "disk.note/person",
+                title: "note",
+              }),
+            readOnlyRefusal,
+          );
+          await assert.rejects(removePackage(env.host, "disk", project), readOnlyRefusal);
+        } finally {
+          await disk.remount("rw");
+        }
+        // The handle opened read-only was let go of: the next call opens it afresh, writable.
+        await write(project, "disk.note/after", 10);
+        const memory = await env.host.projectMemory(project);
+        assert.equal((await getRecord(memory, "disk.note/after"))?.title, "note");
+        await env.host.forgetProject(project);
       },
     });
 
