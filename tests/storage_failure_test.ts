@@ -7,7 +7,9 @@ import { listReceipts } from "../runtime/host/mod.ts";
 import { installPackage, removePackage } from "../runtime/lifecycle/mod.ts";
 import { writeRecord } from "../runtime/memory/write_record.ts";
 import { getRecord, removeProjectMemory } from "../runtime/memory/store.ts";
-import { openInstallation } from "../runtime/projects/mod.ts";
+import { openInstallation, readDeclaredIds } from "../runtime/projects/mod.ts";
+import { readApproval, readPackageRef } from "../runtime/packages/mod.ts";
+import { ApprovalRequiredError } from "../runtime/errors.ts";
 import { reportFailure } from "../runtime/cli/report_failure.ts";
 import { runSync } from "./internal/cli.ts";
 import { testHost } from "./internal/packages.ts";
@@ -77,6 +79,27 @@ Deno.test("`storageFailure()` tells a disk's failure as a named refusal wherever
       },
     );
 
+    await t.step(
+      "an install refused by a memory.kv that is a folder leaves no approval, ref or id",
+      async () => {
+        const project = await Deno.makeTempDir({ prefix: "sync-refused-install-" });
+        try {
+          await Deno.mkdir(join(project, ".sync", "memory.kv"), { recursive: true });
+          const ref = await readPackageRef(env.kv, "disk");
+          await assert.rejects(
+            installPackage(env.host, packageDir, project, { approve: true }),
+            (error: unknown) => error instanceof StorageError && error.problem === "not-a-file",
+          );
+          assert.equal(await readApproval(env.kv, project, "disk"), null);
+          assert.deepEqual(await readPackageRef(env.kv, "disk"), ref);
+          assert.deepEqual(await readDeclaredIds(project), []);
+        } finally {
+          await env.host.forgetProject(project);
+          await Deno.remove(project, { recursive: true });
+        }
+      },
+    );
+
     await t.step("the CLI says it in words, with no stack", async () => {
       const home = await Deno.makeTempDir({ prefix: "sync-test-home-" });
       try {
@@ -118,6 +141,29 @@ Deno.test("`storageFailure()` tells a disk's failure as a named refusal wherever
         assert.equal(await getRecord(memory, "disk.note/big"), null);
         await write(project, "disk.note/big", 200_000);
         assert.equal((await getRecord(memory, "disk.note/big"))?.title, "note");
+        await env.host.forgetProject(project);
+      },
+    });
+
+    const fullInstall = await diskOf(1024);
+    await t.step({
+      name: "an install refused by a full disk leaves no approval: once freed, it asks again",
+      ignore: skipped(fullInstall) !== false,
+      fn: async () => {
+        const disk = fullInstall as SmallDisk;
+        const project = join(disk.path, "project");
+        await Deno.mkdir(project);
+        const filler = await disk.fill();
+        await assert.rejects(
+          installPackage(env.host, packageDir, project, { approve: true }),
+          (error: unknown) => error instanceof StorageError && error.problem === "full",
+        );
+        assert.equal(await readApproval(env.kv, project, "disk"), null);
+        await Deno.remove(filler);
+        await assert.rejects(
+          installPackage(env.host, packageDir, project),
+          ApprovalRequiredError,
+        );
         await env.host.forgetProject(project);
       },
     });
