@@ -259,6 +259,30 @@ Deno.test("`storageFailure()` tells a disk's failure as a named refusal wherever
       },
     });
 
+    const readOnlyFolder = await diskOf(256);
+    await t.step({
+      name: "sync open and sync install refuse a read-only folder as a refusal (exit 1), saying why",
+      ignore: skipped(readOnlyFolder) !== false,
+      fn: async () => {
+        const disk = readOnlyFolder as SmallDisk;
+        await disk.remount("ro");
+        const home = await Deno.makeTempDir({ prefix: "sync-test-home-" });
+        try {
+          for (const args of [["open"], ["install", packageDir, "--approve"]]) {
+            const result = await runSync(home, [...args, "--project", disk.path]);
+            assert.equal(result.code, 1, result.stderr);
+            assert.match(
+              result.stderr,
+              /^sync \w+: StorageError: Cannot open \S+ as a project: this user cannot write in it/,
+            );
+          }
+        } finally {
+          await Deno.remove(home, { recursive: true });
+          await disk.remount("rw");
+        }
+      },
+    });
+
     const fullHome = await diskOf(512);
     await t.step({
       name: "an installation on a full disk is refused naming it, by openInstallation and the CLI",

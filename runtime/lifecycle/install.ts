@@ -57,8 +57,6 @@ export interface InstallHost extends RemoveHost {
 export interface InstallOptions {
   /** A person approved the permissions shown. */
   approve?: boolean;
-  /** The person's home folder, which is never a project; unknown when absent. */
-  userHome?: string;
 }
 
 /** What an install did. */
@@ -89,7 +87,9 @@ export interface InstallResult {
  * @throws {PackageCheckError} for a package `deno task check` refuses, in its words.
  * @throws {ArchiveError | NotFoundError} for a hostile archive or a bad path.
  * @throws {InvalidInputError} for a folder no project may be (the filesystem root, the home
- * folder, one this user cannot write).
+ * folder).
+ * @throws {StorageError} for a folder this user cannot write, or a disk that refuses a write;
+ *   nothing of the install is left behind.
  */
 export async function installPackage(
   host: InstallHost,
@@ -98,7 +98,7 @@ export async function installPackage(
   options: InstallOptions = {},
 ): Promise<InstallResult> {
   // The folders `openProject` refuses are refused here too, before anything is written.
-  const project = await openableFolder(projectDir, { userHome: options.userHome });
+  const project = await openableFolder(projectDir);
   const syncFolder = join(project, ".sync");
   const hadSyncFolder = await pathExists(syncFolder);
   const memoryFile = projectMemoryPath(project);
