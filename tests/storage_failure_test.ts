@@ -218,7 +218,9 @@ Deno.test("`storageFailure()` tells a disk's failure as a named refusal wherever
           args: [
             "eval",
             "--unstable-kv",
-            `const kv = await Deno.openKv(${JSON.stringify(join(project, ".sync", "memory.kv"))});` +
+            `const kv = await Deno.openKv(${
+              JSON.stringify(join(project, ".sync", "memory.kv"))
+            });` +
             `await kv.set(["left"], 1); Deno.exit(0);`,
           ],
         }).output();
@@ -261,7 +263,8 @@ Deno.test("`storageFailure()` tells a disk's failure as a named refusal wherever
 
     const readOnlyFolder = await diskOf(256);
     await t.step({
-      name: "sync open and sync install refuse a read-only folder as a refusal (exit 1), saying why",
+      name:
+        "sync open and sync install refuse a read-only folder as a refusal (exit 1), saying why",
       ignore: skipped(readOnlyFolder) !== false,
       fn: async () => {
         const disk = readOnlyFolder as SmallDisk;

@@ -201,12 +201,15 @@ Deno.test("`projectPath()` refuses the home folder and an over-long path the sam
         );
       });
     }
-    await t.step("`installPackage()`, as the CLI installs, refuses the home folder as the app does", async () => {
-      await assert.rejects(
-        installPackage(env.host, "/no/such/package", home),
-        /Cannot open .* as a project: it is your home folder/,
-      );
-    });
+    await t.step(
+      "`installPackage()`, as the CLI installs, refuses the home folder as the app does",
+      async () => {
+        await assert.rejects(
+          installPackage(env.host, "/no/such/package", home),
+          /Cannot open .* as a project: it is your home folder/,
+        );
+      },
+    );
     await t.step("/mcp with an empty project says what the parser says", async () => {
       const { status, message } = await ask("/mcp?project=", {
         method: "POST",
