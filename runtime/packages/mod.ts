@@ -36,6 +36,7 @@ export type { ServingEntries, ServingOptions, ServingState } from "./serving.ts"
 export { ServingReads, ServingSnapshot } from "./serving_reads.ts";
 export type { ServingReadOptions } from "./serving_reads.ts";
 export {
+  deletePackageRef,
   loadPackage,
   publishedKinds,
   readManifestAt,

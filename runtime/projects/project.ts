@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join, parse } from "node:path";
 import { InvalidInputError, NotFoundError } from "../errors.ts";
 import { PROJECT_LIMITS } from "../limits.ts";
 import { linkTarget } from "../internal/link_target.ts";
@@ -60,9 +60,52 @@ function resolveProjectDirNow(dir: string): string {
     );
   }
   if (!info.isDirectory) throw new NotFoundError(`Cannot open project ${dir}: it is not a folder`);
+  refuseHoldingFolder(real, dir);
   // Refused here, where every command and the app meet a project, rather than
   // as a failed write after a call ran (its receipt could not be kept).
   return keyableProjectPath(real, dir);
+}
+
+/** The person's home folder as given and as resolved, read again only when `HOME` changes. */
+let knownHome: { given: string; real: string } | null = null;
+
+/**
+ * Refuses a folder that holds everything else, which is no project: the
+ * filesystem root, and the person's home folder itself (`HOME`, read here for
+ * every caller, so no route, command or endpoint can leave it out).
+ */
+function refuseHoldingFolder(real: string, dir: string): void {
+  if (parse(real).root === real) {
+    throw new InvalidInputError(
+      `Cannot open ${dir} as a project: it is the filesystem root; open the project's own folder`,
+    );
+  }
+  if (real === personHome()) {
+    throw new InvalidInputError(
+      `Cannot open ${dir} as a project: it is your home folder; open the project's own folder`,
+    );
+  }
+}
+
+/** The person's home folder, resolved; null when `HOME` is not set or not readable. */
+function personHome(): string | null {
+  let given: string | undefined;
+  try {
+    given = Deno.env.get("HOME");
+  } catch {
+    return null;
+  }
+  if (!given) return null;
+  if (knownHome?.given !== given) {
+    let real = given;
+    try {
+      real = Deno.realPathSync(given);
+    } catch {
+      // A home folder that is not there holds no project either way.
+    }
+    knownHome = { given, real };
+  }
+  return knownHome.real;
 }
 
 /**
