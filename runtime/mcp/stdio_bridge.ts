@@ -138,9 +138,10 @@ function unreadLine(error: unknown): string {
 }
 
 /**
- * Bridges stdin and stdout to the owner's `/mcp` until stdin ends. A request
- * that cannot be sent is answered with a JSON-RPC error saying why, so the
- * client is never left waiting.
+ * Bridges stdin and stdout to the owner's `/mcp` until stdin ends and every
+ * request read from it has been answered (a client may write its requests
+ * and close stdin at once). A request that cannot be sent is answered with a
+ * JSON-RPC error saying why, so the client is never left waiting.
  *
  * @param options Where to, with which token, how to find the owner again, and where to tell problems.
  */
@@ -162,6 +163,17 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
   let established: Promise<void> = Promise.resolve();
   /** The client's `initialize` awaiting its answer, and what lets the held messages go. */
   let awaited: { id: unknown; answered: () => void } | undefined;
+  /**
+   * Requests sent on and not yet answered: a client that writes its requests
+   * and closes stdin is still answered, so the bridge ends only once these
+   * are (or the owner is gone).
+   */
+  const unanswered = new Set<unknown>();
+  let stdinEnded = false;
+  const answeredRequest = (id: unknown) => {
+    unanswered.delete(id);
+    if (stdinEnded && unanswered.size === 0) finish();
+  };
   const establish = (id: unknown) => {
     const pending = awaited;
     if (pending === undefined || pending.id !== id) return;
@@ -185,7 +197,10 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
         return;
       }
       stdio.send(message).catch(() => finish());
-      if ("id" in message && !("method" in message)) establish(message.id);
+      if ("id" in message && !("method" in message)) {
+        establish(message.id);
+        answeredRequest(message.id);
+      }
     };
     // The SDK reports a broken stream, and every try to reconnect it, here:
     // the bridge says once that it lost the owner, when it opens a new session.
@@ -269,6 +284,7 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
         : `sync mcp: ${link.name} did not take a message: ${why}`,
     );
     if ("id" in message && "method" in message) {
+      answeredRequest(message.id);
       await stdio.send({
         jsonrpc: "2.0",
         id: message.id,
@@ -307,6 +323,7 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
 
   stdio.onmessage = (message: JSONRPCMessage) => {
     const method = methodOf(message);
+    if ("id" in message && method !== undefined) unanswered.add(message.id);
     if (method === "initialize") initialize = message;
     else if (method === "notifications/initialized") initialized = message;
     // Held messages go in the order they came: each waits on the same promise.
@@ -324,7 +341,10 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
   // nothing (its own servers do the same): the bridge says so on stderr.
   stdio.onerror = (error: Error) => options.log(`sync mcp: ${unreadLine(error)}`);
   stdio.onclose = () => finish();
-  process.stdin.once("end", () => finish());
+  process.stdin.once("end", () => {
+    stdinEnded = true;
+    if (unanswered.size === 0) finish();
+  });
   link = await open(options, false);
   await stdio.start();
   await finished;

@@ -71,6 +71,39 @@ Deno.test("`bridgeStdio()` holds what follows `initialize` until the owner has a
     const { code } = await child.status;
     child = undefined;
     assert.equal(code, 0, await stderr);
+
+    await t.step(
+      "requests written and stdin closed at once are all answered before it ends",
+      async () => {
+        // `printf … | deno task mcp`: the client has nothing more to say, and waits for answers.
+        child = new Deno.Command(Deno.execPath(), {
+          args: ["task", "-q", "mcp", "--project", project],
+          cwd: REPO_ROOT,
+          env: { SYNC_HOME: home, NO_COLOR: "1" },
+          stdin: "piped",
+          stdout: "piped",
+          stderr: "piped",
+        }).spawn();
+        const writer = child.stdin.getWriter();
+        await writer.write(new TextEncoder().encode(
+          [
+            initializeRequest("and-close"),
+            JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+            JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
+          ].join("\n") + "\n",
+        ));
+        await writer.close();
+        const [out, err, status] = await Promise.all([
+          new Response(child.stdout).text(),
+          new Response(child.stderr).text(),
+          child.status,
+        ]);
+        child = undefined;
+        const ids = out.split("\n").filter(Boolean).map((line) => JSON.parse(line).id);
+        assert.deepEqual(ids, [1, 2], `stdout: ${out}\nstderr: ${err}`);
+        assert.equal(status.code, 0, err);
+      },
+    );
   } finally {
     if (child) {
       try {
