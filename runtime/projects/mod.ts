@@ -17,6 +17,7 @@ export type { InstallationOwnership, OwnerNote, OwnerNow } from "./installation_
 export { installationToken, readInstallationToken } from "./installation_token.ts";
 export { projectKey, projectsChangedKey, projectsPrefix } from "./keys.ts";
 export {
+  assertOwnerSocketFits,
   OWNER_SOCKET_ORIGIN,
   ownerSocketClient,
   ownerSocketPath,

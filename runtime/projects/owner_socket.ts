@@ -32,6 +32,30 @@ export function ownerSocketPath(home: string): string {
 }
 
 /**
+ * The longest path, in bytes, the system lets a socket have: `sun_path` holds
+ * 108 bytes on Linux and 104 on macOS and the BSDs, the last one a NUL.
+ */
+const MAX_SOCKET_PATH_BYTES = Deno.build.os === "linux" ? 107 : 103;
+
+/**
+ * Refuses an installation folder whose socket path the system cannot take,
+ * before a serve takes the installation, opens it or says where it serves.
+ *
+ * @param home The installation folder.
+ * @throws {ConflictError} naming the path's length and what to do.
+ */
+export function assertOwnerSocketFits(home: string): void {
+  const path = ownerSocketPath(home);
+  const bytes = new TextEncoder().encode(path).length;
+  if (bytes <= MAX_SOCKET_PATH_BYTES) return;
+  throw new ConflictError(
+    `Cannot serve the installation in ${home}: sync serve answers the CLI on the socket ${path}, ` +
+      `whose path is ${bytes} bytes, longer than this system allows for a socket ` +
+      `(${MAX_SOCKET_PATH_BYTES}); set SYNC_HOME to a shorter folder (moving the installation there)`,
+  );
+}
+
+/**
  * Removes the socket a killed serve left, before a serve listens there. Call
  * it only while owning the installation: then no serve answers on it.
  *

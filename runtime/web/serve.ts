@@ -10,7 +10,7 @@
  */
 import { type AgentLauncher, supervisedLauncher, WorkPerformer } from "../agents/mod.ts";
 import { clearClockLease, Clock, type ClockHost } from "../clock/mod.ts";
-import { ConflictError, InvalidInputError } from "../errors.ts";
+import { ConflictError } from "../errors.ts";
 import { UPLOAD_LIMITS } from "../limits.ts";
 import type { IsolatePool } from "../isolate/mod.ts";
 import { UploadStore } from "./upload_store.ts";
@@ -78,7 +78,7 @@ export interface ServeOptions {
  * @param host What the app and the clock run on.
  * @param options The port, where lines go, what stops it, and the ownership to announce.
  * @throws {ConflictError} when the port is taken, or something other than a socket is at the socket's path.
- * @throws {InvalidInputError} when the socket's path is too long for the system.
+ * @throws {ConflictError} when the socket's path is too long for the system.
  * @throws {UnsafeFileError} when the token file may be read by other users.
  */
 export async function serve(host: ServeHost, options: ServeOptions): Promise<void> {
@@ -251,7 +251,7 @@ function serveOnSocket(
   } catch (error) {
     // The system bounds a socket's path (about 100 bytes); the folder's path is the person's.
     if (error instanceof TypeError && /SUN_LEN/.test(error.message)) {
-      throw new InvalidInputError(
+      throw new ConflictError(
         `Cannot listen on ${path}, the socket the CLI reaches sync serve on: its path is ` +
           `${new TextEncoder().encode(path).length} bytes, longer than this system allows for ` +
           `a socket; set SYNC_HOME to a shorter folder (moving the installation there)`,

@@ -7,7 +7,12 @@
 import { InvalidInputError } from "../../errors.ts";
 import type { Host } from "../../host/mod.ts";
 import { join } from "node:path";
-import { installationToken, ownerSocketPath, syncHome } from "../../projects/mod.ts";
+import {
+  assertOwnerSocketFits,
+  installationToken,
+  ownerSocketPath,
+  syncHome,
+} from "../../projects/mod.ts";
 import { Supervisor } from "../../supervisor/mod.ts";
 import { type CommandOutput, type CommandRequest, serve } from "../../web/mod.ts";
 import type { Command, CommandContext, CommandSummary } from "../command.ts";
@@ -57,6 +62,8 @@ async function runServe(
     ? portNumber(fromEnv, "SYNC_PORT")
     : 4321;
   const home = syncHome();
+  // Before anything is made or printed: a serve its own CLI cannot reach is no serve.
+  assertOwnerSocketFits(home);
   const ownership = await ownForServing(home, io);
   try {
     // The installation is let go only after its KV and memories are closed.
