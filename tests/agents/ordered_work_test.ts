@@ -214,7 +214,7 @@ Deno.test("extensions/triage orders a demo session that is performed end to end"
         );
         assert.match(
           text,
-          /ordered by the Triage extension's triage\.sweep handler in .*, about issues\.issue\/7\.$/,
+          /ordered by the Triage extension's triage\.sweep handler in .*, about issues\.issue\/7\. Begun by the Triage sweep, called by a person, at \d{4}-\d\d-\d\d \d\d:\d\d\.$/,
         );
       },
     );

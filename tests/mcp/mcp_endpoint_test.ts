@@ -344,7 +344,7 @@ Deno.test("`createApp`'s `/mcp` refuses what its guards refuse: the app's as the
     await t.step("without a project, or with a folder that is not there", async () => {
       assert.match(
         await rpcError(await post({ path: "/mcp" }), 400),
-        /project=<absolute project folder>/,
+        /^project: required: the project folder's absolute path$/,
       );
       const gone = `/mcp?project=${encodeURIComponent("/nowhere/at/all")}`;
       assert.equal((await post({ path: gone })).status, 400);
