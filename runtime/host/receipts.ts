@@ -58,7 +58,7 @@ export async function addReceipt(
   kv: Deno.Kv,
   op: Deno.AtomicOperation,
   receipt: Receipt,
-): Promise<Deno.AtomicOperation> {
+): Promise<void> {
   const stored = boundReceipt(receipt);
   const key = receiptKey(stored.project, stored.packageId, stored.id);
   op
@@ -67,7 +67,6 @@ export async function addReceipt(
     .set(receiptIndexKey(stored.project, stored.id), stored.packageId)
     .sum(receiptCountKey(stored.project, stored.packageId), 1n);
   await addHandlerRun(kv, op, stored);
-  return op;
 }
 
 /**
@@ -91,7 +90,9 @@ export async function writeReceipt(kv: Deno.Kv, receipt: Receipt): Promise<void>
   const stored = boundReceipt(receipt);
   const key = receiptKey(stored.project, stored.packageId, stored.id);
   for (let tries = 0; tries < WRITE_TRIES; tries++) {
-    if ((await (await addReceipt(kv, kv.atomic(), stored)).commit()).ok) break;
+    const first = kv.atomic();
+    await addReceipt(kv, first, stored);
+    if ((await first.commit()).ok) break;
     const existing = await kv.get<Receipt>(key);
     // Not written yet: what failed the write was the handler's run, changed meanwhile.
     if (existing.versionstamp === null) continue;

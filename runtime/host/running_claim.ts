@@ -164,14 +164,18 @@ export async function claimHandler(
     ...(options.receipt ? { receipt: boundReceipt(options.receipt) } : {}),
   };
   const alongside = options.alongside;
-  const put = (op: Deno.AtomicOperation) =>
-    claim ? Promise.resolve(op.set(key, claim)) : addReceipt(kv, op, ended!);
+  // Adds the claim, or the ended call's receipt, to an atomic write.
+  const put = async (op: Deno.AtomicOperation) => {
+    if (claim) op.set(key, claim);
+    else await addReceipt(kv, op, ended!);
+  };
   // Most claims find the handler free and its companions as this process
   // left them: the first try takes that as read, and its checks (no claim
   // there; the companions' versionstamps) prove it or fail, and then it reads.
   const remembered = alongside ? alongside.remembered?.() : [];
   if (remembered) {
-    const op = await put(kv.atomic().check({ key, versionstamp: null }));
+    const op = kv.atomic().check({ key, versionstamp: null });
+    await put(op);
     let added = true;
     try {
       alongside?.add(op, remembered);
@@ -190,7 +194,8 @@ export async function claimHandler(
     const [current, ...entries] = await readEntries(kv, [key, ...alongside?.keys ?? []]);
     const held = current.value as RunningClaim | null;
     if (held && await stillHeld(held, options.now, options.lock)) return null;
-    const op = await put(kv.atomic().check(current));
+    const op = kv.atomic().check(current);
+    await put(op);
     // The claim found is let go of in the same write: nothing takes its place.
     if (held && ended) op.delete(key);
     alongside?.add(op, entries);
