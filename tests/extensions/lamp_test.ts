@@ -11,6 +11,7 @@ import { writeDeclaredIds } from "../../runtime/projects/mod.ts";
 import { testHost, writePackage } from "../internal/packages.ts";
 import { FAILING_AFTER } from "../../runtime/extensions/failing_handlers.ts";
 import { listReceipts, RECEIPTS_KEPT, writeReceipt } from "../../runtime/host/receipts.ts";
+import { readHandlerRuns } from "../../runtime/host/handler_runs.ts";
 import { newId } from "../../runtime/internal/id.ts";
 import type { Receipt } from "../../runtime/types.ts";
 
@@ -452,6 +453,7 @@ Deno.test("readLamp() does not hold an earlier install's failures against a fres
       }
       assert.equal((await lamp()).state, "red");
       await removePackage(env.host, "pair", env.project);
+      assert.equal((await readHandlerRuns(env.kv, env.project, "pair")).size, 0);
       await installPackage(env.host, dir, env.project, { approve: true });
       assert.deepEqual(await lamp(), { state: "steady", label: "ready", notices: [], running: [] });
     });
