@@ -118,7 +118,9 @@ export async function readHandlerRuns(
   packageId: string,
 ): Promise<Map<string, HandlerRun>> {
   const runs = new Map<string, HandlerRun>();
-  for await (const entry of kv.list<HandlerRun>({ prefix: handlerRunsPrefix(project, packageId) })) {
+  for await (
+    const entry of kv.list<HandlerRun>({ prefix: handlerRunsPrefix(project, packageId) })
+  ) {
     runs.set(entry.key[3] as string, entry.value);
   }
   return runs;

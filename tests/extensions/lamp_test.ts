@@ -398,7 +398,10 @@ Deno.test("readLamp() keeps a failing handler red however many receipts its sibl
 
     await t.step("three real failures of one handler turn it red", async () => {
       for (let i = 0; i < FAILING_AFTER; i++) {
-        await assert.rejects(env.call("pair", "pair.flaky", { fail: true }), /tracker answered 503/);
+        await assert.rejects(
+          env.call("pair", "pair.flaky", { fail: true }),
+          /tracker answered 503/,
+        );
       }
       assert.deepEqual((await lamp()).notices.map((n) => n.handler), ["pair.flaky"]);
     });
@@ -449,7 +452,10 @@ Deno.test("readLamp() does not hold an earlier install's failures against a fres
 
     await t.step("removed and installed again after three failures: steady", async () => {
       for (let i = 0; i < FAILING_AFTER; i++) {
-        await assert.rejects(env.call("pair", "pair.flaky", { fail: true }), /tracker answered 503/);
+        await assert.rejects(
+          env.call("pair", "pair.flaky", { fail: true }),
+          /tracker answered 503/,
+        );
       }
       assert.equal((await lamp()).state, "red");
       await removePackage(env.host, "pair", env.project);
