@@ -48,7 +48,9 @@ const FULL_CODES = new Set(["ENOSPC", "EDQUOT"]);
 const READ_ONLY_CODES = new Set(["EROFS", "EACCES", "EPERM"]);
 const GONE_CODES = new Set(["ESTALE", "EIO", "ENOTCONN", "ENODEV", "ENXIO"]);
 const FULL = /database or disk is full|SQLITE_FULL|No space left on device|quota exceeded/i;
-const READ_ONLY = /readonly database|SQLITE_READONLY|Read-only file system/i;
+// Deno KV opens a file it may not write read-only, and says so only at the
+// first commit, in words of its own.
+const READ_ONLY = /readonly database|read-only database|SQLITE_READONLY|Read-only file system/i;
 const NOT_A_FILE = /Is a directory/i;
 const GONE = /disk I\/O error|SQLITE_IOERR|Stale file handle|Input\/output error/i;
 

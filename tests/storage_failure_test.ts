@@ -4,9 +4,12 @@ import { StorageError } from "../runtime/errors.ts";
 import { httpStatusOf } from "../runtime/error_status.ts";
 import { storageFailure } from "../runtime/storage_failure.ts";
 import { listReceipts } from "../runtime/host/mod.ts";
-import { installPackage } from "../runtime/lifecycle/mod.ts";
+import { installPackage, removePackage } from "../runtime/lifecycle/mod.ts";
+import { writeRecord } from "../runtime/memory/write_record.ts";
 import { getRecord, removeProjectMemory } from "../runtime/memory/store.ts";
-import { openInstallation } from "../runtime/projects/mod.ts";
+import { openInstallation, readDeclaredIds } from "../runtime/projects/mod.ts";
+import { readApproval, readPackageRef } from "../runtime/packages/mod.ts";
+import { ApprovalRequiredError } from "../runtime/errors.ts";
 import { reportFailure } from "../runtime/cli/report_failure.ts";
 import { runSync } from "./internal/cli.ts";
 import { testHost } from "./internal/packages.ts";
@@ -76,6 +79,27 @@ Deno.test("`storageFailure()` tells a disk's failure as a named refusal wherever
       },
     );
 
+    await t.step(
+      "an install refused by a memory.kv that is a folder leaves no approval, ref or id",
+      async () => {
+        const project = await Deno.makeTempDir({ prefix: "sync-refused-install-" });
+        try {
+          await Deno.mkdir(join(project, ".sync", "memory.kv"), { recursive: true });
+          const ref = await readPackageRef(env.kv, "disk");
+          await assert.rejects(
+            installPackage(env.host, packageDir, project, { approve: true }),
+            (error: unknown) => error instanceof StorageError && error.problem === "not-a-file",
+          );
+          assert.equal(await readApproval(env.kv, project, "disk"), null);
+          assert.deepEqual(await readPackageRef(env.kv, "disk"), ref);
+          assert.deepEqual(await readDeclaredIds(project), []);
+        } finally {
+          await env.host.forgetProject(project);
+          await Deno.remove(project, { recursive: true });
+        }
+      },
+    );
+
     await t.step("the CLI says it in words, with no stack", async () => {
       const home = await Deno.makeTempDir({ prefix: "sync-test-home-" });
       try {
@@ -121,6 +145,29 @@ Deno.test("`storageFailure()` tells a disk's failure as a named refusal wherever
       },
     });
 
+    const fullInstall = await diskOf(1024);
+    await t.step({
+      name: "an install refused by a full disk leaves no approval: once freed, it asks again",
+      ignore: skipped(fullInstall) !== false,
+      fn: async () => {
+        const disk = fullInstall as SmallDisk;
+        const project = join(disk.path, "project");
+        await Deno.mkdir(project);
+        const filler = await disk.fill();
+        await assert.rejects(
+          installPackage(env.host, packageDir, project, { approve: true }),
+          (error: unknown) => error instanceof StorageError && error.problem === "full",
+        );
+        assert.equal(await readApproval(env.kv, project, "disk"), null);
+        await Deno.remove(filler);
+        await assert.rejects(
+          installPackage(env.host, packageDir, project),
+          ApprovalRequiredError,
+        );
+        await env.host.forgetProject(project);
+      },
+    });
+
     const readOnly = await diskOf(1024);
     await t.step({
       name: "a read-only project is refused naming its memory (409), its receipt kept",
@@ -148,6 +195,92 @@ Deno.test("`storageFailure()` tells a disk's failure as a named refusal wherever
           assert.equal(receipt.error?.name, "StorageError");
         } finally {
           await env.host.forgetProject(project);
+          await disk.remount("rw");
+        }
+      },
+    });
+
+    const readOnlyOpen = await diskOf(1024);
+    await t.step({
+      name: "a memory Deno KV opened read-only is refused as read-only at every write, and " +
+        "opened afresh once the disk is writable",
+      ignore: skipped(readOnlyOpen) !== false,
+      fn: async () => {
+        const disk = readOnlyOpen as SmallDisk;
+        const project = join(disk.path, "project");
+        await Deno.mkdir(project);
+        await installPackage(env.host, packageDir, project, { approve: true });
+        await env.host.forgetProject(project);
+        // A process that ended without closing its memory leaves the files
+        // SQLite keeps beside it; with them, Deno KV opens a file on a
+        // read-only disk read-only, and refuses only the first commit.
+        const ended = await new Deno.Command(Deno.execPath(), {
+          args: [
+            "eval",
+            "--unstable-kv",
+            `const kv = await Deno.openKv(${
+              JSON.stringify(join(project, ".sync", "memory.kv"))
+            });` +
+            `await kv.set(["left"], 1); Deno.exit(0);`,
+          ],
+        }).output();
+        assert.equal(ended.success, true, new TextDecoder().decode(ended.stderr));
+        await disk.remount("ro");
+        const readOnlyRefusal = (error: unknown) => {
+          assert.ok(error instanceof StorageError, String((error as Error)?.stack ?? error));
+          assert.equal(error.problem, "read-only");
+          assert.match(
+            error.message,
+            /memory\.kv cannot be written: its folder is read-only for Sync \(Can not write/,
+          );
+          assert.equal(httpStatusOf(error), 409);
+          return true;
+        };
+        try {
+          await assert.rejects(write(project, "disk.note/call", 10), readOnlyRefusal);
+          const receipt = await lastReceipt(project);
+          assert.equal(receipt.outcome, "failed");
+          assert.equal(receipt.error?.name, "StorageError");
+          await assert.rejects(
+            async () =>
+              writeRecord(await env.host.projectMemory(project), {
+                key: "disk.note/person",
+                title: "note",
+              }),
+            readOnlyRefusal,
+          );
+          await assert.rejects(removePackage(env.host, "disk", project), readOnlyRefusal);
+        } finally {
+          await disk.remount("rw");
+        }
+        // The handle opened read-only was let go of: the next call opens it afresh, writable.
+        await write(project, "disk.note/after", 10);
+        const memory = await env.host.projectMemory(project);
+        assert.equal((await getRecord(memory, "disk.note/after"))?.title, "note");
+        await env.host.forgetProject(project);
+      },
+    });
+
+    const readOnlyFolder = await diskOf(256);
+    await t.step({
+      name:
+        "sync open and sync install refuse a read-only folder as a refusal (exit 1), saying why",
+      ignore: skipped(readOnlyFolder) !== false,
+      fn: async () => {
+        const disk = readOnlyFolder as SmallDisk;
+        await disk.remount("ro");
+        const home = await Deno.makeTempDir({ prefix: "sync-test-home-" });
+        try {
+          for (const args of [["open"], ["install", packageDir, "--approve"]]) {
+            const result = await runSync(home, [...args, "--project", disk.path]);
+            assert.equal(result.code, 1, result.stderr);
+            assert.match(
+              result.stderr,
+              /^sync \w+: StorageError: Cannot open \S+ as a project: this user cannot write in it/,
+            );
+          }
+        } finally {
+          await Deno.remove(home, { recursive: true });
           await disk.remount("rw");
         }
       },

@@ -114,8 +114,14 @@ export async function approveUpdate(
     approvedAt: new Date(host.now()).toISOString(),
   };
   await writeApproval(host.kv, project, record);
-  // Calls started under the version that served until now commit nothing.
-  await bumpGeneration(await host.projectMemory(project), id);
-  await announceInstalled(host, project, id, version);
+  try {
+    // Calls started under the version that served until now commit nothing.
+    await bumpGeneration(await host.projectMemory(project), id);
+    await announceInstalled(host, project, id, version);
+  } catch (error) {
+    // A refused approval (a full or read-only project disk) approves nothing.
+    await writeApproval(host.kv, project, before).catch(() => {});
+    throw error;
+  }
   return { package: pkg, project, approved: serving.widened, installed };
 }

@@ -8,6 +8,8 @@
 import {
   approvablePermissions,
   type Approval,
+  deleteApproval,
+  deletePackageRef,
   describePermission,
   type LoadedPackage,
   type PackageRef,
@@ -55,8 +57,6 @@ export interface InstallHost extends RemoveHost {
 export interface InstallOptions {
   /** A person approved the permissions shown. */
   approve?: boolean;
-  /** The person's home folder, which is never a project; unknown when absent. */
-  userHome?: string;
 }
 
 /** What an install did. */
@@ -87,7 +87,9 @@ export interface InstallResult {
  * @throws {PackageCheckError} for a package `deno task check` refuses, in its words.
  * @throws {ArchiveError | NotFoundError} for a hostile archive or a bad path.
  * @throws {InvalidInputError} for a folder no project may be (the filesystem root, the home
- * folder, one this user cannot write).
+ * folder).
+ * @throws {StorageError} for a folder this user cannot write, or a disk that refuses a write;
+ *   nothing of the install is left behind.
  */
 export async function installPackage(
   host: InstallHost,
@@ -96,7 +98,7 @@ export async function installPackage(
   options: InstallOptions = {},
 ): Promise<InstallResult> {
   // The folders `openProject` refuses are refused here too, before anything is written.
-  const project = await openableFolder(projectDir, { userHome: options.userHome });
+  const project = await openableFolder(projectDir);
   const syncFolder = join(project, ".sync");
   const hadSyncFolder = await pathExists(syncFolder);
   const memoryFile = projectMemoryPath(project);
@@ -118,6 +120,9 @@ export async function installPackage(
   const { id, version } = pkg.manifest;
   const permissions = approvablePermissions(pkg.manifest);
   let refMoved = false;
+  // What this install wrote, undone in reverse when a later step fails, so a
+  // refused install leaves no approval, ref or declared id behind.
+  const undo: (() => Promise<void>)[] = [];
   try {
     const previous = await readPackageRef(host.kv, id);
     const approval = await readApproval(host.kv, project, id);
@@ -177,6 +182,10 @@ export async function installPackage(
 
     await setPackageRef(host.kv, pkg.ref);
     refMoved = true;
+    undo.push(async () => {
+      await (previous ? setPackageRef(host.kv, previous) : deletePackageRef(host.kv, id));
+      refMoved = false;
+    });
     if (needsApproval || options.approve) {
       const record: Approval = {
         id,
@@ -186,18 +195,26 @@ export async function installPackage(
         approvedAt: new Date(host.now()).toISOString(),
       };
       await writeApproval(host.kv, project, record);
+      undo.push(() =>
+        approval ? writeApproval(host.kv, project, approval) : deleteApproval(host.kv, project, id)
+      );
     }
     // Re-approving or updating fences off calls started under what served before.
     if (needsApproval || options.approve || previous?.dir !== pkg.ref.dir) {
       await bumpGeneration(await host.projectMemory(project), id);
     }
     if (previous?.dir !== pkg.ref.dir) await fenceOtherProjects(host, id, project);
-    if (!ids.includes(id)) await writeDeclaredIds(project, [...ids, id]);
+    if (!ids.includes(id)) {
+      await writeDeclaredIds(project, [...ids, id]);
+      undo.push(() => writeDeclaredIds(project, ids));
+    }
     await announceInstalled(host, project, id, version);
     return { package: pkg, project, approved: needsApproval ? widened : [], installed };
   } catch (error) {
-    // Leave nothing behind that this install brought: an archive it unpacked
-    // and nothing now points at, and a project memory it created.
+    // Leave nothing behind that this install brought: what it wrote, an
+    // archive it unpacked and nothing now points at, and a project memory it
+    // created. An undo the disk refuses too leaves the rest to undo still.
+    for (const step of undo.reverse()) await step().catch(() => {});
     if (pkg.unpacked && !refMoved) {
       await Deno.remove(pkg.dir, { recursive: true }).catch(() => {});
       // The id's folder in the store, when this was its only artefact.

@@ -15,7 +15,7 @@ export { removePackage } from "./remove.ts";
 export type { RemoveHost, RemoveOptions, RemoveResult } from "./remove.ts";
 export { openProject } from "./open.ts";
 export type { LifecycleRun } from "./moment.ts";
-export type { OpenHost, OpenOptions, OpenResult } from "./open.ts";
+export type { OpenHost, OpenResult } from "./open.ts";
 export { readInstallCard } from "./install_card.ts";
 export type {
   CardPackage,

@@ -34,12 +34,6 @@ export interface OpenHost extends HandlerCaller {
   readonly events?: EventSink;
 }
 
-/** Options for {@linkcode openProject}. */
-export interface OpenOptions {
-  /** The person's home folder, which is never opened as a project; unknown when absent. */
-  userHome?: string;
-}
-
 /**
  * Opens a project for a person. The `opened` handlers run one after another;
  * one that fails is reported in the answer (and on its receipt) and does not
@@ -47,19 +41,17 @@ export interface OpenOptions {
  *
  * @param host What runs the `opened` handlers, and the installation that remembers the project.
  * @param dir The project folder.
- * @param options The person's home folder.
  * @throws {NotFoundError} when the folder does not exist.
  * @throws {InvalidInputError} when `.sync/extensions.json` is malformed, or the folder is one
- * no project may be (`openableFolder`): the filesystem root, the home folder, one this user
- * cannot write.
+ * no project may be: the filesystem root, the home folder.
+ * @throws {StorageError} when this user cannot write in the folder (`openableFolder`).
  */
 export async function openProject(
   host: OpenHost,
   dir: string,
-  options: OpenOptions = {},
 ): Promise<OpenResult> {
   // One rule for every way in (the app, `sync open`, a command sent to serve).
-  const folder = await openableFolder(dir, { userHome: options.userHome });
+  const folder = await openableFolder(dir);
   const project = await rememberProject(host.kv, folder, { now: host.now });
   const scheduled = await rememberIfScheduled(host.kv, project.path, { now: host.now });
   // Told now, so a start page shows it while the opened handlers run.

@@ -39,11 +39,6 @@ export interface McpEndpointOptions {
   token: string;
   /** The tokens of agent sessions Sync started; none are taken when absent. */
   sessionTokens?: SessionTokens;
-  /**
-   * The person's home folder, which is never opened as a project (as the
-   * app's `POST /api/projects/open` refuses it); unknown when absent.
-   */
-  userHome?: string;
   /** Where notices go. */
   log?: (line: string) => void;
   /** Limits; tests pass smaller ones. */
@@ -93,7 +88,6 @@ export class McpEndpoint {
   #token: string;
   #tokenDigest: Promise<string>;
   #sessionTokens: SessionTokens | undefined;
-  #userHome: string | undefined;
   #log: (line: string) => void;
   #limits: McpLimits;
   #workOrdered: ((project: string) => void) | undefined;
@@ -112,7 +106,6 @@ export class McpEndpoint {
     this.#token = options.token;
     this.#tokenDigest = digest(options.token);
     this.#sessionTokens = options.sessionTokens;
-    this.#userHome = options.userHome;
     this.#log = options.log ?? (() => {});
     this.#limits = options.limits ?? MCP_LIMITS;
     this.#workOrdered = options.workOrdered;
@@ -227,19 +220,12 @@ export class McpEndpoint {
     caller: Caller,
   ): Promise<Response> {
     const named = url.searchParams.get("project");
-    if (named === null || named === "") {
-      return rpcError(
-        400,
-        INVALID_PARAMS,
-        "Name the project: /mcp?project=<absolute project folder>",
-      );
-    }
     let project: string;
     try {
       // The app's own rules, in its words, before anything is written there:
       // an absolute path, not the filesystem root, not the home folder, only
       // a folder one can write.
-      project = await openableFolder(projectPath(named), { userHome: this.#userHome });
+      project = await openableFolder(projectPath(named ?? undefined));
     } catch (error) {
       return rpcError(400, INVALID_PARAMS, describeError(error).message);
     }

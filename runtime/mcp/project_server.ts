@@ -278,8 +278,17 @@ export class ProjectServer {
         );
         this.#offer = { kinds: [], tools: new Map(), prompts: new Map() };
       }
-      this.#syncTools(this.#offer.tools);
-      this.#syncPrompts(this.#offer.prompts);
+      // One tool or prompt the SDK will not take must not cost the others,
+      // nor leave the chain of refreshes rejected for good.
+      try {
+        this.#syncTools(this.#offer.tools);
+        this.#syncPrompts(this.#offer.prompts);
+      } catch (error) {
+        this.#log(
+          `[mcp] could not offer what ${this.#options.project} offers: ` +
+            describeError(error).message,
+        );
+      }
     });
     return this.#refreshing;
   }
@@ -293,10 +302,14 @@ export class ProjectServer {
     }
     for (const [name, handlerTool] of tools) {
       if (this.#tools.has(name)) continue;
-      this.#tools.set(name, {
-        from: JSON.stringify(handlerTool),
-        tool: this.#registerHandlerTool(handlerTool),
-      });
+      try {
+        this.#tools.set(name, {
+          from: JSON.stringify(handlerTool),
+          tool: this.#registerHandlerTool(handlerTool),
+        });
+      } catch (error) {
+        this.#log(`[mcp] could not offer the tool ${name}: ${describeError(error).message}`);
+      }
     }
   }
 
@@ -327,16 +340,20 @@ export class ProjectServer {
     }
     for (const [name, prompt] of prompts) {
       if (this.#prompts.has(name)) continue;
-      this.#prompts.set(name, {
-        from: JSON.stringify(prompt),
-        prompt: this.server.registerPrompt(name, {
-          title: prompt.title,
-          description: prompt.description,
-        }, async () => ({
-          description: prompt.description,
-          messages: [{ role: "user", content: { type: "text", text: await readPrompt(prompt) } }],
-        })),
-      });
+      try {
+        this.#prompts.set(name, {
+          from: JSON.stringify(prompt),
+          prompt: this.server.registerPrompt(name, {
+            title: prompt.title,
+            description: prompt.description,
+          }, async () => ({
+            description: prompt.description,
+            messages: [{ role: "user", content: { type: "text", text: await readPrompt(prompt) } }],
+          })),
+        });
+      } catch (error) {
+        this.#log(`[mcp] could not offer the prompt ${name}: ${describeError(error).message}`);
+      }
     }
   }
 

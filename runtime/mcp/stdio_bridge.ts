@@ -12,6 +12,10 @@
  * one — and sends on what the client sent, so the client never sees the
  * seam, except that the tools are said to have changed.
  *
+ * A client may write its `initialize`, `initialized` and first requests at
+ * once; what follows the `initialize` is held, in order, until the owner has
+ * answered it, since the session there exists only from then on.
+ *
  * The bridge sends the token and the project's path only where its caller
  * says: `sync mcp` gives it the owner's socket in the installation folder.
  *
@@ -150,6 +154,20 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
   let replays = 0;
   let link: Link;
   let relinking: Promise<Link> | null = null;
+  /**
+   * What the client sends after its `initialize` waits here until the owner
+   * has answered it: the session at the owner exists only then, and a
+   * message sent before would be refused as "Server not initialized".
+   */
+  let established: Promise<void> = Promise.resolve();
+  /** The client's `initialize` awaiting its answer, and what lets the held messages go. */
+  let awaited: { id: unknown; answered: () => void } | undefined;
+  const establish = (id: unknown) => {
+    const pending = awaited;
+    if (pending === undefined || pending.id !== id) return;
+    awaited = undefined;
+    pending.answered();
+  };
 
   const open = async (target: BridgeTarget, replay: boolean): Promise<Link> => {
     const http = new StreamableHTTPClientTransport(target.url, {
@@ -167,6 +185,7 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
         return;
       }
       stdio.send(message).catch(() => finish());
+      if ("id" in message && !("method" in message)) establish(message.id);
     };
     // The SDK reports a broken stream, and every try to reconnect it, here:
     // the bridge says once that it lost the owner, when it opens a new session.
@@ -290,7 +309,16 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
     const method = methodOf(message);
     if (method === "initialize") initialize = message;
     else if (method === "notifications/initialized") initialized = message;
-    void forward(message);
+    // Held messages go in the order they came: each waits on the same promise.
+    const after = established;
+    if (method === "initialize" && "id" in message) {
+      const id = message.id;
+      established = new Promise<void>((resolve) => awaited = { id, answered: resolve });
+      // Refused or unanswerable, it is answered by the bridge: the rest go on regardless.
+      void after.then(() => forward(message)).finally(() => establish(id));
+      return;
+    }
+    void after.then(() => forward(message));
   };
   // The SDK's stdio server reads on past a line it cannot read and answers
   // nothing (its own servers do the same): the bridge says so on stderr.

@@ -7,16 +7,23 @@
  * one open (device and inode); a different or missing file closes the old
  * handle and opens what is there now.
  *
- * A memory is also let go of as soon as its project folder goes: while it is
- * held, the folder holding the project is watched (its own entries, not what
- * is below them), and when the project folder is removed or moved away, the
- * handle is closed at once. A deleted file held open keeps its disk space
+ * A memory is also let go of as soon as its project folder goes, by itself or
+ * with a folder above it: while it is held, every folder above the project is
+ * watched (each one's own entries, not what is below them), and when one on
+ * the way down to the project is removed or moved, the file under the
+ * memory's path is compared with the one open, and the handle closed at once
+ * when it is gone or another. A deleted file held open keeps its disk space
  * used and its disk busy (it cannot be unmounted) for as long as it is held.
+ *
+ * A memory whose write the disk refused as read-only is let go of too: Deno
+ * KV opens a file it may not write read-only and stays so, so once the disk
+ * is writable again, only a memory opened afresh takes writes.
  *
  * @module
  */
-import { dirname } from "node:path";
-import { openProjectMemory, projectMemoryPath } from "./store.ts";
+import { dirname, sep } from "node:path";
+import type { StorageError } from "../errors.ts";
+import { openProjectMemory, type OpenProjectMemoryOptions, projectMemoryPath } from "./store.ts";
 
 /** Options for {@linkcode ProjectMemories}. */
 export interface ProjectMemoriesOptions {
@@ -33,7 +40,7 @@ interface FileIdentity {
 interface HeldMemory {
   kv: Deno.Kv;
   identity: FileIdentity | null;
-  /** Watches the folder holding the project while the memory is held; null where it cannot be. */
+  /** Watches the folders above the project while the memory is held; null where it cannot be. */
   watcher: Deno.FsWatcher | null;
   /** Settles once the watch has ended. */
   watching: Promise<void>;
@@ -95,7 +102,13 @@ export class ProjectMemories {
           }; the memory open under that name was closed and the one there now is used`,
         );
       }
-      const opened = await openChecked(project);
+      let opened: HeldMemory | null = null;
+      const onStorageFailure = (refusal: StorageError) => {
+        if (refusal.problem === "read-only" && opened !== null) {
+          void this.#letGoReadOnly(project, opened);
+        }
+      };
+      opened = await openChecked(project, { onStorageFailure });
       this.#held.set(project, opened);
       this.#watch(project, opened);
       return opened.kv;
@@ -150,14 +163,16 @@ export class ProjectMemories {
   }
 
   /**
-   * Watches the folder holding the project while `held` is its memory: its
+   * Watches every folder above the project while `held` is its memory: their
    * own entries only, so the memory's own writes and the work inside the
    * project wake nothing. (A watch on the project folder itself misses its
-   * removal while files in it are held open, as the memory's are.)
+   * removal while files in it are held open, as the memory's are; the folder
+   * holding it sees it go, and the folders above see a folder on the way
+   * down removed or moved, which no watch below them is told of.)
    */
   #watch(project: string, held: HeldMemory): void {
     try {
-      held.watcher = Deno.watchFs(dirname(project), { recursive: false });
+      held.watcher = Deno.watchFs(foldersAbove(project), { recursive: false });
     } catch (error) {
       // No watch (the system's limit on watches, say): the check at the next
       // open still finds the folder gone; the handle is held until then.
@@ -169,12 +184,27 @@ export class ProjectMemories {
     }
     const watching = async (watcher: Deno.FsWatcher) => {
       for await (const event of watcher) {
-        if (event.paths.includes(project)) {
+        if (event.paths.some((path) => onTheWayTo(project, path))) {
           await this.#letGoWhenGone(project, held);
         }
       }
     };
     held.watching = watching(held.watcher).catch(() => {});
+  }
+
+  /** Closes `held` after the disk refused a write to it as read-only; the next open opens afresh. */
+  #letGoReadOnly(project: string, held: HeldMemory): Promise<void> {
+    return this.#inTurn(project, () => {
+      if (this.#held.get(project) === held) {
+        this.#held.delete(project);
+        this.#letGo(held);
+        this.#log(
+          `[memory] ${projectMemoryPath(project)} refused a write as read-only; the memory ` +
+            `open under that name was closed, and the next call opens it afresh`,
+        );
+      }
+      return Promise.resolve();
+    });
   }
 
   /** Closes `held` when the file under its path is no longer the one it holds. */
@@ -211,11 +241,28 @@ export class ProjectMemories {
   }
 }
 
-async function openChecked(project: string): Promise<HeldMemory> {
+/** Every folder above `project`, from the one holding it up to the filesystem root. */
+function foldersAbove(project: string): string[] {
+  const folders: string[] = [];
+  for (let folder = dirname(project); !folders.includes(folder); folder = dirname(folder)) {
+    folders.push(folder);
+  }
+  return folders;
+}
+
+/** Whether `path` is the project folder or a folder on the way down to it. */
+function onTheWayTo(project: string, path: string): boolean {
+  return path === project || project.startsWith(path.endsWith(sep) ? path : path + sep);
+}
+
+async function openChecked(
+  project: string,
+  options: OpenProjectMemoryOptions,
+): Promise<HeldMemory> {
   const path = projectMemoryPath(project);
   for (let attempt = 1;; attempt++) {
     const before = await identityOf(path);
-    const kv = await openProjectMemory(project);
+    const kv = await openProjectMemory(project, options);
     const identity = await identityOf(path);
     if (identity !== null && (before === null || sameFile(before, identity))) {
       return { kv, identity, watcher: null, watching: Promise.resolve() };

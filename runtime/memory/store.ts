@@ -39,6 +39,7 @@ import { contentChunkKey, recordKey, recordsPrefix } from "./keys.ts";
 import { cursorRefusal, processRecordCursors, type RecordCursors } from "./record_cursors.ts";
 import { linkTarget } from "../internal/link_target.ts";
 import { openingFailure, storageFailure } from "../storage_failure.ts";
+import type { StorageError } from "../errors.ts";
 
 /** Largest content chunk, in bytes; leaves room under Deno KV's 64 KiB value limit. */
 export const CONTENT_CHUNK_BYTES = 60 * 1024;
@@ -79,6 +80,12 @@ const MEMORY_SUFFIXES = ["", "-wal", "-shm", "-journal"];
 /** What SQLite says of a file that is not a database it can read. */
 const NOT_A_DATABASE = /file is not a database|database disk image is malformed/;
 
+/** Options for {@linkcode openProjectMemory}. */
+export interface OpenProjectMemoryOptions {
+  /** Told of each write the disk refused, as the refusal thrown (a read-only handle is reopened). */
+  onStorageFailure?: (refusal: StorageError) => void;
+}
+
 /**
  * Opens (creating if needed) a project's memory. The caller closes it.
  *
@@ -88,6 +95,7 @@ const NOT_A_DATABASE = /file is not a database|database disk image is malformed/
  * recovered from the file.
  *
  * @param projectDir The project folder; its `.sync/` is created when missing.
+ * @param options Who is told when the disk refuses a write.
  * @throws {NotFoundError} when the project folder is gone: making it again
  *   would put a memory where there is no project.
  * @throws {MemoryUnreadableError} naming the file and how to move it aside, or naming a
@@ -95,7 +103,10 @@ const NOT_A_DATABASE = /file is not a database|database disk image is malformed/
  * @throws {StorageError} when the disk is full, the folder read-only, the memory file a
  *   folder, or the file system gone (`storageFailure`); its writes throw it too.
  */
-export async function openProjectMemory(projectDir: string): Promise<Deno.Kv> {
+export async function openProjectMemory(
+  projectDir: string,
+  options: OpenProjectMemoryOptions = {},
+): Promise<Deno.Kv> {
   const path = projectMemoryPath(projectDir);
   try {
     await Deno.mkdir(join(projectDir, ".sync"));
@@ -137,7 +148,12 @@ export async function openProjectMemory(projectDir: string): Promise<Deno.Kv> {
   // A full or read-only disk, met by a commit, is told naming the file.
   return retryWhenLocked(kv, {
     ...LOCK_RETRY,
-    failure: (error) => storageFailure(error, path) ?? error,
+    failure: (error) => {
+      const refusal = storageFailure(error, path);
+      if (refusal === null) return error;
+      options.onStorageFailure?.(refusal);
+      return refusal;
+    },
   });
 }
 

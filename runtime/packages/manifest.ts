@@ -21,7 +21,7 @@ import { duplicateJsonKeys } from "../internal/duplicate_json_keys.ts";
 import type { LifecycleMoment } from "../extension_api/service.ts";
 import { MANIFEST_LIMITS } from "../limits.ts";
 import { parseEvery } from "./every.ts";
-import { PACKAGE_ID_PATTERN } from "./package_id.ts";
+import { inheritedName, PACKAGE_ID_PATTERN } from "../internal/package_id.ts";
 
 /** The permissions a manifest may declare besides `net:<host>`. */
 export const PERMISSIONS = ["background", "schedule", "work.agent", "host.processes"] as const;
@@ -58,6 +58,10 @@ function text(problem: (value: string) => string | undefined) {
 }
 
 function idProblem(id: string): string | undefined {
+  if (ID_PATTERN.test(id) && inheritedName(id)) {
+    return `${show(id)} cannot be an id: every JavaScript object has a property of that name; ` +
+      `choose another`;
+  }
   if (ID_PATTERN.test(id)) return undefined;
   if (ID_PATTERN.test(id.toLowerCase())) {
     return `${show(id)} has uppercase letters; ids are lowercase, like ${show(id.toLowerCase())}`;
@@ -173,6 +177,12 @@ function netProblem(permission: string): string | undefined {
   if (!isHostname(host) && !isIPv4(host)) {
     return `${shown} does not name a valid host; expected a DNS name or IPv4 address ` +
       `with an optional port, ${example}`;
+  }
+  // 0.0.0.0/8 as a destination is this machine: the install card would say
+  // "may reach 0.0.0.0" of what is in fact the machine's loopback.
+  if (isIPv4(host) && host.startsWith("0.")) {
+    return `${shown} names an unspecified address, which as a destination is this machine; ` +
+      `to reach a server on this machine declare net:127.0.0.1${port ? `:${port[2]}` : ""} instead`;
   }
   return undefined;
 }

@@ -13,7 +13,7 @@ export type { Approval } from "./approval.ts";
 export { describeEvery, parseEvery } from "./every.ts";
 export { approvalsPrefix, packagesChangedKey } from "./keys.ts";
 export { declaredHosts, parseManifest, validateManifest } from "./manifest.ts";
-export { isPackageId, notAPackageId } from "./package_id.ts";
+export { isPackageId, notAPackageId } from "../internal/package_id.ts";
 export { packageFile, readPackageText } from "./package_file.ts";
 export type {
   AgentTool,
@@ -36,6 +36,7 @@ export type { ServingEntries, ServingOptions, ServingState } from "./serving.ts"
 export { ServingReads, ServingSnapshot } from "./serving_reads.ts";
 export type { ServingReadOptions } from "./serving_reads.ts";
 export {
+  deletePackageRef,
   loadPackage,
   publishedKinds,
   readManifestAt,

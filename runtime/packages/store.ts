@@ -326,6 +326,17 @@ export async function setPackageRef(kv: Deno.Kv, ref: PackageRef): Promise<void>
 }
 
 /**
+ * Forgets which artefact serves `id` on this machine: an install that failed
+ * after it named one puts back what was there before, which may be nothing.
+ *
+ * @param kv The installation's KV.
+ * @param id The package id.
+ */
+export async function deletePackageRef(kv: Deno.Kv, id: string): Promise<void> {
+  await kv.atomic().delete(packageRefKey(id)).set(packagesChangedKey(), true).commit();
+}
+
+/**
  * Reads the service module's source text, the file the manifest's `service` names.
  *
  * @param pkg The package, as loaded.

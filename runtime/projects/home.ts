@@ -8,6 +8,7 @@ import { InvalidInputError, UnsafeFileError } from "../errors.ts";
 import { retryWhenLocked } from "../internal/retry_when_locked.ts";
 import { openingFailure, storageFailure } from "../storage_failure.ts";
 import { LOCK_RETRY } from "../limits.ts";
+import { assertThisUsers } from "./this_user.ts";
 
 /**
  * Returns the installation folder: `SYNC_HOME` if set, else
@@ -32,14 +33,17 @@ export function syncHome(env: (name: string) => string | undefined = Deno.env.ge
  * Makes the installation folder, or finds it, and keeps it to this user: its
  * KV holds agents' secret variables, transcripts and the cursor secret, and
  * SQLite makes its files as the umask says (often readable by all), so the
- * folder itself is closed to the group and others (mode 700).
+ * folder itself is closed to the group and others (mode 700). A folder of
+ * another user is refused as it is, never changed: what it holds is theirs.
  *
  * @param home The installation folder.
- * @throws {UnsafeFileError} when it is open to others and cannot be closed (it is not this user's).
+ * @throws {UnsafeFileError} when it belongs to another user, or is open to others and cannot be closed.
  */
 export async function privateInstallationFolder(home: string): Promise<void> {
   await Deno.mkdir(home, { recursive: true, mode: 0o700 });
-  const { mode } = await Deno.stat(home);
+  const info = await Deno.stat(home);
+  await assertThisUsers(home, info, "set SYNC_HOME to a folder of your own");
+  const { mode } = info;
   // Where the system has no modes there is nothing to close.
   if (mode === null || (mode & 0o077) === 0) return;
   try {

@@ -19,6 +19,7 @@
 import { join } from "node:path";
 import { privateInstallationFolder } from "./home.ts";
 import { storageFailure } from "../storage_failure.ts";
+import { assertThisUsers } from "./this_user.ts";
 
 /** What the owner says about itself in `<home>/owner.json`. */
 export interface OwnerNote {
@@ -61,6 +62,7 @@ function notePath(home: string): string {
  * @param home The installation folder (made when missing).
  * @param command The `sync` command this process runs, for the note.
  * @returns The ownership, or null when another process owns the installation.
+ * @throws {UnsafeFileError} when the folder or its lock belongs to another user.
  */
 export async function tryOwnInstallation(
   home: string,
@@ -75,6 +77,7 @@ export async function tryOwnInstallation(
   }
   let locked = false;
   try {
+    await assertOwnLock(home, file);
     locked = await file.tryLock(true);
   } finally {
     if (!locked) file.close();
@@ -149,17 +152,21 @@ export interface OwnerNow {
  * removed, the lock being held for that moment, and said as `left`.
  *
  * @param home The installation folder.
+ * @throws {UnsafeFileError} when the folder or its lock belongs to another user.
  */
 export async function findInstallationOwner(home: string): Promise<OwnerNow> {
   let file: Deno.FsFile;
   try {
+    // Another user's folder is refused before its lock or its note is looked at.
+    await assertThisUsers(home, await Deno.stat(home), "set SYNC_HOME to a folder of your own");
     file = await Deno.open(lockPath(home), { read: true, write: true });
   } catch (error) {
-    // No lock file: this installation was never owned.
+    // No folder or no lock file: this installation was never owned.
     if (error instanceof Deno.errors.NotFound) return { held: false, note: null, left: null };
     throw error;
   }
   try {
+    await assertOwnLock(home, file);
     if (!await file.tryLock(true)) {
       return { held: true, note: await readInstallationOwner(home), left: null };
     }
@@ -170,6 +177,18 @@ export async function findInstallationOwner(home: string): Promise<OwnerNow> {
   } finally {
     file.close();
   }
+}
+
+/**
+ * Refuses a lock another user made: whoever holds it would be believed the
+ * installation's owner, and its note would say where to send the token.
+ */
+async function assertOwnLock(home: string, file: Deno.FsFile): Promise<void> {
+  await assertThisUsers(
+    lockPath(home),
+    await file.stat(),
+    "no process of yours made it, so it is not trusted: remove it and run the command again",
+  );
 }
 
 /** Writes the note whole under another name and renames it, so no reader sees half of one. */

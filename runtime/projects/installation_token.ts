@@ -10,6 +10,7 @@
 import { join } from "node:path";
 import { NotFoundError, UnsafeFileError } from "../errors.ts";
 import { storageFailure } from "../storage_failure.ts";
+import { assertThisUsers } from "./this_user.ts";
 
 /** Where the token lives. */
 function tokenPath(home: string): string {
@@ -50,7 +51,8 @@ export async function installationToken(home: string): Promise<string> {
  *
  * @param home The installation folder.
  * @throws {NotFoundError} when there is none yet (or it is not a token).
- * @throws {UnsafeFileError} when the token file may be read or changed by other users.
+ * @throws {UnsafeFileError} when the token file belongs to another user, or may be read or changed
+ *   by other users.
  */
 export async function readInstallationToken(home: string): Promise<string> {
   const file = tokenPath(home);
@@ -63,6 +65,12 @@ export async function readInstallationToken(home: string): Promise<string> {
     }
     throw error;
   }
+  // Another user's token is theirs to hand out: sent anywhere, it says nothing of this installation.
+  await assertThisUsers(
+    file,
+    info,
+    "it is not used: remove it, and the next sync serve makes a new token",
+  );
   assertPrivate(file, info);
   const token = (await Deno.readTextFile(file)).trim();
   if (!/^[0-9a-f]{32,}$/.test(token)) {

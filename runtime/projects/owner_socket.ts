@@ -3,9 +3,10 @@
  * clients (the CLI, `sync mcp`) on a Unix domain socket inside the
  * installation folder, `<home>/owner.sock`, and the browser on its TCP port.
  *
- * Only this user may enter the folder (mode 700), so only this user can
- * listen there or reach what listens there: a client that sends the token and
- * a project's path over the socket sends them to a process of this person.
+ * The folder and the socket belong to the user running Sync, and only this
+ * user may enter the folder (mode 700), so only this user can listen there or
+ * reach what listens there: a client that sends the token and a project's
+ * path over the socket sends them to a process of this person.
  * A TCP port is not that: once a serve dies, any user of the machine may take
  * its port, so no client sends the token or a project's path to one.
  *
@@ -13,6 +14,7 @@
  */
 import { join } from "node:path";
 import { ConflictError, UnsafeFileError } from "../errors.ts";
+import { assertThisUsers } from "./this_user.ts";
 
 /** The socket's name in the installation folder, kept short for the system's limit on socket paths. */
 const SOCKET_NAME = "owner.sock";
@@ -55,8 +57,8 @@ export async function removeLeftOwnerSocket(path: string): Promise<void> {
 
 /**
  * A `fetch` that reaches the owner over its socket, having made sure the
- * socket is this person's: the folder is closed to other users and the socket
- * belongs to the folder's owner. Requests go to {@linkcode OWNER_SOCKET_ORIGIN}.
+ * socket is this person's: the folder and the socket belong to the user
+ * running Sync, and the folder is closed to other users. Requests go to {@linkcode OWNER_SOCKET_ORIGIN}.
  */
 export interface OwnerSocketClient {
   /** Sends a request over the socket, whatever the URL's host says. */
@@ -69,11 +71,14 @@ export interface OwnerSocketClient {
  * A client of the serve's socket.
  *
  * @param home The installation folder.
- * @throws {UnsafeFileError} when the folder is open to other users, or the socket is not its owner's.
+ * @throws {UnsafeFileError} when the folder or the socket belongs to another user, the folder is
+ *   open to other users, or something other than a socket is there.
  */
 export async function ownerSocketClient(home: string): Promise<OwnerSocketClient> {
   const path = ownerSocketPath(home);
   const [folder, socket] = await Promise.all([Deno.stat(home), Deno.lstat(path).catch(() => null)]);
+  // Another user's folder, or socket, is that user's listener: nothing is sent to it.
+  await assertThisUsers(home, folder, "set SYNC_HOME to a folder of your own");
   // Where the system has no modes or owners there is nothing to check.
   if (folder.mode !== null && (folder.mode & 0o077) !== 0) {
     throw new UnsafeFileError(
@@ -82,10 +87,16 @@ export async function ownerSocketClient(home: string): Promise<OwnerSocketClient
       }), so its socket may not be this person's; run chmod 700 ${home}`,
     );
   }
-  if (socket && (!socket.isSocket || (folder.uid !== null && socket.uid !== folder.uid))) {
+  if (socket) {
+    await assertThisUsers(
+      path,
+      socket,
+      "it is not your sync serve's, so nothing is sent to it: remove it, and start sync serve again",
+    );
+  }
+  if (socket && !socket.isSocket) {
     throw new UnsafeFileError(
-      `${path} is not a socket of the installation folder's owner; stop sync serve, remove it, ` +
-        `and start sync serve again`,
+      `${path} is not a socket; stop sync serve, remove it, and start sync serve again`,
     );
   }
   const client = Deno.createHttpClient({ proxy: { transport: "unix", path } });

@@ -5,10 +5,11 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join, parse } from "node:path";
 import { InvalidInputError, NotFoundError } from "../errors.ts";
 import { PROJECT_LIMITS } from "../limits.ts";
 import { linkTarget } from "../internal/link_target.ts";
+import { isPackageId, notAPackageId } from "../internal/package_id.ts";
 import { FileMemo } from "../internal/file_memo.ts";
 import { readFileAtMost } from "../internal/read_file_at_most.ts";
 import { storageFailure } from "../storage_failure.ts";
@@ -59,9 +60,52 @@ function resolveProjectDirNow(dir: string): string {
     );
   }
   if (!info.isDirectory) throw new NotFoundError(`Cannot open project ${dir}: it is not a folder`);
+  refuseHoldingFolder(real, dir);
   // Refused here, where every command and the app meet a project, rather than
   // as a failed write after a call ran (its receipt could not be kept).
   return keyableProjectPath(real, dir);
+}
+
+/** The person's home folder as given and as resolved, read again only when `HOME` changes. */
+let knownHome: { given: string; real: string } | null = null;
+
+/**
+ * Refuses a folder that holds everything else, which is no project: the
+ * filesystem root, and the person's home folder itself (`HOME`, read here for
+ * every caller, so no route, command or endpoint can leave it out).
+ */
+function refuseHoldingFolder(real: string, dir: string): void {
+  if (parse(real).root === real) {
+    throw new InvalidInputError(
+      `Cannot open ${dir} as a project: it is the filesystem root; open the project's own folder`,
+    );
+  }
+  if (real === personHome()) {
+    throw new InvalidInputError(
+      `Cannot open ${dir} as a project: it is your home folder; open the project's own folder`,
+    );
+  }
+}
+
+/** The person's home folder, resolved; null when `HOME` is not set or not readable. */
+function personHome(): string | null {
+  let given: string | undefined;
+  try {
+    given = Deno.env.get("HOME");
+  } catch {
+    return null;
+  }
+  if (!given) return null;
+  if (knownHome?.given !== given) {
+    let real = given;
+    try {
+      real = Deno.realPathSync(given);
+    } catch {
+      // A home folder that is not there holds no project either way.
+    }
+    knownHome = { given, real };
+  }
+  return knownHome.real;
 }
 
 /**
@@ -132,6 +176,17 @@ async function readDeclaredIdsAt(file: string): Promise<string[]> {
   if (!Array.isArray(list) || !list.every((id) => typeof id === "string" && id.length > 0)) {
     throw new InvalidInputError(
       `${file} must be { "extensions": ["<id>", …] }; fix or delete the file`,
+    );
+  }
+  // A name no package can have would be looked up as if it were one (and
+  // `constructor` or `__proto__` found where nobody put it).
+  const strangers = (list as string[]).filter((id) => !isPackageId(id));
+  if (strangers.length > 0) {
+    throw new InvalidInputError(
+      `${file} lists ${strangers.slice(0, 3).map((id) => notAPackageId(id)).join("; ")}` +
+        `${
+          strangers.length > 3 ? ` (and ${strangers.length - 3} more)` : ""
+        }; fix or delete the file`,
     );
   }
   return [...new Set(list as string[])];

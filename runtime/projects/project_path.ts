@@ -13,6 +13,7 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import { InvalidInputError } from "../errors.ts";
+import { PROJECT_LIMITS } from "../limits.ts";
 
 /** Options for {@linkcode projectPath}. */
 export interface ProjectPathOptions {
@@ -34,8 +35,8 @@ export interface ProjectPathOptions {
  * @param value What the caller gave, as it came (a query parameter, a JSON field, a flag).
  * @param options The name it was given under, and the CLI's folder.
  * @returns The absolute path: as given, or (the CLI) resolved from its folder.
- * @throws {InvalidInputError} when it is missing, not a string, or relative with no folder to
- *   take it from.
+ * @throws {InvalidInputError} when it is missing, not a string, longer than any path the
+ *   system opens, or relative with no folder to take it from.
  *
  * @example
  * ```ts
@@ -59,7 +60,18 @@ export function projectPath(value: unknown, options: ProjectPathOptions = {}): s
       `${name}: ${JSON.stringify(value)} holds a NUL character, which no path may hold`,
     );
   }
-  if (options.relativeTo !== undefined) return resolve(options.relativeTo, value);
+  const path = options.relativeTo !== undefined ? resolve(options.relativeTo, value) : value;
+  const bytes = encoder.encode(path).byteLength;
+  if (bytes > PATH_MAX_BYTES) {
+    // The system refuses to look such a path up at all, which would read as
+    // "no such folder"; it is the length that is wrong.
+    throw new InvalidInputError(
+      `${name}: the path is ${bytes} bytes long, longer than any path the system opens ` +
+        `(${PATH_MAX_BYTES} bytes); a project's path may be at most ` +
+        `${PROJECT_LIMITS.maxPathBytes} bytes. Give the project folder's own, shorter path`,
+    );
+  }
+  if (options.relativeTo !== undefined) return path;
   if (!isAbsolute(value)) {
     throw new InvalidInputError(
       `${name}: ${JSON.stringify(value)} is relative; give the project folder's absolute path`,
@@ -67,3 +79,8 @@ export function projectPath(value: unknown, options: ProjectPathOptions = {}): s
   }
   return value;
 }
+
+/** Linux's PATH_MAX less its closing NUL: the longest path a system call takes. */
+const PATH_MAX_BYTES = 4095;
+
+const encoder = new TextEncoder();

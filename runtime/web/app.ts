@@ -83,8 +83,6 @@ export interface AppOptions {
   token: string;
   /** The port the app is served on: the Host and Origin must name it, and it names the cookie. */
   port: number;
-  /** The person's home folder, which is never opened as a project; unknown when absent. */
-  userHome?: string;
   /** Runs the CLI's commands sent to the owner (`/api/owner`); absent, that API is not served. */
   commands?: CommandRunner;
   /** The folder holding the page and its built files; the repository's `ui/` unless given. */
@@ -190,7 +188,7 @@ export function createApp(host: WebHost, options: AppOptions): WebApp {
   app.post("/api/projects/open", async (c) => {
     const body = await jsonObjectBody(c, '{ "path": "<project folder>" }');
     const path = projectPath(body.path, { name: "path" });
-    const result = await openProject(host, path, { userHome: options.userHome });
+    const result = await openProject(host, path);
     // The thrown errors stay here; their name and message are on each run.
     const opened = result.opened.map(({ failure: _, ...run }) => run);
     return c.json({ ...result, opened });

@@ -55,8 +55,6 @@ export interface ServeOptions {
   socket?: string;
   /** Runs the commands the CLI sends the owner; absent, the CLI's commands are not taken. */
   commands?: CommandRunner;
-  /** The person's home folder, which the app never opens as a project. */
-  userHome?: string;
   /** Starts agents' programs for work; the performer's own unless given. */
   launchAgent?: AgentLauncher;
   /**
@@ -118,7 +116,6 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
   const mcp = new McpEndpoint(host, {
     token,
     sessionTokens,
-    userHome: options.userHome,
     log: options.log,
     // An order an agent writes leaves no receipt for the performer to hear.
     workOrdered: (project) => void work.scan(project),
@@ -154,7 +151,6 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
         app = createApp(host, {
           token,
           port,
-          userHome: options.userHome,
           commands: options.commands,
           work,
           mcp,

@@ -127,3 +127,65 @@ Deno.test("`ProjectMemories` closes a memory as soon as its project folder is re
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("`ProjectMemories` closes a memory when a folder above its project goes", async (t) => {
+  const root = await Deno.makeTempDir({ prefix: "sync-memories-" });
+  const waiting = new Set<() => void>();
+  const memories = new ProjectMemories({
+    log: (line) => {
+      if (/memory\.kv is gone; the memory open under that name was closed at once/.test(line)) {
+        for (const wake of waiting) wake();
+      }
+    },
+  });
+  /** Settles once `project` is no longer held, told by the log line that closes it. */
+  const letGo = (project: string) =>
+    new Promise<void>((resolve) => {
+      const wake = () => {
+        if (memories.holds(project)) return;
+        waiting.delete(wake);
+        resolve();
+      };
+      waiting.add(wake);
+    });
+  try {
+    await t.step("a folder two levels above removed: the memory is closed", async () => {
+      const project = join(root, "removed", "a", "project");
+      await Deno.mkdir(project, { recursive: true });
+      const memory = await memories.open(project);
+      await memory.set(["mark"], "held");
+      const closed = letGo(project);
+      await Deno.remove(join(root, "removed"), { recursive: true });
+      await closed;
+      assert.equal(await isClosed(memory), true);
+      if (await canListOpenFiles()) assert.deepEqual(await deletedFilesHeldOpen(root), []);
+    });
+
+    await t.step("a folder two levels above moved: the memory is closed", async () => {
+      const project = join(root, "moved", "a", "project");
+      await Deno.mkdir(project, { recursive: true });
+      const memory = await memories.open(project);
+      await memory.set(["mark"], "held");
+      const closed = letGo(project);
+      await Deno.rename(join(root, "moved"), join(root, "elsewhere"));
+      await closed;
+      assert.equal(await isClosed(memory), true);
+      // The moved memory is whole at its new place; opened there, it is that folder's.
+      const there = await memories.open(join(root, "elsewhere", "a", "project"));
+      assert.equal((await there.get(["mark"])).value, "held");
+    });
+
+    await t.step("a folder above changing beside the project leaves the memory open", async () => {
+      const project = join(root, "kept", "project");
+      await Deno.mkdir(project, { recursive: true });
+      const memory = await memories.open(project);
+      await Deno.mkdir(join(root, "kept", "beside"));
+      await Deno.remove(join(root, "kept", "beside"));
+      assert.equal(await memories.open(project), memory);
+      assert.equal(await isClosed(memory), false);
+    });
+  } finally {
+    await memories.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});

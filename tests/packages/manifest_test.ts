@@ -455,6 +455,19 @@ Deno.test("`validateManifest()` refuses bad permissions", async (t) => {
       message: "does not name a valid host",
     },
     {
+      name: "net: naming the unspecified address",
+      manifest: withPermissions(["background", "net:0.0.0.0:47399"]),
+      path: "permissions[1]",
+      message: `"net:0.0.0.0:47399" names an unspecified address, which as a destination is ` +
+        `this machine; to reach a server on this machine declare net:127.0.0.1:47399 instead`,
+    },
+    {
+      name: "net: naming an address of 0/8, without a port",
+      manifest: withPermissions(["net:0.1.2.3"]),
+      path: "permissions[0]",
+      message: "to reach a server on this machine declare net:127.0.0.1 instead",
+    },
+    {
       name: "a duplicate permission",
       manifest: withPermissions(["background", "schedule", "background"]),
       path: "permissions[2]",
@@ -803,4 +816,17 @@ Deno.test("`parseManifest()` refuses a handler named like what every object inhe
       }]);
     });
   }
+});
+
+Deno.test("`parseManifest()` refuses an id every object inherits, naming its path", () => {
+  const text = JSON.stringify({ ...minimalManifest(), id: "constructor" });
+  assert.deepEqual(
+    issuesOf(() => parseManifest(text, "manifest.json")).filter((i) => i.path === "id"),
+    [{
+      path: "id",
+      message:
+        '"constructor" cannot be an id: every JavaScript object has a property of that name; ' +
+        "choose another",
+    }],
+  );
 });

@@ -6,6 +6,7 @@ import {
   ownerSocketPath,
   removeLeftOwnerSocket,
 } from "../../runtime/projects/owner_socket.ts";
+import { rejectsWith } from "../internal/rejects_with.ts";
 
 Deno.test("`ownerSocketClient()` refuses a socket that may not be this person's", async (t) => {
   const home = await Deno.makeTempDir({ prefix: "sync-socket-" });
@@ -23,10 +24,11 @@ Deno.test("`ownerSocketClient()` refuses a socket that may not be this person's"
     await t.step("where something other than a socket has its name", async () => {
       await Deno.chmod(home, 0o700);
       await Deno.writeTextFile(ownerSocketPath(home), "");
-      await assert.rejects(
+      await rejectsWith(
         ownerSocketClient(home),
         UnsafeFileError,
-        `${join(home, "owner.sock")} is not a socket of the installation folder's owner`,
+        `${join(home, "owner.sock")} is not a socket; stop sync serve, remove it, and start ` +
+          `sync serve again`,
       );
     });
   } finally {

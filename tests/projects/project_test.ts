@@ -107,6 +107,18 @@ Deno.test("`readDeclaredIds()` reads `.sync/extensions.json`", async (t) => {
       }
     });
 
+    await t.step("a name no package can have is refused by name, inherited ones too", async () => {
+      await Deno.writeTextFile(file, '{ "extensions": ["__proto__", "hello", "constructor"] }');
+      await rejectsWith(
+        readDeclaredIds(project),
+        InvalidInputError,
+        new RegExp(
+          `^${RegExp.escape(file)} lists "__proto__" is not a package id: .*; "constructor" is ` +
+            "not a package id: every JavaScript object has a property of that name; fix or delete",
+        ),
+      );
+    });
+
     await t.step("a link, a FIFO or an oversized file is refused, not read", async () => {
       await Deno.remove(file);
       await Deno.symlink("/dev/zero", file);

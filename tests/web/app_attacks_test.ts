@@ -29,7 +29,10 @@ async function readOnlyFolder(root: string): Promise<string | null> {
 Deno.test("the web app admits only its own page and the token's holder", async (t) => {
   const env = await testHost();
   const userHome = await Deno.makeTempDir({ prefix: "sync-user-home-" });
-  const app = createApp(env.host, { token: TOKEN, port: PORT, userHome });
+  // The person's home folder is `HOME`, read where every project is resolved.
+  const realHome = Deno.env.get("HOME");
+  Deno.env.set("HOME", userHome);
+  const app = createApp(env.host, { token: TOKEN, port: PORT });
   const open = (path: string, headers: Record<string, string>, body?: BodyInit) =>
     app.request(url("/api/projects/open"), {
       method: "POST",
@@ -253,7 +256,7 @@ Deno.test("the web app admits only its own page and the token's holder", async (
           authorization: `Bearer ${TOKEN}`,
           "content-type": "application/json",
         });
-        assert.equal(response.status, 400);
+        assert.equal(response.status, 409);
         assert.match((await response.json()).error, /cannot write in it/);
       }
       // Whoever runs the test (root included), a process whose --allow-write
@@ -280,7 +283,7 @@ Deno.test("the web app admits only its own page and the token's holder", async (
         const decoder = new TextDecoder();
         assert.equal(child.code, 0, decoder.decode(child.stderr));
         const { status, body } = JSON.parse(decoder.decode(child.stdout));
-        assert.equal(status, 400);
+        assert.equal(status, 409);
         assert.match(body.error, /^Cannot open .* as a project: this user cannot write in it/);
       } finally {
         await Deno.remove(allowed, { recursive: true });
@@ -288,6 +291,8 @@ Deno.test("the web app admits only its own page and the token's holder", async (
       }
     });
   } finally {
+    if (realHome === undefined) Deno.env.delete("HOME");
+    else Deno.env.set("HOME", realHome);
     await Deno.chmod(join(userHome, "read-only"), 0o755).catch(() => {});
     await Deno.remove(userHome, { recursive: true });
     await env.close();

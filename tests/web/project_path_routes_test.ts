@@ -4,6 +4,7 @@ import { McpEndpoint } from "../../runtime/mcp/mod.ts";
 import { projectPath } from "../../runtime/projects/mod.ts";
 import { needProject } from "../../runtime/cli/need.ts";
 import { createApp } from "../../runtime/web/app.ts";
+import { installPackage } from "../../runtime/lifecycle/mod.ts";
 import { testHost } from "../internal/packages.ts";
 import { performerOver } from "../internal/sessions.ts";
 import { initializeRequest, mcpPostHeaders } from "../internal/mcp_initialize.ts";
@@ -161,3 +162,77 @@ Deno.test("`projectPath()` refuses a relative project the same way on every rout
     await env.close();
   }
 });
+
+Deno.test("`projectPath()` refuses the home folder and an over-long path the same way on every route", async (t) => {
+  const env = await testHost();
+  const mcp = new McpEndpoint(env.host, { token: TOKEN });
+  const app = createApp(env.host, { token: TOKEN, port: 4321, work: performerOver(env.host), mcp });
+  const ask = async (path: string, init?: RequestInit) => {
+    const response = await app.request(`${ORIGIN}${path}`, {
+      ...init,
+      headers: { ...HEADERS, ...init?.headers },
+    });
+    return { status: response.status, message: await refusalOf(response) };
+  };
+  // The person's home folder is `HOME`, read wherever a project is resolved.
+  const home = await Deno.makeTempDir({ prefix: "sync-person-home-" });
+  const realHome = Deno.env.get("HOME");
+  Deno.env.set("HOME", home);
+  const long = `/${"a".repeat(4999)}`;
+  try {
+    for (const { route, name = "project", request } of ROUTES) {
+      await t.step(`${route} refuses the home folder`, async () => {
+        const { status, message } = await ask(...request(home));
+        assert.equal(status, 400, `${route} answered ${status}: ${message}`);
+        assert.equal(
+          message,
+          `Cannot open ${home} as a project: it is your home folder; open the project's own folder`,
+        );
+        assert.equal(await exists(`${home}/.sync`), false);
+      });
+      await t.step(`${route} refuses a path longer than the system opens`, async () => {
+        const { status, message } = await ask(...request(long));
+        assert.equal(status, 400, `${route} answered ${status}: ${message}`);
+        assert.equal(
+          message,
+          `${name}: the path is 5000 bytes long, longer than any path the system opens (4095 ` +
+            `bytes); a project's path may be at most 1024 bytes. Give the project folder's own, ` +
+            `shorter path`,
+        );
+      });
+    }
+    await t.step(
+      "`installPackage()`, as the CLI installs, refuses the home folder as the app does",
+      async () => {
+        await assert.rejects(
+          installPackage(env.host, "/no/such/package", home),
+          /Cannot open .* as a project: it is your home folder/,
+        );
+      },
+    );
+    await t.step("/mcp with an empty project says what the parser says", async () => {
+      const { status, message } = await ask("/mcp?project=", {
+        method: "POST",
+        headers: { ...mcpPostHeaders(TOKEN), origin: ORIGIN },
+        body: initializeRequest(),
+      });
+      assert.equal(status, 400);
+      assert.equal(message, "project: required: the project folder's absolute path");
+    });
+  } finally {
+    if (realHome === undefined) Deno.env.delete("HOME");
+    else Deno.env.set("HOME", realHome);
+    await Deno.remove(home, { recursive: true });
+    await mcp.close();
+    await env.close();
+  }
+});
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -46,7 +46,6 @@ async function runMcp(context: CommandContext<typeof OPTIONS>): Promise<number> 
   // serve is started for it; the serve asks again (writing included: this
   // process may not write) when the session opens.
   const project = await openableFolder(needProject(flags.project, context.cwd), {
-    userHome: Deno.env.get("HOME"),
     probeWrite: false,
   });
   const home = syncHome();

@@ -33,7 +33,7 @@ async function runOpen(context: CommandContext<typeof OPTIONS>): Promise<number>
   const dir = needProject(flags.project, context.cwd);
   return await withHost(context, async (host) => {
     // The person's home folder is never a project; the app refuses it by the same rule.
-    const result = await openProject(host, dir, { userHome: Deno.env.get("HOME") });
+    const result = await openProject(host, dir);
     const ids = result.project.extensionIds;
     io.out(
       `Opened ${result.project.path}: ${

@@ -42,7 +42,6 @@ async function runInstall(context: CommandContext<typeof INSTALL_OPTIONS>): Prom
   return await withHost(context, async (host) => {
     const result = await installPackage(host, source, project, {
       approve: flags.approve,
-      userHome: Deno.env.get("HOME"),
     });
     for (const line of installReport(result)) io.out(line);
     return 0;

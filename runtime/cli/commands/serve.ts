@@ -73,7 +73,6 @@ async function runServe(
         log: io.out,
         ownership,
         socket: ownerSocketPath(home),
-        userHome: Deno.env.get("HOME"),
         commands: (request, output) => runSent(request, output, host),
       });
       return 0;

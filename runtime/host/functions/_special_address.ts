@@ -7,6 +7,9 @@
  */
 import { isIPv4, isIPv6 } from "node:net";
 
+/** What {@linkcode specialAddressKind} calls 0.0.0.0/8 and `::`, and the IPv6 forms carrying 0/8. */
+export const UNSPECIFIED_ADDRESS = "an unspecified address";
+
 /**
  * What an address is when it is one a declared name may not lead to, in the
  * words a refusal uses ("a loopback address"); undefined for any other
@@ -31,7 +34,7 @@ export function specialAddressKind(address: string): string | undefined {
 }
 
 function ipv4Kind([a, b, c, d]: number[]): string | undefined {
-  if (a === 0) return "an unspecified address";
+  if (a === 0) return UNSPECIFIED_ADDRESS;
   if (a === 127) return "a loopback address";
   if (a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168)) {
     return "a private address";
@@ -47,7 +50,7 @@ function ipv6Kind(groups: number[]): string | undefined {
   const [g0, g1, g2, g3, g4, g5, g6, g7] = groups;
   const firstFiveZero = g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0;
   if (firstFiveZero && g5 === 0 && g6 === 0) {
-    if (g7 === 0) return "an unspecified address";
+    if (g7 === 0) return UNSPECIFIED_ADDRESS;
     if (g7 === 1) return "a loopback address";
   }
   const embedded = [g6 >> 8, g6 & 0xff, g7 >> 8, g7 & 0xff];

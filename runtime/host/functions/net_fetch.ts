@@ -13,7 +13,7 @@ import {
   PermissionDeniedError,
 } from "../../errors.ts";
 import type { NetRequest, NetResponse } from "../../extension_api/service.ts";
-import { specialAddressKind } from "./_special_address.ts";
+import { specialAddressKind, UNSPECIFIED_ADDRESS } from "./_special_address.ts";
 import { type ResolveHost, resolveHost } from "./resolve_host.ts";
 
 /** Options for {@linkcode netFetch}. */
@@ -67,7 +67,8 @@ const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]);
  * in between; an `https:` one is bound to the name by its certificate.
  *
  * @throws {PermissionDeniedError} when the URL's host is not declared, or
- *   resolves to an address the package does not declare.
+ *   resolves to an address the package does not declare, or is (or resolves
+ *   to) an unspecified address, which no declaration allows.
  * @throws {InvalidInputError} for a malformed request.
  * @throws {NetworkError} when the name does not resolve or the host does not answer.
  * @throws {PayloadTooLargeError} when the response's body or headers pass their cap.
@@ -93,6 +94,7 @@ export async function netFetch(request: unknown, options: NetFetchOptions): Prom
       `net.fetch() to ${url.host} needs the net:${url.host} permission, which ${options.packageId} does not declare`,
     );
   }
+  refuseUnspecified(url, url.hostname.replace(/^\[|\]$/g, ""));
   const method = (req.method ?? "GET").toUpperCase();
   if (!METHODS.has(method)) {
     throw new InvalidInputError(`net.fetch(): method ${method} is not supported`);
@@ -199,6 +201,7 @@ async function checkedAddress(
     throw new NetworkError(`net.fetch() to ${url.host} failed: ${hostname} has no address`);
   }
   for (const address of addresses) {
+    refuseUnspecified(url, address);
     const kind = specialAddressKind(address);
     if (kind === undefined) continue;
     // net: names IPv4 addresses only, so no declaration names an IPv6 one.
@@ -212,6 +215,23 @@ async function checkedAddress(
     );
   }
   return addresses[0];
+}
+
+/**
+ * Refuses an unspecified address (0.0.0.0, `::`) as where a request goes,
+ * declared or not: sent there, a connection reaches this machine, whatever
+ * listens on its loopback, though the declaration names no loopback address.
+ */
+function refuseUnspecified(url: URL, address: string): void {
+  if (specialAddressKind(address) !== UNSPECIFIED_ADDRESS) return;
+  const hostname = url.hostname.replace(/^\[|\]$/g, "");
+  const what = address === hostname ? `${hostname} is` : `${hostname} resolves to ${address},`;
+  const port = url.port ? `:${url.port}` : "";
+  throw new PermissionDeniedError(
+    `net.fetch() cannot fetch ${url.origin}/: ${what} an unspecified address; as a destination ` +
+      `it is this machine, which no net: permission names so: to reach a server on this ` +
+      `machine, declare net:127.0.0.1${port} and fetch that`,
+  );
 }
 
 /** `promise`, or the signal's reason as soon as it aborts. */

@@ -103,6 +103,39 @@ Deno.test("`netFetch()` reaches a declared name only at addresses the package ma
       );
     });
 
+    await t.step(
+      "an unspecified address is refused though declared, and sends nothing",
+      async () => {
+        seen.length = 0;
+        await rejectsWith(
+          netFetch(`http://0.0.0.0:${port}/`, { ...options, hosts: [`0.0.0.0:${port}`] }),
+          PermissionDeniedError,
+          `net.fetch() cannot fetch http://0.0.0.0:${port}/: 0.0.0.0 is an unspecified address; ` +
+            `as a destination it is this machine, which no net: permission names so: to reach a ` +
+            `server on this machine, declare net:127.0.0.1:${port} and fetch that`,
+        );
+        // The URL's short forms of 0.0.0.0 are 0.0.0.0 too.
+        await rejectsWith(
+          netFetch(`http://0:${port}/`, { ...options, hosts: [`0.0.0.0:${port}`] }),
+          PermissionDeniedError,
+          /0\.0\.0\.0 is an unspecified address; /,
+        );
+        await rejectsWith(
+          netFetch(`http://unspecified.test:${port}/`, {
+            ...options,
+            hosts: [`unspecified.test:${port}`, `0.0.0.0:${port}`],
+            resolve: resolver({ "unspecified.test": ["0.0.0.0"] }),
+          }),
+          PermissionDeniedError,
+          `net.fetch() cannot fetch http://unspecified.test:${port}/: unspecified.test resolves ` +
+            `to 0.0.0.0, an unspecified address; as a destination it is this machine, which no ` +
+            `net: permission names so: to reach a server on this machine, declare ` +
+            `net:127.0.0.1:${port} and fetch that`,
+        );
+        assert.deepEqual(seen, []);
+      },
+    );
+
     await t.step("every address a name may not lead to is refused by what it is", async () => {
       const kinds: [string, string][] = [
         ["127.0.0.2", "a loopback address"],

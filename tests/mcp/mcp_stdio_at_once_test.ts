@@ -1,0 +1,86 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { REPO_ROOT } from "../internal/cli.ts";
+import { initializeRequest } from "../internal/mcp_initialize.ts";
+import { ServeProcess } from "../internal/serve_process.ts";
+
+/** How long the answers may take before the test gives up on them. */
+const ANSWERS_MS = 60_000;
+
+Deno.test("`bridgeStdio()` holds what follows `initialize` until the owner has answered it", async (t) => {
+  const root = await Deno.makeTempDir({ prefix: "sync-mcp-at-once-" });
+  const home = join(root, "home");
+  const project = join(root, "project");
+  await Deno.mkdir(project);
+  const serve = new ServeProcess(home);
+  let child: Deno.ChildProcess | undefined;
+  try {
+    await serve.url();
+    child = new Deno.Command(Deno.execPath(), {
+      args: ["task", "-q", "mcp", "--project", project],
+      cwd: REPO_ROOT,
+      env: { SYNC_HOME: home, NO_COLOR: "1" },
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const stderr = new Response(child.stderr).text();
+    const stdin = child.stdin.getWriter();
+    const stdout = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+
+    await t.step(
+      "initialize, initialized and tools/list written at once are all answered",
+      async () => {
+        // One write, as a client that does not wait for the answer to initialize sends them.
+        await stdin.write(new TextEncoder().encode(
+          [
+            initializeRequest("at-once"),
+            JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+            JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
+            JSON.stringify({ jsonrpc: "2.0", id: 3, method: "ping" }),
+          ].join("\n") + "\n",
+        ));
+        const answers = new Map<unknown, Record<string, unknown>>();
+        let rest = "";
+        const until = Date.now() + ANSWERS_MS;
+        while (!(answers.has(1) && answers.has(2) && answers.has(3)) && Date.now() < until) {
+          const { value, done } = await stdout.read();
+          if (done) break;
+          const lines = (rest + value).split("\n");
+          rest = lines.pop()!;
+          for (const line of lines.filter(Boolean)) {
+            const message = JSON.parse(line);
+            if ("id" in message) answers.set(message.id, message);
+          }
+        }
+        assert.equal(
+          (answers.get(1)?.result as { serverInfo?: { name?: string } })?.serverInfo?.name,
+          "sync-mcp",
+          JSON.stringify(answers.get(1)),
+        );
+        assert.ok(
+          Array.isArray((answers.get(2)?.result as { tools?: unknown })?.tools),
+          JSON.stringify(answers.get(2)),
+        );
+        assert.deepEqual(answers.get(3)?.result, {}, JSON.stringify(answers.get(3)));
+      },
+    );
+
+    await stdin.close();
+    await stdout.cancel();
+    const { code } = await child.status;
+    child = undefined;
+    assert.equal(code, 0, await stderr);
+  } finally {
+    if (child) {
+      try {
+        child.kill("SIGKILL");
+      } catch { /* already gone */ }
+      await child.status;
+      await child.stdout.cancel().catch(() => {});
+      await child.stderr.cancel().catch(() => {});
+    }
+    await serve.stop("SIGTERM");
+    await Deno.remove(root, { recursive: true });
+  }
+});
