@@ -15,8 +15,10 @@
  *    handler failed, the artefact cannot be read, its last three scheduled
  *    attempts failed while its clock is on, one of its handlers failed its
  *    last `FAILING_AFTER` attempts whatever its other handlers do
- *    (`failing_handlers.ts`; one notice per handler, naming it and its last
- *    error), or work it ordered waits for a person to sign in to the agent.
+ *    (`failing_handlers.ts`, read from each handler's own run of failures,
+ *    however many receipts its siblings write; one notice per handler, naming
+ *    it and its last error; failures from before the project approved what it
+ *    has now do not count), or work it ordered waits for a person to sign in to the agent.
  *    Nothing retries a failed handler, so a handler failing again and again
  *    stays broken until a person fixes it: that is this state's meaning, not
  *    a quieter mark. It outlasts the moment, so it wins over the quiet
@@ -38,10 +40,10 @@
 import { listSessions } from "../agents/mod.ts";
 import { cutText } from "../internal/cut_text.ts";
 import { isSwitchedOff, needsReview } from "../clock/mod.ts";
-import { newestReceipts, runningHandlers } from "../host/mod.ts";
+import { newestReceipts, readHandlerRuns, runningHandlers } from "../host/mod.ts";
 import { readApproval, readServingState } from "../packages/mod.ts";
 import type { Receipt } from "../types.ts";
-import { FAILING_AFTER, type FailingHandler, FailureRows } from "./failing_handlers.ts";
+import { FAILING_AFTER, type FailingHandler, failingHandlers } from "./failing_handlers.ts";
 
 /** The lamp's states; see the module's documentation for what each means and which wins. */
 export type LampState = "dark" | "steady" | "breathing" | "red" | "paused";
@@ -292,20 +294,16 @@ async function readLampFacts(
   // A failure from before the project approved what it has now (an earlier
   // install, since removed) is not this installation's to fix.
   const since = approval?.approvedAt ?? "";
-  // One read of its receipts, newest first, finds both its last lifecycle call
-  // and the handlers failing again and again; it stops once both are known.
   const handlers = "current" in standing ? Object.keys(standing.current.manifest.handlers) : null;
-  const rows = new FailureRows();
+  // Its last lifecycle call since then: a scan of its newest receipts,
+  // stopped at the first lifecycle receipt or the first from before it.
   let lifecycle: Receipt | null = null;
-  let lifecycleKnown = false;
   for await (const receipt of newestReceipts(kv, project, id)) {
-    if (!lifecycleKnown && receipt.startedAt < since) lifecycleKnown = true;
-    if (!lifecycleKnown && receipt.occasion.kind === "lifecycle") {
+    if (receipt.startedAt < since) break;
+    if (receipt.occasion.kind === "lifecycle") {
       lifecycle = receipt;
-      lifecycleKnown = true;
+      break;
     }
-    rows.see(receipt);
-    if (lifecycleKnown && rows.decided(handlers)) break;
   }
   return {
     id,
@@ -315,8 +313,10 @@ async function readLampFacts(
     needsReview: await needsReview(kv, project, id),
     running: await runningHandlers(kv, project, id, { now: options.now() }),
     failedLifecycle: lifecycle?.outcome === "failed" ? lifecycle : null,
-    // A handler the package no longer declares has nothing left to fix.
-    failingHandlers: rows.failing().filter((f) => handlers?.includes(f.handler) ?? true),
+    failingHandlers: failingHandlers(await readHandlerRuns(kv, project, id), {
+      declared: handlers,
+      since,
+    }),
     signInWaits: (await listSessions(kv, project))
       .filter((s) => s.extensionId === id && s.waitingFor?.kind === "sign-in")
       .map((s) => ({

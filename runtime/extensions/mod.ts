@@ -17,8 +17,8 @@ export type {
   LampState,
   ReadLampOptions,
 } from "./lamp.ts";
-export { countedOutcome, FAILING_AFTER, FailureRows } from "./failing_handlers.ts";
-export type { FailingHandler } from "./failing_handlers.ts";
+export { FAILING_AFTER, failingHandlers } from "./failing_handlers.ts";
+export type { FailingHandler, FailingHandlersOptions } from "./failing_handlers.ts";
 export { listExtensions } from "./extension_summary.ts";
 export type { ExtensionSummary, ListExtensionsOptions } from "./extension_summary.ts";
 export { describeExtension } from "./extension_page.ts";

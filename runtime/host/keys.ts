@@ -1,7 +1,8 @@
 /**
  * Every Deno KV key the host writes in the installation: receipts (by
- * package, in a time-ordered index, and their count), the claims of
- * running handlers and their rate counts, and the secret record cursors are sealed with. Keys are built here and nowhere else, so their shapes —
+ * package, in a time-ordered index, and their count), each handler's run of
+ * failures, the claims of running handlers and their rate counts, and the
+ * secret record cursors are sealed with. Keys are built here and nowhere else, so their shapes —
  * which data already stored must keep matching — can be read in one place.
  *
  * @module
@@ -10,6 +11,7 @@
 const RECEIPT = "receipt";
 const RECEIPT_BY_TIME = "receipt_by_time";
 const RUNNING = "running";
+const HANDLER_RUN = "handler_run";
 
 /**
  * Key of a receipt, by package.
@@ -98,4 +100,26 @@ export function recordCursorSecretKey(): Deno.KvKey {
  */
 export function handlerRateKey(project: string, id: string, handler: string): Deno.KvKey {
   return ["rate", project, id, handler];
+}
+
+/**
+ * Key of a handler's run of counted failures in a project, since its last
+ * success (`handler_runs.ts`).
+ *
+ * @param project The project's resolved path.
+ * @param id The package id.
+ * @param handler The handler's name, as its receipts store it.
+ */
+export function handlerRunKey(project: string, id: string, handler: string): Deno.KvKey {
+  return [HANDLER_RUN, project, id, handler];
+}
+
+/**
+ * Prefix of the runs of failures of a package's handlers in a project.
+ *
+ * @param project The project's resolved path.
+ * @param id The package id.
+ */
+export function handlerRunsPrefix(project: string, id: string): Deno.KvKey {
+  return [HANDLER_RUN, project, id];
 }

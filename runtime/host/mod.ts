@@ -18,6 +18,13 @@ export type { HostOptions } from "./host.ts";
 export { hostDispatch } from "./host_dispatch.ts";
 export { runHostFunction } from "./host_function.ts";
 export type { HostFunction, HostFunctionContext, WorkStateReader } from "./host_function.ts";
+export {
+  countedOutcome,
+  FAILING_AFTER,
+  forgetHandlerRuns,
+  readHandlerRuns,
+} from "./handler_runs.ts";
+export type { HandlerRun } from "./handler_runs.ts";
 export { recordCursorSecret } from "./record_cursor_secret.ts";
 export {
   latestReceipt,

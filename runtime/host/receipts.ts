@@ -10,6 +10,7 @@ import { cutText } from "../internal/cut_text.ts";
 import { isPackageId, notAPackageId } from "../packages/mod.ts";
 import { RECEIPT_LIMITS } from "../limits.ts";
 import type { Receipt } from "../types.ts";
+import { addHandlerRun } from "./handler_runs.ts";
 import {
   receiptCountKey,
   receiptIndexKey,
@@ -43,22 +44,36 @@ export function boundReceipt(receipt: Receipt): Receipt {
 
 /**
  * Adds a receipt's writes to an atomic operation: the receipt (only if none
- * with its id is written yet), its place in the project's index, and its
- * count. For a receipt that must be written together with something else,
- * such as letting go of the claim of the call it tells of.
+ * with its id is written yet), its place in the project's index, its count,
+ * and the change it makes to its handler's run of failures
+ * ({@linkcode addHandlerRun}, which reads that row for a failure and checks
+ * it). For a receipt that must be written together with something else, such
+ * as letting go of the claim of the call it tells of.
  *
+ * @param kv The installation's KV, to read the handler's run.
  * @param op The atomic operation to add to.
  * @param receipt What the attempt left; it is bounded here.
  */
-export function addReceipt(op: Deno.AtomicOperation, receipt: Receipt): Deno.AtomicOperation {
+export async function addReceipt(
+  kv: Deno.Kv,
+  op: Deno.AtomicOperation,
+  receipt: Receipt,
+): Promise<void> {
   const stored = boundReceipt(receipt);
   const key = receiptKey(stored.project, stored.packageId, stored.id);
-  return op
+  op
     .check({ key, versionstamp: null })
     .set(key, stored)
     .set(receiptIndexKey(stored.project, stored.id), stored.packageId)
     .sum(receiptCountKey(stored.project, stored.packageId), 1n);
+  await addHandlerRun(kv, op, stored);
 }
+
+/**
+ * Tries to write a receipt, and the change to its handler's run, this many
+ * times: a try fails when the run changed between its read and the write.
+ */
+const WRITE_TRIES = 3;
 
 /**
  * Writes a receipt. One whose id is already written is not written again,
@@ -72,15 +87,21 @@ export function addReceipt(op: Deno.AtomicOperation, receipt: Receipt): Deno.Ato
  * @param receipt What the attempt left; it is bounded first ({@linkcode boundReceipt}).
  */
 export async function writeReceipt(kv: Deno.Kv, receipt: Receipt): Promise<void> {
-  const result = await addReceipt(kv.atomic(), receipt).commit();
-  if (!result.ok && receipt.outcome !== "interrupted") {
-    const key = receiptKey(receipt.project, receipt.packageId, receipt.id);
+  const stored = boundReceipt(receipt);
+  const key = receiptKey(stored.project, stored.packageId, stored.id);
+  for (let tries = 0; tries < WRITE_TRIES; tries++) {
+    const first = kv.atomic();
+    await addReceipt(kv, first, stored);
+    if ((await first.commit()).ok) break;
     const existing = await kv.get<Receipt>(key);
-    if (existing.value?.outcome === "interrupted") {
-      await kv.atomic().check(existing).set(key, boundReceipt(receipt)).commit();
-    }
+    // Not written yet: what failed the write was the handler's run, changed meanwhile.
+    if (existing.versionstamp === null) continue;
+    if (existing.value?.outcome !== "interrupted" || stored.outcome === "interrupted") break;
+    const op = kv.atomic().check(existing).set(key, stored);
+    await addHandlerRun(kv, op, stored);
+    if ((await op.commit()).ok) break;
   }
-  await trimReceipts(kv, receipt.project, receipt.packageId);
+  await trimReceipts(kv, stored.project, stored.packageId);
 }
 
 /** Receipts released with their claims between two looks at a package's count. */

@@ -138,7 +138,7 @@ export async function addInterruptedReceipt(
   if (receipt === null) return null;
   const key = receiptKey(receipt.project, receipt.packageId, receipt.id);
   if ((await kv.get(key)).versionstamp !== null) return null;
-  addReceipt(op, receipt);
+  await addReceipt(kv, op, receipt);
   return receipt;
 }
 
@@ -164,13 +164,18 @@ export async function claimHandler(
     ...(options.receipt ? { receipt: boundReceipt(options.receipt) } : {}),
   };
   const alongside = options.alongside;
-  const put = (op: Deno.AtomicOperation) => claim ? op.set(key, claim) : addReceipt(op, ended!);
+  // Adds the claim, or the ended call's receipt, to an atomic write.
+  const put = async (op: Deno.AtomicOperation) => {
+    if (claim) op.set(key, claim);
+    else await addReceipt(kv, op, ended!);
+  };
   // Most claims find the handler free and its companions as this process
   // left them: the first try takes that as read, and its checks (no claim
   // there; the companions' versionstamps) prove it or fail, and then it reads.
   const remembered = alongside ? alongside.remembered?.() : [];
   if (remembered) {
-    const op = put(kv.atomic().check({ key, versionstamp: null }));
+    const op = kv.atomic().check({ key, versionstamp: null });
+    await put(op);
     let added = true;
     try {
       alongside?.add(op, remembered);
@@ -189,7 +194,8 @@ export async function claimHandler(
     const [current, ...entries] = await readEntries(kv, [key, ...alongside?.keys ?? []]);
     const held = current.value as RunningClaim | null;
     if (held && await stillHeld(held, options.now, options.lock)) return null;
-    const op = put(kv.atomic().check(current));
+    const op = kv.atomic().check(current);
+    await put(op);
     // The claim found is let go of in the same write: nothing takes its place.
     if (held && ended) op.delete(key);
     alongside?.add(op, entries);
@@ -275,12 +281,21 @@ export async function releaseHandler(
   versionstamp: string,
   receipt?: Receipt,
 ): Promise<void> {
-  const op = kv.atomic().check({ key, versionstamp }).delete(key);
-  if (receipt) addReceipt(op, receipt);
-  const result = await op.commit();
-  if (!result.ok && receipt) await writeReceipt(kv, receipt);
-  else if (receipt) await trimReceiptsNowAndThen(kv, receipt);
+  for (let tries = 0; tries < RELEASE_TRIES; tries++) {
+    const op = kv.atomic().check({ key, versionstamp }).delete(key);
+    if (receipt) await addReceipt(kv, op, receipt);
+    if ((await op.commit()).ok) {
+      if (receipt) await trimReceiptsNowAndThen(kv, receipt);
+      return;
+    }
+    // Still this call's claim: what failed the write was the handler's run, changed meanwhile.
+    if (!receipt || (await kv.get(key)).versionstamp !== versionstamp) break;
+  }
+  if (receipt) await writeReceipt(kv, receipt);
 }
+
+/** Tries at letting go of a claim with its receipt, whose handler's run may change meanwhile. */
+const RELEASE_TRIES = 3;
 
 /** A claim held for as long as a call runs; see {@linkcode holdHandler}. */
 export interface HandlerHold {

@@ -1,7 +1,8 @@
 /**
  * Removing a package from a project: its `removed` handler runs first, then
  * the id leaves the project's `.sync/extensions.json`, the project's approval
- * is deleted and the clock forgets the package there.
+ * and its handlers' runs of failures are deleted and the clock forgets the
+ * package there.
  *
  * @module
  */
@@ -9,7 +10,7 @@ import { deleteApproval, servingPackage } from "../packages/mod.ts";
 import { LifecycleFailedError, NotFoundError } from "../errors.ts";
 import { printable } from "../internal/printable.ts";
 import { bumpGeneration } from "../memory/mod.ts";
-import type { HandlerCaller } from "../host/mod.ts";
+import { forgetHandlerRuns, type HandlerCaller } from "../host/mod.ts";
 import { forgetSchedule, switchOn } from "../clock/mod.ts";
 import { type LifecycleRun, runLifecycle } from "./moment.ts";
 import {
@@ -51,9 +52,9 @@ export interface RemoveResult {
 /**
  * Removes a package from a project. Its `removed` handler runs first; if it
  * fails the removal is refused (unless `force`) and nothing changes. Then the
- * id leaves `.sync/extensions.json`, the project's approval is deleted and its
- * generation bumped so that a call still running commits nothing. The
- * project's records stay.
+ * id leaves `.sync/extensions.json`, the project's approval and its handlers'
+ * runs of failures are deleted and its generation bumped so that a call still
+ * running commits nothing. The project's records and its receipts stay.
  *
  * @param host What runs the `removed` handler and forgets the package's approval.
  * @param id The package id.
@@ -102,6 +103,8 @@ export async function removePackage(
   await bumpGeneration(await host.projectMemory(project), id);
   await writeDeclaredIds(project, ids.filter((other) => other !== id));
   await deleteApproval(host.kv, project, id);
+  // Its receipts stay, to be read; its handlers' runs of failures go with it.
+  await forgetHandlerRuns(host.kv, project, id);
   // Remembered without it first, so a clock that looked before cannot start it any more;
   // then, installed again, it starts afresh: on, never run, not needing review.
   await rememberProject(host.kv, project, { now: host.now });

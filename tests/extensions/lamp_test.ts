@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type LampFacts, lampOf, readLamp } from "../../runtime/extensions/mod.ts";
-import { installPackage, openProject } from "../../runtime/lifecycle/mod.ts";
+import { installPackage, openProject, removePackage } from "../../runtime/lifecycle/mod.ts";
+import { readApproval } from "../../runtime/packages/mod.ts";
 import { switchOff } from "../../runtime/clock/mod.ts";
 import { beginAttempt, endAttempt } from "../../runtime/clock/stamps.ts";
 import { holdHandler } from "../../runtime/host/running_claim.ts";
@@ -9,7 +10,8 @@ import { runningClaimKey } from "../../runtime/host/keys.ts";
 import { writeDeclaredIds } from "../../runtime/projects/mod.ts";
 import { testHost, writePackage } from "../internal/packages.ts";
 import { FAILING_AFTER } from "../../runtime/extensions/failing_handlers.ts";
-import { writeReceipt } from "../../runtime/host/receipts.ts";
+import { listReceipts, RECEIPTS_KEPT, writeReceipt } from "../../runtime/host/receipts.ts";
+import { readHandlerRuns } from "../../runtime/host/handler_runs.ts";
 import { newId } from "../../runtime/internal/id.ts";
 import type { Receipt } from "../../runtime/types.ts";
 
@@ -382,6 +384,98 @@ Deno.test("readLamp() is red for a handler that failed again and again, whatever
         assert.match(red.notices[0].text, /the last, called by an agent: Error: down\. /);
       },
     );
+  } finally {
+    await env.close();
+  }
+});
+
+Deno.test("readLamp() keeps a failing handler red however many receipts its siblings write", async (t) => {
+  const env = await testHost();
+  const now = () => Date.now();
+  const lamp = () => readLamp(env.kv, env.project, "pair", { now });
+  try {
+    await env.install(PAIR);
+
+    await t.step("three real failures of one handler turn it red", async () => {
+      for (let i = 0; i < FAILING_AFTER; i++) {
+        await assert.rejects(
+          env.call("pair", "pair.flaky", { fail: true }),
+          /tracker answered 503/,
+        );
+      }
+      assert.deepEqual((await lamp()).notices.map((n) => n.handler), ["pair.flaky"]);
+    });
+
+    await t.step(
+      "600 receipts of its sibling, successes and refusals, scroll its failures out: still red",
+      async () => {
+        assert.equal(await env.call("pair", "pair.fine"), "fine");
+        const from = Date.now() + 1000;
+        for (let i = 0; i < 600; i++) {
+          await pairReceipt(env.kv, env.project, from + i, {
+            handler: "pair.fine",
+            ...(i % 2 === 0
+              ? { outcome: "ok", error: undefined }
+              : { error: { name: "RateLimitedError", message: "too often" } }),
+          });
+        }
+        const kept = await listReceipts(env.kv, env.project, {
+          packageId: "pair",
+          limit: RECEIPTS_KEPT + 100,
+        });
+        assert.ok(kept.length <= RECEIPTS_KEPT + 50, `${kept.length} receipts kept`);
+        assert.ok(!kept.some((r) => r.handler === "pair.flaky"), "its failures are trimmed");
+        const red = await lamp();
+        assert.equal(red.state, "red");
+        assert.deepEqual(red.notices.map((n) => [n.reason, n.handler]), [
+          ["handler-failing", "pair.flaky"],
+        ]);
+        assert.match(red.notices[0].text, /called by a person or a screen: .*tracker answered 503/);
+      },
+    );
+
+    await t.step("one success of the handler clears it", async () => {
+      assert.equal(await env.call("pair", "pair.flaky", { fail: false }), "ok");
+      assert.deepEqual(await lamp(), { state: "steady", label: "ready", notices: [], running: [] });
+    });
+  } finally {
+    await env.close();
+  }
+});
+
+Deno.test("readLamp() does not hold an earlier install's failures against a fresh one", async (t) => {
+  const env = await testHost();
+  const now = () => Date.now();
+  const lamp = () => readLamp(env.kv, env.project, "pair", { now });
+  try {
+    const dir = await env.install(PAIR);
+
+    await t.step("removed and installed again after three failures: steady", async () => {
+      for (let i = 0; i < FAILING_AFTER; i++) {
+        await assert.rejects(
+          env.call("pair", "pair.flaky", { fail: true }),
+          /tracker answered 503/,
+        );
+      }
+      assert.equal((await lamp()).state, "red");
+      await removePackage(env.host, "pair", env.project);
+      assert.equal((await readHandlerRuns(env.kv, env.project, "pair")).size, 0);
+      await installPackage(env.host, dir, env.project, { approve: true });
+      assert.deepEqual(await lamp(), { state: "steady", label: "ready", notices: [], running: [] });
+    });
+
+    await t.step("failures that started before the project approved it do not count", async () => {
+      const before = Date.parse((await readApproval(env.kv, env.project, "pair"))!.approvedAt);
+      for (let i = FAILING_AFTER; i > 0; i--) {
+        await pairReceipt(env.kv, env.project, before - i * 1000, { occasion: { kind: "agent" } });
+      }
+      assert.equal((await lamp()).state, "steady");
+      await pairReceipt(env.kv, env.project, Date.now() + 1000, { occasion: { kind: "agent" } });
+      assert.equal((await lamp()).state, "steady", "one since then of three");
+      await pairReceipt(env.kv, env.project, Date.now() + 2000, { occasion: { kind: "agent" } });
+      await pairReceipt(env.kv, env.project, Date.now() + 3000, { occasion: { kind: "agent" } });
+      assert.equal((await lamp()).state, "red", "three since then");
+    });
   } finally {
     await env.close();
   }

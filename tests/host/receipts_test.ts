@@ -137,7 +137,9 @@ Deno.test("`writeReceipt()` drops a package's oldest receipts past the number ke
       using many = await Deno.openKv(":memory:");
       // Written without trimming, as receipts released with their claims are between trims.
       for (let n = 1; n <= 750; n++) {
-        assert.ok((await addReceipt(many.atomic(), receipt(n, "bulk")).commit()).ok);
+        const op = many.atomic();
+        await addReceipt(many, op, receipt(n, "bulk"));
+        assert.ok((await op.commit()).ok);
       }
       const commit = Deno.AtomicOperation.prototype.commit;
       let writes = 0;

@@ -114,7 +114,7 @@ async function runList(context: CommandContext<typeof LIST_OPTIONS>): Promise<nu
     const project = await resolveProjectDir(dir);
     const ids = await readDeclaredIds(project);
     if (ids.length === 0) io.out("Nothing is installed in this project.");
-    for (const id of ids) io.out(await describeInstalled(host.kv, project, id));
+    for (const id of ids) io.out(await describeInstalled(host.kv, project, id, { now: host.now }));
     return 0;
   });
 }
