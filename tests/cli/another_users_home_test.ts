@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { REPO_ROOT, runSync } from "../internal/cli.ts";
+import { runSync } from "../internal/cli.ts";
 import { initializeRequest } from "../internal/mcp_initialize.ts";
 import { StrangerSocket } from "../internal/stranger_socket.ts";
+import { spawnMcp } from "../internal/mcp_child.ts";
 
 /** Another user of the machine (`nobody`), whom only root may give files to. */
 const OTHER = 65534;
@@ -20,14 +21,7 @@ async function writeAsOther(path: string, text: string): Promise<void> {
 
 /** `deno task mcp --project <project>` as an MCP client runs it, one `initialize` on stdin. */
 async function runMcp(home: string, project: string) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["task", "-q", "mcp", "--project", project],
-    cwd: REPO_ROOT,
-    env: { SYNC_HOME: home, NO_COLOR: "1" },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  const child = spawnMcp(home, project);
   const stdin = child.stdin.getWriter();
   await stdin.write(new TextEncoder().encode(initializeRequest("another-users-home") + "\n"))
     .catch(() => {});

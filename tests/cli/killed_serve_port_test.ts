@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { REPO_ROOT, runSync } from "../internal/cli.ts";
+import { runSync } from "../internal/cli.ts";
 import { initializeRequest } from "../internal/mcp_initialize.ts";
 import { ServeProcess } from "../internal/serve_process.ts";
+import { spawnMcp, stopProcess } from "../internal/mcp_child.ts";
 
 /**
  * Another user's program on a port: it takes every connection, keeps every
@@ -68,15 +69,8 @@ class Stranger {
 
 /** `deno task mcp --project <project>` as an MCP client runs it, with one `initialize` on stdin. */
 async function mcpInitialize(home: string, project: string) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["task", "-q", "mcp", "--project", project],
-    cwd: REPO_ROOT,
-    // The serve it starts picks a free port, not the stranger's.
-    env: { SYNC_HOME: home, SYNC_PORT: "0", NO_COLOR: "1" },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  // The serve it starts picks a free port, not the stranger's.
+  const child = spawnMcp(home, project);
   const stderr = new Response(child.stderr).text();
   const stdin = child.stdin.getWriter();
   const stdout = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
@@ -94,25 +88,6 @@ async function mcpInitialize(home: string, project: string) {
   }
   const { code } = await child.status;
   return { code, answer: out.split("\n")[0], stderr: await stderr };
-}
-
-/** Stops a process this test caused to be started, by its pid, and waits until it is gone. */
-async function stopProcess(pid: number): Promise<void> {
-  try {
-    Deno.kill(pid, "SIGTERM");
-  } catch {
-    return;
-  }
-  const until = Date.now() + 20_000;
-  while (Date.now() < until) {
-    try {
-      Deno.kill(pid, "SIGCONT");
-    } catch {
-      return;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  Deno.kill(pid, "SIGKILL");
 }
 
 Deno.test("`serveOwner()` and `throughOwner()` send nothing to a stranger on a killed serve's port", async (t) => {

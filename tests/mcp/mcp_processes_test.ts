@@ -13,6 +13,7 @@ import { type PackageSpec, writePackage } from "../internal/packages.ts";
 import { ServeProcess } from "../internal/serve_process.ts";
 import { callJson, exerciseClient, TOOLS_PACKAGE, writeLaterPackage } from "./_scenario.ts";
 import { initializeRequest } from "../internal/mcp_initialize.ts";
+import { spawnMcp, stopProcess } from "../internal/mcp_child.ts";
 
 /** A home, a project with {@linkcode TOOLS_PACKAGE} installed (through whoever owns the home). */
 async function installation() {
@@ -304,14 +305,7 @@ Deno.test("`deno task mcp` says on stderr what it could not read on stdin, and r
   const serve = new ServeProcess(place.home);
   try {
     await serve.url();
-    const child = new Deno.Command(Deno.execPath(), {
-      args: ["task", "-q", "mcp", "--project", place.project],
-      cwd: REPO_ROOT.pathname,
-      env: { SYNC_HOME: place.home, SYNC_PORT: "0", NO_COLOR: "1" },
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
+    const child = spawnMcp(place.home, place.project);
     const stdin = child.stdin.getWriter();
     const stdout = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
     const stderr = child.stderr.pipeThrough(new TextDecoderStream());
@@ -354,21 +348,3 @@ Deno.test("`deno task mcp` says on stderr what it could not read on stdin, and r
     await place.remove();
   }
 });
-
-/** Stops a process this test started (by its pid) and waits until it is gone. */
-async function stopProcess(pid: number): Promise<void> {
-  try {
-    Deno.kill(pid, "SIGTERM");
-  } catch {
-    return;
-  }
-  const until = Date.now() + 20_000;
-  while (Date.now() < until) {
-    try {
-      Deno.kill(pid, "SIGCONT");
-    } catch {
-      return;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}

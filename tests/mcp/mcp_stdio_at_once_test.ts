@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { REPO_ROOT } from "../internal/cli.ts";
 import { initializeRequest } from "../internal/mcp_initialize.ts";
 import { ServeProcess } from "../internal/serve_process.ts";
+import { spawnMcp } from "../internal/mcp_child.ts";
 
 /** How long the answers may take before the test gives up on them. */
 const ANSWERS_MS = 60_000;
@@ -16,14 +16,7 @@ Deno.test("`bridgeStdio()` holds what follows `initialize` until the owner has a
   let child: Deno.ChildProcess | undefined;
   try {
     await serve.url();
-    child = new Deno.Command(Deno.execPath(), {
-      args: ["task", "-q", "mcp", "--project", project],
-      cwd: REPO_ROOT,
-      env: { SYNC_HOME: home, NO_COLOR: "1" },
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
+    child = spawnMcp(home, project);
     const stderr = new Response(child.stderr).text();
     const stdin = child.stdin.getWriter();
     const stdout = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
@@ -76,14 +69,7 @@ Deno.test("`bridgeStdio()` holds what follows `initialize` until the owner has a
       "requests written and stdin closed at once are all answered before it ends",
       async () => {
         // `printf … | deno task mcp`: the client has nothing more to say, and waits for answers.
-        child = new Deno.Command(Deno.execPath(), {
-          args: ["task", "-q", "mcp", "--project", project],
-          cwd: REPO_ROOT,
-          env: { SYNC_HOME: home, NO_COLOR: "1" },
-          stdin: "piped",
-          stdout: "piped",
-          stderr: "piped",
-        }).spawn();
+        child = spawnMcp(home, project);
         const writer = child.stdin.getWriter();
         await writer.write(new TextEncoder().encode(
           [
