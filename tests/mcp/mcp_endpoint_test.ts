@@ -160,19 +160,27 @@ Deno.test("`McpEndpoint` attributes a session token's calls to that session's so
   }
 });
 
+/** The JSON-RPC error a raw request is answered with; fails the test when it is answered. */
+async function refusalOf(
+  client: Awaited<ReturnType<Awaited<ReturnType<typeof servedApp>>["connect"]>>,
+  method: string,
+  params: unknown,
+  schema: never,
+): Promise<Error & { code?: number }> {
+  try {
+    await client.request({ method, params } as never, schema);
+  } catch (error) {
+    return error as Error & { code?: number };
+  }
+  assert.fail(`${method} ${JSON.stringify(params)} answered`);
+}
+
 Deno.test("`McpEndpoint` answers params that do not fit their method as invalid params", async (t) => {
   const served = await servedApp();
   try {
     const client = await served.connect(TOKEN);
-    /** The JSON-RPC error a raw request is answered with. */
-    const refusal = async (method: string, params: unknown, schema: never) => {
-      try {
-        await client.request({ method, params } as never, schema);
-      } catch (error) {
-        return error as Error & { code?: number };
-      }
-      assert.fail(`${method} answered`);
-    };
+    const refusal = (method: string, params: unknown, schema: never) =>
+      refusalOf(client, method, params, schema);
     try {
       await t.step("tools/call with arguments null names arguments", async () => {
         const error = await refusal(
@@ -226,14 +234,8 @@ Deno.test("`McpEndpoint` answers a tool or prompt it does not offer as unknown, 
   const served = await servedApp();
   try {
     const client = await served.connect(TOKEN);
-    const refusal = async (method: string, params: unknown, schema: never) => {
-      try {
-        await client.request({ method, params } as never, schema);
-      } catch (error) {
-        return error as Error & { code?: number };
-      }
-      assert.fail(`${method} ${JSON.stringify(params)} answered`);
-    };
+    const refusal = (method: string, params: unknown, schema: never) =>
+      refusalOf(client, method, params, schema);
     const inherited = [
       ...new Set([...Object.getOwnPropertyNames(Object.prototype), "__proto__", "nope"]),
     ];
