@@ -17,7 +17,11 @@
  *
  * A memory whose write the disk refused as read-only is let go of too: Deno
  * KV opens a file it may not write read-only and stays so, so once the disk
- * is writable again, only a memory opened afresh takes writes.
+ * is writable again, only a memory opened afresh takes writes. For the same
+ * reason a memory opened while its file could not be written (a read on a
+ * read-only disk) is noted as such, and each time it is handed out the file
+ * is tried for writing again: once it can be, the memory is opened afresh,
+ * so the first write after the disk is made writable is taken.
  *
  * @module
  */
@@ -44,6 +48,8 @@ interface HeldMemory {
   watcher: Deno.FsWatcher | null;
   /** Settles once the watch has ended. */
   watching: Promise<void>;
+  /** Whether the file could not be opened for writing when the memory was opened. */
+  readOnly: boolean;
 }
 
 // A file replaced between opening it and reading its identity would pair the
@@ -93,13 +99,17 @@ export class ProjectMemories {
       const held = this.#held.get(project);
       if (held) {
         const now = identityNow(path);
-        if (now !== null && sameFile(held.identity, now)) return held.kv;
+        const same = now !== null && sameFile(held.identity, now);
+        if (same && !(held.readOnly && writableNow(path))) return held.kv;
         this.#held.delete(project);
         this.#letGo(held);
         this.#log(
-          `[memory] ${path} is ${
-            now === null ? "gone" : "another file now"
-          }; the memory open under that name was closed and the one there now is used`,
+          same
+            ? `[memory] ${path} can be written now; the memory opened read-only was closed ` +
+              `and opened afresh`
+            : `[memory] ${path} is ${
+              now === null ? "gone" : "another file now"
+            }; the memory open under that name was closed and the one there now is used`,
         );
       }
       let opened: HeldMemory | null = null;
@@ -262,14 +272,13 @@ async function openChecked(
   const path = projectMemoryPath(project);
   for (let attempt = 1;; attempt++) {
     const before = await identityOf(path);
+    // Asked before opening: a disk made writable in between only costs one reopen.
+    const readOnly = !writableNow(path);
     const kv = await openProjectMemory(project, options);
     const identity = await identityOf(path);
-    if (identity !== null && (before === null || sameFile(before, identity))) {
-      return { kv, identity, watcher: null, watching: Promise.resolve() };
-    }
-    if (attempt === OPEN_ATTEMPTS) {
-      return { kv, identity, watcher: null, watching: Promise.resolve() };
-    }
+    const held = { kv, identity, watcher: null, watching: Promise.resolve(), readOnly };
+    if (identity !== null && (before === null || sameFile(before, identity))) return held;
+    if (attempt === OPEN_ATTEMPTS) return held;
     closeQuietly(kv);
   }
 }
@@ -296,6 +305,20 @@ function identityNow(path: string): FileIdentity | null {
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return null;
     throw error;
+  }
+}
+
+/**
+ * Whether the file at `path` can be opened for writing now (one open and
+ * close); a file not there yet is made by opening the memory, so counts as
+ * writable. Deno KV opens a file it may not write read-only without a word.
+ */
+function writableNow(path: string): boolean {
+  try {
+    Deno.openSync(path, { read: true, write: true }).close();
+    return true;
+  } catch (error) {
+    return error instanceof Deno.errors.NotFound;
   }
 }
 

@@ -4,6 +4,7 @@ import { ProjectMemories } from "../../runtime/memory/project_memories.ts";
 import { projectMemoryPath } from "../../runtime/memory/store.ts";
 import { NotFoundError } from "../../runtime/errors.ts";
 import { canListOpenFiles, deletedFilesHeldOpen } from "../internal/open_files.ts";
+import { smallDisk } from "../internal/small_disk.ts";
 
 async function isClosed(kv: Deno.Kv): Promise<boolean> {
   try {
@@ -187,5 +188,62 @@ Deno.test("`ProjectMemories` closes a memory when a folder above its project goe
   } finally {
     await memories.close();
     await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("`ProjectMemories.open()` opens afresh a memory opened read-only once its disk is writable", async (t) => {
+  const disk = await smallDisk(1024);
+  if (typeof disk === "string") {
+    await t.step({ name: `skipped: ${disk}`, ignore: true, fn: () => {} });
+    return;
+  }
+  const project = join(disk.path, "project");
+  await Deno.mkdir(join(project, ".sync"), { recursive: true });
+  const lines: string[] = [];
+  const memories = new ProjectMemories({ log: (line) => lines.push(line) });
+  try {
+    // A process that ended without closing its memory leaves SQLite's files
+    // beside it; with them, Deno KV opens the file on a read-only disk
+    // read-only, without a word.
+    const ended = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "eval",
+        "--unstable-kv",
+        `const kv = await Deno.openKv(${JSON.stringify(projectMemoryPath(project))});` +
+        `await kv.set(["mark"], "before"); Deno.exit(0);`,
+      ],
+    }).output();
+    assert.equal(ended.success, true, new TextDecoder().decode(ended.stderr));
+    await disk.remount("ro");
+    let readOnly: Deno.Kv;
+    try {
+      await t.step("a read on the read-only disk opens it, and reads", async () => {
+        readOnly = await memories.open(project);
+        assert.equal((await readOnly.get(["mark"])).value, "before");
+        assert.equal(await memories.open(project), readOnly);
+      });
+    } finally {
+      await disk.remount("rw");
+    }
+
+    await t.step("the first write once the disk is writable is taken", async () => {
+      const memory = await memories.open(project);
+      await memory.set(["mark"], "after");
+      assert.equal((await memory.get(["mark"])).value, "after");
+      assert.equal(await isClosed(readOnly), true);
+      assert.deepEqual(lines, [
+        `[memory] ${projectMemoryPath(project)} can be written now; the memory opened ` +
+        `read-only was closed and opened afresh`,
+      ]);
+    });
+
+    await t.step("a memory opened writable is handed out as it is", async () => {
+      const memory = await memories.open(project);
+      assert.equal(await memories.open(project), memory);
+      assert.equal(lines.length, 1);
+    });
+  } finally {
+    await memories.close();
+    await disk.close();
   }
 });
