@@ -53,6 +53,10 @@ const FULL = /database or disk is full|SQLITE_FULL|No space left on device|quota
 const READ_ONLY = /readonly database|read-only database|SQLITE_READONLY|Read-only file system/i;
 const NOT_A_FILE = /Is a directory/i;
 const GONE = /disk I\/O error|SQLITE_IOERR|Stale file handle|Input\/output error/i;
+// What SQLite says when it cannot tell why: the folder is looked at.
+const UNSPECIFIC = /disk I\/O error|SQLITE_IOERR|unable to open database file|SQLITE_CANTOPEN/i;
+// SQLite's first `-shm` is 32 KiB: a folder that cannot take as much cannot take the database.
+const PROBE_BYTES = new Uint8Array(32 * 1024);
 
 /**
  * Tells a failure to open or write `path` as the disk's problem, when it is one.
@@ -81,9 +85,11 @@ export function storageFailure(error: unknown, path: string): StorageError | nul
 
 /**
  * {@linkcode storageFailure} for a database that could not be opened. SQLite
- * says only "unable to open database file" whatever the cause, so the place
- * is looked at: a folder where the file belongs, a folder that is gone, a
- * folder no file can be made in (read-only, full).
+ * says only "unable to open database file" whatever the cause, and "disk I/O
+ * error" when it cannot size the files it keeps beside the database (a full
+ * disk, one remounted read-only after an error), so the place is looked at:
+ * a folder where the file belongs, a folder that is gone, a folder no file
+ * can be made or written in (read-only, full).
  *
  * @param error What opening the database threw.
  * @param path The database file.
@@ -91,20 +97,53 @@ export function storageFailure(error: unknown, path: string): StorageError | nul
  */
 export async function openingFailure(error: unknown, path: string): Promise<StorageError | null> {
   const told = storageFailure(error, path);
-  if (told !== null || error instanceof SyncError) return told;
+  if (error instanceof SyncError || (told !== null && told.problem !== "unreachable")) return told;
   try {
     if ((await Deno.lstat(path)).isDirectory) return refusal("not-a-file", path, "");
   } catch {
     // No file there yet: the folder decides.
   }
+  return await folderFailure(path) ?? told;
+}
+
+/**
+ * {@linkcode storageFailure} for a write to an open database. What names its
+ * problem is told as it is; SQLite's words that name none ("disk I/O error",
+ * "unable to open database file") have the folder looked at, as
+ * {@linkcode openingFailure} does, so a full or read-only disk is told as such.
+ *
+ * @param error What the write threw.
+ * @param path The database file.
+ * @returns The refusal to throw instead, or null when the failure is not the disk's.
+ */
+export async function writingFailure(error: unknown, path: string): Promise<StorageError | null> {
+  const told = storageFailure(error, path);
+  if (error instanceof SyncError || !(error instanceof Error) || !UNSPECIFIC.test(error.message)) {
+    return told;
+  }
+  if (told !== null && told.problem !== "unreachable") return told;
+  return await folderFailure(path) ?? told;
+}
+
+/**
+ * What the folder holding `path` shows when a file as large as SQLite's
+ * first `-shm` is made and written in it: full, read-only, gone; null when it
+ * takes one.
+ */
+async function folderFailure(path: string): Promise<StorageError | null> {
   const folder = dirname(path);
+  let probe: string | null = null;
   try {
-    await Deno.remove(await Deno.makeTempFile({ dir: folder, prefix: ".sync-write-probe-" }));
-  } catch (probe) {
-    if (probe instanceof Deno.errors.NotFound) {
+    probe = await Deno.makeTempFile({ dir: folder, prefix: ".sync-write-probe-" });
+    // A file of no bytes needs no room: only writing finds a full disk.
+    await Deno.writeFile(probe, PROBE_BYTES);
+  } catch (failure) {
+    if (failure instanceof Deno.errors.NotFound) {
       return refusal("unreachable", path, `its folder ${folder} is gone`);
     }
-    return storageFailure(probe, path);
+    return storageFailure(failure, path);
+  } finally {
+    if (probe !== null) await Deno.remove(probe).catch(() => {});
   }
   return null;
 }

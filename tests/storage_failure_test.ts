@@ -145,6 +145,47 @@ Deno.test("`storageFailure()` tells a disk's failure as a named refusal wherever
       },
     });
 
+    const fullClosed = await diskOf(1024);
+    await t.step({
+      name: "a memory and an installation closed cleanly, then their disk filled, are refused " +
+        "as full (507), not as unreachable",
+      ignore: skipped(fullClosed) !== false,
+      fn: async () => {
+        const disk = fullClosed as SmallDisk;
+        const project = join(disk.path, "project");
+        const home = join(disk.path, "home");
+        await Deno.mkdir(project);
+        await Deno.mkdir(home);
+        await installPackage(env.host, packageDir, project, { approve: true });
+        await write(project, "disk.note/small", 10);
+        (await openInstallation(home)).close();
+        // Closed cleanly, a database has no -shm beside it: SQLite must make
+        // one on opening, and says only "disk I/O error" when it cannot.
+        await env.host.forgetProject(project);
+        const file = join(project, ".sync", "memory.kv");
+        assert.equal(await Deno.lstat(`${file}-shm`).then(() => true, () => false), false);
+        const filler = await disk.fill();
+        const error = await write(project, "disk.note/full", 10).then(() => null, (e) => e);
+        assert.ok(error instanceof StorageError, String(error?.stack ?? error));
+        assert.equal(error.problem, "full");
+        assert.equal(httpStatusOf(error), 507);
+        assert.equal(
+          error.message,
+          `The disk holding ${file} is full: nothing of this call was written. Free some ` +
+            `space on that disk, then call again`,
+        );
+        await assert.rejects(
+          () => openInstallation(home),
+          (error: unknown) =>
+            error instanceof StorageError && error.problem === "full" &&
+            error.message.startsWith(`The disk holding ${join(home, "sync.kv")} is full`),
+        );
+        await Deno.remove(filler);
+        await write(project, "disk.note/freed", 10);
+        await env.host.forgetProject(project);
+      },
+    });
+
     const fullInstall = await diskOf(1024);
     await t.step({
       name: "an install refused by a full disk leaves no approval: once freed, it asks again",

@@ -18,9 +18,10 @@ export interface RetryWhenLockedOptions {
   onLocked?: (attempt: number) => void;
   /**
    * What a write's last error becomes, so a full or read-only disk is told in
-   * words that name the file (`storageFailure`); thrown as it is when absent.
+   * words that name the file (`writingFailure`, which may look at the disk
+   * first, so it may answer a promise); thrown as it is when absent.
    */
-  failure?: (error: unknown) => unknown;
+  failure?: (error: unknown) => unknown | Promise<unknown>;
 }
 
 /** The KV writes retried; reads are not refused while a writer holds the file. */
@@ -48,7 +49,7 @@ export function retryWhenLocked(kv: Deno.Kv, options: RetryWhenLockedOptions): D
         return await write();
       } catch (error) {
         if (!isLockedError(error) || attempt >= retry.attempts) {
-          throw options.failure ? options.failure(error) : error;
+          throw options.failure ? await options.failure(error) : error;
         }
         options.onLocked?.(attempt);
         await new Promise((resolve) => setTimeout(resolve, delay));

@@ -38,7 +38,7 @@ import type { RecordPage, RecordQuery, RecordSummary } from "../extension_api/se
 import { contentChunkKey, recordKey, recordsPrefix } from "./keys.ts";
 import { cursorRefusal, processRecordCursors, type RecordCursors } from "./record_cursors.ts";
 import { linkTarget } from "../internal/link_target.ts";
-import { openingFailure, storageFailure } from "../storage_failure.ts";
+import { openingFailure, storageFailure, writingFailure } from "../storage_failure.ts";
 import type { StorageError } from "../errors.ts";
 
 /** Largest content chunk, in bytes; leaves room under Deno KV's 64 KiB value limit. */
@@ -148,8 +148,8 @@ export async function openProjectMemory(
   // A full or read-only disk, met by a commit, is told naming the file.
   return retryWhenLocked(kv, {
     ...LOCK_RETRY,
-    failure: (error) => {
-      const refusal = storageFailure(error, path);
+    failure: async (error) => {
+      const refusal = await writingFailure(error, path);
       if (refusal === null) return error;
       options.onStorageFailure?.(refusal);
       return refusal;

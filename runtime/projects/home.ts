@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import { InvalidInputError, UnsafeFileError } from "../errors.ts";
 import { retryWhenLocked } from "../internal/retry_when_locked.ts";
-import { openingFailure, storageFailure } from "../storage_failure.ts";
+import { openingFailure, writingFailure } from "../storage_failure.ts";
 import { LOCK_RETRY } from "../limits.ts";
 import { assertThisUsers } from "./this_user.ts";
 
@@ -80,6 +80,6 @@ export async function openInstallation(home: string): Promise<Deno.Kv> {
   }
   return retryWhenLocked(kv, {
     ...LOCK_RETRY,
-    failure: (error) => storageFailure(error, path) ?? error,
+    failure: async (error) => await writingFailure(error, path) ?? error,
   });
 }
