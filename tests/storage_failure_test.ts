@@ -7,7 +7,9 @@ import { listReceipts } from "../runtime/host/mod.ts";
 import { installPackage, removePackage } from "../runtime/lifecycle/mod.ts";
 import { writeRecord } from "../runtime/memory/write_record.ts";
 import { getRecord, removeProjectMemory } from "../runtime/memory/store.ts";
-import { openInstallation, readDeclaredIds } from "../runtime/projects/mod.ts";
+import { openInstallation, readDeclaredIds, readProject } from "../runtime/projects/mod.ts";
+import { Host } from "../runtime/host/host.ts";
+import { DEFAULT_LIMITS } from "../runtime/limits.ts";
 import { readApproval, readPackageRef } from "../runtime/packages/mod.ts";
 import { ApprovalRequiredError } from "../runtime/errors.ts";
 import { reportFailure } from "../runtime/cli/report_failure.ts";
@@ -305,6 +307,43 @@ Deno.test("`storageFailure()` tells a disk's failure as a named refusal wherever
         assert.equal(result.code, 1);
         assert.match(result.stderr, /^sync list: StorageError: The disk holding \S+ is full/);
         assert.doesNotMatch(result.stderr, /unexpected failure|\n\s+at /);
+      },
+    });
+
+    const fullRemoveHome = await diskOf(4096);
+    await t.step({
+      name: "`removePackage()` refused by a full installation disk keeps the id declared " +
+        "and approved",
+      ignore: skipped(fullRemoveHome) !== false,
+      fn: async () => {
+        const disk = fullRemoveHome as SmallDisk;
+        const home = join(disk.path, "home");
+        await Deno.mkdir(home);
+        const project = await Deno.realPath(
+          await Deno.makeTempDir({ prefix: "sync-refused-remove-" }),
+        );
+        // The installation opened before its disk fills, as a running serve's is.
+        const kv = await openInstallation(home);
+        const host = new Host({ kv, home, limits: DEFAULT_LIMITS });
+        try {
+          await installPackage(host, packageDir, project, { approve: true });
+          const approval = await readApproval(kv, project, "disk");
+          const filler = await disk.fill();
+          await assert.rejects(
+            removePackage(host, "disk", project),
+            (error: unknown) =>
+              error instanceof StorageError && error.problem === "full" &&
+              error.message.startsWith(`The disk holding ${join(home, "sync.kv")} is full`),
+          );
+          assert.deepEqual(await readDeclaredIds(project), ["disk"]);
+          await Deno.remove(filler);
+          assert.deepEqual(await readApproval(kv, project, "disk"), approval);
+          assert.deepEqual((await readProject(kv, project))?.extensionIds, ["disk"]);
+        } finally {
+          await host.close();
+          kv.close();
+          await Deno.remove(project, { recursive: true });
+        }
       },
     });
 
