@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { StorageError } from "../runtime/errors.ts";
 import { httpStatusOf } from "../runtime/error_status.ts";
 import { storageFailure } from "../runtime/storage_failure.ts";
@@ -13,7 +13,8 @@ import { DEFAULT_LIMITS } from "../runtime/limits.ts";
 import { readApproval, readPackageRef } from "../runtime/packages/mod.ts";
 import { ApprovalRequiredError } from "../runtime/errors.ts";
 import { reportFailure } from "../runtime/cli/report_failure.ts";
-import { runSync } from "./internal/cli.ts";
+import { packageArchive, runSync } from "./internal/cli.ts";
+import { UploadStore } from "../runtime/web/upload_store.ts";
 import { testHost } from "./internal/packages.ts";
 import { type SmallDisk, smallDisk } from "./internal/small_disk.ts";
 
@@ -343,6 +344,71 @@ Deno.test("`storageFailure()` tells a disk's failure as a named refusal wherever
           await host.close();
           kv.close();
           await Deno.remove(project, { recursive: true });
+        }
+      },
+    });
+
+    const fullStore = await diskOf(4096);
+    await t.step({
+      name: "`storePackage()` and `UploadStore.save()` refuse a full installation disk naming " +
+        "the store (507), leaving nothing",
+      ignore: skipped(fullStore) !== false,
+      fn: async () => {
+        const disk = fullStore as SmallDisk;
+        const home = join(disk.path, "home");
+        await Deno.mkdir(home);
+        const project = await Deno.realPath(
+          await Deno.makeTempDir({ prefix: "sync-refused-archive-" }),
+        );
+        const archive = join(project, "..", `${basename(project)}.tgz`);
+        await Deno.writeFile(
+          archive,
+          packageArchive({
+            id: "probe",
+            version: "1.0.0",
+            permissions: ["background"],
+            handlers: ["probe.run"],
+            service: `export default function register() { return { "probe.run": () => 1 }; }`,
+          }),
+        );
+        const kv = await openInstallation(home);
+        const host = new Host({ kv, home, limits: DEFAULT_LIMITS });
+        try {
+          const filler = await disk.fill();
+          const store = join(home, "extensions", "store");
+          const fullStore = (folder: string) => (error: unknown) => {
+            assert.ok(error instanceof StorageError, String((error as Error)?.stack ?? error));
+            assert.equal(error.problem, "full");
+            assert.equal(httpStatusOf(error), 507);
+            assert.ok(
+              error.message.startsWith(`The disk holding ${folder} is full`),
+              error.message,
+            );
+            return true;
+          };
+          await assert.rejects(
+            installPackage(host, archive, project, { approve: true }),
+            fullStore(store),
+          );
+          assert.deepEqual(await readDeclaredIds(project), []);
+          assert.equal(await readPackageRef(kv, "probe"), null);
+          const uploads = new UploadStore(home, { now: Date.now });
+          await assert.rejects(
+            uploads.save(new Blob([new Uint8Array(512 * 1024)]).stream()),
+            fullStore(join(home, "cache", "uploads")),
+          );
+          await Deno.remove(filler);
+          assert.deepEqual(
+            [...Deno.readDirSync(join(home, "cache", "uploads"))].map((entry) => entry.name),
+            [],
+          );
+          await installPackage(host, archive, project, { approve: true });
+          assert.deepEqual(await readDeclaredIds(project), ["probe"]);
+        } finally {
+          await host.close();
+          kv.close();
+          await Deno.remove(project, { recursive: true });
+          await Deno.remove(archive);
         }
       },
     });
