@@ -14,6 +14,7 @@ import { readApproval, readPackageRef } from "../runtime/packages/mod.ts";
 import { ApprovalRequiredError } from "../runtime/errors.ts";
 import { reportFailure } from "../runtime/cli/report_failure.ts";
 import { packageArchive, runSync } from "./internal/cli.ts";
+import { spawnMcp } from "./internal/mcp_child.ts";
 import { UploadStore } from "../runtime/web/upload_store.ts";
 import { testHost } from "./internal/packages.ts";
 import { type SmallDisk, smallDisk } from "./internal/small_disk.ts";
@@ -409,6 +410,35 @@ Deno.test("`storageFailure()` tells a disk's failure as a named refusal wherever
           kv.close();
           await Deno.remove(project, { recursive: true });
           await Deno.remove(archive);
+        }
+      },
+    });
+
+    const readOnlyHome = await diskOf(256);
+    await t.step({
+      name: "`findInstallationOwner()` refuses a read-only installation in words: sync mcp " +
+        "exits 1, with no stack",
+      ignore: skipped(readOnlyHome) !== false,
+      fn: async () => {
+        const disk = readOnlyHome as SmallDisk;
+        const home = join(disk.path, "home");
+        await Deno.mkdir(home);
+        // A lock an earlier serve left, as every installation that was ever owned has.
+        await Deno.writeTextFile(join(home, "owner.lock"), "");
+        await disk.remount("ro");
+        try {
+          const child = spawnMcp(home, env.project);
+          await child.stdin.close();
+          const { code, stderr } = await child.output();
+          const said = new TextDecoder().decode(stderr);
+          assert.equal(code, 1, said);
+          assert.match(
+            said,
+            /^sync mcp: StorageError: \S+owner\.lock cannot be written: its folder is read-only/,
+          );
+          assert.doesNotMatch(said, /unexpected failure|\n\s+at /);
+        } finally {
+          await disk.remount("rw");
         }
       },
     });
