@@ -15,6 +15,8 @@ import { ApprovalRequiredError } from "../runtime/errors.ts";
 import { reportFailure } from "../runtime/cli/report_failure.ts";
 import { packageArchive, runSync } from "./internal/cli.ts";
 import { spawnMcp } from "./internal/mcp_child.ts";
+import { keepConversation } from "../runtime/agents/keep_conversation.ts";
+import { createSession, readSession } from "../runtime/agents/session_store.ts";
 import { UploadStore } from "../runtime/web/upload_store.ts";
 import { testHost } from "./internal/packages.ts";
 import { type SmallDisk, smallDisk } from "./internal/small_disk.ts";
@@ -410,6 +412,60 @@ Deno.test("`storageFailure()` tells a disk's failure as a named refusal wherever
           kv.close();
           await Deno.remove(project, { recursive: true });
           await Deno.remove(archive);
+        }
+      },
+    });
+
+    const fullKeep = await diskOf(4096);
+    await t.step({
+      name: "`keepConversation()` refused by a full installation disk writes no record",
+      ignore: skipped(fullKeep) !== false,
+      fn: async () => {
+        const disk = fullKeep as SmallDisk;
+        const home = join(disk.path, "home");
+        await Deno.mkdir(home);
+        const project = await Deno.realPath(
+          await Deno.makeTempDir({ prefix: "sync-refused-keep-" }),
+        );
+        const kv = await openInstallation(home);
+        try {
+          const at = new Date(0).toISOString();
+          await createSession(kv, {
+            key: "work-kept",
+            project: project,
+            agent: "demo",
+            agentSessionId: null,
+            orderKey: null,
+            extensionId: null,
+            extensionName: null,
+            source: { kind: "person" },
+            title: "A conversation",
+            state: "ended",
+            waitingFor: null,
+            onInterrupted: "wait",
+            createdAt: at,
+            updatedAt: at,
+            error: null,
+            keptAs: null,
+          });
+          const memory = await env.host.projectMemory(project);
+          const filler = await disk.fill();
+          await assert.rejects(
+            keepConversation(kv, memory, project, "work-kept", () => new Date()),
+            (error: unknown) => error instanceof StorageError && error.problem === "full",
+          );
+          assert.equal(await getRecord(memory, "chat.conversation/work-kept"), null);
+          await Deno.remove(filler);
+          assert.equal((await readSession(kv, project, "work-kept"))?.keptAs, null);
+          await keepConversation(kv, memory, project, "work-kept", () => new Date());
+          assert.equal(
+            (await getRecord(memory, "chat.conversation/work-kept"))?.title,
+            "A conversation",
+          );
+        } finally {
+          kv.close();
+          await env.host.forgetProject(project);
+          await Deno.remove(project, { recursive: true });
         }
       },
     });
