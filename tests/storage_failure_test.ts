@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { StorageError } from "../runtime/errors.ts";
 import { httpStatusOf } from "../runtime/error_status.ts";
 import { storageFailure } from "../runtime/storage_failure.ts";
@@ -7,11 +7,17 @@ import { listReceipts } from "../runtime/host/mod.ts";
 import { installPackage, removePackage } from "../runtime/lifecycle/mod.ts";
 import { writeRecord } from "../runtime/memory/write_record.ts";
 import { getRecord, removeProjectMemory } from "../runtime/memory/store.ts";
-import { openInstallation, readDeclaredIds } from "../runtime/projects/mod.ts";
+import { openInstallation, readDeclaredIds, readProject } from "../runtime/projects/mod.ts";
+import { Host } from "../runtime/host/host.ts";
+import { DEFAULT_LIMITS } from "../runtime/limits.ts";
 import { readApproval, readPackageRef } from "../runtime/packages/mod.ts";
 import { ApprovalRequiredError } from "../runtime/errors.ts";
 import { reportFailure } from "../runtime/cli/report_failure.ts";
-import { runSync } from "./internal/cli.ts";
+import { packageArchive, runSync } from "./internal/cli.ts";
+import { spawnMcp } from "./internal/mcp_child.ts";
+import { keepConversation } from "../runtime/agents/keep_conversation.ts";
+import { createSession, readSession } from "../runtime/agents/session_store.ts";
+import { UploadStore } from "../runtime/web/upload_store.ts";
 import { testHost } from "./internal/packages.ts";
 import { type SmallDisk, smallDisk } from "./internal/small_disk.ts";
 
@@ -346,6 +352,191 @@ Deno.test("`storageFailure()` tells a disk's failure as a named refusal wherever
         assert.equal(result.code, 1);
         assert.match(result.stderr, /^sync list: StorageError: The disk holding \S+ is full/);
         assert.doesNotMatch(result.stderr, /unexpected failure|\n\s+at /);
+      },
+    });
+
+    const fullRemoveHome = await diskOf(4096);
+    await t.step({
+      name: "`removePackage()` refused by a full installation disk keeps the id declared " +
+        "and approved",
+      ignore: skipped(fullRemoveHome) !== false,
+      fn: async () => {
+        const disk = fullRemoveHome as SmallDisk;
+        const home = join(disk.path, "home");
+        await Deno.mkdir(home);
+        const project = await Deno.realPath(
+          await Deno.makeTempDir({ prefix: "sync-refused-remove-" }),
+        );
+        // The installation opened before its disk fills, as a running serve's is.
+        const kv = await openInstallation(home);
+        const host = new Host({ kv, home, limits: DEFAULT_LIMITS });
+        try {
+          await installPackage(host, packageDir, project, { approve: true });
+          const approval = await readApproval(kv, project, "disk");
+          const filler = await disk.fill();
+          await assert.rejects(
+            removePackage(host, "disk", project),
+            (error: unknown) =>
+              error instanceof StorageError && error.problem === "full" &&
+              error.message.startsWith(`The disk holding ${join(home, "sync.kv")} is full`),
+          );
+          assert.deepEqual(await readDeclaredIds(project), ["disk"]);
+          await Deno.remove(filler);
+          assert.deepEqual(await readApproval(kv, project, "disk"), approval);
+          assert.deepEqual((await readProject(kv, project))?.extensionIds, ["disk"]);
+        } finally {
+          await host.close();
+          kv.close();
+          await Deno.remove(project, { recursive: true });
+        }
+      },
+    });
+
+    const fullStore = await diskOf(4096);
+    await t.step({
+      name: "`storePackage()` and `UploadStore.save()` refuse a full installation disk naming " +
+        "the store (507), leaving nothing",
+      ignore: skipped(fullStore) !== false,
+      fn: async () => {
+        const disk = fullStore as SmallDisk;
+        const home = join(disk.path, "home");
+        await Deno.mkdir(home);
+        const project = await Deno.realPath(
+          await Deno.makeTempDir({ prefix: "sync-refused-archive-" }),
+        );
+        const archive = join(project, "..", `${basename(project)}.tgz`);
+        await Deno.writeFile(
+          archive,
+          packageArchive({
+            id: "probe",
+            version: "1.0.0",
+            permissions: ["background"],
+            handlers: ["probe.run"],
+            service: `export default function register() { return { "probe.run": () => 1 }; }`,
+          }),
+        );
+        const kv = await openInstallation(home);
+        const host = new Host({ kv, home, limits: DEFAULT_LIMITS });
+        try {
+          const filler = await disk.fill();
+          const store = join(home, "extensions", "store");
+          const fullStore = (folder: string) => (error: unknown) => {
+            assert.ok(error instanceof StorageError, String((error as Error)?.stack ?? error));
+            assert.equal(error.problem, "full");
+            assert.equal(httpStatusOf(error), 507);
+            assert.ok(
+              error.message.startsWith(`The disk holding ${folder} is full`),
+              error.message,
+            );
+            return true;
+          };
+          await assert.rejects(
+            installPackage(host, archive, project, { approve: true }),
+            fullStore(store),
+          );
+          assert.deepEqual(await readDeclaredIds(project), []);
+          assert.equal(await readPackageRef(kv, "probe"), null);
+          const uploads = new UploadStore(home, { now: Date.now });
+          await assert.rejects(
+            uploads.save(new Blob([new Uint8Array(512 * 1024)]).stream()),
+            fullStore(join(home, "cache", "uploads")),
+          );
+          await Deno.remove(filler);
+          assert.deepEqual(
+            [...Deno.readDirSync(join(home, "cache", "uploads"))].map((entry) => entry.name),
+            [],
+          );
+          await installPackage(host, archive, project, { approve: true });
+          assert.deepEqual(await readDeclaredIds(project), ["probe"]);
+        } finally {
+          await host.close();
+          kv.close();
+          await Deno.remove(project, { recursive: true });
+          await Deno.remove(archive);
+        }
+      },
+    });
+
+    const fullKeep = await diskOf(4096);
+    await t.step({
+      name: "`keepConversation()` refused by a full installation disk writes no record",
+      ignore: skipped(fullKeep) !== false,
+      fn: async () => {
+        const disk = fullKeep as SmallDisk;
+        const home = join(disk.path, "home");
+        await Deno.mkdir(home);
+        const project = await Deno.realPath(
+          await Deno.makeTempDir({ prefix: "sync-refused-keep-" }),
+        );
+        const kv = await openInstallation(home);
+        try {
+          const at = new Date(0).toISOString();
+          await createSession(kv, {
+            key: "work-kept",
+            project: project,
+            agent: "demo",
+            agentSessionId: null,
+            orderKey: null,
+            extensionId: null,
+            extensionName: null,
+            source: { kind: "person" },
+            title: "A conversation",
+            state: "ended",
+            waitingFor: null,
+            onInterrupted: "wait",
+            createdAt: at,
+            updatedAt: at,
+            error: null,
+            keptAs: null,
+          });
+          const memory = await env.host.projectMemory(project);
+          const filler = await disk.fill();
+          await assert.rejects(
+            keepConversation(kv, memory, project, "work-kept", () => new Date()),
+            (error: unknown) => error instanceof StorageError && error.problem === "full",
+          );
+          assert.equal(await getRecord(memory, "chat.conversation/work-kept"), null);
+          await Deno.remove(filler);
+          assert.equal((await readSession(kv, project, "work-kept"))?.keptAs, null);
+          await keepConversation(kv, memory, project, "work-kept", () => new Date());
+          assert.equal(
+            (await getRecord(memory, "chat.conversation/work-kept"))?.title,
+            "A conversation",
+          );
+        } finally {
+          kv.close();
+          await env.host.forgetProject(project);
+          await Deno.remove(project, { recursive: true });
+        }
+      },
+    });
+
+    const readOnlyHome = await diskOf(256);
+    await t.step({
+      name: "`findInstallationOwner()` refuses a read-only installation in words: sync mcp " +
+        "exits 1, with no stack",
+      ignore: skipped(readOnlyHome) !== false,
+      fn: async () => {
+        const disk = readOnlyHome as SmallDisk;
+        const home = join(disk.path, "home");
+        await Deno.mkdir(home);
+        // A lock an earlier serve left, as every installation that was ever owned has.
+        await Deno.writeTextFile(join(home, "owner.lock"), "");
+        await disk.remount("ro");
+        try {
+          const child = spawnMcp(home, env.project);
+          await child.stdin.close();
+          const { code, stderr } = await child.output();
+          const said = new TextDecoder().decode(stderr);
+          assert.equal(code, 1, said);
+          assert.match(
+            said,
+            /^sync mcp: StorageError: \S+owner\.lock cannot be written: its folder is read-only/,
+          );
+          assert.doesNotMatch(said, /unexpected failure|\n\s+at /);
+        } finally {
+          await disk.remount("rw");
+        }
       },
     });
 

@@ -79,6 +79,7 @@ export async function writeConversation(
  * @param now The clock.
  * @returns The session's pointer, its `keptAs` naming the record.
  * @throws {NotFoundError} when there is no such session.
+ * @throws {StorageError} when either disk refuses; the session is left as it was.
  */
 export async function keepConversation(
   kv: Deno.Kv,
@@ -89,15 +90,27 @@ export async function keepConversation(
 ): Promise<AgentSession> {
   const session = await readSession(kv, project, key);
   if (!session) throw new NotFoundError(`There is no session ${key} in ${project}`);
-  const recordKey = await writeConversation(
-    memory,
-    session,
-    await readTranscript(kv, project, key),
-    now,
-  );
-  return await updateSession(kv, project, key, (s) => ({
+  const recordKey = conversationKey(session.key);
+  // The pointer first, put back if the record cannot be written: a disk
+  // that refuses either leaves neither written, as its refusal says.
+  const kept = await updateSession(kv, project, key, (s) => ({
     ...s,
     keptAs: recordKey,
     updatedAt: now().toISOString(),
   }));
+  try {
+    await writeConversation(memory, session, await readTranscript(kv, project, key), now);
+  } catch (error) {
+    await updateSession(
+      kv,
+      project,
+      key,
+      (s) =>
+        s.keptAs === recordKey && s.updatedAt === kept.updatedAt
+          ? { ...s, keptAs: session.keptAs, updatedAt: session.updatedAt }
+          : null,
+    ).catch(() => {});
+    throw error;
+  }
+  return kept;
 }

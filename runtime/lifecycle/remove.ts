@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { deleteApproval, servingPackage } from "../packages/mod.ts";
+import { deleteApproval, readApproval, servingPackage, writeApproval } from "../packages/mod.ts";
 import { LifecycleFailedError, NotFoundError } from "../errors.ts";
 import { printable } from "../internal/printable.ts";
 import { bumpGeneration } from "../memory/mod.ts";
@@ -54,7 +54,8 @@ export interface RemoveResult {
  * fails the removal is refused (unless `force`) and nothing changes. Then the
  * id leaves `.sync/extensions.json`, the project's approval and its handlers'
  * runs of failures are deleted and its generation bumped so that a call still
- * running commits nothing. The project's records and its receipts stay.
+ * running commits nothing. The project's records and its receipts stay. A
+ * removal the disk refuses part-way puts the id and its approval back.
  *
  * @param host What runs the `removed` handler and forgets the package's approval.
  * @param id The package id.
@@ -101,15 +102,33 @@ export async function removePackage(
     }
   }
   await bumpGeneration(await host.projectMemory(project), id);
-  await writeDeclaredIds(project, ids.filter((other) => other !== id));
-  await deleteApproval(host.kv, project, id);
-  // Its receipts stay, to be read; its handlers' runs of failures go with it.
-  await forgetHandlerRuns(host.kv, project, id);
-  // Remembered without it first, so a clock that looked before cannot start it any more;
-  // then, installed again, it starts afresh: on, never run, not needing review.
-  await rememberProject(host.kv, project, { now: host.now });
-  await forgetSchedule(host.kv, project, id);
-  await switchOn(host.kv, project, id);
+  const approval = await readApproval(host.kv, project, id);
+  // What this removal wrote, undone in reverse when a later step fails (a
+  // full or read-only installation disk), so a refused removal leaves the id
+  // declared and approved, as it was. The generation bumped stays: it only
+  // fences off calls that were running.
+  const undo: (() => Promise<void>)[] = [];
+  try {
+    await writeDeclaredIds(project, ids.filter((other) => other !== id));
+    undo.push(async () => {
+      await writeDeclaredIds(project, ids);
+      // Remembered with it again, for the clock to tick with.
+      await rememberProject(host.kv, project, { now: host.now });
+    });
+    await deleteApproval(host.kv, project, id);
+    if (approval) undo.push(() => writeApproval(host.kv, project, approval));
+    // Its receipts stay, to be read; its handlers' runs of failures go with it.
+    await forgetHandlerRuns(host.kv, project, id);
+    // Remembered without it first, so a clock that looked before cannot start it any more;
+    // then, installed again, it starts afresh: on, never run, not needing review.
+    await rememberProject(host.kv, project, { now: host.now });
+    await forgetSchedule(host.kv, project, id);
+    await switchOn(host.kv, project, id);
+  } catch (error) {
+    // An undo the disk refuses too leaves the rest to undo still.
+    for (const step of undo.reverse()) await step().catch(() => {});
+    throw error;
+  }
   host.events?.publish({ type: "removed", project, packageId: id });
   return result;
 }

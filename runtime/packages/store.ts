@@ -16,6 +16,7 @@ import { readPackageText } from "./package_file.ts";
 import { readFileAtMost } from "../internal/read_file_at_most.ts";
 import { packageRefKey, packagesChangedKey } from "./keys.ts";
 import { sweepStaleStaging, takeStaging } from "./staging.ts";
+import { storageFailure } from "../storage_failure.ts";
 import { FileMemo } from "../internal/file_memo.ts";
 
 // What each call would otherwise read and validate again: kept per file while
@@ -147,6 +148,7 @@ export interface StorePackageOptions {
  * @throws {ManifestError} when the package's manifest is missing or invalid.
  * @throws {ArchiveError} for hostile or broken archives; nothing is left behind.
  * @throws whatever `options.admit` throws; nothing is left behind.
+ * @throws {StorageError} when the store's disk is full, read-only or gone; nothing is left behind.
  */
 export async function storePackage(
   source: string,
@@ -179,11 +181,14 @@ export async function storePackage(
   const entries = stripCommonFolder(await readSourceArchive(bytes, source, path));
   const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
   const digest = Array.from(hash.slice(0, 8), (b) => b.toString(16).padStart(2, "0")).join("");
-  const store = join(options.home, "extensions", "store");
-  const held = await takeStaging(options.home, `${digest}-${crypto.randomUUID().slice(0, 8)}`);
+  const store = storeFolder(options.home);
+  const held = await inStore(
+    store,
+    () => takeStaging(options.home, `${digest}-${crypto.randomUUID().slice(0, 8)}`),
+  );
   const staging = held.dir;
   try {
-    await writeArchiveEntries(entries, staging);
+    await inStore(store, () => writeArchiveEntries(entries, staging));
     await options.admit(staging);
     const manifest = await readManifestAt(staging);
     const dir = join(store, manifest.id, `${manifest.version}-${digest}`);
@@ -194,9 +199,9 @@ export async function storePackage(
     } catch { /* not unpacked yet */ }
     if (!exists) {
       const idDir = join(store, manifest.id);
-      await Deno.mkdir(idDir, { recursive: true });
+      await inStore(store, () => Deno.mkdir(idDir, { recursive: true }));
       try {
-        await Deno.rename(staging, dir);
+        await inStore(store, () => Deno.rename(staging, dir));
       } catch (error) {
         // The id's folder goes again when this was to be its first artefact (only empty, it can).
         await Deno.remove(idDir).catch(() => {});
@@ -235,6 +240,7 @@ export interface PackageFilesOptions {
  * @param use Reads the files in the folder it is given; what it answers is answered.
  * @throws {NotFoundError} when `source` does not exist.
  * @throws {ArchiveError} for hostile or broken archives.
+ * @throws {StorageError} when the store's disk is full, read-only or gone.
  */
 export async function withPackageFiles<T>(
   source: string,
@@ -253,12 +259,30 @@ export async function withPackageFiles<T>(
     await readSourceArchive(await readArchiveFile(source, path, info), source, path),
   );
   await sweepStaleStaging(options.home);
-  const held = await takeStaging(options.home, `read-${crypto.randomUUID()}`);
+  const store = storeFolder(options.home);
+  const held = await inStore(store, () => takeStaging(options.home, `read-${crypto.randomUUID()}`));
   try {
-    await writeArchiveEntries(entries, held.dir);
+    await inStore(store, () => writeArchiveEntries(entries, held.dir));
     return await use(held.dir);
   } finally {
     await held.release();
+  }
+}
+
+/** Where archives are unpacked and kept, in the installation `home`. */
+function storeFolder(home: string): string {
+  return join(home, "extensions", "store");
+}
+
+/**
+ * Runs one of the store's writes; a disk that refuses it (full, read-only,
+ * gone) is told as a refusal naming the store, not as the system's error.
+ */
+async function inStore<T>(store: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    throw storageFailure(error, store) ?? error;
   }
 }
 

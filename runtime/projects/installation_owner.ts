@@ -153,6 +153,7 @@ export interface OwnerNow {
  *
  * @param home The installation folder.
  * @throws {UnsafeFileError} when the folder or its lock belongs to another user.
+ * @throws {StorageError} when its lock cannot be opened: the folder is read-only, full or gone.
  */
 export async function findInstallationOwner(home: string): Promise<OwnerNow> {
   let file: Deno.FsFile;
@@ -163,7 +164,9 @@ export async function findInstallationOwner(home: string): Promise<OwnerNow> {
   } catch (error) {
     // No folder or no lock file: this installation was never owned.
     if (error instanceof Deno.errors.NotFound) return { held: false, note: null, left: null };
-    throw error;
+    // The lock is opened for writing even to look, as its owner opens it: a
+    // read-only or full folder is the disk's refusal, told as such.
+    throw storageFailure(error, lockPath(home)) ?? error;
   }
   try {
     await assertOwnLock(home, file);

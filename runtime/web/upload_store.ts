@@ -10,6 +10,7 @@
 import { join } from "node:path";
 import { InvalidInputError, NotFoundError, PayloadTooLargeError } from "../errors.ts";
 import { UPLOAD_LIMITS } from "../limits.ts";
+import { storageFailure } from "../storage_failure.ts";
 
 /** An id as {@linkcode UploadStore.save} makes them: 32 hex digits, nothing a path could hide in. */
 const UPLOAD_ID = /^[0-9a-f]{32}$/;
@@ -75,10 +76,10 @@ export class UploadStore {
    * @param body The request's body.
    * @throws {PayloadTooLargeError} past the limit.
    * @throws {InvalidInputError} for an empty body.
+   * @throws {StorageError} when the disk is full or read-only; nothing is kept.
    */
   async save(body: ReadableStream<Uint8Array> | null): Promise<SavedUpload> {
     await this.sweep();
-    await Deno.mkdir(this.#dir, { recursive: true });
     const id = Array.from(
       crypto.getRandomValues(new Uint8Array(16)),
       (b) => b.toString(16).padStart(2, "0"),
@@ -86,7 +87,10 @@ export class UploadStore {
     // Written beside its final name and renamed once whole, so an upload cut
     // off half-way is never taken for an archive.
     const part = join(this.#dir, `${id}.part`);
-    const file = await Deno.open(part, { write: true, createNew: true });
+    const file = await this.#written(async () => {
+      await Deno.mkdir(this.#dir, { recursive: true });
+      return await Deno.open(part, { write: true, createNew: true });
+    });
     let bytes = 0;
     try {
       if (body) {
@@ -108,11 +112,23 @@ export class UploadStore {
     } catch (error) {
       file.close();
       await Deno.remove(part).catch(() => {});
-      throw error;
+      throw storageFailure(error, this.#dir) ?? error;
     }
     file.close();
-    await Deno.rename(part, join(this.#dir, id));
+    await this.#written(() => Deno.rename(part, join(this.#dir, id))).catch(async (error) => {
+      await Deno.remove(part).catch(() => {});
+      throw error;
+    });
     return { id, bytes };
+  }
+
+  /** Runs a write; a disk that refuses it is told as a refusal naming the uploads folder. */
+  async #written<T>(write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      throw storageFailure(error, this.#dir) ?? error;
+    }
   }
 
   /**
