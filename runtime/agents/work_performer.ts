@@ -54,7 +54,7 @@ import {
 import { type AgentCommand, spawnAgent } from "./spawn_agent.ts";
 import { readTranscript, type StoredTranscript, TranscriptWriter } from "./transcript_store.ts";
 import { transcriptText } from "./transcript_text.ts";
-import { writeConversation } from "./keep_conversation.ts";
+import { keepConversation, writeConversation } from "./keep_conversation.ts";
 
 /**
  * Starts an agent's program in the project folder: the seam where the
@@ -527,24 +527,31 @@ export class WorkPerformer {
    * @returns The session, its `keptAs` naming the record.
    */
   async keep(project: string, key: string): Promise<SessionView> {
-    const { session, transcript, omitted } = await this.view(project, key);
-    const recordKey = await writeConversation(
-      await this.#projectMemory(project),
-      session,
-      { entries: transcript, omitted },
-      () => new Date(this.#now()),
-    );
     const live = this.#live.get(liveKey(project, key));
-    if (live) await this.#change(live, { keptAs: recordKey });
-    else {
-      const written = await updateSession(
+    if (live) {
+      // With the entries not written yet; a live session's pointer that
+      // cannot be written fails the session, in its own words.
+      const { session, transcript, omitted } = await this.view(project, key);
+      const recordKey = await writeConversation(
+        await this.#projectMemory(project),
+        session,
+        { entries: transcript, omitted },
+        () => new Date(this.#now()),
+      );
+      await this.#change(live, { keptAs: recordKey });
+      return this.view(project, key);
+    }
+    // Nothing of it is still being written: kept as the CLI keeps it, the
+    // pointer first, so a disk that refuses either leaves neither written.
+    this.#tell(
+      await keepConversation(
         this.#kv,
+        await this.#projectMemory(project),
         project,
         key,
-        (s) => ({ ...s, keptAs: recordKey, updatedAt: new Date(this.#now()).toISOString() }),
-      );
-      this.#tell(written);
-    }
+        () => new Date(this.#now()),
+      ),
+    );
     return this.view(project, key);
   }
 
