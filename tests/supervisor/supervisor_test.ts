@@ -6,13 +6,14 @@ import { Supervisor, type SupervisorOptions } from "../../runtime/supervisor/mod
 import { processTable } from "../../runtime/supervisor/process_table.ts";
 import { rejectsWith } from "../internal/rejects_with.ts";
 import { allGone, isAlive, readAll } from "../internal/processes.ts";
+import { tempFolder } from "../internal/temp_folder.ts";
 
 /** The supervisor's entry, for scripts run in a process of their own. */
 const SUPERVISOR_MODULE = new URL("../../runtime/supervisor/mod.ts", import.meta.url).href;
 
 /** A supervisor writing its record in a new temporary folder. */
 async function supervisor(options: Partial<SupervisorOptions> = {}) {
-  const root = await Deno.makeTempDir({ prefix: "sync-supervisor-" });
+  const root = await tempFolder("sync-supervisor-");
   const recordFolder = join(root, "processes");
   return { root, recordFolder, supervisor: new Supervisor({ recordFolder, ...options }) };
 }

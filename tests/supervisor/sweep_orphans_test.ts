@@ -4,6 +4,7 @@ import { Supervisor, sweepOrphans } from "../../runtime/supervisor/mod.ts";
 import type { SupervisorNote } from "../../runtime/supervisor/process_record.ts";
 import { processTable } from "../../runtime/supervisor/process_table.ts";
 import { allGone, isAlive } from "../internal/processes.ts";
+import { tempFolder } from "../internal/temp_folder.ts";
 
 /** The supervisor's entry, for the script that stands for a Sync. */
 const SUPERVISOR_MODULE = new URL("../../runtime/supervisor/mod.ts", import.meta.url).href;
@@ -44,7 +45,7 @@ async function writeRecord(folder: string, name: string, note: SupervisorNote): 
 
 Deno.test("`sweepOrphans()` kills the groups a Sync that died left behind", async (t) => {
   await t.step("after the supervising process is killed with SIGKILL", async () => {
-    const root = await Deno.makeTempDir({ prefix: "sync-sweep-" });
+    const root = await tempFolder("sync-sweep-");
     const recordFolder = join(root, "processes");
     const script = join(root, "supervising.ts");
     await Deno.writeTextFile(script, SUPERVISING_SCRIPT);
@@ -84,7 +85,7 @@ Deno.test("`sweepOrphans()` kills the groups a Sync that died left behind", asyn
   });
 
   await t.step("leaves a process that was given a recorded pid later alone", async () => {
-    const folder = join(await Deno.makeTempDir({ prefix: "sync-sweep-" }), "processes");
+    const folder = join(await tempFolder("sync-sweep-"), "processes");
     // Not started by any supervisor: it stands for a program that was given the pid.
     const unrelated = new Deno.Command("sleep", {
       args: ["1000"],
@@ -124,7 +125,7 @@ Deno.test("`sweepOrphans()` kills the groups a Sync that died left behind", asyn
   });
 
   await t.step("leaves the groups of a supervisor that still runs alone", async () => {
-    const folder = join(await Deno.makeTempDir({ prefix: "sync-sweep-" }), "processes");
+    const folder = join(await tempFolder("sync-sweep-"), "processes");
     const running = new Supervisor({ recordFolder: folder });
     const sleeper = await running.spawn("agents", { command: "sleep", args: ["1000"] });
     await sleeper.stdout.cancel();
@@ -138,7 +139,7 @@ Deno.test("`sweepOrphans()` kills the groups a Sync that died left behind", asyn
   });
 
   await t.step("removes a record it cannot read", async () => {
-    const folder = join(await Deno.makeTempDir({ prefix: "sync-sweep-" }), "processes");
+    const folder = join(await tempFolder("sync-sweep-"), "processes");
     await Deno.mkdir(folder);
     await Deno.writeTextFile(join(folder, "2-broken.json"), "{ not json");
     assert.deepEqual(await sweepOrphans(folder), []);
