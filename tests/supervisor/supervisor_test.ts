@@ -261,7 +261,7 @@ Deno.test("`Supervisor.spawn()` gives a scrubbed environment and a ready folder"
   });
 
   await t.step("~/ in cwd is the home folder, and a missing folder is created", async () => {
-    const home = await Deno.makeTempDir({ prefix: "sync-home-" });
+    const home = await tempFolder("sync-home-");
     const { supervisor: s } = await supervisor({
       environment: () => ({ PATH: Deno.env.get("PATH")!, HOME: home }),
     });
