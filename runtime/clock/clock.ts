@@ -37,15 +37,9 @@ import {
   scheduleSkipsPrefix,
   scheduleStampsPrefix,
 } from "./keys.ts";
-import {
-  ApprovalRequiredError,
-  HandlerBusyError,
-  NotFoundError,
-  RateLimitedError,
-  SupersededError,
-} from "../errors.ts";
+import { ApprovalRequiredError, HandlerBusyError, NotFoundError, SyncError } from "../errors.ts";
 import { readGeneration } from "../memory/mod.ts";
-import { type HandlerCaller, writeReceipt } from "../host/mod.ts";
+import { type HandlerCaller, isRefusal, writeReceipt } from "../host/mod.ts";
 import {
   type ProjectInfo,
   projectKey,
@@ -732,9 +726,7 @@ export function skipReasonOf(error: unknown): SkipReason {
  * or ran it so often the rate limit refused the clock.
  */
 function notTheHandlersFault(error: unknown): boolean {
-  return error instanceof SupersededError || error instanceof HandlerBusyError ||
-    error instanceof RateLimitedError || error instanceof ApprovalRequiredError ||
-    error instanceof NotFoundError;
+  return error instanceof SyncError && isRefusal(error.name);
 }
 
 /** `f`, called once per key; later calls with the same key share the first promise. */

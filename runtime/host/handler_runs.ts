@@ -51,6 +51,18 @@ const REFUSALS: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * Whether an error of this name is a refusal of the call — fenced off by a
+ * person, already running, over its rate, not approved, not found — which
+ * says nothing about the handler's code. The clock's rule on what needs
+ * review and the lamp's on failing handlers both ask this.
+ *
+ * @param name An error's name, such as `RateLimitedError`.
+ */
+export function isRefusal(name: string | undefined): boolean {
+  return name !== undefined && REFUSALS.has(name);
+}
+
+/**
  * Whether a receipt is one of a handler's counted attempts: a failure, a
  * success, or neither (see the module's documentation).
  *
@@ -61,7 +73,7 @@ export function countedOutcome(receipt: Receipt): "failed" | "ok" | null {
   if (receipt.handler === "" || receipt.occasion.kind === "lifecycle") return null;
   if (receipt.outcome === "ok") return "ok";
   if (receipt.outcome !== "failed") return null;
-  return receipt.error && REFUSALS.has(receipt.error.name) ? null : "failed";
+  return isRefusal(receipt.error?.name) ? null : "failed";
 }
 
 /** A handler's counted failures in a row since its last success, as stored. */

@@ -22,6 +22,7 @@ export {
   countedOutcome,
   FAILING_AFTER,
   forgetHandlerRuns,
+  isRefusal,
   readHandlerRuns,
 } from "./handler_runs.ts";
 export type { HandlerRun } from "./handler_runs.ts";
