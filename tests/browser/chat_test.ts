@@ -205,6 +205,14 @@ Deno.test("Chat shows a conversation with the demo agent live", BROWSER_TEST, as
         await watched.assertAccessible("a conversation the clock began");
         await watched.screenshot("chat-begun-by-clock-light");
         await watched.close();
+        const dark = await openPage(browser, installation, { path: chat, colorScheme: "dark" });
+        try {
+          await dark.page.getByRole("list", { name: "Triage" }).getByRole("link").first().click();
+          await expectText(dark.page.locator(".chat-header"), "About issues.issue/7");
+          await dark.screenshot("chat-begun-by-clock-dark");
+        } finally {
+          await dark.close();
+        }
       },
     );
   } finally {

@@ -117,6 +117,16 @@ Deno.test("a lamp breathes while a handler runs, without a reload", BROWSER_TEST
         await expectText(header.locator(".lamp-wrap"), "needs you");
         await list.screenshot("lamp-handler-failing-list");
         await page.screenshot("lamp-handler-failing-page");
+        const dark = await openPage(browser, installation, {
+          path: `${path}/pair`,
+          colorScheme: "dark",
+        });
+        try {
+          await expectText(dark.page.locator(".page-header .notice"), notice);
+          await dark.screenshot("lamp-handler-failing-page-dark");
+        } finally {
+          await dark.close();
+        }
 
         await call("pair.flaky", { fail: false });
         await expectText(item.locator(".lamp-wrap"), "ready");
