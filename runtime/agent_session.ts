@@ -34,8 +34,47 @@ export type AgentSessionState =
 export type AgentSessionWait =
   /** A permission request the agent made; its options are in the transcript's `permission` entry. */
   | { kind: "permission"; requestId: string }
-  /** The agent needs signing in; `text` says what to run. */
-  | { kind: "sign-in"; text: string };
+  /**
+   * The agent needs signing in: `text` says what to do in words, `ways`
+   * says it for each way the agent lists (absent in a pointer kept before
+   * sessions carried them).
+   */
+  | { kind: "sign-in"; text: string; ways?: SignInWay[] };
+
+/**
+ * One way to sign in to an agent, as a person does it: a command to run in
+ * a terminal, variables to add to the agent's definition, or the agent's
+ * own way in its words. Every string but `command` and the variables'
+ * names is the agent's, to be shown as text.
+ */
+export interface SignInWay {
+  /** The agent's id of the method. */
+  id: string;
+  /** Its name, in the agent's words. */
+  name: string;
+  /** What it does, in the agent's words, when the agent says. */
+  description?: string;
+  /** A command to run in a terminal: the agent's own program with the method's arguments and environment. */
+  command?: string;
+  /** Environment variables to add to the agent's definition; Sync then signs in with them itself. */
+  envVars?: { name: string; label?: string; optional?: boolean }[];
+  /** Where to get the credential, when the agent says. */
+  link?: string;
+}
+
+/**
+ * A person's message that the agent has not been sent yet (it was being
+ * raised, waited for a sign-in, or could not start): kept with the session
+ * and sent, in order, once the agent's session opens.
+ */
+export interface PendingTurn {
+  /** Names it among the session's pending turns. */
+  id: string;
+  /** When the person sent it, as an ISO 8601 time. */
+  at: string;
+  /** Its text, cut to what a pointer keeps (the whole is kept beside it and is what is sent). */
+  text: string;
+}
 
 /** The pointer to one agent session. */
 export interface AgentSession {
@@ -75,6 +114,11 @@ export interface AgentSession {
   updatedAt: string;
   /** Why it failed or was interrupted; null otherwise. */
   error: { name: string; message: string; stderrTail?: string } | null;
+  /**
+   * A person's messages not sent to the agent yet, oldest first; sent once
+   * its session opens. Absent or empty when there are none.
+   */
+  pending?: PendingTurn[];
   /** The `chat.conversation` record it was kept as, once a person pressed Keep; null before. */
   keptAs: string | null;
 }

@@ -6,6 +6,8 @@
  * @module
  */
 
+import type { SignInWay } from "./agent_session.ts";
+
 /** Base class, so callers can tell a refusal from a bug. */
 export class SyncError extends Error {
   /** `"SyncError"`: the name receipts, reports and the API show with the message. */
@@ -337,6 +339,25 @@ export interface AgentAuthMethod {
    * command with, and extra environment, to sign in.
    */
   terminal?: { args: string[]; env: Record<string, string> };
+  /**
+   * For a method that reads environment variables (ACP's `env_var` methods,
+   * and an agent's own method whose description names the variable it
+   * needs, such as `GEMINI_API_KEY`): the variables, which the agent's
+   * definition can give it.
+   */
+  envVars?: AgentAuthEnvVar[];
+  /** Where to get the credential, when the agent says. */
+  link?: string;
+}
+
+/** An environment variable a sign-in method reads. */
+export interface AgentAuthEnvVar {
+  /** Its name, such as `OPENAI_API_KEY`. */
+  name: string;
+  /** What it is, in the agent's words, when the agent says. */
+  label?: string;
+  /** True when the method works without it. */
+  optional?: boolean;
 }
 
 /**
@@ -349,14 +370,18 @@ export class AgentSignInRequiredError extends SyncError {
   override name = "AgentSignInRequiredError";
   /** The ways to sign in the agent listed, possibly none. */
   readonly authMethods: AgentAuthMethod[];
+  /** What a person does for each way, as a waiting session's state shows it. */
+  readonly ways: SignInWay[];
   /**
    * Keeps the ways to sign in beside the message, so Chat can show them.
    *
    * @param message What to run, and why.
    * @param authMethods The ways to sign in the agent listed.
+   * @param ways What a person does for each, when known.
    */
-  constructor(message: string, authMethods: AgentAuthMethod[]) {
+  constructor(message: string, authMethods: AgentAuthMethod[], ways: SignInWay[] = []) {
     super(message);
     this.authMethods = authMethods;
+    this.ways = ways;
   }
 }

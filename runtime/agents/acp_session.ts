@@ -37,6 +37,7 @@ import {
   writeProjectFile,
 } from "./project_files.ts";
 import { agentId, entryFromUpdate } from "./session_update_entry.ts";
+import { signInText, signInWays } from "./sign_in_ways.ts";
 import type { PermissionChoice, StopReason, TranscriptEntry } from "../transcript.ts";
 import { cutText } from "../internal/cut_text.ts";
 
@@ -111,6 +112,13 @@ export interface AcpSessionOptions {
   cancelGraceMs?: number;
   /** The command the agent runs as, to spell a terminal sign-in; the agent's name when not given. */
   agentCommand?: readonly string[];
+  /**
+   * True when the agent's environment (Sync's own, with its definition's
+   * over it) sets a variable, not empty. A sign-in method whose variables
+   * are all set is one Sync signs in with itself (`authenticate`). Nothing
+   * is set when not given.
+   */
+  envHas?: (name: string) => boolean;
   /** The clock entries are stamped with. */
   now?: () => Date;
 }
@@ -161,6 +169,12 @@ export class AcpSession {
   #turning = false;
   /** True while `session/new` or `session/load` waits for its answer. */
   #starting = false;
+  /** The sign-in methods Sync called `authenticate` with on this connection. */
+  #authenticated = new Set<string>();
+  /** Why Sync's own sign-in did not take, told with the sign-in the agent then needs. */
+  #authRefusal: string | null = null;
+  /** The agent's words in its last error answer. */
+  #refusedWords: string | null = null;
   /** Set when a cancel made Sync stop the agent: what the failure says. */
   #stoppedForCancel: ((what: string) => string) | null = null;
   #cancelTimer: ReturnType<typeof setTimeout> | undefined;
@@ -312,6 +326,82 @@ export class AcpSession {
     }
   }
 
+  /**
+   * A `session/new` or `session/load` call, signed in first when the
+   * agent's environment gives what one of its methods reads; when the agent
+   * answers that it needs a sign-in, Sync signs in with such a method (if it
+   * has not yet) and asks once more.
+   */
+  async #signedInCall<T>(
+    what: string,
+    send: (agent: acp.ClientContext) => Promise<T>,
+  ): Promise<T> {
+    const ready = this.#methodsReady();
+    if (this.#authenticated.size === 0 && ready.length > 0) await this.#tryAuthenticate(ready);
+    try {
+      return await this.#startCall(what, send);
+    } catch (error) {
+      if (!(error instanceof AgentSignInRequiredError)) throw error;
+      const untried = this.#methodsReady().filter((m) => !this.#authenticated.has(m.id));
+      if (untried.length === 0 || !await this.#tryAuthenticate(untried)) throw error;
+      return await this.#startCall(what, send);
+    }
+  }
+
+  /**
+   * The methods Sync can sign in with itself: those that read environment
+   * variables, each of which the agent's environment sets (optional ones
+   * aside).
+   */
+  #methodsReady(): AgentAuthMethod[] {
+    const envHas = this.#options.envHas;
+    if (envHas === undefined) return [];
+    return (this.#facts?.authMethods ?? []).filter((method) => {
+      const needed = (method.envVars ?? []).filter((v) => !v.optional);
+      return needed.length > 0 && needed.every((v) => envHas(v.name));
+    });
+  }
+
+  /**
+   * Calls `authenticate` with each method in turn until the agent takes one.
+   *
+   * @returns True when one was taken.
+   */
+  async #tryAuthenticate(methods: AgentAuthMethod[]): Promise<boolean> {
+    for (const method of methods) {
+      this.#authenticated.add(method.id);
+      try {
+        await this.authenticate(method.id);
+        this.#authRefusal = null;
+        return true;
+      } catch (error) {
+        if (error instanceof AgentFailedError && error.code !== undefined) {
+          // The agent's own refusal: told with the sign-in it needs, if it needs one.
+          this.#authRefusal = `it refused to sign in with ${words(method.name)}: ` +
+            (this.#refusedWords ?? "");
+          continue;
+        }
+        throw error;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Signs in with one of the methods the agent listed (`authenticate`), as
+   * the agent's environment stands.
+   *
+   * @param methodId The method's id, as the agent listed it.
+   * @throws {AgentFailedError} when the agent refuses (its words, its error
+   *   code), exits, or does not answer within the session timeout.
+   */
+  async authenticate(methodId: string): Promise<void> {
+    await this.#startCall(
+      "authenticate",
+      (agent) => agent.request(acp.methods.agent.authenticate, { methodId }),
+    );
+  }
+
   /** A `session/new` or `session/load` call, within its deadline; the agent is stopped past it. */
   async #startCall<T>(what: string, send: (agent: acp.ClientContext) => Promise<T>): Promise<T> {
     const timeoutMs = this.#options.sessionTimeoutMs ?? AGENT_LIMITS.sessionTimeoutMs;
@@ -333,7 +423,7 @@ export class AcpSession {
    */
   async newSession(): Promise<string> {
     const servers = await this.#mcpServers();
-    const answer = await this.#startCall(
+    const answer = await this.#signedInCall(
       "session/new",
       (agent) =>
         agent.request(acp.methods.agent.session.new, {
@@ -375,7 +465,7 @@ export class AcpSession {
     this.#sessionId = sessionId;
     this.#replaying = true;
     try {
-      await this.#startCall(
+      await this.#signedInCall(
         "session/load",
         (agent) =>
           agent.request(acp.methods.agent.session.load, {
@@ -624,41 +714,28 @@ export class AcpSession {
 
   /** The agent answered with an error: its words, or the sign-in it wants. */
   #refusal(what: string, error: acp.RequestError): Error {
-    // -32000: the agent's "authentication required".
-    if (error.code === -32000) {
+    this.#refusedWords = words(error.message);
+    // -32000: the agent's "authentication required" (to `authenticate` itself: a refusal).
+    if (error.code === -32000 && what !== "authenticate") {
       const methods = this.#facts?.authMethods ?? [];
-      return new AgentSignInRequiredError(this.#signInMessage(what, error, methods), methods);
+      const ways = signInWays(methods, {
+        agentName: this.#options.agentName,
+        agentCommand: this.#options.agentCommand,
+      });
+      const why = this.#authRefusal === null
+        ? error.message
+        : `${error.message}; ${this.#authRefusal}`;
+      return new AgentSignInRequiredError(
+        signInText(this.#options.agentName, what, why, ways),
+        methods,
+        ways,
+      );
     }
     return this.#failure(
       `refused ${what}: ${words(error.message)}${detail(error.data)}`,
       "",
       null,
       error.code,
-    );
-  }
-
-  #signInMessage(what: string, error: acp.RequestError, methods: AgentAuthMethod[]): string {
-    const agent = this.#options.agentName;
-    const command = (this.#options.agentCommand ?? [agent]).join(" ");
-    const ways = methods.map((method) => {
-      const how = method.terminal
-        ? `run \`${
-          [
-            ...Object.entries(method.terminal.env).map(([k, v]) => `${k}=${v}`),
-            command,
-            ...method.terminal.args,
-          ].join(" ")
-        }\` in a terminal`
-        : (method.description ?? "");
-      return `${words(method.name)}${how ? ` (${words(how)})` : ""}`;
-    });
-    // Each of the agent's words is cut, and the whole: it is what the session's state shows.
-    return cutText(
-      `The agent ${agent} needs a person to sign in before ${what} (${words(error.message)}): ` +
-        (ways.length > 0
-          ? `sign in one of these ways: ${ways.join("; ")}; then continue`
-          : `sign in the way the agent's own documentation says; then continue`),
-      AGENT_LIMITS.maxReasonChars,
     );
   }
 
@@ -680,14 +757,49 @@ export class AcpSession {
   }
 }
 
-/** What the protocol says of a sign-in method, as Sync keeps it. */
+/** A variable's name as a definition's env takes it. */
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * What the protocol says of a sign-in method, as Sync keeps it. Three kinds
+ * (the `type` field): `terminal` (run the agent's program with `args` and
+ * `env`), `env_var` (the variables in `vars` are read from the agent's
+ * environment; not in the SDK's stable types, so read as plain JSON), and
+ * the agent's own (no `type`), whose description may name the variable it
+ * reads ("Requires setting the `GEMINI_API_KEY` environment variable").
+ */
 function authMethodOf(method: acp.AuthMethod): AgentAuthMethod {
+  const raw = method as unknown as Record<string, unknown>;
   const out: AgentAuthMethod = { id: method.id, name: method.name };
   if (method.description) out.description = method.description;
-  if ("type" in method && method.type === "terminal") {
-    out.terminal = { args: method.args ?? [], env: method.env ?? {} };
+  if (typeof raw.link === "string" && /^https?:\/\//.test(raw.link)) out.link = raw.link;
+  if (raw.type === "terminal") {
+    const terminal = method as acp.AuthMethodTerminal;
+    out.terminal = { args: terminal.args ?? [], env: terminal.env ?? {} };
+  } else if (raw.type === "env_var" && Array.isArray(raw.vars)) {
+    out.envVars = [];
+    for (const v of raw.vars as unknown[]) {
+      if (typeof v !== "object" || v === null) continue;
+      const { name, label, optional } = v as Record<string, unknown>;
+      if (typeof name !== "string" || !ENV_NAME.test(name)) continue;
+      out.envVars.push({
+        name,
+        ...(typeof label === "string" && label !== "" ? { label } : {}),
+        ...(optional === true ? { optional: true } : {}),
+      });
+    }
+  } else if (raw.type === undefined && method.description) {
+    const named = variablesNamedIn(method.description);
+    if (named.length > 0) out.envVars = named.map((name) => ({ name }));
   }
   return out;
+}
+
+/** The variables a description names in backquotes when it speaks of an environment variable. */
+function variablesNamedIn(description: string): string[] {
+  if (!/environment variable/i.test(description)) return [];
+  const names = [...description.matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((m) => m[1]);
+  return [...new Set(names)].slice(0, AGENT_LIMITS.maxSignInWays);
 }
 
 /** Words the agent gave (an error's message, a sign-in method), cut to what a session's state keeps. */

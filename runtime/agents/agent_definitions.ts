@@ -12,7 +12,7 @@
 import { ConflictError, InvalidInputError, NotFoundError } from "../errors.ts";
 import { AGENT_DEFINITION_LIMITS } from "../limits.ts";
 import { demoAgentCommand } from "./demo_agent_command.ts";
-import { agentDefinitionKey, agentDefinitionsPrefix } from "./keys.ts";
+import { agentDefinitionKey, agentDefinitionsPrefix, agentEnvKey } from "./keys.ts";
 
 /** A named agent: the program Sync starts, in the project folder, to speak ACP with. */
 export interface AgentDefinition {
@@ -126,7 +126,11 @@ function added(definition: AgentDefinition): ListedAgent {
  */
 export async function listAgents(kv: Deno.Kv): Promise<ListedAgent[]> {
   const byName = new Map<string, ListedAgent>();
-  for (const name of [DEMO, ...Object.keys(PRESETS)]) byName.set(name, builtIn(name)!);
+  for (const name of [DEMO, ...Object.keys(PRESETS)]) {
+    const agent = builtIn(name)!;
+    agent.env = (await kv.get<Record<string, string>>(agentEnvKey(name))).value ?? {};
+    byName.set(name, agent);
+  }
   for await (const entry of kv.list<AgentDefinition>({ prefix: agentDefinitionsPrefix() })) {
     byName.set(entry.value.name, added(entry.value));
   }
@@ -142,7 +146,55 @@ export async function listAgents(kv: Deno.Kv): Promise<ListedAgent[]> {
  */
 export async function readAgent(kv: Deno.Kv, name: string): Promise<ListedAgent | null> {
   const stored = (await kv.get<AgentDefinition>(agentDefinitionKey(name))).value;
-  return stored ? added(stored) : builtIn(name);
+  if (stored) return added(stored);
+  const agent = builtIn(name);
+  if (agent) agent.env = (await kv.get<Record<string, string>>(agentEnvKey(name))).value ?? {};
+  return agent;
+}
+
+/**
+ * Sets one environment variable of an agent (such as the key a sign-in
+ * method reads), or removes it (`value` null): in a person's definition,
+ * or, for a preset or the demo agent not replaced, beside it, so the preset
+ * stays the preset. Listings name the variable, never its value.
+ *
+ * @param kv The installation's KV.
+ * @param name The agent's name.
+ * @param variable The variable's name, such as `OPENAI_API_KEY`.
+ * @param value Its value, or null to remove it.
+ * @returns The agent, as listed.
+ * @throws {NotFoundError} when there is no agent by that name.
+ * @throws {InvalidInputError} when the variable or its value is not one a definition takes.
+ */
+export async function setAgentEnv(
+  kv: Deno.Kv,
+  name: string,
+  variable: string,
+  value: string | null,
+): Promise<ListedAgent> {
+  const definitionKey = agentDefinitionKey(name);
+  const current = await kv.get<AgentDefinition>(definitionKey);
+  const preset = builtIn(name);
+  if (current.value === null && preset === null) {
+    throw new NotFoundError(`There is no agent named ${name}; sync agents lists them`);
+  }
+  const envKey = agentEnvKey(name);
+  const kept = current.value === null ? await kv.get<Record<string, string>>(envKey) : null;
+  const env = { ...(current.value?.env ?? kept?.value ?? {}) };
+  if (value === null) delete env[variable];
+  else env[variable] = value;
+  // Checked as a whole definition would be: the same names, sizes and counts.
+  const checked = parseAgentDefinition({ ...(current.value ?? preset!), name, env });
+  const op = kv.atomic().check(current);
+  if (current.value !== null) op.set(definitionKey, checked);
+  else if (Object.keys(checked.env).length === 0) op.check(kept!).delete(envKey);
+  else op.check(kept!).set(envKey, checked.env);
+  if (!(await op.commit()).ok) {
+    throw new ConflictError(
+      `The agent ${name} was changed by someone else meanwhile; look at it and try again`,
+    );
+  }
+  return (await readAgent(kv, name))!;
 }
 
 /**

@@ -7,4 +7,4 @@
  * @module
  */
 export { AgentFailedError, AgentSignInRequiredError } from "../errors.ts";
-export type { AgentAuthMethod, AgentFailure } from "../errors.ts";
+export type { AgentAuthEnvVar, AgentAuthMethod, AgentFailure } from "../errors.ts";

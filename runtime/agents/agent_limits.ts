@@ -36,6 +36,12 @@ export const AGENT_LIMITS = {
    * name and description) put in a session's state; longer ones are cut.
    */
   maxAgentWordsChars: 2_000,
+  /** Sign-in methods (and variables of one method) a waiting session's state keeps; more are left out. */
+  maxSignInWays: 8,
+  /** Characters of each of the agent's words in one sign-in way (its name, description, link). */
+  maxSignInWordsChars: 300,
+  /** A person's messages a session keeps waiting to be sent (the agent not ready); more are refused. */
+  maxPendingTurns: 8,
   /** Characters of a session's reason (why it failed, how to sign in) kept in its state. */
   maxReasonChars: 8_000,
   /** Entries of one plan; more are left out, saying how many. */

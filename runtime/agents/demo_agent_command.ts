@@ -13,17 +13,20 @@ import type { AgentCommand } from "./spawn_agent.ts";
  * The command that starts the demo agent, with the words it is to obey on
  * every turn (such as `hang` or `no-init`; see `demo/demo_agent.ts`).
  *
- * @param flags Words given as `--word` flags.
+ * @param flags Words given as `--word` flags; `needs-key=NAME` also lets it read `NAME`.
  * @returns The program (this Deno) and its arguments.
  */
 export function demoAgentCommand(flags: readonly string[] = []): AgentCommand {
   const script = fileURLToPath(new URL("./demo/demo_agent.ts", import.meta.url));
+  // `needs-key=NAME` is the one flag that needs more: reading that variable.
+  const key = flags.find((flag) => flag.startsWith("needs-key="))?.slice("needs-key=".length);
   return {
     command: Deno.execPath(),
     args: [
       "run",
       "--quiet",
       "--allow-net=127.0.0.1",
+      ...(key ? [`--allow-env=${key}`] : []),
       script,
       ...flags.map((flag) => `--${flag}`),
     ],

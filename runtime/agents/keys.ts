@@ -11,6 +11,8 @@
 const AGENT = "agent";
 const AGENT_SESSION = "agent_session";
 const AGENT_TRANSCRIPT = "agent_transcript";
+const AGENT_ENV = "agent_env";
+const AGENT_PENDING = "agent_pending";
 
 /**
  * Key of an agent definition a person added (or a preset they replaced).
@@ -64,4 +66,38 @@ export function transcriptEntryKey(project: string, key: string, index: number):
  */
 export function transcriptPrefix(project: string, key: string): Deno.KvKey {
   return [AGENT_TRANSCRIPT, project, key];
+}
+
+/**
+ * Key of the variables a person gave a preset (or the demo agent) without
+ * replacing it, such as a key saved from a sign-in.
+ *
+ * @param name The agent's name.
+ */
+export function agentEnvKey(name: string): Deno.KvKey {
+  return [AGENT_ENV, name];
+}
+
+/**
+ * Key of one part of a session's pending turn (a person's message not sent
+ * to the agent yet), in the order they were sent.
+ *
+ * @param project The project's resolved folder.
+ * @param key The session's key.
+ * @param id The pending turn's id.
+ * @param part The part's place: a long message is kept in several.
+ */
+export function pendingTurnKey(project: string, key: string, id: string, part: number): Deno.KvKey {
+  return [AGENT_PENDING, project, key, id, part];
+}
+
+/**
+ * Prefix of a session's pending turns, or of one of them.
+ *
+ * @param project The project's resolved folder.
+ * @param key The session's key.
+ * @param id One pending turn's id; all of them when absent.
+ */
+export function pendingTurnsPrefix(project: string, key: string, id?: string): Deno.KvKey {
+  return id === undefined ? [AGENT_PENDING, project, key] : [AGENT_PENDING, project, key, id];
 }

@@ -32,10 +32,13 @@ export {
   parseAgentDefinition,
   readAgent,
   removeAgent,
+  setAgentEnv,
 } from "./agent_definitions.ts";
 export type { AgentDefinition, ListedAgent } from "./agent_definitions.ts";
 export { AgentFailedError, AgentSignInRequiredError } from "./agent_errors.ts";
-export type { AgentAuthMethod, AgentFailure } from "./agent_errors.ts";
+export type { AgentAuthEnvVar, AgentAuthMethod, AgentFailure } from "./agent_errors.ts";
+export { signInText, signInWays } from "./sign_in_ways.ts";
+export type { SignInWaysOptions } from "./sign_in_ways.ts";
 export { AGENT_LIMITS } from "./agent_limits.ts";
 export type { AgentExit, AgentPeer } from "./agent_peer.ts";
 export { demoAgentCommand } from "./demo_agent_command.ts";

@@ -21,7 +21,12 @@
  *
  * @module
  */
-import { type AgentSession, type AgentSessionState, orderingExtension } from "../agent_session.ts";
+import {
+  type AgentSession,
+  type AgentSessionState,
+  orderingExtension,
+  type PendingTurn,
+} from "../agent_session.ts";
 import type { EventBus } from "../event_bus.ts";
 import { ConflictError, InvalidInputError, NotFoundError } from "../errors.ts";
 import { cutText } from "../internal/cut_text.ts";
@@ -55,6 +60,7 @@ import { type AgentCommand, spawnAgent } from "./spawn_agent.ts";
 import { readTranscript, type StoredTranscript, TranscriptWriter } from "./transcript_store.ts";
 import { transcriptText } from "./transcript_text.ts";
 import { keepConversation, writeConversation } from "./keep_conversation.ts";
+import { forgetPendingTurn, keepPendingTurn, readPendingTurn } from "./pending_turns.ts";
 
 /**
  * Starts an agent's program in the project folder: the seam where the
@@ -106,6 +112,12 @@ export interface WorkPerformerOptions {
   cancelGraceMs?: number;
   /** The bounds of what is kept of a session. */
   limits?: SessionLimits;
+  /**
+   * True when Sync's own environment, which agents inherit, sets a variable
+   * (not empty): with an agent's definition, what tells whether Sync can
+   * sign in to it itself. Sync's environment when not given.
+   */
+  envHas?: (name: string) => boolean;
 }
 
 /** One session, whole: its pointer and its transcript. */
@@ -143,6 +155,11 @@ class LiveSession {
   idle: ReturnType<typeof setTimeout> | undefined;
   /** A person cancelled before the turn's prompt was sent: it is not sent. */
   cancelled = false;
+  /**
+   * True while the work under way will still look for pending turns to
+   * send; a message queued once it is false needs work of its own.
+   */
+  accepting = false;
 
   constructor(pointer: AgentSession, writer: TranscriptWriter) {
     this.pointer = pointer;
@@ -152,7 +169,10 @@ class LiveSession {
 
 /** Changes a pointer may be given. */
 type PointerChange = Partial<
-  Pick<AgentSession, "state" | "waitingFor" | "error" | "agentSessionId" | "keptAs" | "title">
+  Pick<
+    AgentSession,
+    "state" | "waitingFor" | "error" | "agentSessionId" | "keptAs" | "title" | "pending"
+  >
 >;
 
 /**
@@ -176,6 +196,7 @@ export class WorkPerformer {
   #sessionTimeoutMs: number | undefined;
   #cancelGraceMs: number | undefined;
   #limits: SessionLimits;
+  #envHas: (name: string) => boolean;
   #live = new Map<string, LiveSession>();
   #scans = new Map<string, Promise<void>>();
   /**
@@ -208,6 +229,7 @@ export class WorkPerformer {
     this.#sessionTimeoutMs = options.sessionTimeoutMs;
     this.#cancelGraceMs = options.cancelGraceMs;
     this.#limits = options.limits ?? SESSION_LIMITS;
+    this.#envHas = options.envHas ?? hostEnvHas;
   }
 
   /**
@@ -342,8 +364,14 @@ export class WorkPerformer {
     const title = firstLine.length <= this.#limits.maxTitleChars
       ? firstLine
       : `${firstLine.slice(0, this.#limits.maxTitleChars - 1)}…`;
+    const key = `chat-${newId(this.#now())}`;
+    // The first message is kept before anything else: whatever the agent does, it is not lost.
+    const first = await keepPendingTurn(this.#kv, project, key, {
+      id: newId(this.#now()),
+      at: now,
+    }, text);
     const pointer: AgentSession = {
-      key: `chat-${newId(this.#now())}`,
+      key,
       project,
       agent,
       agentSessionId: null,
@@ -359,15 +387,17 @@ export class WorkPerformer {
       updatedAt: now,
       error: null,
       keptAs: null,
+      pending: [first],
     };
     if (!await createSession(this.#kv, pointer)) {
+      await forgetPendingTurn(this.#kv, project, key, first.id);
       throw new ConflictError(`A session ${pointer.key} exists already; try again`);
     }
     this.#tell(pointer);
     const live = this.#makeLive(pointer, { entries: [], omitted: 0 });
     this.#work(live, async () => {
       await this.#raise(live, "new");
-      await this.#turn(live, text);
+      await this.#drain(live);
     });
     return this.view(project, pointer.key);
   }
@@ -379,31 +409,85 @@ export class WorkPerformer {
    * @param project The project's resolved folder.
    * @param key The session's key.
    * @param text What the person says.
-   * @returns The session, `running`.
-   * @throws {ConflictError} while a turn is under way or the session waits.
+   * @returns The session, `running`; or still `waiting` for a sign-in, the
+   *   message kept (`pending`) to be sent once the agent's session opens.
+   *   A message sent while the agent is being raised is kept the same way.
+   * @throws {ConflictError} while a turn is under way or a permission waits
+   *   (the agent is busy, not unready: it would not be sent for a while), or
+   *   when `AGENT_LIMITS.maxPendingTurns` messages wait already.
    */
   async prompt(project: string, key: string, text: string): Promise<SessionView> {
     this.#checkTurn(text);
     const live = await this.#liveFor(project, key);
-    const state = live.pointer.state;
-    if (state === "waiting" && live.pointer.waitingFor?.kind === "sign-in") {
-      throw new ConflictError(
-        `The session ${key} waits for you to sign in to the agent ${live.pointer.agent}: ` +
-          `${live.pointer.waitingFor.text}`,
-      );
-    }
-    if (state === "running" || state === "waiting") {
+    const { state, waitingFor } = live.pointer;
+    const signIn = state === "waiting" && waitingFor?.kind === "sign-in";
+    const raising = live.working && live.acp === null;
+    if ((state === "running" && !raising) || (state === "waiting" && !signIn)) {
       throw new ConflictError(
         `The session ${key} is ${state}: wait for its turn to end (or cancel it) before the next`,
       );
     }
+    await this.#queue(live, text);
+    // Waiting for a sign-in, it is sent after Continue; work under way that still looks sends it.
+    if (signIn || live.accepting) return this.view(project, key);
     live.working = true;
     await this.#change(live, { state: "running", waitingFor: null, error: null });
     this.#work(live, async () => {
       if (live.acp === null) await this.#raise(live, "resume");
-      await this.#turn(live, text);
+      await this.#drain(live);
     });
     return this.view(project, key);
+  }
+
+  /** Keeps a person's message, whole, to be sent once the agent's session opens. */
+  async #queue(live: LiveSession, text: string): Promise<void> {
+    const { project, key } = live.pointer;
+    if ((live.pointer.pending?.length ?? 0) >= AGENT_LIMITS.maxPendingTurns) {
+      throw new ConflictError(
+        `The session ${key} has ${AGENT_LIMITS.maxPendingTurns} messages waiting to be sent ` +
+          `already: continue it (or sign in) so the agent gets them, then send more`,
+      );
+    }
+    const at = new Date(this.#now()).toISOString();
+    const turn = await keepPendingTurn(
+      this.#kv,
+      project,
+      key,
+      { id: newId(this.#now()), at },
+      text,
+    );
+    await this.#change(live, (s) => ({ pending: [...(s.pending ?? []), turn] }));
+  }
+
+  /**
+   * Sends the pending turns, oldest first, one turn each, while the agent's
+   * session is open; stops when a turn does not end (`ended`) or when none
+   * is left. A session with nothing pending ends.
+   */
+  async #drain(live: LiveSession): Promise<void> {
+    for (;;) {
+      const next: PendingTurn | undefined = live.pointer.pending?.[0];
+      if (next === undefined) {
+        // Decided together with looking: a message queued from now on needs work of its own.
+        live.accepting = false;
+        if (live.pointer.state !== "ended") {
+          await this.#change(live, { state: "ended", waitingFor: null });
+        }
+        return;
+      }
+      const { project, key } = live.pointer;
+      const text = await readPendingTurn(this.#kv, project, key, next.id) ?? next.text;
+      await this.#turn(live, text, next.id);
+      // A turn cancelled before it was sent leaves its message pending: nothing more is sent.
+      const unsent = live.pointer.pending?.[0]?.id === next.id;
+      if (unsent || live.pointer.state !== "ended" || this.#stopping) return;
+    }
+  }
+
+  /** A pending turn was sent: it leaves the pointer and the store. */
+  async #sent(live: LiveSession, id: string): Promise<void> {
+    await this.#change(live, (s) => ({ pending: (s.pending ?? []).filter((t) => t.id !== id) }));
+    await forgetPendingTurn(this.#kv, live.pointer.project, live.pointer.key, id);
   }
 
   /**
@@ -457,7 +541,8 @@ export class WorkPerformer {
     if (state === "running" || (state === "waiting" && waitingFor?.kind !== "sign-in")) {
       throw new ConflictError(`The session ${key} is ${state}: there is nothing to continue`);
     }
-    if (live.acp !== null && state === "ended") return this.view(project, key);
+    const pending = (live.pointer.pending?.length ?? 0) > 0;
+    if (live.acp !== null && state === "ended" && !pending) return this.view(project, key);
     live.working = true;
     await this.#change(live, { state: "running", waitingFor: null, error: null });
     this.#work(live, async () => {
@@ -465,12 +550,14 @@ export class WorkPerformer {
         ? await readWorkOrder(await this.#projectMemory(project), live.pointer.orderKey)
         : null;
       if (order) {
-        await this.#raise(live, "new");
+        if (live.acp === null) await this.#raise(live, "new");
         await this.#turn(live, await orderPrompt(this.#kv, order));
-        return;
+        if (live.pointer.state !== "ended") return;
+      } else if (live.acp === null) {
+        await this.#raise(live, live.pointer.agentSessionId === null ? "new" : "resume");
       }
-      await this.#raise(live, live.pointer.agentSessionId === null ? "new" : "resume");
-      await this.#change(live, { state: "ended", waitingFor: null });
+      // What the person said meanwhile (a first message among it) is sent now.
+      await this.#drain(live);
     });
     return this.view(project, key);
   }
@@ -683,6 +770,7 @@ export class WorkPerformer {
    */
   #work(live: LiveSession, what: () => Promise<void>): void {
     live.working = true;
+    live.accepting = true;
     live.cancelled = false;
     const mine = ++live.task;
     clearTimeout(live.idle);
@@ -690,13 +778,19 @@ export class WorkPerformer {
       try {
         await what();
       } catch (error) {
+        // What the person sends from now on waits with the session for Continue.
+        if (live.task === mine) live.accepting = false;
         if (this.#stopping) return;
         await live.acp?.close().catch(() => {});
         live.acp = null;
         if (error instanceof AgentSignInRequiredError) {
           await this.#change(live, {
             state: "waiting",
-            waitingFor: { kind: "sign-in", text: reason(error.message) },
+            waitingFor: {
+              kind: "sign-in",
+              text: reason(error.message),
+              ...(error.ways.length > 0 ? { ways: error.ways } : {}),
+            },
           });
           return;
         }
@@ -715,6 +809,7 @@ export class WorkPerformer {
         // A newer piece of work may have begun once this one set the state.
         if (live.task === mine) {
           live.working = false;
+          live.accepting = false;
           if (!this.#stopping) this.#idle(live);
         }
       }
@@ -766,6 +861,8 @@ export class WorkPerformer {
           return offer.servers;
         },
         agentCommand: [definition.command, ...definition.args],
+        envHas: (name) =>
+          (definition.env[name] ?? "") !== "" || (!name.startsWith("SYNC_") && this.#envHas(name)),
         initializeTimeoutMs: this.#initializeTimeoutMs,
         sessionTimeoutMs: this.#sessionTimeoutMs,
         cancelGraceMs: this.#cancelGraceMs,
@@ -817,8 +914,11 @@ export class WorkPerformer {
     }
   }
 
-  /** One turn: `running` while it goes, `ended` when the agent ends it. */
-  async #turn(live: LiveSession, text: string): Promise<void> {
+  /**
+   * One turn: `running` while it goes, `ended` when the agent ends it. A
+   * pending turn (`pendingId`) leaves the pointer once it is on its way.
+   */
+  async #turn(live: LiveSession, text: string, pendingId?: string): Promise<void> {
     const acp = live.acp;
     if (acp === null) throw new AgentFailedError(`The agent ${live.pointer.agent} is not running`);
     if (live.pointer.state !== "running") {
@@ -841,7 +941,11 @@ export class WorkPerformer {
       live.seed = null;
       live.seededText = text;
     }
-    await acp.prompt(sent);
+    const turn = acp.prompt(sent);
+    // Its failure is the turn's, heard below once the message has left the pending ones.
+    turn.catch(() => {});
+    if (pendingId !== undefined) await this.#sent(live, pendingId);
+    await turn;
     live.cancelled = false;
     if (this.#stopping) return;
     await this.#change(live, { state: "ended", waitingFor: null });
@@ -944,7 +1048,10 @@ export class WorkPerformer {
    * Changes a live session's pointer, after its transcript is written (a
    * page that hears the fact and reads finds both), and tells it.
    */
-  #change(live: LiveSession, change: PointerChange): Promise<void> {
+  #change(
+    live: LiveSession,
+    change: PointerChange | ((session: AgentSession) => PointerChange),
+  ): Promise<void> {
     const write = live.writes.then(async () => {
       await live.writer.flush();
       const written = await updateSession(
@@ -953,7 +1060,7 @@ export class WorkPerformer {
         live.pointer.key,
         (s) => ({
           ...s,
-          ...change,
+          ...(typeof change === "function" ? change(s) : change),
           updatedAt: new Date(this.#now()).toISOString(),
         }),
       );
@@ -1068,6 +1175,15 @@ function liveKey(project: string, key: string): string {
 
 function isActive(state: AgentSessionState): boolean {
   return state === "running" || state === "waiting" || state === "ordered";
+}
+
+/** True when Sync's own environment sets the variable, not empty; false when it may not be read. */
+function hostEnvHas(name: string): boolean {
+  try {
+    return (Deno.env.get(name) ?? "") !== "";
+  } catch {
+    return false;
+  }
 }
 
 /** The agent's program could not start: say what to install. */

@@ -40,18 +40,27 @@ interface StartDemo {
   /** Called with each entry as it arrives. */
   onEntry?: (entry: TranscriptEntry) => void;
   initializeTimeoutMs?: number;
+  /** Extra environment the agent's process gets. */
+  env?: Record<string, string>;
+  /** What the session is told the agent's environment sets. */
+  envHas?: (name: string) => boolean;
 }
 
 /** Starts the demo agent in a project and initializes a session with it. */
 async function startDemo(options: StartDemo = {}): Promise<Running> {
   const project = options.project ?? await Deno.makeTempDir({ prefix: "sync-acp-" });
-  const peer = spawnAgent(demoAgentCommand(options.flags), { cwd: project });
+  const command = demoAgentCommand(options.flags);
+  const peer = spawnAgent(options.env ? { ...command, env: options.env } : command, {
+    cwd: project,
+  });
   const entries: TranscriptEntry[] = [];
   const asked: PermissionRequest[] = [];
   const session = await startAcpSession(peer, {
     agentName: "demo",
     project,
     initializeTimeoutMs: options.initializeTimeoutMs,
+    envHas: options.envHas,
+    agentCommand: [command.command, ...command.args],
     askPermission: (request, signal) => {
       asked.push(request);
       return options.answer?.(request, signal) ?? Promise.resolve({ optionId: "allow" });
@@ -394,6 +403,72 @@ Deno.test("`AcpSession.newSession()` asks for a sign-in the agent needs", async 
     await running.session.close();
     await Deno.remove(running.project, { recursive: true });
   }
+});
+
+Deno.test("`AcpSession.newSession()` signs in itself with a key the agent's environment sets", async (t) => {
+  const key = "needs-key=DEMO_KEY";
+  await t.step("the env_var method is read with its variable", async () => {
+    const running = await startDemo({ flags: [key] });
+    try {
+      assert.deepEqual(running.session.facts.authMethods, [{
+        id: "demo-key",
+        name: "Use DEMO_KEY",
+        description: "Requires setting the `DEMO_KEY` environment variable.",
+        envVars: [{ name: "DEMO_KEY", label: "Demo key" }],
+      }]);
+    } finally {
+      await running.session.close();
+      await Deno.remove(running.project, { recursive: true });
+    }
+  });
+  await t.step("with the key set, authenticate comes first and the session opens", async () => {
+    const running = await startDemo({
+      flags: [key],
+      env: { DEMO_KEY: "k-123" },
+      envHas: (name) => name === "DEMO_KEY",
+    });
+    try {
+      const sessionId = await running.session.newSession();
+      assert.ok(sessionId);
+      assert.equal(await running.session.prompt("no-permission hi"), "end_turn");
+      assert.match(replyOf(running.entries), /hi/);
+    } finally {
+      await running.session.close();
+      await Deno.remove(running.project, { recursive: true });
+    }
+  });
+  await t.step("without it, the sign-in names the variable to add", async () => {
+    const running = await startDemo({ flags: [key], envHas: () => false });
+    try {
+      const error = await rejectsWith(
+        running.session.newSession(),
+        "AgentSignInRequiredError",
+        /^The agent demo needs a person to sign in before session\/new \(Authentication required: set DEMO_KEY and authenticate with demo-key\): sign in one of these ways: Use DEMO_KEY \(add DEMO_KEY to the agent demo's definition\); then continue$/,
+      );
+      assert.deepEqual((error as AgentSignInRequiredError).ways, [{
+        id: "demo-key",
+        name: "Use DEMO_KEY",
+        description: "Requires setting the `DEMO_KEY` environment variable.",
+        envVars: [{ name: "DEMO_KEY", label: "Demo key" }],
+      }]);
+    } finally {
+      await running.session.close();
+      await Deno.remove(running.project, { recursive: true });
+    }
+  });
+  await t.step("a key Sync thinks is set but the agent lacks: its refusal is told", async () => {
+    const running = await startDemo({ flags: [key], envHas: () => true });
+    try {
+      await rejectsWith(
+        running.session.newSession(),
+        "AgentSignInRequiredError",
+        /it refused to sign in with Use DEMO_KEY: Authentication required: DEMO_KEY is not set in the demo agent's environment/,
+      );
+    } finally {
+      await running.session.close();
+      await Deno.remove(running.project, { recursive: true });
+    }
+  });
 });
 
 Deno.test("`AcpSession.load()` replays a session before it answers", async (t) => {

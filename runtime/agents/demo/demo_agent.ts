@@ -55,6 +55,12 @@
  * - `--needs-sign-in` — it lists a sign-in method and refuses `session/new`
  *   and `session/load` with "authentication required", as an agent does
  *   whose person has not signed in.
+ * - `--needs-key NAME` (or `--needs-key=NAME`) — it lists an `env_var`
+ *   sign-in method that reads the variable `NAME`, and refuses `session/new`
+ *   and `session/load` with "authentication required" until the client
+ *   calls `authenticate` with that method while `NAME` is set in its
+ *   environment; `authenticate` without it is refused, saying so. It reads
+ *   only that variable: start it with `--allow-env=NAME`.
  *
  * @module
  */
@@ -84,6 +90,8 @@ interface DemoSession {
 /** What the client offered at `initialize`: its files, or not. */
 const clientFiles = { read: false, write: false };
 const flags = new Set(Deno.args.map((arg) => arg.replace(/^--/, "")));
+/** The variable `--needs-key` names, or null. */
+const neededKey = keyFlag(Deno.args);
 const sessions = new Map<string, DemoSession>();
 const encoder = new TextEncoder();
 
@@ -470,13 +478,58 @@ async function turn(
   return { stopReason: "end_turn" };
 }
 
+/** The name after `--needs-key` (or in `--needs-key=NAME`), or null. */
+function keyFlag(args: readonly string[]): string | null {
+  for (let i = 0; i < args.length; i++) {
+    if (args[i].startsWith("--needs-key=")) return args[i].slice("--needs-key=".length);
+    if (args[i] === "--needs-key" && i + 1 < args.length) return args[i + 1];
+  }
+  return null;
+}
+
+/** The variable's value, or "" when it is not set (or the agent may not read it). */
+function envValue(name: string): string {
+  try {
+    return Deno.env.get(name) ?? "";
+  } catch {
+    return "";
+  }
+}
+
+/** The sign-in methods the demo agent lists, as its flags say. */
+function authMethods(signIn: boolean): acp.AuthMethod[] {
+  const methods: acp.AuthMethod[] = [];
+  if (signIn) {
+    methods.push({ id: "demo-login", name: "Demo login", description: "Run `demo login`" });
+  }
+  if (neededKey !== null) {
+    // An `env_var` method: not in the SDK's stable types, sent as the protocol spells it.
+    methods.push({
+      type: "env_var",
+      id: "demo-key",
+      name: `Use ${neededKey}`,
+      description: `Requires setting the \`${neededKey}\` environment variable.`,
+      vars: [{ name: neededKey, label: "Demo key" }],
+    } as unknown as acp.AuthMethod);
+  }
+  return methods;
+}
+
 /** The agent's handlers, connected to stdin and stdout. */
 function main(): void {
   const output = new WritableStream<Uint8Array>({ write: (chunk) => writeOut(chunk) });
   const signIn = flags.has("needs-sign-in");
+  /** Set once `authenticate` took the key. */
+  let keyTaken = false;
   const refuseUnsignedIn = () => {
     if (signIn) {
       throw acp.RequestError.authRequired(undefined, "sign in with `demo login` first");
+    }
+    if (neededKey !== null && !keyTaken) {
+      throw acp.RequestError.authRequired(
+        undefined,
+        `set ${neededKey} and authenticate with demo-key`,
+      );
     }
   };
   acp.agent({ name: "sync-demo" })
@@ -489,13 +542,25 @@ function main(): void {
         // sync-mcp is offered over HTTP only to an agent that says it takes it.
         agentCapabilities: { loadSession: true, mcpCapabilities: { http: true } },
         agentInfo: { name: "sync-demo", title: "Sync demo agent", version: "1.0.0" },
-        authMethods: signIn
-          ? [{ id: "demo-login", name: "Demo login", description: "Run `demo login`" }]
-          : [],
+        authMethods: authMethods(signIn),
       };
     })
-    .onRequest(acp.methods.agent.authenticate, () => {
-      throw new acp.RequestError(-32603, "The demo agent cannot sign anyone in");
+    .onRequest(acp.methods.agent.authenticate, ({ params }) => {
+      if (neededKey === null || params.methodId !== "demo-key") {
+        throw new acp.RequestError(
+          -32603,
+          `The demo agent cannot sign anyone in with ${JSON.stringify(params.methodId)}`,
+        );
+      }
+      if (envValue(neededKey) === "") {
+        throw acp.RequestError.authRequired(
+          undefined,
+          `${neededKey} is not set in the demo agent's environment: add it to the agent's ` +
+            `definition, then continue`,
+        );
+      }
+      keyTaken = true;
+      return {};
     })
     .onRequest(acp.methods.agent.session.new, ({ params }) => {
       refuseUnsignedIn();

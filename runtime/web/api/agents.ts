@@ -2,13 +2,24 @@
  * The agents a session can be begun with: `GET /api/agents` lists them (the
  * presets, the demo agent, and a person's own, never the values of their
  * environment); `POST /api/agents` `{ name, command, args?, env? }` adds or
- * replaces a person's definition; `POST /api/agents/:name/remove` removes
- * one, bringing back a preset it replaced (a preset itself is refused).
+ * replaces a person's definition; `POST /api/agents/:name/env`
+ * `{ name, value }` sets one variable of an agent's environment (a key a
+ * sign-in reads: a preset stays a preset), or removes it (`value: null`),
+ * answering the list, which names the variable and never shows its value;
+ * `POST /api/agents/:name/remove` removes one, bringing back a preset it
+ * replaced (a preset itself is refused).
  *
  * @module
  */
 import { Hono } from "hono";
-import { addAgent, listAgents, type ListedAgent, removeAgent } from "../../agents/mod.ts";
+import {
+  addAgent,
+  listAgents,
+  type ListedAgent,
+  removeAgent,
+  setAgentEnv,
+} from "../../agents/mod.ts";
+import { InvalidInputError } from "../../errors.ts";
 import { parseAgentDefinition } from "../../agents/mod.ts";
 import { jsonObjectBody } from "../json_object_body.ts";
 import type { AgentDefinitionView, AgentsResponse } from "./chat_types.ts";
@@ -30,6 +41,18 @@ export function agentRoutes(kv: Deno.Kv): Hono {
       '{ "name": "<name>", "command": "<program>", "args": ["…"], "env": { "NAME": "value" } }',
     );
     await addAgent(kv, parseAgentDefinition(body));
+    return c.json(await agentsResponse(kv));
+  });
+  routes.post("/:name/env", async (c) => {
+    const body = await jsonObjectBody(c, '{ "name": "OPENAI_API_KEY", "value": "…" | null }');
+    const { name, value } = body;
+    if (typeof name !== "string" || name === "") {
+      throw new InvalidInputError('"name": required: the variable, such as OPENAI_API_KEY');
+    }
+    if (value !== null && (typeof value !== "string" || value === "")) {
+      throw new InvalidInputError(`"value": the variable's value, or null to remove ${name}`);
+    }
+    await setAgentEnv(kv, c.req.param("name"), name, value);
     return c.json(await agentsResponse(kv));
   });
   routes.post("/:name/remove", async (c) => {

@@ -22,7 +22,9 @@
  *   {@linkcode ChatSessionResponse}: answers a waiting permission request with one of the agent's
  *   options (`optionId: null` cancels it).
  * - `GET /api/agents` → {@linkcode AgentsResponse}; `POST /api/agents` `{ name, command, args?, env? }`
- *   adds or replaces a definition; `POST /api/agents/:name/remove` removes one a person added.
+ *   adds or replaces a definition; `POST /api/agents/:name/env` `{ name, value }` sets one variable
+ *   (a sign-in's key; `value: null` removes it), never answered back; `POST /api/agents/:name/remove`
+ *   removes one a person added.
  *
  * Live: the project's event stream (`GET /api/events`) carries `session` facts (a pointer changed)
  * and `transcript` facts (an entry added).
