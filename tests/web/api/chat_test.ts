@@ -8,6 +8,7 @@ import type {
 import { createApp } from "../../../runtime/web/app.ts";
 import { getContent, getRecord } from "../../../runtime/memory/store.ts";
 import { testHost } from "../../internal/packages.ts";
+import { readAgent } from "../../../runtime/agents/mod.ts";
 import { commitOrder, performerOver, waitForSession } from "../../internal/sessions.ts";
 
 const TOKEN = "t".repeat(48);
@@ -262,6 +263,39 @@ Deno.test("GET and POST /api/agents list, add and remove agents", async (t) => {
       assert.equal(unknown.status, 404);
       await unknown.body?.cancel();
     });
+
+    await t.step(
+      "POST /api/agents/:name/env saves a key into a preset, never answering it back",
+      async () => {
+        const response = await post("/api/agents/codex/env", {
+          name: "OPENAI_API_KEY",
+          value: "sk-very-secret",
+        });
+        assert.equal(response.status, 200);
+        const text = await response.text();
+        assert.ok(!text.includes("sk-very-secret"), "the value is not answered");
+        const codex = (JSON.parse(text) as AgentsResponse).agents.find((a) => a.name === "codex")!;
+        assert.equal(codex.origin, "preset", "a preset with a key stays the preset");
+        assert.deepEqual(codex.envNames, ["OPENAI_API_KEY"]);
+        const listed = await app.request(`${ORIGIN}/api/agents`, { headers: HEADERS });
+        assert.ok(!(await listed.text()).includes("sk-very-secret"));
+        assert.equal((await readAgent(env.kv, "codex"))?.env.OPENAI_API_KEY, "sk-very-secret");
+        const removed = await post("/api/agents/codex/env", {
+          name: "OPENAI_API_KEY",
+          value: null,
+        });
+        const after = (await removed.json() as AgentsResponse).agents.find((a) =>
+          a.name === "codex"
+        );
+        assert.deepEqual(after?.envNames, []);
+        const refused = await post("/api/agents/codex/env", { name: "SYNC_HOME", value: "x" });
+        assert.equal(refused.status, 400);
+        await refused.body?.cancel();
+        const unknown = await post("/api/agents/nobody/env", { name: "A", value: "x" });
+        assert.equal(unknown.status, 404);
+        await unknown.body?.cancel();
+      },
+    );
 
     await t.step("a definition that is not one is refused, naming the part", async () => {
       const cases: [unknown, RegExp][] = [

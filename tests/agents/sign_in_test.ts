@@ -1,0 +1,161 @@
+/**
+ * Signing in to an agent through a session, and a person's messages kept
+ * until the agent can take them: the demo agent with `--needs-key` as a real
+ * child process, the installation in `:memory:`.
+ */
+import assert from "node:assert/strict";
+import {
+  addAgent,
+  demoAgentCommand,
+  readSession,
+  readTranscript,
+  setAgentEnv,
+  type WorkPerformer,
+} from "../../runtime/agents/mod.ts";
+import { SESSION_LIMITS } from "../../runtime/limits.ts";
+import type { TranscriptEntry } from "../../runtime/transcript.ts";
+import { testHost } from "../internal/packages.ts";
+import { performerOver, waitForSession } from "../internal/sessions.ts";
+
+const texts = (entries: TranscriptEntry[], kind: TranscriptEntry["kind"]): string[] =>
+  entries.filter((e) => e.kind === kind).map((e) => "text" in e ? e.text ?? "" : "");
+
+/** Adds `keyed`: the demo agent that needs `DEMO_KEY` to open a session. */
+async function addKeyedAgent(kv: Deno.Kv): Promise<void> {
+  const demo = demoAgentCommand(["needs-key=DEMO_KEY"]);
+  await addAgent(kv, { name: "keyed", command: demo.command, args: [...demo.args], env: {} });
+}
+
+Deno.test("`WorkPerformer` waits for a key, signs in with it on Continue, and answers the first message", async (t) => {
+  const env = await testHost();
+  // Agents are stopped as soon as a turn ends, so each step raises the agent again.
+  const work = performerOver(env.host, {
+    envHas: () => false,
+    limits: { ...SESSION_LIMITS, idleAgentMs: 0 },
+  });
+  try {
+    await addKeyedAgent(env.kv);
+    await work.start();
+    let key = "";
+    await t.step("the first message is kept and shown while the session waits", async () => {
+      const begun = await work.begin(env.project, "keyed", "no-permission my first words");
+      key = begun.session.key;
+      assert.deepEqual(begun.session.pending?.map((p) => p.text), [
+        "no-permission my first words",
+      ]);
+      const waiting = await waitForSession(env.kv, env.project, key, (s) => s.state === "waiting");
+      assert.equal(waiting.waitingFor?.kind, "sign-in");
+      const wait = waiting.waitingFor?.kind === "sign-in" ? waiting.waitingFor : null;
+      assert.match(wait?.text ?? "", /add DEMO_KEY to the agent keyed's definition/);
+      assert.deepEqual(wait?.ways?.map((w) => [w.id, w.envVars?.map((v) => v.name)]), [
+        ["demo-key", ["DEMO_KEY"]],
+      ]);
+      assert.deepEqual(waiting.pending?.map((p) => p.text), ["no-permission my first words"]);
+    });
+
+    await t.step("a message sent while it waits is kept too, not refused", async () => {
+      const view = await work.prompt(env.project, key, "no-permission and my second");
+      assert.equal(view.session.state, "waiting");
+      assert.deepEqual(view.session.pending?.map((p) => p.text), [
+        "no-permission my first words",
+        "no-permission and my second",
+      ]);
+    });
+
+    await t.step("with the key in the definition, Continue signs in and sends both", async () => {
+      await setAgentEnv(env.kv, "keyed", "DEMO_KEY", "key-1");
+      await work.continue(env.project, key);
+      const ended = await waitForSession(
+        env.kv,
+        env.project,
+        key,
+        (s) => s.state === "ended" && (s.pending?.length ?? 0) === 0,
+      );
+      assert.ok(ended.agentSessionId);
+      const { entries } = await readTranscript(env.kv, env.project, key);
+      assert.deepEqual(texts(entries, "user"), [
+        "no-permission my first words",
+        "no-permission and my second",
+      ]);
+      const replies = texts(entries, "message");
+      assert.match(replies[0] ?? "", /You said: «no-permission my first words»/);
+      assert.match(replies[1] ?? "", /and my second/);
+    });
+
+    await t.step(
+      "a session/load refused for a sign-in waits with its session, and resumes after it",
+      async () => {
+        const before = (await readSession(env.kv, env.project, key))!;
+        await setAgentEnv(env.kv, "keyed", "DEMO_KEY", null);
+        await work.prompt(env.project, key, "no-permission third words");
+        const waiting = await waitForSession(
+          env.kv,
+          env.project,
+          key,
+          (s) => s.state === "waiting",
+        );
+        assert.equal(waiting.waitingFor?.kind, "sign-in");
+        assert.match(
+          waiting.waitingFor?.kind === "sign-in" ? waiting.waitingFor.text : "",
+          /before session\/load/,
+        );
+        assert.equal(waiting.agentSessionId, before.agentSessionId, "the agent's session is kept");
+        assert.deepEqual(waiting.pending?.map((p) => p.text), ["no-permission third words"]);
+
+        await setAgentEnv(env.kv, "keyed", "DEMO_KEY", "key-2");
+        await work.continue(env.project, key);
+        const ended = await waitForSession(
+          env.kv,
+          env.project,
+          key,
+          (s) => s.state === "ended" && (s.pending?.length ?? 0) === 0,
+        );
+        assert.ok(ended.agentSessionId);
+        const { entries } = await readTranscript(env.kv, env.project, key);
+        assert.equal(texts(entries, "user").at(-1), "no-permission third words");
+        assert.match(texts(entries, "message").at(-1) ?? "", /third words/);
+      },
+    );
+  } finally {
+    await work.stop();
+    await env.close();
+  }
+});
+
+Deno.test("`WorkPerformer` keeps a first message that waits for a sign-in across a restart", async () => {
+  const env = await testHost();
+  const performer = (): WorkPerformer => performerOver(env.host, { envHas: () => false });
+  let work = performer();
+  try {
+    await addKeyedAgent(env.kv);
+    await work.start();
+    const { session } = await work.begin(env.project, "keyed", "no-permission kept across");
+    await waitForSession(env.kv, env.project, session.key, (s) => s.state === "waiting");
+    await work.stop();
+
+    work = performer();
+    await work.start();
+    const interrupted = (await readSession(env.kv, env.project, session.key))!;
+    assert.equal(interrupted.state, "interrupted");
+    assert.deepEqual(interrupted.pending?.map((p) => p.text), ["no-permission kept across"]);
+    assert.deepEqual(
+      (await work.view(env.project, session.key)).session.pending?.map((p) => p.text),
+      ["no-permission kept across"],
+    );
+
+    await setAgentEnv(env.kv, "keyed", "DEMO_KEY", "key-3");
+    await work.continue(env.project, session.key);
+    await waitForSession(
+      env.kv,
+      env.project,
+      session.key,
+      (s) => s.state === "ended" && (s.pending?.length ?? 0) === 0,
+    );
+    const { entries } = await readTranscript(env.kv, env.project, session.key);
+    assert.deepEqual(texts(entries, "user"), ["no-permission kept across"]);
+    assert.match(texts(entries, "message")[0] ?? "", /kept across/);
+  } finally {
+    await work.stop();
+    await env.close();
+  }
+});
