@@ -11,6 +11,7 @@ import { ChatHeader } from "./chat_header.tsx";
 import { itemsOf, joinEntry } from "./transcript_items.ts";
 import { TranscriptView } from "./transcript_view.tsx";
 import { TurnBox } from "./turn_box.tsx";
+import { UserTurn } from "./user_turn.tsx";
 
 /** Props of {@linkcode ChatDetail}. */
 export interface ChatDetailProps {
@@ -188,6 +189,17 @@ export function ChatDetail(props: ChatDetailProps) {
         onSession={take}
         live={state.live.value}
       />
+      {(session.pending ?? []).length > 0 && (
+        <section class="pending-turns" aria-label="Not sent yet">
+          {session.pending!.map((turn) => (
+            <UserTurn
+              key={turn.id}
+              entry={{ kind: "user", at: turn.at, text: turn.text }}
+              who="You (not sent yet: the agent gets it once its session opens)"
+            />
+          ))}
+        </section>
+      )}
       <TurnBox session={session} project={project} onSession={take} />
     </div>
   );

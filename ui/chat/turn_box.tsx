@@ -2,6 +2,7 @@ import { useRef, useState } from "preact/hooks";
 import type { AgentSession, ChatSessionResponse } from "../../runtime/web/api/chat_types.ts";
 import { messageOf, postJson } from "../api/client.ts";
 import { useDelayed } from "../common/use_delayed.ts";
+import { SignInWayView } from "./sign_in_way_view.tsx";
 
 /** Props of {@linkcode TurnBox}. */
 export interface TurnBoxProps {
@@ -33,9 +34,11 @@ export function TurnBox(props: TurnBoxProps) {
   const slow = useDelayed(busy !== null, 300);
   const working = session.state === "running" || session.state === "waiting" ||
     session.state === "ordered";
-  const canSend = session.state === "ended" || session.state === "interrupted";
+  const signIn = session.waitingFor?.kind === "sign-in" ? session.waitingFor : null;
+  // While a sign-in waits, what is sent is kept and sent once the agent's session opens.
+  const canSend = session.state === "ended" || session.state === "interrupted" || signIn !== null;
   // Signed in meanwhile, a person raises the agent again with Continue.
-  const canContinue = canSend || session.waitingFor?.kind === "sign-in";
+  const canContinue = canSend;
   const reason = reasonOf(session);
 
   const act = async (action: Action) => {
@@ -52,7 +55,12 @@ export function TurnBox(props: TurnBoxProps) {
       props.onSession(answer);
       if (action === "prompt") {
         setText("");
-        setSaid([{ text: "Sent. The agent is working on it.", state: answer.session.state }]);
+        setSaid([{
+          text: answer.session.state === "waiting"
+            ? "Kept: the agent gets it once you sign in and continue."
+            : "Sent. The agent is working on it.",
+          state: answer.session.state,
+        }]);
       } else if (action === "cancel") {
         setSaid([{ text: "Cancelled the turn.", state: answer.session.state }]);
       } else {
@@ -83,6 +91,22 @@ export function TurnBox(props: TurnBoxProps) {
         </p>
       )}
       {session.state === "failed" && <p class="secondary turn-notice">{reason}</p>}
+      {signIn && (signIn.ways ?? []).length > 0 && (
+        <section class="turn-notice" aria-label="Ways to sign in">
+          <ul class="sign-in-ways">
+            {signIn.ways!.map((way) => (
+              <SignInWayView
+                key={way.id}
+                way={way}
+                agent={session.agent}
+                sessionKey={session.key}
+                project={props.project}
+                onSession={props.onSession}
+              />
+            ))}
+          </ul>
+        </section>
+      )}
       {session.state !== "failed" && (
         <form
           class="turn-form"

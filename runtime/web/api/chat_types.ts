@@ -34,7 +34,13 @@
 import type { AgentSession } from "../../agent_session.ts";
 import type { TranscriptEntry } from "../../transcript.ts";
 
-export type { AgentSession, AgentSessionState, AgentSessionWait } from "../../agent_session.ts";
+export type {
+  AgentSession,
+  AgentSessionState,
+  AgentSessionWait,
+  PendingTurn,
+  SignInWay,
+} from "../../agent_session.ts";
 export type {
   FailureEntry,
   MessageEntry,
