@@ -21,6 +21,7 @@
  *
  * @module
  */
+import type { AgentActivity } from "../agent_activity.ts";
 import { type AgentSession, type AgentSessionState, orderingExtension } from "../agent_session.ts";
 import type { EventBus } from "../event_bus.ts";
 import { ConflictError, InvalidInputError, NotFoundError } from "../errors.ts";
@@ -39,10 +40,12 @@ import {
   type PermissionRequest,
   startAcpSession,
 } from "./acp_session.ts";
+import { ActivityTracker, watchedPeer } from "./activity_tracker.ts";
 import { listAgents, type ListedAgent, readAgent } from "./agent_definitions.ts";
 import { AGENT_LIMITS } from "./agent_limits.ts";
 import { AgentFailedError, AgentSignInRequiredError } from "./agent_errors.ts";
 import type { AgentPeer } from "./agent_peer.ts";
+import { type NpmRunner, npmRunner, withFetchLog } from "./npm_fetch.ts";
 import { orderPrompt } from "./order_prompt.ts";
 import {
   createSession,
@@ -64,7 +67,7 @@ import { keepConversation, writeConversation } from "./keep_conversation.ts";
  */
 export type AgentLauncher = (
   command: AgentCommand,
-  options: { cwd: string; owner: string },
+  options: { cwd: string; owner: string; onStderr?: (text: string) => void },
 ) => Promise<AgentPeer>;
 
 /** What a session is offered of MCP, and how to end what was issued for it. */
@@ -116,6 +119,8 @@ export interface SessionView {
   transcript: TranscriptEntry[];
   /** Entries dropped from the start past the bound. */
   omitted: number;
+  /** What the agent is doing, while a turn runs or the agent is raised; null otherwise. */
+  activity: AgentActivity | null;
 }
 
 /** A session alive in this run. */
@@ -125,6 +130,8 @@ class LiveSession {
   acp: AcpSession | null = null;
   /** The agent's process while it is being raised, before its ACP session answers. */
   peer: AgentPeer | null = null;
+  /** What the agent's process is doing: told while a turn runs, never written. */
+  activity: ActivityTracker | null = null;
   /** True while a turn (or raising the agent) is under way. */
   working = false;
   /** Counts the pieces of work begun, so that only the latest one says the session is idle. */
@@ -202,7 +209,7 @@ export class WorkPerformer {
     this.#now = options.now ?? Date.now;
     this.#log = options.log ?? ((line) => console.error(line));
     this.#launch = options.launch ??
-      ((command, { cwd }) => Promise.resolve(spawnAgent(command, { cwd })));
+      ((command, { cwd, onStderr }) => Promise.resolve(spawnAgent(command, { cwd, onStderr })));
     this.#mcpServersFor = options.mcpServersFor ?? (() => Promise.resolve({ servers: [] }));
     this.#initializeTimeoutMs = options.initializeTimeoutMs;
     this.#sessionTimeoutMs = options.sessionTimeoutMs;
@@ -244,6 +251,7 @@ export class WorkPerformer {
     await Promise.allSettled([...this.#live.values()].map(async (live) => {
       clearTimeout(live.idle);
       for (const resolve of live.asking.values()) resolve("cancelled");
+      live.activity?.rest();
       // An agent still being raised has no session to close yet: its process is stopped.
       await live.peer?.stop().catch(() => {});
       const acp = live.acp;
@@ -313,11 +321,12 @@ export class WorkPerformer {
     const live = this.#live.get(liveKey(project, key));
     if (live) {
       const { entries, omitted } = live.writer.transcript;
-      return { session: live.pointer, transcript: entries, omitted };
+      const activity = live.working ? live.activity?.snapshot() ?? null : null;
+      return { session: live.pointer, transcript: entries, omitted, activity };
     }
     const session = await this.#pointer(project, key);
     const stored = await readTranscript(this.#kv, project, key);
-    return { session, transcript: stored.entries, omitted: stored.omitted };
+    return { session, transcript: stored.entries, omitted: stored.omitted, activity: null };
   }
 
   /**
@@ -715,6 +724,7 @@ export class WorkPerformer {
         // A newer piece of work may have begun once this one set the state.
         if (live.task === mine) {
           live.working = false;
+          live.activity?.rest();
           if (!this.#stopping) this.#idle(live);
         }
       }
@@ -739,14 +749,25 @@ export class WorkPerformer {
             `sync agents add ${pointer.agent} --command <program>, or order one of: ${names}`,
         );
       }
-      const command: AgentCommand = {
+      let command: AgentCommand = {
         command: definition.command,
         args: definition.args,
         env: definition.env,
       };
+      // npm fetching the agent (npx, on first use) is asked to say so, and is shown.
+      const runner = npmRunner(command);
+      if (runner !== null) command = withFetchLog(command);
+      const activity = this.#activity(live, runner);
       let peer: AgentPeer;
       try {
-        peer = await this.#launch(command, { cwd: pointer.project, owner: ownerOf(pointer) });
+        peer = watchedPeer(
+          await this.#launch(command, {
+            cwd: pointer.project,
+            owner: ownerOf(pointer),
+            onStderr: (text) => activity.stderr(text),
+          }),
+          activity,
+        );
       } catch (error) {
         throw missingProgram(definition, error);
       }
@@ -766,6 +787,7 @@ export class WorkPerformer {
           return offer.servers;
         },
         agentCommand: [definition.command, ...definition.args],
+        signsOfLife: activity,
         initializeTimeoutMs: this.#initializeTimeoutMs,
         sessionTimeoutMs: this.#sessionTimeoutMs,
         cancelGraceMs: this.#cancelGraceMs,
@@ -773,6 +795,7 @@ export class WorkPerformer {
       });
       live.acp = acp;
       live.peer = null;
+      activity.ready();
       acp.exited.then(() => {
         // Stopping waits for it: a token must not outlive its agent.
         const released = offer?.release?.().catch(() => {});
@@ -824,6 +847,7 @@ export class WorkPerformer {
     if (live.pointer.state !== "running") {
       await this.#change(live, { state: "running", waitingFor: null, error: null });
     }
+    live.activity?.show("working");
     if (live.cancelled) {
       live.cancelled = false;
       this.#entry(live, {
@@ -1032,6 +1056,24 @@ export class WorkPerformer {
     } catch (error) {
       this.#log(`Could not mark ${key} in ${project} interrupted: ${describeError(error).message}`);
     }
+  }
+
+  /**
+   * A new tracker of what the session's agent process is doing, shown at
+   * once as `starting`; it replaces the tracker of an earlier process.
+   */
+  #activity(live: LiveSession, runner: NpmRunner | null): ActivityTracker {
+    live.activity?.rest();
+    const { project, key } = live.pointer;
+    const tracker = new ActivityTracker({
+      runner,
+      now: this.#now,
+      publish: (activity) =>
+        this.#events.publish({ type: "activity", project, sessionKey: key, activity }),
+    });
+    live.activity = tracker;
+    tracker.show("starting");
+    return tracker;
   }
 
   #tell(session: AgentSession): void {
