@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type {
+  AgentActivity,
   AgentSession,
   ChatSessionResponse,
   TranscriptEntry,
@@ -7,6 +8,7 @@ import type {
 import type { StreamEvent } from "../../runtime/web/api/events_types.ts";
 import { ApiError, getJson, messageOf } from "../api/client.ts";
 import type { ProjectState } from "../state/project_state.ts";
+import { ActivityLine } from "./activity_line.tsx";
 import { ChatHeader } from "./chat_header.tsx";
 import { itemsOf, joinEntry } from "./transcript_items.ts";
 import { TranscriptView } from "./transcript_view.tsx";
@@ -41,6 +43,8 @@ export function ChatDetail(props: ChatDetailProps) {
   const { state, sessionKey } = props;
   const project = state.project;
   const [shown, setShown] = useState<Shown>({ kind: "loading" });
+  // What the agent is doing: from the session's view, then its `activity` facts.
+  const [activity, setActivity] = useState<AgentActivity | null>(null);
   // Facts that arrive while the session is read wait here, then go on top of the answer.
   const pending = useRef<TranscriptEntry[] | null>([]);
   const reading = useRef<{ busy: boolean; again: boolean }>({ busy: false, again: false });
@@ -51,6 +55,7 @@ export function ChatDetail(props: ChatDetailProps) {
    * taken only when it holds at least as much as the one shown.
    */
   const take = useCallback((answer: ChatSessionResponse, whole = false) => {
+    if (answer.activity !== undefined) setActivity(answer.activity);
     setShown((before) => {
       if (before.kind !== "session") {
         return {
@@ -110,7 +115,12 @@ export function ChatDetail(props: ChatDetailProps) {
 
   useEffect(() => {
     setShown({ kind: "loading" });
+    setActivity(null);
     const stop = state.listen((event: StreamEvent) => {
+      if (event.type === "activity" && event.sessionKey === sessionKey) {
+        setActivity(event.activity);
+        return;
+      }
       if (event.type === "resync") {
         void read();
         return;
@@ -188,6 +198,9 @@ export function ChatDetail(props: ChatDetailProps) {
         onSession={take}
         live={state.live.value}
       />
+      {activity !== null && session.state === "running" && (
+        <ActivityLine activity={activity} agent={session.agent} />
+      )}
       <TurnBox session={session} project={project} onSession={take} />
     </div>
   );
