@@ -128,7 +128,7 @@ Deno.test("`WorkPerformer` tells what the agent is doing while a turn runs", asy
 Deno.test("`WorkPerformer` waits for an agent npm is downloading, and says so", async (t) => {
   const env = await testHost();
   // Far shorter than the silence of the download: only the download's allowance lets it through.
-  const work = performerOver(env.host, { initializeTimeoutMs: 500 });
+  const work = performerOver(env.host, { initializeTimeoutMs: 1_500 });
   const subscription = env.host.events.subscribe({ project: env.project });
   let key: string | null = null;
   const { heard, done } = collectActivity(subscription, () => key);
@@ -203,5 +203,39 @@ Deno.test("`WorkPerformer` shows `npx` downloading an agent's package on first u
     await work.stop();
     await env.close();
     await Deno.remove(cache, { recursive: true });
+  }
+});
+
+Deno.test("`WorkPerformer.cancel()` stops an agent still being raised, however much it writes", async () => {
+  const env = await testHost();
+  const work = performerOver(env.host);
+  const subscription = env.host.events.subscribe({ project: env.project });
+  let key: string | null = null;
+  const { heard, done } = collectActivity(subscription, () => key);
+  try {
+    const demo = demoAgentCommand(["slow-start", "no-init"]);
+    await addAgent(env.kv, { name: "slow", command: demo.command, args: [...demo.args], env: {} });
+    const begun = await work.begin(env.project, "slow", "hello");
+    key = begun.session.key;
+    await until(
+      "the agent's first lines",
+      () =>
+        heard.some((h) =>
+          h.activity?.phase === "starting" && /getting ready/.test(h.activity.stderrTail)
+        ),
+    );
+    assert.equal((await work.view(env.project, key)).activity?.phase, "starting");
+    await work.cancel(env.project, key);
+    const stopped = await waitForSession(env.kv, env.project, key, (s) => s.state === "failed");
+    assert.match(
+      stopped.error?.message ?? "",
+      /The agent slow was ended by SIGTERM during initialize/,
+    );
+    await until("the last activity fact", () => heard.at(-1)?.activity === null);
+  } finally {
+    subscription.close();
+    await done;
+    await work.stop();
+    await env.close();
   }
 });

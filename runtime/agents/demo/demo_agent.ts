@@ -57,13 +57,13 @@
  * - `--needs-sign-in` — it lists a sign-in method and refuses `session/new`
  *   and `session/load` with "authentication required", as an agent does
  *   whose person has not signed in.
- * - `--slow-start` — before it answers `initialize` it writes a line on
- *   stderr every 100 ms for 1.5 s, as a program that takes a while to load
- *   and says so (with `--no-init`, it then falls silent).
- * - `--download-start` — before it answers `initialize` it writes the line
- *   npm writes when it fetched a package over the network (`npm http fetch
- *   GET 200 … (cache miss)`), then says nothing for 1.5 s, as `npx`
- *   downloading a large adapter does.
+ * - `--slow-start` — from its start, and before it answers `initialize`, it
+ *   writes a line on stderr every 100 ms for 3 s, as a program that takes a
+ *   while to load and says so (with `--no-init`, it then falls silent).
+ * - `--download-start` — from its start, and before it answers
+ *   `initialize`, it writes the line npm writes when it fetched a package
+ *   over the network (`npm http fetch GET 200 … (cache miss)`), then says
+ *   nothing for 3 s, as `npx` downloading a large adapter does.
  *
  * @module
  */
@@ -514,6 +514,19 @@ async function act(
 
 /** The agent's handlers, connected to stdin and stdout. */
 function main(): void {
+  // Begun as the process starts, as a program that loads (or is fetched) before it reads anything.
+  const gettingReady = (async () => {
+    if (flags.has("slow-start")) {
+      for (let i = 1; i <= 30; i++) {
+        console.error(`demo agent: getting ready (${i}/30)`);
+        await sleep(100);
+      }
+    }
+    if (flags.has("download-start")) {
+      console.error(NPM_FETCH_LINE);
+      await sleep(3_000);
+    }
+  })();
   const output = new WritableStream<Uint8Array>({ write: (chunk) => writeOut(chunk) });
   const signIn = flags.has("needs-sign-in");
   const refuseUnsignedIn = () => {
@@ -523,16 +536,7 @@ function main(): void {
   };
   acp.agent({ name: "sync-demo" })
     .onRequest(acp.methods.agent.initialize, async ({ params, signal }) => {
-      if (flags.has("slow-start")) {
-        for (let i = 1; i <= 15; i++) {
-          console.error(`demo agent: getting ready (${i}/15)`);
-          await sleep(100);
-        }
-      }
-      if (flags.has("download-start")) {
-        console.error(NPM_FETCH_LINE);
-        await sleep(1_500);
-      }
+      await gettingReady;
       if (flags.has("no-init")) await cancelled(signal);
       clientFiles.read = params.clientCapabilities?.fs?.readTextFile === true;
       clientFiles.write = params.clientCapabilities?.fs?.writeTextFile === true;
