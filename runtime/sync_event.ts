@@ -10,6 +10,7 @@
  *
  * @module
  */
+import type { AgentActivity } from "./agent_activity.ts";
 import type { AgentSession } from "./agent_session.ts";
 import type { TranscriptEntry } from "./transcript.ts";
 import type { Receipt } from "./types.ts";
@@ -177,6 +178,22 @@ export interface TranscriptEvent {
   entry: TranscriptEntry;
 }
 
+/**
+ * What an agent is doing while a turn runs (or while it is raised) changed:
+ * heard from again, more on its stderr, npm downloading it. Told at most a
+ * few times a second, and as null once the turn is over; never written down.
+ */
+export interface ActivityEvent {
+  /** The kind of fact. */
+  type: "activity";
+  /** The project's resolved folder. */
+  project: string;
+  /** The session's key. */
+  sessionKey: string;
+  /** What the agent is doing, or null when nobody waits for it any more. */
+  activity: AgentActivity | null;
+}
+
 /** Every fact the owner publishes. Each names the project it happened in. */
 export type SyncEvent =
   | HandlerStartedEvent
@@ -190,7 +207,8 @@ export type SyncEvent =
   | UnscheduledEvent
   | InstallProgressEvent
   | SessionEvent
-  | TranscriptEvent;
+  | TranscriptEvent
+  | ActivityEvent;
 
 /**
  * What publishes facts. Publishing never waits and never fails the

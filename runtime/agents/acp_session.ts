@@ -36,6 +36,7 @@ import {
   readProjectFile,
   writeProjectFile,
 } from "./project_files.ts";
+import { quietDeadline, type SignsOfLife } from "./quiet_deadline.ts";
 import { agentId, entryFromUpdate } from "./session_update_entry.ts";
 import { signInText, signInWays } from "./sign_in_ways.ts";
 import type { PermissionChoice, StopReason, TranscriptEntry } from "../transcript.ts";
@@ -104,8 +105,20 @@ export interface AcpSessionOptions {
    * default.
    */
   mcpServers?: McpServer[] | ((facts: AgentFacts) => Promise<McpServer[]>);
-  /** How long the agent may take to answer `initialize`; `AGENT_LIMITS.initializeTimeoutMs` by default. */
+  /**
+   * How long the agent may say nothing (on stdout or stderr) before it has
+   * answered `initialize`; `AGENT_LIMITS.initializeTimeoutMs` by default.
+   */
   initializeTimeoutMs?: number;
+  /**
+   * The agent's signs of life, from which the `initialize` deadline counts;
+   * without them it counts from when `initialize` was sent.
+   */
+  signsOfLife?: SignsOfLife;
+  /** How long the agent may say nothing while npm downloads it; `AGENT_LIMITS.initializeDownloadQuietMs` by default. */
+  initializeDownloadQuietMs?: number;
+  /** How long `initialize` may take in all; `AGENT_LIMITS.initializeMaxMs` by default. */
+  initializeMaxMs?: number;
   /** How long the agent may take to answer `session/new` or `session/load`; `AGENT_LIMITS.sessionTimeoutMs` by default. */
   sessionTimeoutMs?: number;
   /** How long a cancelled turn may go on before the agent is stopped; `AGENT_LIMITS.cancelGraceMs` by default. */
@@ -136,8 +149,9 @@ const EXIT_GRACE_MS = 2_000;
  * @param options The project, the person's permission prompt, where entries go.
  * @returns The connection, ready for a new or loaded session.
  * @throws {AgentFailedError} when the agent does not answer `initialize`
- *   within the timeout ("The agent demo did not answer initialize within
- *   30 s: <stderr tail>"), exits first, or refuses it.
+ *   and says nothing for the timeout ("The agent demo did not answer
+ *   initialize within 30 s: <stderr tail>"), or does not answer it within
+ *   `AGENT_LIMITS.initializeMaxMs` at all, exits first, or refuses it.
  */
 export async function startAcpSession(
   peer: AgentPeer,
@@ -276,12 +290,31 @@ export class AcpSession {
           },
         }),
     );
-    const answer = await this.#deadline(
-      call,
-      timeoutMs,
-      "initialize",
-      "; it may not speak ACP on stdio, or may be waiting for input",
-    );
+    // Counted from the agent's last sign of life: npm downloading it on first use takes
+    // minutes and says so on stderr, while an agent that says nothing is given up on soon.
+    const deadline = quietDeadline({
+      quietMs: timeoutMs,
+      downloadQuietMs: this.#options.initializeDownloadQuietMs ??
+        AGENT_LIMITS.initializeDownloadQuietMs,
+      maxMs: Math.max(timeoutMs, this.#options.initializeMaxMs ?? AGENT_LIMITS.initializeMaxMs),
+      ...(this.#options.signsOfLife ? { signs: this.#options.signsOfLife } : {}),
+    });
+    // After the deadline the call still ends (when the connection closes); nobody waits for it then.
+    call.catch(() => {});
+    let answer: acp.InitializeResponse;
+    try {
+      answer = await Promise.race([
+        call,
+        deadline.passed.then((why) => {
+          throw this.#failure(
+            `did not answer initialize ${why}`,
+            "; it may not speak ACP on stdio, or may be waiting for input",
+          );
+        }),
+      ]);
+    } finally {
+      deadline.clear();
+    }
     this.#facts = {
       info: answer.agentInfo
         ? {

@@ -9,8 +9,22 @@
 
 /** The limits of an agent session; tests pass smaller ones where they wait. */
 export const AGENT_LIMITS = {
-  /** How long an agent may take to answer `initialize` before the session fails. */
+  /**
+   * How long an agent that has not answered `initialize` may say nothing (on
+   * stdout or stderr) before the session fails.
+   */
   initializeTimeoutMs: 30_000,
+  /**
+   * The same while npm is downloading the agent (`npx` on first use): npm
+   * says nothing while one large archive arrives.
+   */
+  initializeDownloadQuietMs: 5 * 60_000,
+  /** How long an agent may take to answer `initialize` in all, however much it writes meanwhile. */
+  initializeMaxMs: 15 * 60_000,
+  /** How often at most what an agent is doing is told to the pages watching, in ms. */
+  activityEveryMs: 250,
+  /** Characters of the agent's stderr told with what it is doing, from the end. */
+  activityTailChars: 4_000,
   /** How long an agent may take to answer `session/new` or `session/load` before the session fails. */
   sessionTimeoutMs: 30_000,
   /** How long an agent may take to end its turn once cancelled before its process is stopped. */

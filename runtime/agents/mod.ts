@@ -40,6 +40,12 @@ export type { AgentAuthEnvVar, AgentAuthMethod, AgentFailure } from "./agent_err
 export { signInText, signInWays } from "./sign_in_ways.ts";
 export type { SignInWaysOptions } from "./sign_in_ways.ts";
 export { AGENT_LIMITS } from "./agent_limits.ts";
+export { ActivityTracker, cleanTail, watchedPeer } from "./activity_tracker.ts";
+export type { ActivityTrackerOptions } from "./activity_tracker.ts";
+export { npmFetchLine, npmRunner, withFetchLog } from "./npm_fetch.ts";
+export type { NpmFetchLine, NpmRunner } from "./npm_fetch.ts";
+export { quietDeadline } from "./quiet_deadline.ts";
+export type { QuietDeadline, QuietDeadlineOptions, SignsOfLife } from "./quiet_deadline.ts";
 export type { AgentExit, AgentPeer } from "./agent_peer.ts";
 export { demoAgentCommand } from "./demo_agent_command.ts";
 export { spawnAgent } from "./spawn_agent.ts";

@@ -28,6 +28,8 @@ export interface SpawnAgentOptions {
   cwd: string;
   /** How long `stop()` waits after SIGTERM before SIGKILL. */
   killAfterMs?: number;
+  /** Called with each piece of its stderr, as text; what it throws is ignored. */
+  onStderr?: (text: string) => void;
 }
 
 /**
@@ -48,8 +50,17 @@ export function spawnAgent(command: AgentCommand, options: SpawnAgentOptions): A
     stderr: "piped",
   }).spawn();
   const tail = new StderrTail(AGENT_LIMITS.stderrTailBytes);
+  const decoder = new TextDecoder();
   const stderrRead = child.stderr.pipeTo(
-    new WritableStream({ write: (chunk) => tail.add(chunk) }),
+    new WritableStream({
+      write: (chunk) => {
+        tail.add(chunk);
+        const text = decoder.decode(chunk, { stream: true });
+        try {
+          if (text) options.onStderr?.(text);
+        } catch { /* a listener that throws must not stop the reading, or the agent blocks */ }
+      },
+    }),
   ).catch(() => {});
   // Its stderr is read to the end, but not past a moment after it exited: a
   // process it started may hold the pipe open for as long as it lives.

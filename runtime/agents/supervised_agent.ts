@@ -18,12 +18,13 @@ import type { AgentLauncher } from "./work_performer.ts";
  * @returns What the work performer starts agents with.
  */
 export function supervisedLauncher(supervisor: Supervisor): AgentLauncher {
-  return async (command, { cwd, owner }) => {
+  return async (command, { cwd, owner, onStderr }) => {
     const process = await supervisor.spawn(owner, {
       command: command.command,
       args: command.args,
       cwd,
       ...(command.env ? { env: command.env } : {}),
+      ...(onStderr ? { onStderr } : {}),
     });
     return supervisedPeer(process);
   };

@@ -27,6 +27,7 @@ import {
   orderingExtension,
   type PendingTurn,
 } from "../agent_session.ts";
+import type { AgentActivity } from "../agent_activity.ts";
 import type { EventBus } from "../event_bus.ts";
 import { ConflictError, InvalidInputError, NotFoundError } from "../errors.ts";
 import { cutText } from "../internal/cut_text.ts";
@@ -44,10 +45,12 @@ import {
   type PermissionRequest,
   startAcpSession,
 } from "./acp_session.ts";
+import { ActivityTracker, watchedPeer } from "./activity_tracker.ts";
 import { listAgents, type ListedAgent, readAgent } from "./agent_definitions.ts";
 import { AGENT_LIMITS } from "./agent_limits.ts";
 import { AgentFailedError, AgentSignInRequiredError } from "./agent_errors.ts";
 import type { AgentPeer } from "./agent_peer.ts";
+import { type NpmRunner, npmRunner, withFetchLog } from "./npm_fetch.ts";
 import { orderPrompt } from "./order_prompt.ts";
 import {
   createSession,
@@ -70,7 +73,7 @@ import { forgetPendingTurn, keepPendingTurn, readPendingTurn } from "./pending_t
  */
 export type AgentLauncher = (
   command: AgentCommand,
-  options: { cwd: string; owner: string },
+  options: { cwd: string; owner: string; onStderr?: (text: string) => void },
 ) => Promise<AgentPeer>;
 
 /** What a session is offered of MCP, and how to end what was issued for it. */
@@ -128,6 +131,8 @@ export interface SessionView {
   transcript: TranscriptEntry[];
   /** Entries dropped from the start past the bound. */
   omitted: number;
+  /** What the agent is doing, while a turn runs or the agent is raised; null otherwise. */
+  activity: AgentActivity | null;
 }
 
 /** A session alive in this run. */
@@ -137,6 +142,8 @@ class LiveSession {
   acp: AcpSession | null = null;
   /** The agent's process while it is being raised, before its ACP session answers. */
   peer: AgentPeer | null = null;
+  /** What the agent's process is doing: told while a turn runs, never written. */
+  activity: ActivityTracker | null = null;
   /** True while a turn (or raising the agent) is under way. */
   working = false;
   /** Counts the pieces of work begun, so that only the latest one says the session is idle. */
@@ -223,7 +230,7 @@ export class WorkPerformer {
     this.#now = options.now ?? Date.now;
     this.#log = options.log ?? ((line) => console.error(line));
     this.#launch = options.launch ??
-      ((command, { cwd }) => Promise.resolve(spawnAgent(command, { cwd })));
+      ((command, { cwd, onStderr }) => Promise.resolve(spawnAgent(command, { cwd, onStderr })));
     this.#mcpServersFor = options.mcpServersFor ?? (() => Promise.resolve({ servers: [] }));
     this.#initializeTimeoutMs = options.initializeTimeoutMs;
     this.#sessionTimeoutMs = options.sessionTimeoutMs;
@@ -266,6 +273,7 @@ export class WorkPerformer {
     await Promise.allSettled([...this.#live.values()].map(async (live) => {
       clearTimeout(live.idle);
       for (const resolve of live.asking.values()) resolve("cancelled");
+      live.activity?.rest();
       // An agent still being raised has no session to close yet: its process is stopped.
       await live.peer?.stop().catch(() => {});
       const acp = live.acp;
@@ -335,11 +343,12 @@ export class WorkPerformer {
     const live = this.#live.get(liveKey(project, key));
     if (live) {
       const { entries, omitted } = live.writer.transcript;
-      return { session: live.pointer, transcript: entries, omitted };
+      const activity = live.working ? live.activity?.snapshot() ?? null : null;
+      return { session: live.pointer, transcript: entries, omitted, activity };
     }
     const session = await this.#pointer(project, key);
     const stored = await readTranscript(this.#kv, project, key);
-    return { session, transcript: stored.entries, omitted: stored.omitted };
+    return { session, transcript: stored.entries, omitted: stored.omitted, activity: null };
   }
 
   /**
@@ -810,6 +819,7 @@ export class WorkPerformer {
         if (live.task === mine) {
           live.working = false;
           live.accepting = false;
+          live.activity?.rest();
           if (!this.#stopping) this.#idle(live);
         }
       }
@@ -834,14 +844,25 @@ export class WorkPerformer {
             `sync agents add ${pointer.agent} --command <program>, or order one of: ${names}`,
         );
       }
-      const command: AgentCommand = {
+      let command: AgentCommand = {
         command: definition.command,
         args: definition.args,
         env: definition.env,
       };
+      // npm fetching the agent (npx, on first use) is asked to say so, and is shown.
+      const runner = npmRunner(command);
+      if (runner !== null) command = withFetchLog(command);
+      const activity = this.#activity(live, runner);
       let peer: AgentPeer;
       try {
-        peer = await this.#launch(command, { cwd: pointer.project, owner: ownerOf(pointer) });
+        peer = watchedPeer(
+          await this.#launch(command, {
+            cwd: pointer.project,
+            owner: ownerOf(pointer),
+            onStderr: (text) => activity.stderr(text),
+          }),
+          activity,
+        );
       } catch (error) {
         throw missingProgram(definition, error);
       }
@@ -863,6 +884,7 @@ export class WorkPerformer {
         agentCommand: [definition.command, ...definition.args],
         envHas: (name) =>
           (definition.env[name] ?? "") !== "" || (!name.startsWith("SYNC_") && this.#envHas(name)),
+        signsOfLife: activity,
         initializeTimeoutMs: this.#initializeTimeoutMs,
         sessionTimeoutMs: this.#sessionTimeoutMs,
         cancelGraceMs: this.#cancelGraceMs,
@@ -870,6 +892,7 @@ export class WorkPerformer {
       });
       live.acp = acp;
       live.peer = null;
+      activity.ready();
       acp.exited.then(() => {
         // Stopping waits for it: a token must not outlive its agent.
         const released = offer?.release?.().catch(() => {});
@@ -924,6 +947,7 @@ export class WorkPerformer {
     if (live.pointer.state !== "running") {
       await this.#change(live, { state: "running", waitingFor: null, error: null });
     }
+    live.activity?.show("working");
     if (live.cancelled) {
       live.cancelled = false;
       this.#entry(live, {
@@ -1139,6 +1163,24 @@ export class WorkPerformer {
     } catch (error) {
       this.#log(`Could not mark ${key} in ${project} interrupted: ${describeError(error).message}`);
     }
+  }
+
+  /**
+   * A new tracker of what the session's agent process is doing, shown at
+   * once as `starting`; it replaces the tracker of an earlier process.
+   */
+  #activity(live: LiveSession, runner: NpmRunner | null): ActivityTracker {
+    live.activity?.rest();
+    const { project, key } = live.pointer;
+    const tracker = new ActivityTracker({
+      runner,
+      now: this.#now,
+      publish: (activity) =>
+        this.#events.publish({ type: "activity", project, sessionKey: key, activity }),
+    });
+    live.activity = tracker;
+    tracker.show("starting");
+    return tracker;
   }
 
   #tell(session: AgentSession): void {

@@ -8,6 +8,7 @@ import { ProcessLimitError, ProcessStartError } from "../errors.ts";
 import { PROCESS_LIMITS, type ProcessLimits } from "../limits.ts";
 import { childEnvironment } from "./child_environment.ts";
 import { findProgram } from "./find_program.ts";
+import { childPath } from "./search_path.ts";
 import { type GroupNote, ProcessRecord } from "./process_record.ts";
 import { processTable } from "./process_table.ts";
 import { SupervisedProcess } from "./supervised_process.ts";
@@ -38,7 +39,7 @@ export interface SupervisorOptions {
 export interface SpawnOptions {
   /**
    * A program's name (`codex-acp`), looked for in the absolute folders of Sync's own
-   * PATH whatever `env` sets, or its path (relative to `cwd`).
+   * PATH whatever `env` sets, then in `~/.local/bin`; or its path (relative to `cwd`).
    */
   command: string;
   /** Its arguments. */
@@ -63,7 +64,8 @@ export interface SpawnOptions {
  *
  * A process gets Sync's environment without `SYNC_*` variables and without
  * any variable whose value is a secret (the installation's token). Its
- * program is found on Sync's own PATH, never on one the caller gives it.
+ * program is found on Sync's own PATH (then in `~/.local/bin`), never on one
+ * the caller gives it.
  */
 export class Supervisor {
   #limits: ProcessLimits;
@@ -245,12 +247,18 @@ export class Supervisor {
       );
     }
     const env = childEnvironment(base, this.#secrets, options.env);
+    // The folders a program was looked for in beyond PATH are on its own PATH too, so that a
+    // program found in ~/.local/bin finds the programs beside it; unless its starter set PATH.
+    if (options.env?.PATH === undefined && env.PATH !== undefined) {
+      const path = childPath(env.PATH, base.HOME);
+      if (path !== undefined) env.PATH = path;
+    }
     const cwd = options.cwd === undefined
       ? Deno.cwd()
       : await workingFolder(options.cwd, base.HOME, command);
     // Looked for on Sync's own PATH, not the one `options.env` gives the process: a caller
     // that sets the environment (a screen) must not thereby choose which program a name runs.
-    const program = await findProgram(command, base.PATH, cwd);
+    const program = await findProgram(command, base.PATH, cwd, { home: base.HOME });
     const args = [...(options.args ?? [])];
     let child: Deno.ChildProcess;
     try {

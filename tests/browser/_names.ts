@@ -110,4 +110,8 @@ export const CHAT = {
   continue: "Continue",
   /** Writes the conversation as a `chat.conversation` record. */
   keep: "Keep",
+  /** What the agent is doing, under the running turn: a region. */
+  activity: "What the agent is doing",
+  /** Its disclosure of the agent's stderr tail. */
+  agentOutput: "Agent output",
 } as const;

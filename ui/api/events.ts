@@ -27,6 +27,7 @@ const EVENT_TYPES: readonly StreamEvent["type"][] = [
   "install-progress",
   "session",
   "transcript",
+  "activity",
 ];
 
 /** Options for {@linkcode watchProject} and {@linkcode watchProjects}. */

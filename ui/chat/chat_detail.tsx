@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type {
+  AgentActivity,
   AgentSession,
   ChatSessionResponse,
   TranscriptEntry,
@@ -7,6 +8,7 @@ import type {
 import type { StreamEvent } from "../../runtime/web/api/events_types.ts";
 import { ApiError, getJson, messageOf } from "../api/client.ts";
 import type { ProjectState } from "../state/project_state.ts";
+import { ActivityLine } from "./activity_line.tsx";
 import { ChatHeader } from "./chat_header.tsx";
 import { itemsOf, joinEntry } from "./transcript_items.ts";
 import { TranscriptView } from "./transcript_view.tsx";
@@ -42,6 +44,8 @@ export function ChatDetail(props: ChatDetailProps) {
   const { state, sessionKey } = props;
   const project = state.project;
   const [shown, setShown] = useState<Shown>({ kind: "loading" });
+  // What the agent is doing: from the session's view, then its `activity` facts.
+  const [activity, setActivity] = useState<AgentActivity | null>(null);
   // Facts that arrive while the session is read wait here, then go on top of the answer.
   const pending = useRef<TranscriptEntry[] | null>([]);
   const reading = useRef<{ busy: boolean; again: boolean }>({ busy: false, again: false });
@@ -52,6 +56,7 @@ export function ChatDetail(props: ChatDetailProps) {
    * taken only when it holds at least as much as the one shown.
    */
   const take = useCallback((answer: ChatSessionResponse, whole = false) => {
+    if (answer.activity !== undefined) setActivity(answer.activity);
     setShown((before) => {
       if (before.kind !== "session") {
         return {
@@ -111,7 +116,12 @@ export function ChatDetail(props: ChatDetailProps) {
 
   useEffect(() => {
     setShown({ kind: "loading" });
+    setActivity(null);
     const stop = state.listen((event: StreamEvent) => {
+      if (event.type === "activity" && event.sessionKey === sessionKey) {
+        setActivity(event.activity);
+        return;
+      }
       if (event.type === "resync") {
         void read();
         return;
@@ -199,6 +209,9 @@ export function ChatDetail(props: ChatDetailProps) {
             />
           ))}
         </section>
+      )}
+      {activity !== null && session.state === "running" && (
+        <ActivityLine activity={activity} agent={session.agent} />
       )}
       <TurnBox session={session} project={project} onSession={take} />
     </div>

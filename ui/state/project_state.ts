@@ -17,6 +17,7 @@ const QUIET_FACTS: ReadonlySet<StreamEvent["type"]> = new Set([
   "ready",
   "install-progress",
   "transcript",
+  "activity",
   "opened",
   "unscheduled",
 ]);

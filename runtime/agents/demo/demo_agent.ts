@@ -35,6 +35,8 @@
  * - `junk` — it prints lines on stdout that are not JSON-RPC, then goes on as
  *   usual.
  * - `no-permission` — it skips asking the permission.
+ * - `chatter` — it writes a numbered line on stderr every 20 ms for as long
+ *   as the turn lasts (`demo agent: working, line 12`).
  *
  * And two that take a path, to try the client's files (when the client
  * offers them): `read /absolute/path` reads the file through the client and
@@ -61,6 +63,13 @@
  *   calls `authenticate` with that method while `NAME` is set in its
  *   environment; `authenticate` without it is refused, saying so. It reads
  *   only that variable: start it with `--allow-env=NAME`.
+ * - `--slow-start` — from its start, and before it answers `initialize`, it
+ *   writes a line on stderr every 100 ms for 3 s, as a program that takes a
+ *   while to load and says so (with `--no-init`, it then falls silent).
+ * - `--download-start` — from its start, and before it answers
+ *   `initialize`, it writes the line npm writes when it fetched a package
+ *   over the network (`npm http fetch GET 200 … (cache miss)`), then says
+ *   nothing for 3 s, as `npx` downloading a large adapter does.
  *
  * @module
  */
@@ -71,7 +80,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
 /** The words the demo agent obeys, in a prompt or as `--word` flags. */
-const WORDS = ["fail", "hang", "crash", "junk", "no-permission"] as const;
+const WORDS = ["fail", "hang", "crash", "junk", "no-permission", "chatter"] as const;
 /** One of {@linkcode WORDS}. */
 type Word = typeof WORDS[number];
 
@@ -121,6 +130,15 @@ function pieces(text: string, size: number): string[] {
   const out: string[] = [];
   for (let at = 0; at < text.length; at += size) out.push(text.slice(at, at + size));
   return out.length > 0 ? out : [""];
+}
+
+/** One line npm 11 wrote on stderr as `npx -y` fetched a package on first use, with `npm_config_loglevel=http`. */
+const NPM_FETCH_LINE =
+  "npm http fetch GET 200 https://registry.npmjs.org/@zed-industries%2fcodex-acp 81ms (cache miss)";
+
+/** Resolves after `ms`. */
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** Resolves when the turn is cancelled. */
@@ -367,14 +385,38 @@ async function turn(
     session.updates.push(update);
     await client.notify(acp.methods.client.session.update, { sessionId, update });
   };
-  const say = (text: string) =>
-    report({ sessionUpdate: "agent_message_chunk", content: { type: "text", text } });
   const words = wordsOf(prompt);
   const text = textOf(prompt);
-  const n = ++session.turns;
+  ++session.turns;
 
   // The person's words are part of the session, so a load replays them too.
   session.updates.push({ sessionUpdate: "user_message_chunk", content: { type: "text", text } });
+  if (words.has("chatter")) {
+    let line = 0;
+    const chatter = setInterval(() => console.error(`demo agent: working, line ${++line}`), 20);
+    try {
+      return await act(client, sessionId, session, prompt, signal, words, report);
+    } finally {
+      clearInterval(chatter);
+    }
+  }
+  return await act(client, sessionId, session, prompt, signal, words, report);
+}
+
+/** What a turn does, once its words are known. */
+async function act(
+  client: acp.AgentContext,
+  sessionId: string,
+  session: DemoSession,
+  prompt: acp.ContentBlock[],
+  signal: AbortSignal,
+  words: Set<Word>,
+  report: (update: acp.SessionUpdate) => Promise<void>,
+): Promise<acp.PromptResponse> {
+  const say = (text: string) =>
+    report({ sessionUpdate: "agent_message_chunk", content: { type: "text", text } });
+  const text = textOf(prompt);
+  const n = session.turns;
 
   if (words.has("junk")) {
     writeOut(encoder.encode(
@@ -517,6 +559,19 @@ function authMethods(signIn: boolean): acp.AuthMethod[] {
 
 /** The agent's handlers, connected to stdin and stdout. */
 function main(): void {
+  // Begun as the process starts, as a program that loads (or is fetched) before it reads anything.
+  const gettingReady = (async () => {
+    if (flags.has("slow-start")) {
+      for (let i = 1; i <= 30; i++) {
+        console.error(`demo agent: getting ready (${i}/30)`);
+        await sleep(100);
+      }
+    }
+    if (flags.has("download-start")) {
+      console.error(NPM_FETCH_LINE);
+      await sleep(3_000);
+    }
+  })();
   const output = new WritableStream<Uint8Array>({ write: (chunk) => writeOut(chunk) });
   const signIn = flags.has("needs-sign-in");
   /** Set once `authenticate` took the key. */
@@ -534,6 +589,7 @@ function main(): void {
   };
   acp.agent({ name: "sync-demo" })
     .onRequest(acp.methods.agent.initialize, async ({ params, signal }) => {
+      await gettingReady;
       if (flags.has("no-init")) await cancelled(signal);
       clientFiles.read = params.clientCapabilities?.fs?.readTextFile === true;
       clientFiles.write = params.clientCapabilities?.fs?.writeTextFile === true;

@@ -101,6 +101,7 @@ function answer(c: Context, view: SessionView): Response {
       session: view.session,
       transcript: view.transcript,
       omitted: view.omitted,
+      activity: view.activity,
     } satisfies ChatSessionResponse,
   );
 }

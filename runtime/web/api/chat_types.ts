@@ -26,11 +26,13 @@
  *   (a sign-in's key; `value: null` removes it), never answered back; `POST /api/agents/:name/remove`
  *   removes one a person added.
  *
- * Live: the project's event stream (`GET /api/events`) carries `session` facts (a pointer changed)
- * and `transcript` facts (an entry added).
+ * Live: the project's event stream (`GET /api/events`) carries `session` facts (a pointer changed),
+ * `transcript` facts (an entry added) and `activity` facts (what the agent is doing, while a turn
+ * runs).
  *
  * @module
  */
+import type { AgentActivity } from "../../agent_activity.ts";
 import type { AgentSession } from "../../agent_session.ts";
 import type { TranscriptEntry } from "../../transcript.ts";
 
@@ -41,6 +43,7 @@ export type {
   PendingTurn,
   SignInWay,
 } from "../../agent_session.ts";
+export type { AgentActivity, AgentActivityPhase } from "../../agent_activity.ts";
 export type {
   FailureEntry,
   MessageEntry,
@@ -102,6 +105,11 @@ export interface ChatSessionResponse {
   transcript: TranscriptEntry[];
   /** Entries left out at the start past the stored bound; 0 when none were. */
   omitted: number;
+  /**
+   * What the agent is doing while a turn runs (or it is raised): when it was
+   * last heard, its stderr tail, npm downloading it; null otherwise.
+   */
+  activity: AgentActivity | null;
 }
 
 /** An agent a session can be begun with. */

@@ -11,6 +11,7 @@ import type { SyncEvent } from "../../sync_event.ts";
 import type { ResyncEvent } from "../../event_bus.ts";
 
 export type {
+  ActivityEvent,
   EventSink,
   HandlerEndedEvent,
   HandlerStartedEvent,
