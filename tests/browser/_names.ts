@@ -114,4 +114,10 @@ export const CHAT = {
   activity: "What the agent is doing",
   /** Its disclosure of the agent's stderr tail. */
   agentOutput: "Agent output",
+  /** The ways an agent lists to sign in, while a conversation waits for one. */
+  signInWays: "Sign in to",
+  /** A way's button that saves its key into the agent's definition and continues. */
+  saveKey: "Save in the agent's definition and continue",
+  /** A message not sent yet, waiting for the agent's session. */
+  notSentYet: "Not sent yet",
 } as const;

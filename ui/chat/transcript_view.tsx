@@ -66,9 +66,7 @@ export function TranscriptView(props: TranscriptViewProps) {
           past what Sync keeps, and not shown.
         </p>
       )}
-      {props.items.length === 0 && (
-        <p class="tertiary transcript-omitted">Nothing yet: the agent is starting.</p>
-      )}
+      {props.items.length === 0 && <p class="tertiary transcript-omitted">{emptyWords(session)}</p>}
       {props.items.map((item, index) => {
         switch (item.kind) {
           case "user": {
@@ -112,4 +110,15 @@ export function TranscriptView(props: TranscriptViewProps) {
       })}
     </div>
   );
+}
+
+/** What an empty transcript says, as the session stands. */
+function emptyWords(session: AgentSession): string {
+  if (session.state === "waiting" && session.waitingFor?.kind === "sign-in") {
+    return `Nothing yet: the agent ${session.agent} waits for you to sign in (below).`;
+  }
+  if (session.state === "running" || session.state === "ordered") {
+    return "Nothing yet: the agent is starting.";
+  }
+  return "Nothing was said in this conversation.";
 }

@@ -92,7 +92,8 @@ export function TurnBox(props: TurnBoxProps) {
       )}
       {session.state === "failed" && <p class="secondary turn-notice">{reason}</p>}
       {signIn && (signIn.ways ?? []).length > 0 && (
-        <section class="turn-notice" aria-label="Ways to sign in">
+        <section class="turn-notice" aria-labelledby="sign-in-heading">
+          <h3 id="sign-in-heading" class="sign-in-heading">Sign in to {session.agent} to go on</h3>
           <ul class="sign-in-ways">
             {signIn.ways!.map((way) => (
               <SignInWayView
