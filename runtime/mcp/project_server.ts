@@ -319,13 +319,15 @@ export class ProjectServer {
       title: handlerTool.handler,
       description: handlerTool.agent.description,
       inputSchema: inputSchemaOf(handlerTool),
-    }, (payload: unknown) =>
+    }, (payload: unknown, extra: { signal: AbortSignal }) =>
       tool(async () => {
+        // The client's `notifications/cancelled` for this request aborts the
+        // signal: the call stops, commits nothing, and its receipt says so.
         const { value } = await this.#host.callHandler(
           project,
           handlerTool.packageId,
           handlerTool.handler,
-          { occasion: { kind: "agent" }, source: this.#source(), payload },
+          { occasion: { kind: "agent" }, source: this.#source(), payload, signal: extra.signal },
         );
         return value;
       }));
