@@ -64,6 +64,7 @@ import type { HostFunction } from "./host_function.ts";
 import { runningClaimKey } from "./keys.ts";
 import type { LearntReads } from "./learnt_reads.ts";
 import type { ResolveHost } from "./functions/resolve_host.ts";
+import type { DefinedAgents } from "../work/mod.ts";
 
 /** Options for {@linkcode callHandler}. */
 export interface CallOptions {
@@ -189,6 +190,8 @@ export interface CallResources {
   events?: EventSink;
   /** Where work stands, for `work.state()`; every order is `ordered` when absent. */
   workState?: WorkStateReader;
+  /** The agents `work.order()` may name; any name is taken when absent. */
+  agents?: DefinedAgents;
   /**
    * The handlers running in this process, by their claim's key: with it and
    * a {@linkcode CallResources.callJournal}, a call claims its handler in the
@@ -455,6 +458,7 @@ async function callOnce(
           fetch: resources.fetch,
           resolve: resources.resolve,
           workState: resources.workState,
+          agents: resources.agents,
         });
         return transaction;
       })();

@@ -241,6 +241,7 @@ export class ProjectServer {
           project,
           source: this.#source(),
           now: this.#host.now,
+          agents: this.#host.agents,
         });
         this.#options.workOrdered?.(project);
         return { key: order.key, state: order.state };
