@@ -29,6 +29,7 @@ import { AgentMemory } from "./agent_memory.ts";
 import { orderWork, readWorkState } from "./agent_work.ts";
 import { invalidParams } from "./invalid_params.ts";
 import { unknownName } from "./unknown_name.ts";
+import { withoutCodePrefix } from "./without_code_prefix.ts";
 import type { McpHost } from "./mcp_host.ts";
 import { MCP_LIMITS } from "./mcp_limits.ts";
 import {
@@ -154,12 +155,16 @@ export class ProjectServer {
    * internal error (-32603) with the schema library's issues as JSON; so is
    * a call of a tool or prompt the server did not register, which the SDK
    * would look up in a plain object and find `constructor` or `toString` in.
+   * What the SDK's server refuses itself is sent without the code it puts
+   * in front of its message ({@linkcode withoutCodePrefix}).
    *
    * @param transport The transport, not started: connecting starts it.
    * @ignore Takes the SDK's transport, documented by the SDK.
    */
   async connect(transport: Transport): Promise<void> {
     await this.server.connect(transport);
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => send(withoutCodePrefix(message), options);
     const deliver = transport.onmessage;
     const offered = {
       tool: (name: string) => BUILT_IN_TOOLS.includes(name) || this.#tools.has(name),
