@@ -69,9 +69,20 @@ export interface ProjectServerOptions {
   workOrdered?: (project: string) => void;
 }
 
-/** A tool's answer: its JSON as text. */
+/**
+ * A tool's answer: its JSON as text and, when it is a JSON object, as
+ * `structuredContent` too. MCP allows structured content from a tool that
+ * lists no output schema, and a client that reads it then need not parse the
+ * text; a tool that lists one (a handler that declares `agent.output`) must
+ * answer it, and the SDK's server checks it against the schema.
+ */
 function answer(value: unknown): CallToolResult {
-  return { content: [{ type: "text", text: JSON.stringify(value ?? null) }] };
+  const content: CallToolResult["content"] = [{
+    type: "text",
+    text: JSON.stringify(value ?? null),
+  }];
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return { content };
+  return { content, structuredContent: value as Record<string, unknown> };
 }
 
 /**
@@ -325,6 +336,9 @@ export class ProjectServer {
       title: handlerTool.handler,
       description: handlerTool.agent.description,
       inputSchema: inputSchemaOf(handlerTool),
+      ...(handlerTool.agent.output
+        ? { outputSchema: outputSchemaOf(handlerTool.agent.output) }
+        : {}),
     }, (payload: unknown, extra: { signal: AbortSignal }) =>
       tool(async () => {
         // The client's `notifications/cancelled` for this request aborts the
@@ -400,6 +414,20 @@ export class ProjectServer {
 function inputSchemaOf(handlerTool: HandlerTool): z.ZodType {
   try {
     return z.fromJSONSchema(handlerTool.agent.input as Parameters<typeof z.fromJSONSchema>[0]);
+  } catch {
+    return z.looseObject({});
+  }
+}
+
+/**
+ * The tool's output schema, made from the manifest's `agent.output` so the
+ * SDK both lists it and checks every answer against it: an answer that does
+ * not fit is a tool error naming where. A schema the conversion cannot take
+ * is listed as any object, so the tool still answers `structuredContent`.
+ */
+function outputSchemaOf(output: Record<string, unknown>): z.ZodType {
+  try {
+    return z.fromJSONSchema(output as Parameters<typeof z.fromJSONSchema>[0]);
   } catch {
     return z.looseObject({});
   }
