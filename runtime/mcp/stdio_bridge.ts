@@ -169,8 +169,9 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
    * the first `initialize` comes, everything waits for its answer.
    */
   let established = new Promise<void>((resolve) => firstAnswered = resolve);
-  /** An `initialize` came, and the first one was answered. */
+  /** The client sent an `initialize`. */
   let initializeSeen = false;
+  /** The owner answered the first `initialize`: from then on a `ping` goes to it. */
   let initializeAnswered = false;
   /** Requests written before any `initialize`, answered with a refusal if stdin ends first. */
   const early: JSONRPCMessage[] = [];
