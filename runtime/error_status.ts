@@ -8,6 +8,7 @@ import {
   AgentSignInRequiredError,
   ApprovalRequiredError,
   ArchiveError,
+  CancelledError,
   ConflictError,
   HandlerBusyError,
   HandlerFailedError,
@@ -48,6 +49,8 @@ export function httpStatusOf(error: unknown): number {
   if (error instanceof HandlerBusyError) return 409;
   if (error instanceof OwnerGoneError) return 503;
   if (error instanceof ConflictError || error instanceof SupersededError) return 409;
+  // The caller itself called the call off; what it was doing is as it was before.
+  if (error instanceof CancelledError) return 409;
   // The agent waits for a person to sign in to it, outside Sync.
   if (error instanceof AgentSignInRequiredError) return 409;
   // The agent's program failed or is missing: not the request's fault, nor Sync's.

@@ -173,6 +173,15 @@ export class RateLimitedError extends SyncError {
   override name = "RateLimitedError";
 }
 
+/**
+ * The caller called the call off while it ran (an MCP client's
+ * `notifications/cancelled`); nothing of it was committed.
+ */
+export class CancelledError extends SyncError {
+  /** `"CancelledError"`: the name receipts, reports and the API show with the message. */
+  override name = "CancelledError";
+}
+
 /** The package's generation moved on while the call ran; nothing was committed. */
 export class SupersededError extends SyncError {
   /** `"SupersededError"`: the name receipts, reports and the API show with the message. */

@@ -49,9 +49,10 @@ export type Source =
 /**
  * How an attempt ended: `interrupted` when the process running it stopped
  * before it ended (killed, or the machine lost power), as the next process
- * found.
+ * found; `cancelled` when its caller called it off while it ran (an MCP
+ * client's `notifications/cancelled`), so nothing of it was committed.
  */
-export type Outcome = "ok" | "failed" | "skipped" | "interrupted";
+export type Outcome = "ok" | "failed" | "skipped" | "interrupted" | "cancelled";
 
 /** What one call of a handler leaves behind. */
 export interface Receipt {

@@ -27,6 +27,7 @@ const EXPECTED: Record<string, { error: Error; status: number; exit: number }> =
   RateLimitedError: { error: new errors.RateLimitedError("x"), status: 429, exit: 1 },
   SupersededError: { error: new errors.SupersededError("x"), status: 409, exit: 1 },
   ConflictError: { error: new errors.ConflictError("x"), status: 409, exit: 1 },
+  CancelledError: { error: new errors.CancelledError("x"), status: 409, exit: 1 },
   LifecycleFailedError: { error: new errors.LifecycleFailedError("x"), status: 422, exit: 1 },
   UnsafeFileError: { error: new errors.UnsafeFileError("x"), status: 500, exit: 1 },
   OwnerGoneError: { error: new errors.OwnerGoneError("x"), status: 503, exit: 1 },

@@ -10,12 +10,12 @@
  *
  * @module
  */
-import { readSessionState } from "../agents/mod.ts";
 import { Host } from "../host/mod.ts";
 import { openInstallation, syncHome } from "../projects/mod.ts";
 import type { CommandContext } from "./command.ts";
 import type { CliIo } from "./io.ts";
 import { throughOwner } from "./through_owner.ts";
+import { definedAgents, sessionWorkState } from "./installation_work.ts";
 
 /**
  * Runs `use` on the host of the installation, in its owner. Handlers'
@@ -66,7 +66,8 @@ export async function withOwnedHost<T>(
       kv,
       home,
       log: io.err,
-      workState: (project, key) => readSessionState(installation, project, key),
+      workState: sessionWorkState(installation),
+      agents: definedAgents(installation),
     });
     // Calls of processes that were killed mid-call get their receipts before anything else runs.
     await host.recordInterruptedCalls();

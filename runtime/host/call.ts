@@ -7,7 +7,13 @@
  *
  * @module
  */
-import { HandlerBusyError, InvalidInputError, NotFoundError, SyncError } from "../errors.ts";
+import {
+  CancelledError,
+  HandlerBusyError,
+  InvalidInputError,
+  NotFoundError,
+  SyncError,
+} from "../errors.ts";
 import { describeError } from "../internal/describe_error.ts";
 import { newId } from "../internal/id.ts";
 import {
@@ -58,6 +64,7 @@ import type { HostFunction } from "./host_function.ts";
 import { runningClaimKey } from "./keys.ts";
 import type { LearntReads } from "./learnt_reads.ts";
 import type { ResolveHost } from "./functions/resolve_host.ts";
+import type { DefinedAgents } from "../work/mod.ts";
 
 /** Options for {@linkcode callHandler}. */
 export interface CallOptions {
@@ -91,6 +98,13 @@ export interface CallOptions {
    * started: the clock takes such an attempt back and says so itself.
    */
   noReceiptWhenBusy?: boolean;
+  /**
+   * Aborted when the caller calls the call off (an MCP client's
+   * `notifications/cancelled`): the handler is stopped where it is, nothing
+   * it staged is committed, and its receipt says `cancelled`. A call whose
+   * transaction already committed is not undone.
+   */
+  signal?: AbortSignal;
 }
 
 /** What a call answered, with its receipt. */
@@ -112,7 +126,8 @@ export interface HandlerCaller {
    * is not re-entered and counted against its rate limit, then run in the
    * isolate pool; its memory writes and work orders are committed only when it
    * returns and the package's generation is still the one the call started
-   * under. A call that throws commits nothing.
+   * under. A call that throws, or that its caller cancels before it commits
+   * (`options.signal`), commits nothing.
    *
    * @param projectDir The project folder.
    * @param id The package id.
@@ -127,6 +142,7 @@ export interface HandlerCaller {
    * @throws {HandlerTimeoutError | HandlerResourceError | HandlerFailedError} when the handler
    *   runs too long, past its memory or stack cap, or throws.
    * @throws {SupersededError} when the generation moved on while it ran.
+   * @throws {CancelledError} when `options.signal` aborted before the call committed.
    */
   callHandler(
     projectDir: string,
@@ -174,6 +190,8 @@ export interface CallResources {
   events?: EventSink;
   /** Where work stands, for `work.state()`; every order is `ordered` when absent. */
   workState?: WorkStateReader;
+  /** The agents `work.order()` may name; any name is taken when absent. */
+  agents?: DefinedAgents;
   /**
    * The handlers running in this process, by their claim's key: with it and
    * a {@linkcode CallResources.callJournal}, a call claims its handler in the
@@ -440,6 +458,7 @@ async function callOnce(
           fetch: resources.fetch,
           resolve: resources.resolve,
           workState: resources.workState,
+          agents: resources.agents,
         });
         return transaction;
       })();
@@ -487,6 +506,7 @@ async function callOnce(
         else lines.push(line);
       },
       signal: refused.signal,
+      cancel: options.signal,
     });
     // The records and the orders (in the project's outbox) in one atomic write,
     // begun once the handler answers: a transaction that staged writes commits
@@ -497,6 +517,12 @@ async function callOnce(
     const answered = running.then(async (value) => {
       clearTimeout(claimTimer);
       if (staging) await beginClaim!();
+      // Called off after the handler answered but before its commit began: nothing commits.
+      if (options.signal?.aborted) {
+        throw new CancelledError(
+          `The call of ${handler} was cancelled by its caller; nothing it did was committed`,
+        );
+      }
       if (staging || options.generation) await (await prepare()).commit();
       // A memory read beside the isolate that the handler never used does not fail it.
       else if (preparing) await preparing.then((unused) => unused.discard(), () => {});
@@ -555,7 +581,7 @@ async function callOnce(
     } catch {
       // A commit that was refused already finished the transaction; its error is the one to tell.
     }
-    receipt.outcome = "failed";
+    receipt.outcome = failure instanceof CancelledError ? "cancelled" : "failed";
     receipt.error = describeError(failure);
     receipt.endedAt = new Date(now()).toISOString();
     throw failure;

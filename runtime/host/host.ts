@@ -27,6 +27,7 @@ import { CallJournal, recordJournaledCalls } from "./call_journal.ts";
 import type { Receipt } from "../types.ts";
 import { EventBus } from "../event_bus.ts";
 import type { WorkStateReader } from "./host_function.ts";
+import type { DefinedAgents } from "../work/mod.ts";
 import type { ResolveHost } from "./functions/resolve_host.ts";
 
 /** Options for {@linkcode Host}. */
@@ -56,6 +57,13 @@ export interface HostOptions {
    * that is above the host.
    */
   workState?: WorkStateReader;
+  /**
+   * The agents the installation defines, so that `work.order()` (and
+   * sync-mcp's `work_order`) refuse an agent no one defined; passed in by
+   * whoever reads agent definitions, since that is above the host. Any name
+   * is taken when absent.
+   */
+  agents?: DefinedAgents;
 }
 
 /**
@@ -88,6 +96,8 @@ export class Host implements HandlerCaller {
    * and sync-mcp's `work_state` with it; undefined where nothing performs work.
    */
   readonly workState: WorkStateReader | undefined;
+  /** The agents an order may name (`HostOptions.agents`); undefined when any is taken. */
+  readonly agents: DefinedAgents | undefined;
   #memories: ProjectMemories;
   #resources: CallResources;
   #log: (line: string) => void;
@@ -112,6 +122,7 @@ export class Host implements HandlerCaller {
     this.fetch = options.fetch;
     this.resolve = options.resolve;
     this.workState = options.workState;
+    this.agents = options.agents;
     // One entry, one line: what a handler wrote cannot start another.
     const log = options.log ?? ((line) => console.error(printable(line)));
     this.#log = log;
@@ -133,6 +144,7 @@ export class Host implements HandlerCaller {
       callJournal: () => this.#journal,
       events: this.events,
       workState: options.workState,
+      agents: options.agents,
       // Shared with the views `withLog` makes: they run calls in this process too.
       runningHere: new Set(),
       learntReads: new LearntReads(),
@@ -243,6 +255,7 @@ export class Host implements HandlerCaller {
       resolve: this.resolve,
       log,
       workState: this.workState,
+      agents: this.agents,
     });
     view.#memories = this.#memories;
     view.#resources = { ...this.#resources, log };

@@ -12,19 +12,27 @@ import type { HostFunctionName } from "../isolate/mod.ts";
 import type { HandlerLimits } from "../limits.ts";
 import type { MemoryAccess, MemoryTransaction } from "../memory/mod.ts";
 import type { LoadedPackage } from "../packages/mod.ts";
-import type { WorkOrder } from "../work/mod.ts";
+import type { DefinedAgents, WorkOrder } from "../work/mod.ts";
 import type { Occasion, WorkState } from "../extension_api/service.ts";
 import type { Source } from "../types.ts";
 import type { ResolveHost } from "./functions/resolve_host.ts";
 
+/** Where an order's work stands once a session performs it. */
+export interface PerformedWork {
+  /** The session's state. */
+  state: WorkState["state"];
+  /** Why it failed or was interrupted, in the session's words; absent otherwise. */
+  reason?: string;
+}
+
 /**
- * Reads where an order's work stands: the state of the session performing
- * it, or null while nothing has begun it.
+ * Reads where an order's work stands: the session performing it, or null
+ * while nothing has begun it.
  *
  * @param project The project's resolved folder.
  * @param key The order's key.
  */
-export type WorkStateReader = (project: string, key: string) => Promise<WorkState["state"] | null>;
+export type WorkStateReader = (project: string, key: string) => Promise<PerformedWork | null>;
 
 /** What a host function works with during one handler call. */
 export interface HostFunctionContext {
@@ -61,6 +69,8 @@ export interface HostFunctionContext {
   resolve?: ResolveHost;
   /** Where work stands, for `work.state()`; every order is `ordered` when absent. */
   workState?: WorkStateReader;
+  /** The agents an order may name; any name is taken when absent. */
+  agents?: DefinedAgents;
   /**
    * Aborts when the handler call ends: work a function started for it (a
    * request, say) stops then rather than outlive the call.

@@ -17,7 +17,12 @@ export { Host } from "./host.ts";
 export type { HostOptions } from "./host.ts";
 export { hostDispatch } from "./host_dispatch.ts";
 export { runHostFunction } from "./host_function.ts";
-export type { HostFunction, HostFunctionContext, WorkStateReader } from "./host_function.ts";
+export type {
+  HostFunction,
+  HostFunctionContext,
+  PerformedWork,
+  WorkStateReader,
+} from "./host_function.ts";
 export {
   countedOutcome,
   FAILING_AFTER,

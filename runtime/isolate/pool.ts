@@ -6,6 +6,7 @@
  * @module
  */
 import {
+  CancelledError,
   HandlerBusyError,
   HandlerFailedError,
   HandlerResourceError,
@@ -102,6 +103,13 @@ export interface CallHooks {
    * refused): a call that has no worker yet then never runs, and fails.
    */
   signal?: AbortSignal;
+  /**
+   * Aborted when the caller calls the call off: a call that has no worker
+   * yet never runs, and a running one is abandoned at once, its worker
+   * terminated and replaced, so nothing it does afterwards reaches the host.
+   * The call fails with {@linkcode CancelledError}.
+   */
+  cancel?: AbortSignal;
 }
 
 /** Options for {@linkcode IsolatePool}. */
@@ -226,6 +234,7 @@ export class IsolatePool {
       if (hooks.signal?.aborted) {
         throw new HandlerBusyError(`The call of ${call.handler} was called off before it ran`);
       }
+      if (hooks.cancel?.aborted) throw cancelled(call.handler);
       await slot.ready;
       const json = await this.#run(slot, {
         type: "call",
@@ -366,8 +375,17 @@ export class IsolatePool {
         );
         this.#replace(slot);
       }, limits.timeoutMs + limits.workerGraceMs);
+      const cancel = hooks.cancel;
+      const onCancel = () => {
+        if (active.finished) return;
+        // The worker may be anywhere in the handler, even in a loop that never
+        // yields: terminating it is the one way to be sure it does nothing more.
+        active.reject(cancelled(message.type === "call" ? message.handler : message.sourceName));
+        this.#replace(slot);
+      };
       const finish = () => {
         clearTimeout(timer);
+        cancel?.removeEventListener("abort", onCancel);
         active.finished = true;
         active.ended?.abort(CALL_ENDED);
         if (slot.active === active) slot.active = undefined;
@@ -389,6 +407,7 @@ export class IsolatePool {
         },
       };
       slot.active = active;
+      cancel?.addEventListener("abort", onCancel, { once: true });
       slot.worker.postMessage(message satisfies ToWorker);
       if (message.type === "call" && message.ahead) {
         this.#readAhead(slot, active, message.ahead).catch(() => {/* the worker is gone */});
@@ -483,6 +502,13 @@ export class IsolatePool {
     }
     if (slot.active === active) slot.worker.postMessage(reply);
   }
+}
+
+/** The error of a call its caller called off. */
+function cancelled(what: string): CancelledError {
+  return new CancelledError(
+    `The call of ${what} was cancelled by its caller; nothing it did was committed`,
+  );
 }
 
 /** Turns any thrown value into `{ name, message }` for the isolate. */

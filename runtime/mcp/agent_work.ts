@@ -8,11 +8,14 @@
 import { NotFoundError, RateLimitedError } from "../errors.ts";
 import type { WorkStateReader } from "../host/mod.ts";
 import type { WorkOrderInput } from "../extension_api/service.ts";
+import { cutText } from "../internal/cut_text.ts";
 import { newId } from "../internal/id.ts";
 import { WORK_ORDER_LIMITS, type WorkOrderLimits } from "../limits.ts";
 import { MemoryTransaction } from "../memory/mod.ts";
 import type { Source } from "../types.ts";
 import {
+  checkDefinedAgent,
+  type DefinedAgents,
   parseWorkOrder,
   readWorkOrder,
   recentAgentOrders,
@@ -30,6 +33,8 @@ export interface OrderWorkOptions {
   now: () => number;
   /** How many orders agents may place in a window; `WORK_ORDER_LIMITS` when absent. */
   limits?: Pick<WorkOrderLimits, "maxAgentOrders" | "agentOrderWindowMs">;
+  /** The agents an order may name; any name is taken when absent. */
+  agents?: DefinedAgents;
 }
 
 /** What an agent is told of work it ordered or asks about. */
@@ -42,7 +47,15 @@ export interface WorkState {
   title: string;
   /** When it was ordered, as an ISO 8601 time. */
   orderedAt: string;
+  /**
+   * Why the session failed or was interrupted, in its own words, cut to
+   * {@linkcode MAX_REASON_CHARS}; absent otherwise.
+   */
+  reason?: string;
 }
+
+/** The longest reason `work_state` tells. */
+export const MAX_REASON_CHARS = 1_000;
 
 /**
  * Writes an order into the project's outbox, its source the agent, unless
@@ -64,6 +77,7 @@ export async function orderWork(
   options: OrderWorkOptions,
 ): Promise<WorkOrder> {
   const parsed: WorkOrderInput = parseWorkOrder(input);
+  await checkDefinedAgent(parsed.agent, options.agents, "work_order");
   const before = ordering.get(memory) ?? Promise.resolve();
   const written = before.then(() => writeOrder(memory, parsed, options));
   const settled = written.then(() => {}, () => {});
@@ -114,7 +128,8 @@ async function writeOrder(
  * The state of a piece of work in the project: the one place an agent's
  * `work_state` reads it. The order says `ordered`; once a session performs
  * it, `performing` tells where that session stands (`running`, `waiting`,
- * `ended`, `failed`, `interrupted`) — the same reader `work.state()` uses.
+ * `ended`, `failed`, `interrupted`) — the same reader `work.state()` uses —
+ * and, for a session that failed or was interrupted, why.
  *
  * @param memory The project's memory KV.
  * @param key The key `work_order` answered.
@@ -135,8 +150,9 @@ export async function readWorkState(
   const performing = await options.performing?.(options.project, order.key) ?? null;
   return {
     key: order.key,
-    state: performing ?? order.state,
+    state: performing?.state ?? order.state,
     title: order.title,
     orderedAt: order.orderedAt,
+    ...(performing?.reason ? { reason: cutText(performing.reason, MAX_REASON_CHARS) } : {}),
   };
 }

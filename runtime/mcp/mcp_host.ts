@@ -6,6 +6,7 @@
  */
 import type { EventBus } from "../event_bus.ts";
 import type { HandlerCaller, WorkStateReader } from "../host/mod.ts";
+import type { DefinedAgents } from "../work/mod.ts";
 
 /** What sync-mcp uses of the process that owns the installation. */
 export interface McpHost extends HandlerCaller {
@@ -27,4 +28,6 @@ export interface McpHost extends HandlerCaller {
    * is told as it was written, `ordered`.
    */
   readonly workState?: WorkStateReader;
+  /** The agents `work_order` may name; any name is taken when absent. */
+  readonly agents?: DefinedAgents;
 }

@@ -29,6 +29,7 @@ import { AgentMemory } from "./agent_memory.ts";
 import { orderWork, readWorkState } from "./agent_work.ts";
 import { invalidParams } from "./invalid_params.ts";
 import { unknownName } from "./unknown_name.ts";
+import { withoutCodePrefix } from "./without_code_prefix.ts";
 import type { McpHost } from "./mcp_host.ts";
 import { MCP_LIMITS } from "./mcp_limits.ts";
 import {
@@ -68,9 +69,20 @@ export interface ProjectServerOptions {
   workOrdered?: (project: string) => void;
 }
 
-/** A tool's answer: its JSON as text. */
+/**
+ * A tool's answer: its JSON as text and, when it is a JSON object, as
+ * `structuredContent` too. MCP allows structured content from a tool that
+ * lists no output schema, and a client that reads it then need not parse the
+ * text; a tool that lists one (a handler that declares `agent.output`) must
+ * answer it, and the SDK's server checks it against the schema.
+ */
 function answer(value: unknown): CallToolResult {
-  return { content: [{ type: "text", text: JSON.stringify(value ?? null) }] };
+  const content: CallToolResult["content"] = [{
+    type: "text",
+    text: JSON.stringify(value ?? null),
+  }];
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return { content };
+  return { content, structuredContent: value as Record<string, unknown> };
 }
 
 /**
@@ -154,12 +166,16 @@ export class ProjectServer {
    * internal error (-32603) with the schema library's issues as JSON; so is
    * a call of a tool or prompt the server did not register, which the SDK
    * would look up in a plain object and find `constructor` or `toString` in.
+   * What the SDK's server refuses itself is sent without the code it puts
+   * in front of its message ({@linkcode withoutCodePrefix}).
    *
    * @param transport The transport, not started: connecting starts it.
    * @ignore Takes the SDK's transport, documented by the SDK.
    */
   async connect(transport: Transport): Promise<void> {
     await this.server.connect(transport);
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => send(withoutCodePrefix(message), options);
     const deliver = transport.onmessage;
     const offered = {
       tool: (name: string) => BUILT_IN_TOOLS.includes(name) || this.#tools.has(name),
@@ -241,6 +257,7 @@ export class ProjectServer {
           project,
           source: this.#source(),
           now: this.#host.now,
+          agents: this.#host.agents,
         });
         this.#options.workOrdered?.(project);
         return { key: order.key, state: order.state };
@@ -319,13 +336,18 @@ export class ProjectServer {
       title: handlerTool.handler,
       description: handlerTool.agent.description,
       inputSchema: inputSchemaOf(handlerTool),
-    }, (payload: unknown) =>
+      ...(handlerTool.agent.output
+        ? { outputSchema: outputSchemaOf(handlerTool.agent.output) }
+        : {}),
+    }, (payload: unknown, extra: { signal: AbortSignal }) =>
       tool(async () => {
+        // The client's `notifications/cancelled` for this request aborts the
+        // signal: the call stops, commits nothing, and its receipt says so.
         const { value } = await this.#host.callHandler(
           project,
           handlerTool.packageId,
           handlerTool.handler,
-          { occasion: { kind: "agent" }, source: this.#source(), payload },
+          { occasion: { kind: "agent" }, source: this.#source(), payload, signal: extra.signal },
         );
         return value;
       }));
@@ -392,6 +414,20 @@ export class ProjectServer {
 function inputSchemaOf(handlerTool: HandlerTool): z.ZodType {
   try {
     return z.fromJSONSchema(handlerTool.agent.input as Parameters<typeof z.fromJSONSchema>[0]);
+  } catch {
+    return z.looseObject({});
+  }
+}
+
+/**
+ * The tool's output schema, made from the manifest's `agent.output` so the
+ * SDK both lists it and checks every answer against it: an answer that does
+ * not fit is a tool error naming where. A schema the conversion cannot take
+ * is listed as any object, so the tool still answers `structuredContent`.
+ */
+function outputSchemaOf(output: Record<string, unknown>): z.ZodType {
+  try {
+    return z.fromJSONSchema(output as Parameters<typeof z.fromJSONSchema>[0]);
   } catch {
     return z.looseObject({});
   }

@@ -14,7 +14,12 @@
  *
  * A client may write its `initialize`, `initialized` and first requests at
  * once; what follows the `initialize` is held, in order, until the owner has
- * answered it, since the session there exists only from then on.
+ * answered it, since the session there exists only from then on. So is a
+ * request written before any `initialize`: it goes once the first one is
+ * answered (or is refused, if stdin ends with no `initialize` at all). A
+ * `ping` is answered by the bridge itself until the first `initialize` is
+ * answered, since MCP allows a ping at any time and there is no session to
+ * send it to yet; afterwards it goes to the owner like any request.
  *
  * The bridge sends the token and the project's path only where its caller
  * says: `sync mcp` gives it the owner's socket in the installation folder.
@@ -155,12 +160,21 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
   let replays = 0;
   let link: Link;
   let relinking: Promise<Link> | null = null;
+  /** Lets go of what the client sent before its first `initialize` was answered. */
+  let firstAnswered: () => void = () => {};
   /**
    * What the client sends after its `initialize` waits here until the owner
    * has answered it: the session at the owner exists only then, and a
-   * message sent before would be refused as "Server not initialized".
+   * message sent before would be refused as "Server not initialized". Until
+   * the first `initialize` comes, everything waits for its answer.
    */
-  let established: Promise<void> = Promise.resolve();
+  let established = new Promise<void>((resolve) => firstAnswered = resolve);
+  /** The client sent an `initialize`. */
+  let initializeSeen = false;
+  /** The owner answered the first `initialize`: from then on a `ping` goes to it. */
+  let initializeAnswered = false;
+  /** Requests written before any `initialize`, answered with a refusal if stdin ends first. */
+  const early: JSONRPCMessage[] = [];
   /** The client's `initialize` awaiting its answer, and what lets the held messages go. */
   let awaited: { id: unknown; answered: () => void } | undefined;
   /**
@@ -323,6 +337,12 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
 
   stdio.onmessage = (message: JSONRPCMessage) => {
     const method = methodOf(message);
+    if (method === "ping" && "id" in message && !initializeAnswered) {
+      stdio.send({ jsonrpc: "2.0", id: message.id as string | number, result: {} }).catch(() =>
+        finish()
+      );
+      return;
+    }
     if ("id" in message && method !== undefined) unanswered.add(message.id);
     if (method === "initialize") initialize = message;
     else if (method === "notifications/initialized") initialized = message;
@@ -330,11 +350,26 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
     const after = established;
     if (method === "initialize" && "id" in message) {
       const id = message.id;
+      if (!initializeSeen) {
+        // The first goes at once; what came before it waits for its answer.
+        initializeSeen = true;
+        early.length = 0;
+        awaited = {
+          id,
+          answered: () => {
+            initializeAnswered = true;
+            firstAnswered();
+          },
+        };
+        void forward(message).finally(() => establish(id));
+        return;
+      }
       established = new Promise<void>((resolve) => awaited = { id, answered: resolve });
       // Refused or unanswerable, it is answered by the bridge: the rest go on regardless.
       void after.then(() => forward(message)).finally(() => establish(id));
       return;
     }
+    if (!initializeSeen) early.push(message);
     void after.then(() => forward(message));
   };
   // The SDK's stdio server reads on past a line it cannot read and answers
@@ -343,6 +378,22 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
   stdio.onclose = () => finish();
   process.stdin.once("end", () => {
     stdinEnded = true;
+    // Requests held for an `initialize` that will never come are refused, so the bridge can end.
+    if (!initializeSeen) {
+      for (const message of early.splice(0)) {
+        if (!("id" in message) || methodOf(message) === undefined) continue;
+        answeredRequest(message.id);
+        stdio.send({
+          jsonrpc: "2.0",
+          id: message.id,
+          error: {
+            code: -32600,
+            message: "The client closed stdin without sending initialize; a session begins " +
+              "with initialize, and this request was held for it",
+          },
+        }).catch(() => {});
+      }
+    }
     if (unanswered.size === 0) finish();
   });
   link = await open(options, false);

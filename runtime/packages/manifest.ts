@@ -208,6 +208,18 @@ function agentInputProblem(input: Record<string, unknown>): string | undefined {
   }`;
 }
 
+/**
+ * MCP takes a tool's structured answer as an object only: an answer of
+ * another shape is declared inside one.
+ */
+function agentOutputProblem(output: Record<string, unknown>): string | undefined {
+  if (output.type === "object") return undefined;
+  return `expected a JSON Schema whose "type" is "object", got "type": ${
+    output.type === undefined ? "(none)" : show(output.type)
+  }; MCP takes a tool's structured answer as an object, so return one that holds the ` +
+    `value, such as { "items": [ … ] }, and declare that`;
+}
+
 // ---------------------------------------------------------------------------
 // The schema. Shapes are named so the unknown-field check can suggest fields.
 
@@ -217,6 +229,10 @@ const agentShape = {
     const message = agentInputProblem(input);
     if (message !== undefined) ctx.addIssue({ code: "custom", message, path: ["type"] });
   }),
+  output: z.record(z.string(), z.unknown()).superRefine((output, ctx) => {
+    const message = agentOutputProblem(output);
+    if (message !== undefined) ctx.addIssue({ code: "custom", message, path: ["type"] });
+  }).optional(),
 };
 
 const handlerShape = {
@@ -317,6 +333,13 @@ export interface AgentTool {
   description: string;
   /** A JSON Schema for the payload; its `type` is `object`. */
   input: Record<string, unknown>;
+  /**
+   * A JSON Schema for the handler's answer, when it declares one; its `type`
+   * is `object`. The tool then lists it as its `outputSchema`, answers with
+   * `structuredContent` as well as text, and an answer that does not fit it
+   * is a tool error.
+   */
+  output?: Record<string, unknown>;
 }
 
 /** One row of `schedule`: a handler the clock calls at an interval. */

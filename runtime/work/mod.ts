@@ -15,5 +15,7 @@ export {
   stageWorkOrder,
 } from "./order.ts";
 export type { ListWorkOrdersOptions, WorkOrder, WorkOrderStaging } from "./order.ts";
+export { checkDefinedAgent } from "./defined_agents.ts";
+export type { DefinedAgents } from "./defined_agents.ts";
 export { recentAgentOrders } from "./recent_agent_orders.ts";
 export type { RecentAgentOrders } from "./recent_agent_orders.ts";

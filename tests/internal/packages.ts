@@ -5,7 +5,7 @@
  * @module
  */
 import { join } from "node:path";
-import { readSessionState } from "../../runtime/agents/mod.ts";
+import { definedAgents, sessionWorkState } from "../../runtime/cli/installation_work.ts";
 import { Host } from "../../runtime/host/host.ts";
 import { installPackage } from "../../runtime/lifecycle/install.ts";
 import { DEFAULT_LIMITS, type HandlerLimits } from "../../runtime/limits.ts";
@@ -93,6 +93,8 @@ export interface TestHostOptions {
   poolSize?: number;
   /** `work.state()` answers from the sessions' pointers, as in `sync serve` and the CLI. */
   readsWorkState?: boolean;
+  /** `work.order()` and `work_order` refuse agents the installation does not define, as in `sync serve`. */
+  definesAgents?: boolean;
 }
 
 /** Makes a host over `:memory:` installation KV, a temp home and a temp project. */
@@ -111,9 +113,8 @@ export async function testHost(options: TestHostOptions = {}): Promise<TestHost>
     limits,
     now: options.now,
     log: (line) => logs.push(line),
-    workState: options.readsWorkState
-      ? (project, key) => readSessionState(kv, project, key)
-      : undefined,
+    workState: options.readsWorkState ? sessionWorkState(kv) : undefined,
+    agents: options.definesAgents ? definedAgents(kv) : undefined,
   });
   const realProject = await Deno.realPath(project);
   return {

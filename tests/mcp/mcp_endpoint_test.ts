@@ -260,6 +260,24 @@ Deno.test("`McpEndpoint` answers a tool or prompt it does not offer as unknown, 
           assert.match(error.message, new RegExp(`offers no prompt named "${name}"`));
         }
       });
+      await t.step("no refusal repeats its code inside its message", async () => {
+        // The SDK's client puts "MCP error <code>: " in front of the server's message itself.
+        const prompt = await refusal(
+          "prompts/get",
+          { name: "nope" },
+          GetPromptResultSchema as never,
+        );
+        assert.equal(
+          prompt.message,
+          'MCP error -32602: sync-mcp offers no prompt named "nope" in this project; ' +
+            "list them with prompts/list",
+        );
+        const invalid = await client.callTool({ name: "tools_echo", arguments: { text: 3 } });
+        assert.equal(invalid.isError, true);
+        const text = (invalid.content as { text: string }[])[0].text;
+        assert.match(text, /text/);
+        assert.doesNotMatch(text, /MCP error|-32602/);
+      });
       await t.step("no call reached a handler, and the tools it offers answer", async () => {
         assert.deepEqual(
           await listReceipts(served.env.kv, served.env.project, { packageId: "tools" }),

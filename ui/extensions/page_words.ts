@@ -46,6 +46,8 @@ export function outcomeWords(outcome: Receipt["outcome"]): string {
       return "Skipped";
     case "interrupted":
       return "Interrupted";
+    case "cancelled":
+      return "Cancelled";
   }
 }
 

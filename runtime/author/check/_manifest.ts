@@ -117,7 +117,8 @@ function fromIssue(places: JsonPlaces, issue: ManifestIssue): CheckProblem {
       rule: "agent-tool",
       ...where,
       hint: `an agent tool is a declared handler with "agent": { "description": "…", ` +
-        `"input": { "type": "object", "properties": { … } } }`,
+        `"input": { "type": "object", "properties": { … } } }, and, to declare what it ` +
+        `answers, "output": { "type": "object", "properties": { … } }`,
     };
   }
   if (/permission/.test(message) && path === "permissions") {

@@ -9,7 +9,13 @@
 import { NotFoundError, PayloadTooLargeError } from "../../errors.ts";
 import { newId } from "../../internal/id.ts";
 import { WORK_ORDER_LIMITS } from "../../limits.ts";
-import { parseWorkOrder, stagedWorkOrder, stageWorkOrder, type WorkOrder } from "../../work/mod.ts";
+import {
+  checkDefinedAgent,
+  parseWorkOrder,
+  stagedWorkOrder,
+  stageWorkOrder,
+  type WorkOrder,
+} from "../../work/mod.ts";
 import type { WorkOrderInput } from "../../extension_api/service.ts";
 import type { Source } from "../../types.ts";
 import type { HostFunction, HostFunctionContext } from "../host_function.ts";
@@ -37,6 +43,7 @@ export const work: {
             `call placed ${context.orders.length}; order the rest from a later call`,
         );
       }
+      await checkDefinedAgent(input.agent, context.agents, "work.order()");
       const { manifest } = context.package;
       const order: WorkOrder = {
         ...input,
@@ -74,7 +81,7 @@ export const work: {
       const performing = await context.workState?.(context.project, order.key) ?? null;
       return {
         key: order.key,
-        state: performing ?? order.state,
+        state: performing?.state ?? order.state,
         title: order.title,
         orderedAt: order.orderedAt,
       };
