@@ -92,9 +92,7 @@ function adapterFailure(facts: FailureFacts): string | null {
           `in, or cannot reach Anthropic (its adapter says only "Query closed before response ` +
           `received"). Sign in by running \`${run} --cli\` in a terminal and typing /login ` +
           `(or \`claude /login\` where Claude Code is installed), or give the agent an API key: ` +
-          `sync agents add ${facts.agent} --command ${facts.command[0] ?? "npx"}` +
-          `${facts.command.slice(1).map((a) => ` --arg ${a}`).join("")} ` +
-          `--env ANTHROPIC_API_KEY=<your key>; check that this computer reaches ` +
+          `${addWithKey(facts, "ANTHROPIC_API_KEY")}; check that this computer reaches ` +
           `api.anthropic.com; then continue.`;
       }
       return null;
@@ -109,9 +107,9 @@ function adapterFailure(facts: FailureFacts): string | null {
       }
       if (/Authentication required/i.test(said)) {
         return `The agent ${facts.agent} needs an OpenAI API key or a ChatGPT sign-in: add ` +
-          `OPENAI_API_KEY (or CODEX_API_KEY) to its definition (sync agents add ` +
-          `${facts.agent} … --env OPENAI_API_KEY=<your key>), or sign in with ChatGPT by ` +
-          `running \`npx -y @openai/codex login\` in a terminal; then continue.`;
+          `OPENAI_API_KEY (or CODEX_API_KEY) to its definition ` +
+          `(${addWithKey(facts, "OPENAI_API_KEY")}), or sign in with ChatGPT by running ` +
+          `\`npx -y @openai/codex login\` in a terminal; then continue.`;
       }
       return null;
     case "gemini":
@@ -122,14 +120,24 @@ function adapterFailure(facts: FailureFacts): string | null {
       }
       if (/Authentication required|API key is missing|not configured/i.test(said)) {
         return `The agent ${facts.agent} needs a Gemini API key or a Google sign-in: add ` +
-          `GEMINI_API_KEY to its definition (sync agents add ${facts.agent} … ` +
-          `--env GEMINI_API_KEY=<your key>), or run \`${gemini(facts.command)}\` in a ` +
-          `terminal once and choose "Log in with Google"; then continue.`;
+          `GEMINI_API_KEY to its definition (${addWithKey(facts, "GEMINI_API_KEY")}), or ` +
+          `run \`${gemini(facts.command)}\` in a terminal once and choose "Log in with ` +
+          `Google"; then continue.`;
       }
       return null;
     default:
       return null;
   }
+}
+
+/**
+ * The command that gives the agent a key: its own command again, with the
+ * key in its environment (`--arg=…`, since its arguments may start with `-`).
+ */
+function addWithKey(facts: FailureFacts, variable: string): string {
+  const [program = facts.agent, ...args] = facts.command;
+  return `sync agents add ${facts.agent} --command ${program}` +
+    args.map((arg) => ` --arg=${arg}`).join("") + ` --env ${variable}=<your key>`;
 }
 
 /** Everything the agent said of the failure: its error's message and data, and its stderr. */

@@ -28,7 +28,12 @@ Deno.test("`knownFailure()` says the cause and the fix of the failures Sync know
       sentence ?? "",
       /`npx -y @zed-industries\/claude-agent-acp@0\.23\.1 --cli` in a terminal and typing \/login/,
     );
-    assert.match(sentence ?? "", /--env ANTHROPIC_API_KEY=<your key>/);
+    assert.ok(
+      sentence?.includes(
+        "sync agents add claude-code --command npx --arg=-y " +
+          "--arg=@zed-industries/claude-agent-acp@0.23.1 --env ANTHROPIC_API_KEY=<your key>",
+      ),
+    );
   });
 
   await t.step("codex without network: the turn could not reach OpenAI", () => {

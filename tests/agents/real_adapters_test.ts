@@ -124,12 +124,20 @@ Deno.test("the presets run the real adapters, offline, and say what each needs",
       args: codex.args,
       env: { OPENAI_API_KEY: "sk-test-not-a-real-key" },
     });
+    // A package npx has never fetched, with the registry out of reach (npm is offline here).
+    await addAgent(env.kv, {
+      name: "not-fetched",
+      command: "npx",
+      args: ["-y", "@zed-industries/no-such-adapter-sync-test@1.0.0"],
+      env: {},
+    });
     // All begin at once: each waits for its own adapter, and the run takes as long as the slowest.
-    const [claude, codexNoKey, codexKey, gemini] = await Promise.all([
+    const [claude, codexNoKey, codexKey, gemini, notFetched] = await Promise.all([
       work.begin(env.project, "claude-code", "Hello"),
       work.begin(env.project, "codex", "Hello"),
       work.begin(env.project, "codex-with-key", "Hello"),
       work.begin(env.project, "gemini", "Hello"),
+      work.begin(env.project, "not-fetched", "Hello"),
     ]);
     // The mark is what "nothing left" looks for: it must be on the agents while they run.
     const seenUntil = Date.now() + 30_000;
@@ -187,8 +195,9 @@ Deno.test("the presets run the real adapters, offline, and say what each needs",
       async () => {
         const session = await wait(codexKey.session.key);
         took("codex with a key");
-        // Sync calls `authenticate` with the method whose variable the definition sets; the
-        // turn then reaches for OpenAI through the closed proxy and fails in words.
+        // Sync calls `authenticate` with the method whose variable the definition sets (ACP
+        // sign-in); the turn then reaches for OpenAI through the closed proxy and fails in
+        // words, about 30 s later (codex retries five times).
         assert.equal(session.state, "failed", JSON.stringify(session));
         assert.match(
           session.error?.message ?? "",
@@ -198,6 +207,17 @@ Deno.test("the presets run the real adapters, offline, and say what each needs",
         assert.ok(entries.some((e) => e.kind === "user" && e.text === "Hello"));
       },
     );
+
+    await t.step("an adapter npx cannot download fails, saying what to do", async () => {
+      const session = await wait(notFetched.session.key);
+      took("not fetched");
+      assert.equal(session.state, "failed", JSON.stringify(session));
+      assert.match(
+        session.error?.message ?? "",
+        /^The agent not-fetched cannot start: npx could not download @zed-industries\/no-such-adapter-sync-test@1\.0\.0 because the npm registry cannot be reached \(npm error ENOTCACHED\)/,
+      );
+      assert.match(session.error?.stderrTail ?? "", /npm error code ENOTCACHED/);
+    });
 
     await t.step("nothing of the agents is left running", async () => {
       await work.stop();
