@@ -231,3 +231,30 @@ Deno.test("the presets run the real adapters, offline, and say what each needs",
     await Deno.remove(root, { recursive: true }).catch(() => {});
   }
 });
+
+Deno.test("a preset on a computer without Node.js says to install it", async () => {
+  const root = await Deno.makeTempDir({ prefix: "sync-no-node-" });
+  // Sync looks for the program on its own PATH: here one without npx.
+  const supervisor = new Supervisor({
+    recordFolder: join(root, "processes"),
+    environment: () => ({ ...Deno.env.toObject(), PATH: join(root, "empty") }),
+  });
+  const env = await testHost();
+  const work = performerOver(env.host, { launch: supervisedLauncher(supervisor) });
+  try {
+    const { session } = await work.begin(env.project, "codex", "Hello");
+    const failed = await waitForSession(env.kv, env.project, session.key, settled);
+    assert.equal(failed.state, "failed");
+    assert.equal(
+      failed.error?.message,
+      "The agent codex cannot start: its program npx is not installed (or not on PATH). To use " +
+        "it, install Node.js 20 or later (it brings npx): https://nodejs.org; then add " +
+        "OPENAI_API_KEY to its definition, or sign in with `npx -y @openai/codex login`",
+    );
+  } finally {
+    await work.stop();
+    await supervisor.close();
+    await env.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
