@@ -51,14 +51,18 @@ interface Preset {
  * runs through `npx` too, pinned, rather than a `gemini` a person installed:
  * an installed one may be older than `--acp` (it had `--experimental-acp`)
  * or newer than what was tried; all three then need only Node.js, and a
- * person who wants their own `gemini` adds a definition of that name. The
+ * person who wants their own `gemini` adds a definition of that name.
+ * `--prefer-offline`: npx takes the pinned version's metadata from its
+ * cache when it has it, rather than asking the registry first (which,
+ * without network, it retries for over a minute); an exact version's
+ * metadata does not change, and the first run still downloads it. The
  * agents' sign-ins live in the home folder (`~/.claude`, `~/.codex`,
  * `~/.gemini`), so one made in a terminal serves the preset too.
  */
 const PRESETS: Readonly<Record<string, Preset>> = {
   "claude-code": {
     command: "npx",
-    args: ["-y", "@zed-industries/claude-agent-acp@0.23.1"],
+    args: ["-y", "--prefer-offline", "@zed-industries/claude-agent-acp@0.23.1"],
     about: "Claude Code through Zed's ACP adapter; needs Node.js (npx) and a Claude sign-in " +
       "(claude /login) or an ANTHROPIC_API_KEY in its definition.",
     install: "install Node.js 20 or later (it brings npx): https://nodejs.org; then sign in " +
@@ -67,7 +71,7 @@ const PRESETS: Readonly<Record<string, Preset>> = {
   },
   codex: {
     command: "npx",
-    args: ["-y", "@zed-industries/codex-acp@0.16.0"],
+    args: ["-y", "--prefer-offline", "@zed-industries/codex-acp@0.16.0"],
     about: "OpenAI Codex through Zed's ACP adapter; needs Node.js (npx) and an " +
       "OPENAI_API_KEY (or CODEX_API_KEY) in its definition, or a ChatGPT sign-in.",
     install: "install Node.js 20 or later (it brings npx): https://nodejs.org; then add " +
@@ -75,7 +79,7 @@ const PRESETS: Readonly<Record<string, Preset>> = {
   },
   gemini: {
     command: "npx",
-    args: ["-y", "@google/gemini-cli@0.61.0", "--acp"],
+    args: ["-y", "--prefer-offline", "@google/gemini-cli@0.61.0", "--acp"],
     about: "Gemini CLI in its ACP mode; needs Node.js 20 or later (npx) and a GEMINI_API_KEY " +
       "in its definition, or a Google sign-in.",
     install: "install Node.js 20 or later (it brings npx): https://nodejs.org; then add " +

@@ -5,9 +5,9 @@ import { knownFailure } from "../../runtime/agents/known_failure.ts";
 // machine (no credentials; no network but the npm registry). The suite in
 // real_adapters_test.ts checks the same on the running adapters.
 
-const CLAUDE = ["npx", "-y", "@zed-industries/claude-agent-acp@0.23.1"];
-const CODEX = ["npx", "-y", "@zed-industries/codex-acp@0.16.0"];
-const GEMINI = ["npx", "-y", "@google/gemini-cli@0.61.0", "--acp"];
+const CLAUDE = ["npx", "-y", "--prefer-offline", "@zed-industries/claude-agent-acp@0.23.1"];
+const CODEX = ["npx", "-y", "--prefer-offline", "@zed-industries/codex-acp@0.16.0"];
+const GEMINI = ["npx", "-y", "--prefer-offline", "@google/gemini-cli@0.61.0", "--acp"];
 
 Deno.test("`knownFailure()` says the cause and the fix of the failures Sync knows", async (t) => {
   await t.step("claude-code without credentials: sign in, or an API key", () => {
@@ -26,11 +26,11 @@ Deno.test("`knownFailure()` says the cause and the fix of the failures Sync know
     assert.match(sentence ?? "", /Claude Code is not signed in, or cannot reach Anthropic/);
     assert.match(
       sentence ?? "",
-      /`npx -y @zed-industries\/claude-agent-acp@0\.23\.1 --cli` in a terminal and typing \/login/,
+      /`npx -y --prefer-offline @zed-industries\/claude-agent-acp@0\.23\.1 --cli` in a terminal and typing \/login/,
     );
     assert.ok(
       sentence?.includes(
-        "sync agents add claude-code --command npx --arg=-y " +
+        "sync agents add claude-code --command npx --arg=-y --arg=--prefer-offline " +
           "--arg=@zed-industries/claude-agent-acp@0.23.1 --env ANTHROPIC_API_KEY=<your key>",
       ),
     );
@@ -99,7 +99,10 @@ Deno.test("`knownFailure()` says the cause and the fix of the failures Sync know
         stderrTail: "",
       });
       assert.match(sentence ?? "", /^The agent gemini needs a Gemini API key or a Google sign-in/);
-      assert.match(sentence ?? "", /run `npx -y @google\/gemini-cli@0\.61\.0` in a terminal/);
+      assert.match(
+        sentence ?? "",
+        /run `npx -y --prefer-offline @google\/gemini-cli@0\.61\.0` in a terminal/,
+      );
     }
   });
 

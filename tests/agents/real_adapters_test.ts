@@ -8,9 +8,12 @@
  * person's sign-in is used), no API key unless a step gives one, and a
  * proxy on a closed port (`HTTPS_PROXY`); codex honours it (its requests are
  * refused at once), gemini does not (its turn would wait on the network for
- * minutes, so no step takes it that far). npx finds the pinned adapters
- * installed in the test cache and reads their metadata from npm's cache
- * (`tests/internal/real_adapters.ts`).
+ * minutes, so no step takes it that far); npm honours it too. The presets'
+ * commands run unchanged: npx finds the pinned adapters installed in the
+ * test cache (`npm_config_prefix`) and, with the presets' own
+ * `--prefer-offline`, reads their metadata from npm's cache without asking
+ * the registry (`tests/internal/real_adapters.ts`) — were it to ask, the
+ * closed proxy would hold it for over a minute and the steps would fail.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -86,7 +89,6 @@ Deno.test("the presets run the real adapters, offline, and say what each needs",
       ...env,
       HOME: home,
       npm_config_prefix: prefix,
-      npm_config_offline: "true",
       npm_config_cache: cache,
       npm_config_update_notifier: "false",
       HTTPS_PROXY: proxy,
@@ -124,12 +126,13 @@ Deno.test("the presets run the real adapters, offline, and say what each needs",
       args: codex.args,
       env: { OPENAI_API_KEY: "sk-test-not-a-real-key" },
     });
-    // A package npx has never fetched, with the registry out of reach (npm is offline here).
+    // A package npx has never fetched, with the registry out of reach (the closed proxy);
+    // without retries, npm says so at once rather than after a minute.
     await addAgent(env.kv, {
       name: "not-fetched",
       command: "npx",
-      args: ["-y", "@zed-industries/no-such-adapter-sync-test@1.0.0"],
-      env: {},
+      args: ["-y", "--prefer-offline", "@zed-industries/no-such-adapter-sync-test@1.0.0"],
+      env: { npm_config_fetch_retries: "0" },
     });
     // All begin at once: each waits for its own adapter, and the run takes as long as the slowest.
     const [claude, codexNoKey, codexKey, gemini, notFetched] = await Promise.all([
@@ -214,9 +217,9 @@ Deno.test("the presets run the real adapters, offline, and say what each needs",
       assert.equal(session.state, "failed", JSON.stringify(session));
       assert.match(
         session.error?.message ?? "",
-        /^The agent not-fetched cannot start: npx could not download @zed-industries\/no-such-adapter-sync-test@1\.0\.0 because the npm registry cannot be reached \(npm error ENOTCACHED\)/,
+        /^The agent not-fetched cannot start: npx could not download @zed-industries\/no-such-adapter-sync-test@1\.0\.0 because the npm registry cannot be reached \(npm error ECONNREFUSED\)/,
       );
-      assert.match(session.error?.stderrTail ?? "", /npm error code ENOTCACHED/);
+      assert.match(session.error?.stderrTail ?? "", /npm error code ECONNREFUSED/);
     });
 
     await t.step("nothing of the agents is left running", async () => {

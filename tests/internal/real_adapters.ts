@@ -4,11 +4,12 @@
  * (`~/.cache/sync-test-adapters/<hash of the versions>`), and reused by every
  * later run; npm's own cache (`~/.npm`) is reused for the download.
  *
- * The presets' commands stay as they are (`npx -y <package>@<version>`): the
- * agents' environment makes npx find the pinned version in the cache folder
- * (`npm_config_prefix`, where npx looks for a global install) and read its
- * metadata from npm's cache (`npm_config_offline`), so a run needs no
- * registry once the cache is filled. `.ci/run` fills it first:
+ * The presets' commands stay as they are (`npx -y --prefer-offline
+ * <package>@<version>`): the agents' environment makes npx find the pinned
+ * version in the cache folder (`npm_config_prefix`, where npx looks for a
+ * global install), and `--prefer-offline` makes it read the version's
+ * metadata from npm's cache, so a run needs no registry once the cache is
+ * filled. `.ci/run` fills it first:
  * `deno run -A --unstable-kv tests/internal/real_adapters.ts`.
  *
  * @module
