@@ -184,3 +184,72 @@ Deno.test("`knownFailure()` says the cause and the fix of the failures Sync know
     );
   });
 });
+
+Deno.test("`knownFailure()` says what docs/agents.md quotes, word for word", async () => {
+  const docs = await Deno.readTextFile(new URL("../../docs/agents.md", import.meta.url));
+  const said = [
+    knownFailure({
+      agent: "claude-code",
+      command: CLAUDE,
+      step: "session/new",
+      code: -32603,
+      message: "Internal error",
+      data: { details: "Query closed before response received" },
+      stderrTail: "",
+    }),
+    knownFailure({
+      agent: "codex",
+      command: CODEX,
+      step: "session/new",
+      code: -32000,
+      message: "Authentication required",
+      stderrTail: "",
+    }),
+    knownFailure({
+      agent: "codex",
+      command: CODEX,
+      step: "the turn",
+      code: -32603,
+      message: "Internal error",
+      data: {
+        message: "stream disconnected before completion: error sending request for url " +
+          "(https://api.openai.com/v1/responses)",
+      },
+      stderrTail: "",
+    }),
+    knownFailure({
+      agent: "gemini",
+      command: GEMINI,
+      step: "session/new",
+      code: -32000,
+      message: "Gemini API key is missing or not configured.",
+      stderrTail: "",
+    }),
+    knownFailure({
+      agent: "gemini",
+      command: GEMINI,
+      step: "the turn",
+      code: 500,
+      message: "exception TypeError: fetch failed sending request",
+      stderrTail: "",
+    }),
+    knownFailure({
+      agent: "codex",
+      command: CODEX,
+      step: "initialize",
+      stderrTail: "npm error code ENOTFOUND\n",
+    }),
+    knownFailure({
+      agent: "codex",
+      command: CODEX,
+      step: "initialize",
+      stderrTail: "npm error code E404\n",
+    }),
+  ];
+  for (const sentence of said) {
+    assert.ok(
+      sentence !== null && docs.includes(`"${sentence}"`),
+      `docs/agents.md quotes: ${sentence}`,
+    );
+  }
+});
