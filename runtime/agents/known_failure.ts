@@ -105,7 +105,7 @@ function adapterFailure(facts: FailureFacts): string | null {
           `${headline(facts)}. Check this computer's network connection (codex also goes ` +
           `through the proxy in HTTPS_PROXY when one is set), then send the message again.`;
       }
-      if (/Authentication required/i.test(said)) {
+      if (asksSignIn(facts)) {
         return `The agent ${facts.agent} needs an OpenAI API key or a ChatGPT sign-in: add ` +
           `OPENAI_API_KEY (or CODEX_API_KEY) to its definition ` +
           `(${addWithKey(facts, "OPENAI_API_KEY")}), or sign in with ChatGPT by running ` +
@@ -113,12 +113,12 @@ function adapterFailure(facts: FailureFacts): string | null {
       }
       return null;
     case "gemini":
-      if (/fetch failed|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNREFUSED|network/i.test(said)) {
+      if (/fetch failed|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNREFUSED|ECONNRESET/.test(said)) {
         return `The agent ${facts.agent} could not reach Google's Gemini API during ` +
           `${facts.step}: ${headline(facts)}. Check this computer's network connection, then ` +
           `send the message again.`;
       }
-      if (/Authentication required|API key is missing|not configured/i.test(said)) {
+      if (asksSignIn(facts)) {
         return `The agent ${facts.agent} needs a Gemini API key or a Google sign-in: add ` +
           `GEMINI_API_KEY to its definition (${addWithKey(facts, "GEMINI_API_KEY")}), or ` +
           `run \`${gemini(facts.command)}\` in a terminal once and choose "Log in with ` +
@@ -128,6 +128,15 @@ function adapterFailure(facts: FailureFacts): string | null {
     default:
       return null;
   }
+}
+
+/**
+ * The agent answered that it wants a sign-in: ACP's auth-required code
+ * (-32000), whatever its words (codex: "Authentication required"; gemini:
+ * "Gemini API key is missing or not configured.").
+ */
+function asksSignIn(facts: FailureFacts): boolean {
+  return facts.code === -32000 || /^Authentication required/i.test(facts.message ?? "");
 }
 
 /**
