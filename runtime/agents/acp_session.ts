@@ -30,6 +30,7 @@ import {
 } from "./agent_errors.ts";
 import type { AgentExit, AgentPeer } from "./agent_peer.ts";
 import { jsonRpcLines } from "./json_rpc_lines.ts";
+import { knownFailure } from "./known_failure.ts";
 import {
   type ProjectFolder,
   projectFolder,
@@ -345,7 +346,11 @@ export class AcpSession {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timedOut = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        reject(this.#failure(`did not answer ${what} within ${seconds(timeoutMs)}`, hint));
+        reject(
+          this.#failure(`did not answer ${what} within ${seconds(timeoutMs)}`, hint, undefined, {
+            step: what,
+          }),
+        );
         // After the failure is told: the agent's exit must not be what the call reports.
         onTimeout?.().catch(() => {});
       }, timeoutMs);
@@ -469,6 +474,8 @@ export class AcpSession {
         `answered session/new with a session id of ${answer.sessionId.length} characters, ` +
           `more than the ${AGENT_LIMITS.maxSessionIdChars} Sync keeps`,
         "",
+        undefined,
+        { step: "session/new" },
       );
     }
     this.#sessionId = answer.sessionId;
@@ -731,6 +738,8 @@ export class AcpSession {
       throw this.#failure(
         `closed its output during ${what}`,
         ` (${words(error instanceof Error ? error.message : String(error))})`,
+        undefined,
+        { step: what },
       );
     }
     if ("exit" in result) throw this.#exited(what, result.exit);
@@ -742,7 +751,7 @@ export class AcpSession {
       return this.#failure(this.#stoppedForCancel(what), "", exit);
     }
     const how = exit.signal ? `was ended by ${exit.signal}` : `exited with code ${exit.code}`;
-    return this.#failure(`${how} during ${what}`, "", exit);
+    return this.#failure(`${how} during ${what}`, "", exit, { step: what });
   }
 
   /** The agent answered with an error: its words, or the sign-in it wants. */
@@ -758,8 +767,19 @@ export class AcpSession {
       const why = this.#authRefusal === null
         ? error.message
         : `${error.message}; ${this.#authRefusal}`;
+      const agentName = this.#options.agentName;
+      const known = knownFailure({
+        agent: agentName,
+        command: this.#options.agentCommand ?? [agentName],
+        step: what,
+        code: error.code,
+        message: error.message,
+        data: error.data,
+        stderrTail: this.#peer.stderrTail(),
+      });
+      const message = signInText(agentName, what, why, ways);
       return new AgentSignInRequiredError(
-        signInText(this.#options.agentName, what, why, ways),
+        known ? cutText(`${known}\n\n${message}`, AGENT_LIMITS.maxReasonChars) : message,
         methods,
         ways,
       );
@@ -768,23 +788,41 @@ export class AcpSession {
       `refused ${what}: ${words(error.message)}${detail(error.data)}`,
       "",
       null,
-      error.code,
+      { step: what, error },
     );
   }
 
-  /** An {@linkcode AgentFailedError} naming the agent and ending with its stderr tail. */
+  /**
+   * An {@linkcode AgentFailedError} naming the agent and ending with its
+   * stderr tail. When `cause` names the step (and the agent's error) of a
+   * failure Sync knows (`known_failure.ts`), the message starts with the
+   * sentence that says the cause and the fix; the agent's own words follow.
+   */
   #failure(
     what: string,
     hint: string,
     exit: AgentExit | null = this.#exit,
-    code?: number,
+    cause?: { step: string; error?: acp.RequestError },
   ): AgentFailedError {
     const stderrTail = this.#peer.stderrTail();
     const tail = stderrTail.trim() === ""
       ? "it wrote nothing on stderr"
       : `its stderr ends:\n${stderrTail.trimEnd()}`;
+    const agentName = this.#options.agentName;
+    const known = cause
+      ? knownFailure({
+        agent: agentName,
+        command: this.#options.agentCommand ?? [agentName],
+        step: cause.step,
+        code: cause.error?.code,
+        message: cause.error?.message,
+        data: cause.error?.data,
+        stderrTail,
+      })
+      : null;
+    const code = cause?.error?.code;
     return new AgentFailedError(
-      `The agent ${this.#options.agentName} ${what}${hint}: ${tail}`,
+      `${known ? `${known}\n\n` : ""}The agent ${agentName} ${what}${hint}: ${tail}`,
       { stderrTail, exit, ...(code !== undefined ? { code } : {}) },
     );
   }

@@ -43,25 +43,48 @@ interface Preset {
   install: string;
 }
 
-/** The presets Sync knows, by name. None of them is installed by Sync. */
+/**
+ * The presets Sync knows, by name. None of them is installed by Sync. Each
+ * adapter's version is pinned: these are the versions Sync's tests run
+ * (tests/agents/real_adapters_test.ts), and a newer one may change its ACP
+ * flag or its errors, which Sync recognises (`known_failure.ts`). Gemini CLI
+ * runs through `npx` too, pinned, rather than a `gemini` a person installed:
+ * an installed one may be older than `--acp` (it had `--experimental-acp`)
+ * or newer than what was tried; all three then need only Node.js, and a
+ * person who wants their own `gemini` adds a definition of that name.
+ * `--prefer-offline`: npx takes the pinned version's metadata from its
+ * cache when it has it, rather than asking the registry first (which,
+ * without network, it retries for over a minute); an exact version's
+ * metadata does not change, and the first run still downloads it. The
+ * agents' sign-ins live in the home folder (`~/.claude`, `~/.codex`,
+ * `~/.gemini`), so one made in a terminal serves the preset too.
+ */
 const PRESETS: Readonly<Record<string, Preset>> = {
   "claude-code": {
     command: "npx",
-    args: ["-y", "@zed-industries/claude-agent-acp"],
-    about: "Claude Code through Zed's ACP adapter; needs Node.js (npx) and a Claude account.",
-    install: "install Node.js (it brings npx): https://nodejs.org, then sign in to Claude Code",
+    args: ["-y", "--prefer-offline", "@zed-industries/claude-agent-acp@0.23.1"],
+    about: "Claude Code through Zed's ACP adapter; needs Node.js (npx) and a Claude sign-in " +
+      "(claude /login) or an ANTHROPIC_API_KEY in its definition.",
+    install: "install Node.js 20 or later (it brings npx): https://nodejs.org; then sign in " +
+      "with `npx -y @zed-industries/claude-agent-acp@0.23.1 --cli` and /login, or add " +
+      "ANTHROPIC_API_KEY to its definition",
   },
   codex: {
     command: "npx",
-    args: ["-y", "@zed-industries/codex-acp"],
-    about: "OpenAI Codex through Zed's ACP adapter; needs Node.js (npx) and an OpenAI account.",
-    install: "install Node.js (it brings npx): https://nodejs.org, then sign in to Codex",
+    args: ["-y", "--prefer-offline", "@zed-industries/codex-acp@0.16.0"],
+    about: "OpenAI Codex through Zed's ACP adapter; needs Node.js (npx) and an " +
+      "OPENAI_API_KEY (or CODEX_API_KEY) in its definition, or a ChatGPT sign-in.",
+    install: "install Node.js 20 or later (it brings npx): https://nodejs.org; then add " +
+      "OPENAI_API_KEY to its definition, or sign in with `npx -y @openai/codex login`",
   },
   gemini: {
-    command: "gemini",
-    args: ["--experimental-acp"],
-    about: "Gemini CLI in its ACP mode; needs the gemini program and a Google account.",
-    install: "install Gemini CLI: npm install -g @google/gemini-cli",
+    command: "npx",
+    args: ["-y", "--prefer-offline", "@google/gemini-cli@0.61.0", "--acp"],
+    about: "Gemini CLI in its ACP mode; needs Node.js 20 or later (npx) and a GEMINI_API_KEY " +
+      "in its definition, or a Google sign-in.",
+    install: "install Node.js 20 or later (it brings npx): https://nodejs.org; then add " +
+      "GEMINI_API_KEY to its definition, or run `npx -y @google/gemini-cli@0.61.0` once " +
+      'and choose "Log in with Google"',
   },
   goose: {
     command: "goose",

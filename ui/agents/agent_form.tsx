@@ -107,7 +107,7 @@ export function AgentForm(props: AgentFormProps) {
             value={args}
             onInput={field(setArgs)}
             spellcheck={false}
-            placeholder="--experimental-acp"
+            placeholder="--acp"
           />
         </label>
         <div class="field">

@@ -13,10 +13,16 @@ Deno.test("`sync agents` lists, adds and removes agents", async (t) => {
       assert.equal(result.code, 0, result.stderr);
       assert.match(
         result.stdout,
-        /^claude-code\tpreset\tnpx -y @zed-industries\/claude-agent-acp$/m,
+        /^claude-code\tpreset\tnpx -y --prefer-offline @zed-industries\/claude-agent-acp@0\.23\.1$/m,
       );
-      assert.match(result.stdout, /^codex\tpreset\tnpx -y @zed-industries\/codex-acp$/m);
-      assert.match(result.stdout, /^gemini\tpreset\tgemini --experimental-acp$/m);
+      assert.match(
+        result.stdout,
+        /^codex\tpreset\tnpx -y --prefer-offline @zed-industries\/codex-acp@0\.16\.0$/m,
+      );
+      assert.match(
+        result.stdout,
+        /^gemini\tpreset\tnpx -y --prefer-offline @google\/gemini-cli@0\.61\.0 --acp$/m,
+      );
       assert.match(result.stdout, /^goose\tpreset\tgoose acp$/m);
       assert.match(result.stdout, /^demo\tbundled\t.* run --quiet .*demo_agent\.ts$/m);
     });

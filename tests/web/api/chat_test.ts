@@ -240,7 +240,7 @@ Deno.test("GET and POST /api/agents list, add and remove agents", async (t) => {
         const response = await post("/api/agents", {
           name: "gemini",
           command: "/opt/gemini",
-          args: ["--experimental-acp"],
+          args: ["--acp"],
           env: { GEMINI_API_KEY: "secret" },
         });
         const { agents } = await response.json() as AgentsResponse;
