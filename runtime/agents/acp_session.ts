@@ -10,7 +10,10 @@
  * through `onEntry`; a permission the agent asks waits for `askPermission`.
  *
  * What Sync offers the agent (client capabilities): reading and writing text
- * files inside the project folder (`project_files.ts`). Not offered:
+ * files inside the project folder (`project_files.ts`), and terminal sign-in
+ * methods (`auth.terminal`): Sync shows the agent's own command with the
+ * method's arguments for a person to run in a terminal, then tries again
+ * when the person continues. Not offered:
  *
  * - terminals — a command the agent ran through Sync would run as Sync, with
  *   Sync's permissions and outside the supervisor's reach; agents run their
@@ -288,6 +291,9 @@ export class AcpSession {
           clientCapabilities: {
             fs: { readTextFile: true, writeTextFile: true },
             terminal: false,
+            // Sync spells the agent's own invocation, with a terminal method's arguments and
+            // environment, for a person to run in a terminal (`sign_in_ways.ts`).
+            auth: { terminal: true },
           },
         }),
     );

@@ -77,6 +77,8 @@ Deno.test("the presets run the real adapters, offline, and say what each needs",
   const root = await Deno.makeTempDir({ prefix: "sync-real-adapters-" });
   const home = join(root, "home");
   await Deno.mkdir(home);
+  const keyedHome = join(root, "home-with-key");
+  await Deno.mkdir(keyedHome);
   const run = crypto.randomUUID();
   const proxy = `http://127.0.0.1:${closedPort()}`;
   const environment = (): Record<string, string> => {
@@ -124,7 +126,9 @@ Deno.test("the presets run the real adapters, offline, and say what each needs",
       name: "codex-with-key",
       command: codex.command,
       args: codex.args,
-      env: { OPENAI_API_KEY: "sk-test-not-a-real-key" },
+      // A home of its own: codex keeps the key it signed in with in ~/.codex, where the codex
+      // without a key would find it.
+      env: { OPENAI_API_KEY: "sk-test-not-a-real-key", HOME: keyedHome },
     });
     // A package npx has never fetched, with the registry out of reach (the closed proxy);
     // without retries, npm says so at once rather than after a minute.
