@@ -38,7 +38,6 @@ import { projectsPrefix } from "../projects/mod.ts";
 import type { TranscriptEntry } from "../transcript.ts";
 import { listWorkOrders, readWorkOrder, type WorkOrder } from "../work/mod.ts";
 import {
-  type AcpSession,
   type AgentFacts,
   type McpServer,
   type PermissionAnswer,
@@ -63,6 +62,7 @@ import { type AgentCommand, spawnAgent } from "./spawn_agent.ts";
 import { readTranscript, type StoredTranscript, TranscriptWriter } from "./transcript_store.ts";
 import { transcriptText } from "./transcript_text.ts";
 import { keepConversation, writeConversation } from "./keep_conversation.ts";
+import { isActive, liveKey, LiveSession, missingProgram, reason, tailOf } from "./_live_session.ts";
 import { forgetPendingTurn, keepPendingTurn, readPendingTurn } from "./pending_turns.ts";
 
 /**
@@ -133,45 +133,6 @@ export interface SessionView {
   omitted: number;
   /** What the agent is doing, while a turn runs or the agent is raised; null otherwise. */
   activity: AgentActivity | null;
-}
-
-/** A session alive in this run. */
-class LiveSession {
-  pointer: AgentSession;
-  writer: TranscriptWriter;
-  acp: AcpSession | null = null;
-  /** The agent's process while it is being raised, before its ACP session answers. */
-  peer: AgentPeer | null = null;
-  /** What the agent's process is doing: told while a turn runs, never written. */
-  activity: ActivityTracker | null = null;
-  /** True while a turn (or raising the agent) is under way. */
-  working = false;
-  /** Counts the pieces of work begun, so that only the latest one says the session is idle. */
-  task = 0;
-  /** Waiting permission requests, by id: each resolves with a person's answer. */
-  asking = new Map<string, (answer: PermissionAnswer) => void>();
-  /** The options of each waiting request, as the agent offered them: what an answer is checked against. */
-  options = new Map<string, PermissionRequest["options"]>();
-  /** The stored transcript, to put before the person's next turn when the agent could not load it. */
-  seed: string | null = null;
-  /** The person's own words of a seeded turn, which the transcript keeps instead of the seed. */
-  seededText: string | null = null;
-  /** Pointer writes, one after the other, so facts are told in the order written. */
-  writes: Promise<unknown> = Promise.resolve();
-  /** Stops an agent left idle after its turn ended. */
-  idle: ReturnType<typeof setTimeout> | undefined;
-  /** A person cancelled before the turn's prompt was sent: it is not sent. */
-  cancelled = false;
-  /**
-   * True while the work under way will still look for pending turns to
-   * send; a message queued once it is false needs work of its own.
-   */
-  accepting = false;
-
-  constructor(pointer: AgentSession, writer: TranscriptWriter) {
-    this.pointer = pointer;
-    this.writer = writer;
-  }
 }
 
 /** Changes a pointer may be given. */
@@ -1200,25 +1161,6 @@ function ownerOf(session: AgentSession): string {
   return session.source.kind === "agent" ? "work ordered by agents" : "conversations with agents";
 }
 
-/** A reason put in a session's state (why it failed, how to sign in), cut to what the state keeps. */
-function reason(text: string): string {
-  return cutText(text, AGENT_LIMITS.maxReasonChars);
-}
-
-/** The last of an agent's stderr as the state keeps it: its end, cut to the same length. */
-function tailOf(stderrTail: string): string {
-  const max = AGENT_LIMITS.maxReasonChars;
-  return stderrTail.length <= max ? stderrTail : `…${stderrTail.slice(-(max - 1))}`;
-}
-
-function liveKey(project: string, key: string): string {
-  return `${project}\u0000${key}`;
-}
-
-function isActive(state: AgentSessionState): boolean {
-  return state === "running" || state === "waiting" || state === "ordered";
-}
-
 /** True when Sync's own environment sets the variable, not empty; false when it may not be read. */
 function hostEnvHas(name: string): boolean {
   try {
@@ -1226,20 +1168,4 @@ function hostEnvHas(name: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** The agent's program could not start: say what to install. */
-function missingProgram(definition: ListedAgent, error: unknown): AgentFailedError {
-  const notFound = error instanceof Deno.errors.NotFound ||
-    /not found|no such (file|program)|there is no file|ENOENT/i.test(describeError(error).message);
-  if (notFound) {
-    return new AgentFailedError(
-      `The agent ${definition.name} cannot start: its program ${definition.command} is not ` +
-        `installed (or not on PATH). To use it, ${definition.install}`,
-    );
-  }
-  return new AgentFailedError(
-    `The agent ${definition.name} cannot start ${definition.command}: ` +
-      describeError(error).message,
-  );
 }
