@@ -22,6 +22,7 @@ import {
   addAgent,
   readAgent,
   readTranscript,
+  setAgentEnv,
   supervisedLauncher,
 } from "../../runtime/agents/mod.ts";
 import { Supervisor } from "../../runtime/supervisor/mod.ts";
@@ -225,6 +226,60 @@ Deno.test("the presets run the real adapters, offline, and say what each needs",
       );
       assert.match(session.error?.stderrTail ?? "", /npm error code ECONNREFUSED/);
     });
+
+    await t.step(
+      "once a key is saved, Continue signs codex and gemini in and sends the first message",
+      async () => {
+        // As Chat's form does: the key beside the preset, then Continue.
+        await setAgentEnv(env.kv, "codex", "OPENAI_API_KEY", "sk-test-not-a-real-key");
+        await setAgentEnv(env.kv, "gemini", "GEMINI_API_KEY", "not-a-real-gemini-key");
+        await work.continue(env.project, codexNoKey.session.key);
+        await work.continue(env.project, gemini.session.key);
+        const firstSent = async (key: string) => {
+          const { entries } = await readTranscript(env.kv, env.project, key);
+          return entries.some((e) => e.kind === "user" && e.text === "Hello");
+        };
+        // Gemini opens its session and sends the message on; its turn would then wait minutes
+        // for a network it cannot reach (it does not use the proxy): it is cancelled.
+        const opened = await waitForSession(
+          env.kv,
+          env.project,
+          gemini.session.key,
+          (s) =>
+            s.state === "running" && s.agentSessionId !== null && (s.pending ?? []).length === 0,
+          150_000,
+        );
+        assert.equal(opened.waitingFor, null);
+        assert.ok(await firstSent(gemini.session.key), "gemini was sent the first message");
+        await work.cancel(env.project, gemini.session.key);
+        const cancelled = await waitForSession(
+          env.kv,
+          env.project,
+          gemini.session.key,
+          (s) => s.state === "ended" || s.state === "failed",
+          60_000,
+        );
+        assert.notEqual(cancelled.state, "waiting");
+        took("gemini with a key");
+
+        const codex = await waitForSession(
+          env.kv,
+          env.project,
+          codexNoKey.session.key,
+          (s) =>
+            s.state === "failed" || (s.state === "waiting" && s.waitingFor?.kind !== "sign-in"),
+          150_000,
+        );
+        took("codex after its key");
+        assert.equal(codex.state, "failed", JSON.stringify(codex));
+        assert.match(
+          codex.error?.message ?? "",
+          /^The agent codex could not reach OpenAI during the turn/,
+        );
+        assert.deepEqual(codex.pending ?? [], []);
+        assert.ok(await firstSent(codexNoKey.session.key), "codex was sent the first message");
+      },
+    );
 
     await t.step("nothing of the agents is left running", async () => {
       await work.stop();
