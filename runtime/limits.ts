@@ -148,6 +148,8 @@ export interface WorkOrderLimits {
   maxAgentOrders: number;
   /** The window `maxAgentOrders` counts in, in ms. */
   agentOrderWindowMs: number;
+  /** Why ordered work failed, as `work.state()` and sync-mcp's `work_state` tell it, in characters. */
+  maxReasonChars: number;
 }
 
 /** The limits every work order is held to. */
@@ -162,6 +164,7 @@ export const WORK_ORDER_LIMITS: Readonly<WorkOrderLimits> = Object.freeze({
   maxAboutChars: 300,
   maxAgentOrders: 10,
   agentOrderWindowMs: 60_000,
+  maxReasonChars: 1_000,
 });
 
 /**

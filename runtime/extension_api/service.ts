@@ -198,6 +198,11 @@ export interface WorkState {
   title: string;
   /** ISO 8601 time the order was made. */
   orderedAt: string;
+  /**
+   * Why it is `failed` (or `interrupted`), in the host's words: the
+   * agent's cause and what to do, at most 1,000 characters. Absent otherwise.
+   */
+  reason?: string;
 }
 
 /** What `net.fetch` takes. */

@@ -49,13 +49,10 @@ export interface WorkState {
   orderedAt: string;
   /**
    * Why the session failed or was interrupted, in its own words, cut to
-   * {@linkcode MAX_REASON_CHARS}; absent otherwise.
+   * `WORK_ORDER_LIMITS.maxReasonChars`; absent otherwise.
    */
   reason?: string;
 }
-
-/** The longest reason `work_state` tells. */
-export const MAX_REASON_CHARS = 1_000;
 
 /**
  * Writes an order into the project's outbox, its source the agent, unless
@@ -153,6 +150,8 @@ export async function readWorkState(
     state: performing?.state ?? order.state,
     title: order.title,
     orderedAt: order.orderedAt,
-    ...(performing?.reason ? { reason: cutText(performing.reason, MAX_REASON_CHARS) } : {}),
+    ...(performing?.reason
+      ? { reason: cutText(performing.reason, WORK_ORDER_LIMITS.maxReasonChars) }
+      : {}),
   };
 }

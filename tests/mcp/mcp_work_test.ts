@@ -4,7 +4,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { createSession } from "../../runtime/agents/mod.ts";
-import { MAX_REASON_CHARS } from "../../runtime/mcp/agent_work.ts";
+import { WORK_ORDER_LIMITS } from "../../runtime/limits.ts";
 import { McpEndpoint } from "../../runtime/mcp/mod.ts";
 import { createApp } from "../../runtime/web/app.ts";
 import { listWorkOrders } from "../../runtime/work/mod.ts";
@@ -139,7 +139,10 @@ Deno.test("`work_state` says why the session performing an order failed", async 
       const state = await callJson(client, "work_state", { key }) as Record<string, string>;
       assert.equal(state.state, "failed");
       assert.match(state.reason, /^The agent demo could not start: the program was not found\./);
-      assert.ok(state.reason.length <= MAX_REASON_CHARS, `${state.reason.length} characters`);
+      assert.ok(
+        state.reason.length <= WORK_ORDER_LIMITS.maxReasonChars,
+        `${state.reason.length} characters`,
+      );
       assert.match(state.reason, /cut: /);
     });
   } finally {

@@ -7,6 +7,7 @@
  * @module
  */
 import { NotFoundError, PayloadTooLargeError } from "../../errors.ts";
+import { cutText } from "../../internal/cut_text.ts";
 import { newId } from "../../internal/id.ts";
 import { WORK_ORDER_LIMITS } from "../../limits.ts";
 import {
@@ -84,6 +85,9 @@ export const work: {
         state: performing?.state ?? order.state,
         title: order.title,
         orderedAt: order.orderedAt,
+        ...(performing?.reason
+          ? { reason: cutText(performing.reason, WORK_ORDER_LIMITS.maxReasonChars) }
+          : {}),
       };
     },
   },

@@ -86,6 +86,24 @@ Deno.test("`work.state()` answers work this package ordered in this project, and
       assert.equal(state.key, "work-mine");
     });
 
+    await t.step("a failed session's reason, cut to what a state tells", async () => {
+      const why = `The agent codex could not reach OpenAI during the turn. ${"more ".repeat(400)}`;
+      const reader = context.workState;
+      context.workState = (_project, key) =>
+        Promise.resolve(key === "work-mine" ? { state: "failed", reason: why } : null);
+      try {
+        const state = await runHostFunction(work.state, "work-mine", context) as {
+          state: string;
+          reason?: string;
+        };
+        assert.equal(state.state, "failed");
+        assert.ok(state.reason?.startsWith("The agent codex could not reach OpenAI"));
+        assert.ok(state.reason!.length <= WORK_ORDER_LIMITS.maxReasonChars);
+      } finally {
+        context.workState = reader;
+      }
+    });
+
     await t.step("another package's work, another project's, or none is not found", async () => {
       for (const key of ["work-theirs", "work-elsewhere", "work-never"]) {
         await assert.rejects(
