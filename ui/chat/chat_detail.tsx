@@ -188,7 +188,7 @@ export function ChatDetail(props: ChatDetailProps) {
             entry: {
               kind: "failure",
               at: session.updatedAt,
-              message: `${session.error!.name}: ${session.error!.message}`,
+              message: session.error!.message,
               stderrTail: session.error!.stderrTail,
             },
           }]

@@ -92,6 +92,13 @@ async function runChat(context: CommandContext<typeof OPTIONS>): Promise<number>
         // What waits on a person first; then who began it, and what it is about.
         const why = await whyItStands(host.kv, s);
         if (why) io.out(`    ${why}`);
+        const pending = s.pending?.length ?? 0;
+        if (pending > 0) {
+          io.out(
+            `    ${pending} ${pending === 1 ? "message waits" : "messages wait"} to be sent ` +
+              `once the agent's session opens`,
+          );
+        }
         io.out(`    ${printable(begunBy(s))}${describedAs(s)}`);
         if (s.about) io.out(`    About ${printable(s.about)}`);
       }
@@ -119,7 +126,8 @@ async function whyItStands(kv: Deno.Kv, session: AgentSession): Promise<string |
     return await describeWait(kv, session, session.waitingFor);
   }
   if (session.error) {
-    return `${printable(session.error.name)}: ${printable(session.error.message)}`;
+    // The message says what happened and what to do; the error's class name would only lead it.
+    return printable(session.error.message);
   }
   if (session.state === "failed") return "failed; no reason was kept";
   return null;

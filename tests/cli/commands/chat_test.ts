@@ -74,6 +74,7 @@ Deno.test("`chatCommand.run()` says under each row why the session waits, failed
             text:
               "The agent demo needs a person to sign in before its session: sign in; then continue",
           },
+          pending: [{ id: "t1", at: "2026-01-02T03:04:05.000Z", text: "my first words" }],
         }),
       );
       await createSession(
@@ -129,17 +130,23 @@ Deno.test("`chatCommand.run()` says under each row why the session waits, failed
         "waits for a sign-in: The agent demo needs a person to sign in before its session: " +
           "sign in; then continue, in the app's Chat",
       );
+      const row = lines.findIndex((line) => line.startsWith("  work-signs-in\t"));
+      assert.equal(
+        lines[row + 2],
+        "    1 message waits to be sent once the agent's session opens",
+      );
     });
 
     await t.step(
       "a failure: its reason, or that none was kept; an ended session: only who began it",
       () => {
-        assert.equal(under("work-failed"), "AgentFailedError: The agent demo exited with code 1");
+        // The reason in words, with no error class in front of it.
+        assert.equal(under("work-failed"), "The agent demo exited with code 1");
         assert.equal(under("work-failed-silently"), "failed; no reason was kept");
         assert.equal(under("work-ended"), "Begun by the clock at 2026-01-02 03:04");
         assert.match(
           under("work-stopped") ?? "",
-          /^Interrupted: Sync stopped while .* in the app's Chat/,
+          /^Sync stopped while .* in the app's Chat/,
         );
       },
     );
