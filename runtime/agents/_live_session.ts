@@ -51,6 +51,8 @@ export class LiveSession {
    * send; a message queued once it is false needs work of its own.
    */
   accepting = false;
+  /** A person's messages, taken one after the other. */
+  prompting: Promise<unknown> = Promise.resolve();
 
   /**
    * A live session over its pointer, its transcript writer holding what is stored.

@@ -389,7 +389,17 @@ export class WorkPerformer {
   async prompt(project: string, key: string, text: string): Promise<SessionView> {
     this.#checkTurn(text);
     const live = await this.#liveFor(project, key);
-    const { state, waitingFor } = live.pointer;
+    // One message at a time per session: the state each decides on, and the count of messages
+    // waiting it checks, are those the one before it left written.
+    const taken = live.prompting.then(() => this.#take(live, text));
+    live.prompting = taken.catch(() => {});
+    await taken;
+    return this.view(project, key);
+  }
+
+  /** A person's message, decided on once the one before it is. */
+  async #take(live: LiveSession, text: string): Promise<void> {
+    const { state, waitingFor, key } = live.pointer;
     const signIn = state === "waiting" && waitingFor?.kind === "sign-in";
     const raising = live.working && live.acp === null;
     if ((state === "running" && !raising) || (state === "waiting" && !signIn)) {
@@ -399,17 +409,19 @@ export class WorkPerformer {
     }
     await this.#queue(live, text);
     // Waiting for a sign-in, it is sent after Continue; work under way that still looks sends it.
-    if (signIn || live.accepting) return this.view(project, key);
+    if (signIn || live.accepting) return;
     live.working = true;
     await this.#change(live, { state: "running", waitingFor: null, error: null });
     this.#work(live, async () => {
       if (live.acp === null) await this.#raise(live, "resume");
       await this.#drain(live);
     });
-    return this.view(project, key);
   }
 
-  /** Keeps a person's message, whole, to be sent once the agent's session opens. */
+  /**
+   * Keeps a person's message, whole, to be sent once the agent's session
+   * opens; a message that cannot be kept is refused, never answered as kept.
+   */
   async #queue(live: LiveSession, text: string): Promise<void> {
     const { project, key } = live.pointer;
     if ((live.pointer.pending?.length ?? 0) >= AGENT_LIMITS.maxPendingTurns) {
@@ -427,6 +439,13 @@ export class WorkPerformer {
       text,
     );
     await this.#change(live, (s) => ({ pending: [...(s.pending ?? []), turn] }));
+    if (!(live.pointer.pending ?? []).some((waiting) => waiting.id === turn.id)) {
+      await forgetPendingTurn(this.#kv, project, key, turn.id).catch(() => {});
+      throw new ConflictError(
+        `Your message to the session ${key} could not be kept: Sync could not write the ` +
+          `session's state. It was not sent; send it again once the session shows why`,
+      );
+    }
   }
 
   /**

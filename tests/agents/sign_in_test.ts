@@ -12,6 +12,8 @@ import {
   setAgentEnv,
   type WorkPerformer,
 } from "../../runtime/agents/mod.ts";
+import { AGENT_LIMITS } from "../../runtime/agents/agent_limits.ts";
+import { pendingTurnsPrefix } from "../../runtime/agents/keys.ts";
 import { SESSION_LIMITS } from "../../runtime/limits.ts";
 import type { TranscriptEntry } from "../../runtime/transcript.ts";
 import { testHost } from "../internal/packages.ts";
@@ -154,6 +156,42 @@ Deno.test("`WorkPerformer` keeps a first message that waits for a sign-in across
     const { entries } = await readTranscript(env.kv, env.project, session.key);
     assert.deepEqual(texts(entries, "user"), ["no-permission kept across"]);
     assert.match(texts(entries, "message")[0] ?? "", /kept across/);
+  } finally {
+    await work.stop();
+    await env.close();
+  }
+});
+
+Deno.test("`WorkPerformer.prompt()` keeps no more messages than it says, when they come at once", async () => {
+  const env = await testHost();
+  const work = performerOver(env.host, { envHas: () => false });
+  try {
+    await addKeyedAgent(env.kv);
+    await work.start();
+    const { session } = await work.begin(env.project, "keyed", "the first");
+    await waitForSession(env.kv, env.project, session.key, (s) => s.state === "waiting");
+    // Twenty at once: each is answered kept only if it is, and the bound holds.
+    const sent = Array.from({ length: 20 }, (_, i) => `message ${i}`);
+    const answers = await Promise.allSettled(
+      sent.map((text) => work.prompt(env.project, session.key, text)),
+    );
+    const kept = sent.filter((_, i) => answers[i].status === "fulfilled");
+    const max = AGENT_LIMITS.maxPendingTurns;
+    assert.equal(kept.length, max - 1, "the first message counts among those waiting");
+    for (const answer of answers) {
+      if (answer.status === "rejected") {
+        assert.match(answer.reason.message, new RegExp(`has ${max} messages waiting to be sent`));
+      }
+    }
+    const pointer = await readSession(env.kv, env.project, session.key);
+    assert.deepEqual(pointer?.pending?.map((p) => p.text), ["the first", ...kept]);
+    assert.equal(pointer?.state, "waiting");
+    // Nothing is kept of a message that was refused.
+    let parts = 0;
+    for await (const _ of env.kv.list({ prefix: pendingTurnsPrefix(env.project, session.key) })) {
+      parts++;
+    }
+    assert.equal(parts, max);
   } finally {
     await work.stop();
     await env.close();
