@@ -400,10 +400,11 @@ export class AcpSession {
   #methodsReady(): AgentAuthMethod[] {
     const envHas = this.#options.envHas;
     if (envHas === undefined) return [];
+    // As many as a person is shown: an agent listing thousands is not tried thousands of times.
     return (this.#facts?.authMethods ?? []).filter((method) => {
       const needed = (method.envVars ?? []).filter((v) => !v.optional);
       return needed.length > 0 && needed.every((v) => envHas(v.name));
-    });
+    }).slice(0, AGENT_LIMITS.maxSignInWays);
   }
 
   /**

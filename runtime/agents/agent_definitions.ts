@@ -10,6 +10,7 @@
  * @module
  */
 import { ConflictError, InvalidInputError, NotFoundError } from "../errors.ts";
+import { cutText } from "../internal/cut_text.ts";
 import { AGENT_DEFINITION_LIMITS } from "../limits.ts";
 import { demoAgentCommand } from "./demo_agent_command.ts";
 import { agentDefinitionKey, agentDefinitionsPrefix, agentEnvKey } from "./keys.ts";
@@ -203,9 +204,12 @@ export async function setAgentEnv(
   }
   const envKey = agentEnvKey(name);
   const kept = current.value === null ? await kv.get<Record<string, string>>(envKey) : null;
-  const env = { ...(current.value?.env ?? kept?.value ?? {}) };
-  if (value === null) delete env[variable];
-  else env[variable] = value;
+  if (value !== null) checkEnvEntry(name, variable, value);
+  // Entries, not property writes: a variable named `__proto__` must not reach an object's prototype.
+  const entries = Object.entries(current.value?.env ?? kept?.value ?? {})
+    .filter(([key]) => key !== variable);
+  if (value !== null) entries.push([variable, value]);
+  const env = Object.fromEntries(entries);
   // Checked as a whole definition would be: the same names, sizes and counts.
   const checked = parseAgentDefinition({ ...(current.value ?? preset!), name, env });
   const op = kv.atomic().check(current);
@@ -266,21 +270,43 @@ export function parseAgentDefinition(value: unknown): AgentDefinition {
       `The agent ${name} may set at most ${limits.maxEnv} environment variables`,
     );
   }
-  for (const [key, v] of entries) {
-    if (!ENV_NAME_PATTERN.test(key) || key.startsWith("SYNC_")) {
-      throw new InvalidInputError(
-        `The agent ${name}'s env: ${JSON.stringify(key)} is not a variable it may be given ` +
-          `(letters, digits and "_", not starting with a digit, and no SYNC_ variable)`,
-      );
-    }
-    if (typeof v !== "string" || v.length > limits.maxEnvValueChars || v.includes("\0")) {
-      throw new InvalidInputError(
-        `The agent ${name}'s env: ${key} must be a string of at most ` +
-          `${limits.maxEnvValueChars} characters`,
-      );
-    }
+  for (const [key, v] of entries) checkEnvEntry(name, key, v);
+  // Built from its entries: a variable named like an object's own machinery stays a variable.
+  return {
+    name,
+    command,
+    args: [...args] as string[],
+    env: Object.fromEntries(entries) as Record<string, string>,
+  };
+}
+
+/** The longest name of a variable a definition sets. */
+const MAX_ENV_NAME_CHARS = 256;
+
+/** Refuses a variable a definition may not set, or a value it may not have, naming which and why. */
+function checkEnvEntry(agent: string, key: string, value: unknown): void {
+  if (
+    !ENV_NAME_PATTERN.test(key) || key.startsWith("SYNC_") || key.length > MAX_ENV_NAME_CHARS ||
+    key === "__proto__"
+  ) {
+    throw new InvalidInputError(
+      `The agent ${agent}'s env: ${JSON.stringify(cutText(key, 80))} is not a variable it may ` +
+        `be given (letters, digits and "_", not starting with a digit, at most ` +
+        `${MAX_ENV_NAME_CHARS} characters, and no SYNC_ variable)`,
+    );
   }
-  return { name, command, args: [...args] as string[], env: { ...env } as Record<string, string> };
+  const max = AGENT_DEFINITION_LIMITS.maxEnvValueChars;
+  if (typeof value !== "string" || value.length > max) {
+    throw new InvalidInputError(
+      `The agent ${agent}'s env: ${key} must be a string of at most ${max} characters`,
+    );
+  }
+  if (value.includes("\0") || !value.isWellFormed()) {
+    throw new InvalidInputError(
+      `The agent ${agent}'s env: ${key} holds a character no environment variable can carry ` +
+        `(a NUL, or half of a UTF-16 pair); give it as plain text`,
+    );
+  }
 }
 
 /**

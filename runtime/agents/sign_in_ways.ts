@@ -39,16 +39,19 @@ export function signInWays(
     if (method.description) way.description = cut(method.description);
     if (method.link) way.link = cut(method.link);
     if (method.terminal) {
-      way.command = cutText(
-        [
-          ...Object.entries(method.terminal.env).map(([k, v]) => `${k}=${shellWord(v)}`),
-          ...command.map(shellWord),
-          ...method.terminal.args.map(shellWord),
-        ].join(" "),
-        AGENT_LIMITS.maxAgentWordsChars,
-      );
+      const shown = terminalCommand(method.terminal, command);
+      if (shown.ok) way.command = shown.command;
+      else way.description = cut(`${method.description ?? method.name}. ${shown.why}`);
     }
-    if (method.envVars && method.envVars.length > 0) {
+    const unsafe = (method.envVars ?? []).find((v) => !keyVariable(v.name));
+    if (unsafe) {
+      // No form: what the agent asks for is not a key.
+      way.description = cut(
+        `${method.description ?? method.name}. Sync offers no form for ${unsafe.name}: ` +
+          `it is Sync's own or changes how programs run, not a key; set it with ` +
+          `sync agents add only if you mean to`,
+      );
+    } else if (method.envVars && method.envVars.length > 0) {
       way.envVars = method.envVars.slice(0, AGENT_LIMITS.maxSignInWays).map((v) => ({
         name: cut(v.name),
         ...(v.label ? { label: cut(v.label) } : {}),
@@ -91,6 +94,56 @@ export function signInText(
         : `sign in the way the agent's own documentation says; then continue`),
     AGENT_LIMITS.maxReasonChars,
   );
+}
+
+/**
+ * Variables that change how a program starts or what it runs — a loader's,
+ * a runtime's, the search path — which a sign-in never needs, and which an
+ * agent asking for them through a form would use to run code of its choice.
+ */
+const PROGRAM_VARIABLES =
+  /^(SYNC_|LD_|DYLD_|NODE_OPTIONS$|NODE_PATH$|PATH$|BASH_ENV$|ENV$|PYTHONPATH$|PYTHONSTARTUP$|PERL5OPT$|RUBYOPT$)/;
+
+/** True for a variable a sign-in form may ask for: a key, not Sync's own nor a program's. */
+function keyVariable(name: string): boolean {
+  return ENV_NAME.test(name) && !PROGRAM_VARIABLES.test(name);
+}
+
+/** A variable's name a shell takes before a command (`NAME=value command`). */
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * The command a person runs for a terminal method, every word quoted so
+ * that pasting it runs that one command: the agent's program, the method's
+ * arguments, and its variables before them. Never cut: a command cut short
+ * would still run, as another command. One whose variables have names a
+ * shell would not read as names, or that is too long to show, is not shown.
+ */
+function terminalCommand(
+  terminal: NonNullable<AgentAuthMethod["terminal"]>,
+  command: readonly string[],
+): { ok: true; command: string } | { ok: false; why: string } {
+  const names = Object.keys(terminal.env);
+  if (names.some((name) => !ENV_NAME.test(name))) {
+    return {
+      ok: false,
+      why: "Sync does not show its command: the agent gave it variables whose names are not " +
+        "names a shell reads; see the agent's own documentation",
+    };
+  }
+  const whole = [
+    ...Object.entries(terminal.env).map(([k, v]) => `${k}=${shellWord(v)}`),
+    ...command.map(shellWord),
+    ...terminal.args.map(shellWord),
+  ].join(" ");
+  if (whole.length > AGENT_LIMITS.maxAgentWordsChars) {
+    return {
+      ok: false,
+      why: `Sync does not show its command: it is ${whole.length} characters long, more than ` +
+        `the ${AGENT_LIMITS.maxAgentWordsChars} it shows; see the agent's own documentation`,
+    };
+  }
+  return { ok: true, command: whole };
 }
 
 /** One of the agent's words, cut to what a way keeps. */

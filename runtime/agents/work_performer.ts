@@ -863,7 +863,8 @@ export class WorkPerformer {
         },
         agentCommand: [definition.command, ...definition.args],
         envHas: (name) =>
-          (definition.env[name] ?? "") !== "" || (!name.startsWith("SYNC_") && this.#envHas(name)),
+          (Object.hasOwn(definition.env, name) && definition.env[name] !== "") ||
+          (!name.startsWith("SYNC_") && this.#envHas(name)),
         signsOfLife: activity,
         initializeTimeoutMs: this.#initializeTimeoutMs,
         sessionTimeoutMs: this.#sessionTimeoutMs,

@@ -115,6 +115,24 @@ Deno.test("`WorkPerformer` keeps an agent's long words out of a session's state,
     );
     assert.ok(text.length <= AGENT_LIMITS.maxReasonChars);
   });
+  await t.step(
+    "thousands of sign-in methods: a few tried, commands shown only whole and quoted",
+    async () => {
+      const waiting = await settledSession("many-sign-ins", "hello", "waiting");
+      const wait = waiting.waitingFor?.kind === "sign-in" ? waiting.waitingFor : null;
+      const tried = Number(/authenticate was called (\d+) times/.exec(wait?.text ?? "")?.[1]);
+      assert.ok(tried >= 1 && tried <= AGENT_LIMITS.maxSignInWays, `tried ${tried} times`);
+      const ways = new Map((wait?.ways ?? []).map((way) => [way.id, way]));
+      assert.equal(ways.get("rigged")?.command, undefined, "no command to paste");
+      assert.match(ways.get("rigged")?.description ?? "", /Sync does not show its command/);
+      const quoted = ways.get("quoted")?.command ?? "";
+      assert.match(quoted, /^FOO='\$\(id\)' /);
+      assert.ok(quoted.endsWith(` '$(id)' '\`id\`' 'it'\\''s'`), quoted);
+      assert.ok(!(wait?.text ?? "").includes("touch /tmp/sync-pwned"));
+      assert.equal(ways.get("loader")?.envVars, undefined, "no form for a loader's variable");
+      assert.match(ways.get("loader")?.description ?? "", /Sync offers no form for LD_PRELOAD/);
+    },
+  );
   await t.step("an error of 200,000 characters fails the turn, its message cut", async () => {
     const failed = await settledSession("ok", "big-error", "failed");
     assert.match(failed.error?.message ?? "", /^The agent hostile refused the turn: E+… \[cut: /);

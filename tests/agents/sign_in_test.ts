@@ -14,6 +14,7 @@ import {
 } from "../../runtime/agents/mod.ts";
 import { AGENT_LIMITS } from "../../runtime/agents/agent_limits.ts";
 import { pendingTurnsPrefix } from "../../runtime/agents/keys.ts";
+import { InvalidInputError } from "../../runtime/errors.ts";
 import { SESSION_LIMITS } from "../../runtime/limits.ts";
 import type { TranscriptEntry } from "../../runtime/transcript.ts";
 import { testHost } from "../internal/packages.ts";
@@ -195,5 +196,43 @@ Deno.test("`WorkPerformer.prompt()` keeps no more messages than it says, when th
   } finally {
     await work.stop();
     await env.close();
+  }
+});
+
+Deno.test("`setAgentEnv()` refuses a variable or a value no environment carries, naming it", async (t) => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const refused = async (variable: string, value: string, words: RegExp) => {
+      await assert.rejects(setAgentEnv(kv, "codex", variable, value), (error: Error) => {
+        assert.ok(error instanceof InvalidInputError, error.message);
+        assert.match(error.message, words);
+        return true;
+      });
+    };
+    await t.step(
+      "a name past 256 characters, or one that is an object's own machinery",
+      async () => {
+        await refused("K".repeat(10_000), "v", /is not a variable it may be given .* at most 256/);
+        await refused("__proto__", "v", /"__proto__" is not a variable it may be given/);
+        await refused("SYNC_TOKEN", "v", /no SYNC_ variable/);
+      },
+    );
+    await t.step("a value with a NUL, or half of a UTF-16 pair", async () => {
+      await refused(
+        "OPENAI_API_KEY",
+        "a\0b",
+        /holds a character no environment variable can carry/,
+      );
+      await refused("OPENAI_API_KEY", "a\uD800b", /holds a character no environment variable/);
+    });
+    await t.step("a plain name is kept as a variable, not an object's property", async () => {
+      const listed = await setAgentEnv(kv, "codex", "constructor", "x");
+      assert.ok(Object.hasOwn(listed.env, "constructor"));
+      assert.deepEqual(Object.keys(listed.env), ["constructor"]);
+      const removed = await setAgentEnv(kv, "codex", "constructor", null);
+      assert.deepEqual(Object.keys(removed.env), []);
+    });
+  } finally {
+    kv.close();
   }
 });

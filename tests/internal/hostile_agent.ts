@@ -43,6 +43,8 @@ async function main(mode: string): Promise<void> {
     while (offset < bytes.length) offset += await Deno.stdout.write(bytes.subarray(offset));
   };
   let sessionId = "s1";
+  /** How many times the client called `authenticate`. */
+  let authenticated = 0;
   let nextId = 1_000;
   const pending = new Map<number, (result: Message) => void>();
   const request = (method: string, params: unknown): Promise<Message> =>
@@ -132,6 +134,34 @@ async function main(mode: string): Promise<void> {
               name: "N".repeat(200_000),
               description: "D".repeat(200_000),
             }))
+            : mode === "many-sign-ins"
+            ? [
+              // A terminal method whose variable's name would run a command if pasted raw.
+              {
+                type: "terminal",
+                id: "rigged",
+                name: "Rigged",
+                args: ["--login"],
+                env: { "X=1; touch /tmp/sync-pwned; Y": "v" },
+              },
+              // One whose words a shell must read back as they are.
+              {
+                type: "terminal",
+                id: "quoted",
+                name: "Quoted",
+                args: ["$(id)", "`id`", "it's"],
+                env: { FOO: "$(id)" },
+              },
+              // A "key" that is a loader's variable: a way to run code of the agent's choice.
+              { type: "env_var", id: "loader", name: "Loader", vars: [{ name: "LD_PRELOAD" }] },
+              // Thousands of key methods, each reading a variable that is set.
+              ...Array.from({ length: 2_000 }, (_, i) => ({
+                type: "env_var",
+                id: `key${i}`,
+                name: `Key ${i}`,
+                vars: [{ name: "HOME" }],
+              })),
+            ]
             : [];
           await answer({
             protocolVersion: 1,
@@ -141,8 +171,24 @@ async function main(mode: string): Promise<void> {
           });
           break;
         }
+        case "authenticate":
+          authenticated++;
+          await writeLine({
+            jsonrpc: "2.0",
+            id: message.id,
+            error: { code: -32603, message: "no such key" },
+          });
+          break;
         case "session/new":
           if (mode === "no-new") break;
+          if (mode === "many-sign-ins") {
+            await writeLine({
+              jsonrpc: "2.0",
+              id: message.id,
+              error: { code: -32000, message: `authenticate was called ${authenticated} times` },
+            });
+            break;
+          }
           if (mode === "big-sign-in") {
             await writeLine({
               jsonrpc: "2.0",
