@@ -26,6 +26,8 @@ export class LiveSession {
   acp: AcpSession | null = null;
   /** The agent's process while it is being raised, before its ACP session answers. */
   peer: AgentPeer | null = null;
+  /** Aborted when a person cancels while the agent's process answers no ACP yet: it is stopped. */
+  raising: AbortController | null = null;
   /** What the agent's process is doing: told while a turn runs, never written. */
   activity: ActivityTracker | null = null;
   /** True while a turn (or raising the agent) is under way. */

@@ -26,6 +26,7 @@
  */
 import * as acp from "@agentclientprotocol/sdk";
 import { AGENT_LIMITS } from "./agent_limits.ts";
+import { authMethodOf } from "./auth_method.ts";
 import {
   type AgentAuthMethod,
   AgentFailedError,
@@ -43,6 +44,7 @@ import {
 import { quietDeadline, type SignsOfLife } from "./quiet_deadline.ts";
 import { agentId, entryFromUpdate } from "./session_update_entry.ts";
 import { signInText, signInWays } from "./sign_in_ways.ts";
+import { keptStderr, lastLine } from "./stderr_text.ts";
 import type { PermissionChoice, StopReason, TranscriptEntry } from "../transcript.ts";
 import { cutText } from "../internal/cut_text.ts";
 
@@ -138,12 +140,20 @@ export interface AcpSessionOptions {
   envHas?: (name: string) => boolean;
   /** The clock entries are stamped with. */
   now?: () => Date;
+  /**
+   * Aborted when a person cancels while the agent is being raised, before
+   * it answered `initialize`: the agent is stopped, and the start fails
+   * saying it was cancelled.
+   */
+  cancelled?: AbortSignal;
 }
 
 /** The version of the client, as it introduces itself. */
 const CLIENT_INFO = { name: "sync", title: "Sync", version: "0.1.0" };
 /** How long a failing call waits for the process to end, to report its exit and stderr. */
 const EXIT_GRACE_MS = 2_000;
+/** The most characters of the agent's last line on stderr a failure's message quotes. */
+const LAST_LINE_CHARS = 300;
 
 /**
  * Connects to an agent and initializes: the client's capabilities go out,
@@ -154,20 +164,28 @@ const EXIT_GRACE_MS = 2_000;
  * @returns The connection, ready for a new or loaded session.
  * @throws {AgentFailedError} when the agent does not answer `initialize`
  *   and says nothing for the timeout ("The agent demo did not answer
- *   initialize within 30 s: <stderr tail>"), or does not answer it within
- *   `AGENT_LIMITS.initializeMaxMs` at all, exits first, or refuses it.
+ *   initialize within 30 s …"), or does not answer it within
+ *   `AGENT_LIMITS.initializeMaxMs` at all, exits first, or refuses it; or
+ *   when `options.cancelled` aborts first ("The agent demo was cancelled
+ *   while it was starting, so Sync stopped its process").
  */
 export async function startAcpSession(
   peer: AgentPeer,
   options: AcpSessionOptions,
 ): Promise<AcpSession> {
   const session = new AcpSession(peer, options, await projectFolder(options.project));
+  // A session not made yet has nothing to cancel in the protocol: `cancel()` stops the agent.
+  const onCancel = () => session.cancel().catch(() => {});
+  options.cancelled?.addEventListener("abort", onCancel, { once: true });
+  if (options.cancelled?.aborted) onCancel();
   try {
     await session.initialize();
     return session;
   } catch (error) {
     await session.close();
     throw error;
+  } finally {
+    options.cancelled?.removeEventListener("abort", onCancel);
   }
 }
 
@@ -270,9 +288,9 @@ export class AcpSession {
     return this.#peer.exited;
   }
 
-  /** The last of the agent's stderr. */
+  /** The last of the agent's stderr, as a failure keeps it (`stderr_text.ts`). */
   stderrTail(): string {
-    return this.#peer.stderrTail();
+    return keptStderr(this.#peer.stderrTail());
   }
 
   /**
@@ -600,8 +618,8 @@ export class AcpSession {
     for (const controller of this.#asking) controller.abort();
     if (this.#connection.signal.aborted || this.#exit !== null) return;
     if (this.#sessionId === null || this.#starting) {
-      this.#stoppedForCancel = (what) =>
-        `was cancelled during ${what}, before its session existed, so Sync stopped its process`;
+      this.#stoppedForCancel = () =>
+        `was cancelled while it was starting, so Sync stopped its process`;
       await this.close();
       return;
     }
@@ -755,7 +773,8 @@ export class AcpSession {
 
   #exited(what: string, exit: AgentExit): AgentFailedError {
     if (this.#stoppedForCancel !== null) {
-      return this.#failure(this.#stoppedForCancel(what), "", exit);
+      // A person's cancel, not the agent's failure: nothing of its stderr is quoted.
+      return this.#failure(this.#stoppedForCancel(what), "", exit, undefined, false);
     }
     const how = exit.signal ? `was ended by ${exit.signal}` : `exited with code ${exit.code}`;
     return this.#failure(`${how} during ${what}`, "", exit, { step: what });
@@ -782,7 +801,7 @@ export class AcpSession {
         code: error.code,
         message: error.message,
         data: error.data,
-        stderrTail: this.#peer.stderrTail(),
+        stderrTail: this.stderrTail(),
       });
       const message = signInText(agentName, what, why, ways);
       return new AgentSignInRequiredError(
@@ -800,21 +819,22 @@ export class AcpSession {
   }
 
   /**
-   * An {@linkcode AgentFailedError} naming the agent and ending with its
-   * stderr tail. When `cause` names the step (and the agent's error) of a
-   * failure Sync knows (`known_failure.ts`), the message starts with the
-   * sentence that says the cause and the fix; the agent's own words follow.
+   * An {@linkcode AgentFailedError} naming the agent and what happened. When
+   * `cause` names the step (and the agent's error) of a failure Sync knows
+   * (`known_failure.ts`), the message starts with the sentence that says the
+   * cause and the fix; otherwise it ends with the last line the agent wrote
+   * on stderr (when `quote`), cut short. The whole of its stderr's end, as
+   * plain text (`stderr_text.ts`), is kept beside the message
+   * (`stderrTail`), where Chat shows it.
    */
   #failure(
     what: string,
     hint: string,
     exit: AgentExit | null = this.#exit,
     cause?: { step: string; error?: acp.RequestError },
+    quote = true,
   ): AgentFailedError {
-    const stderrTail = this.#peer.stderrTail();
-    const tail = stderrTail.trim() === ""
-      ? "it wrote nothing on stderr"
-      : `its stderr ends:\n${stderrTail.trimEnd()}`;
+    const stderrTail = this.stderrTail();
     const agentName = this.#options.agentName;
     const known = cause
       ? knownFailure({
@@ -828,56 +848,17 @@ export class AcpSession {
       })
       : null;
     const code = cause?.error?.code;
+    const last = lastLine(stderrTail, LAST_LINE_CHARS);
+    const said = known || !quote
+      ? ""
+      : last === null
+      ? ": it wrote nothing on stderr"
+      : `; the last line it wrote on stderr: ${last}`;
     return new AgentFailedError(
-      `${known ? `${known}\n\n` : ""}The agent ${agentName} ${what}${hint}: ${tail}`,
+      `${known ? `${known}\n\n` : ""}The agent ${agentName} ${what}${hint}${said}`,
       { stderrTail, exit, ...(code !== undefined ? { code } : {}) },
     );
   }
-}
-
-/** A variable's name as a definition's env takes it. */
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-/**
- * What the protocol says of a sign-in method, as Sync keeps it. Three kinds
- * (the `type` field): `terminal` (run the agent's program with `args` and
- * `env`), `env_var` (the variables in `vars` are read from the agent's
- * environment; not in the SDK's stable types, so read as plain JSON), and
- * the agent's own (no `type`), whose description may name the variable it
- * reads ("Requires setting the `GEMINI_API_KEY` environment variable").
- */
-function authMethodOf(method: acp.AuthMethod): AgentAuthMethod {
-  const raw = method as unknown as Record<string, unknown>;
-  const out: AgentAuthMethod = { id: method.id, name: method.name };
-  if (method.description) out.description = method.description;
-  if (typeof raw.link === "string" && /^https?:\/\//.test(raw.link)) out.link = raw.link;
-  if (raw.type === "terminal") {
-    const terminal = method as acp.AuthMethodTerminal;
-    out.terminal = { args: terminal.args ?? [], env: terminal.env ?? {} };
-  } else if (raw.type === "env_var" && Array.isArray(raw.vars)) {
-    out.envVars = [];
-    for (const v of raw.vars as unknown[]) {
-      if (typeof v !== "object" || v === null) continue;
-      const { name, label, optional } = v as Record<string, unknown>;
-      if (typeof name !== "string" || !ENV_NAME.test(name)) continue;
-      out.envVars.push({
-        name,
-        ...(typeof label === "string" && label !== "" ? { label } : {}),
-        ...(optional === true ? { optional: true } : {}),
-      });
-    }
-  } else if (raw.type === undefined && method.description) {
-    const named = variablesNamedIn(method.description);
-    if (named.length > 0) out.envVars = named.map((name) => ({ name }));
-  }
-  return out;
-}
-
-/** The variables a description names in backquotes when it speaks of an environment variable. */
-function variablesNamedIn(description: string): string[] {
-  if (!/environment variable/i.test(description)) return [];
-  const names = [...description.matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((m) => m[1]);
-  return [...new Set(names)].slice(0, AGENT_LIMITS.maxSignInWays);
 }
 
 /** Words the agent gave (an error's message, a sign-in method), cut to what a session's state keeps. */

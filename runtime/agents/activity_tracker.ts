@@ -17,6 +17,7 @@ import type { AgentPeer } from "./agent_peer.ts";
 import { AGENT_LIMITS } from "./agent_limits.ts";
 import { npmFetchLine, type NpmRunner } from "./npm_fetch.ts";
 import type { SignsOfLife } from "./quiet_deadline.ts";
+import { plainText } from "./stderr_text.ts";
 
 /** Options for an {@linkcode ActivityTracker}. */
 export interface ActivityTrackerOptions {
@@ -221,17 +222,7 @@ export class ActivityTracker implements SignsOfLife {
  * control characters dropped, cut at a line's start to at most `max`.
  */
 export function cleanTail(raw: string, max: number): string {
-  const text = raw
-    // deno-lint-ignore no-control-regex
-    .replace(/\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)?|\x1b[@-_]/g, "")
-    .split("\n")
-    .map((line) => {
-      const cut = line.replace(/\r+$/, "");
-      return cut.slice(cut.lastIndexOf("\r") + 1);
-    })
-    .join("\n")
-    // deno-lint-ignore no-control-regex
-    .replace(/[\x00-\x08\x0b-\x1f\x7f]/g, "");
+  const text = plainText(raw);
   if (text.length <= max) return text;
   const end = text.slice(-max);
   const start = end.indexOf("\n");

@@ -330,30 +330,53 @@ export async function addAgent(kv: Deno.Kv, definition: AgentDefinition): Promis
   return added(checked);
 }
 
+/** What {@linkcode removeAgent} removed. */
+export interface AgentRemoval {
+  /** True when it was a person's definition; a preset it replaced is then back. */
+  definition: boolean;
+  /** The preset or bundled agent back in its place, or null when none has that name. */
+  back: ListedAgent | null;
+  /** The variables kept beside a preset (its keys) that were removed, by name; their values never. */
+  envNames: string[];
+}
+
 /**
- * Removes a person's definition. A preset they replaced comes back.
+ * Removes a person's definition, and a preset they replaced comes back; or,
+ * for a preset (or the demo agent) not replaced, the variables kept beside
+ * it (a key saved from a sign-in), and it stays the preset.
  *
  * @param kv The installation's KV.
  * @param name The agent's name.
- * @returns The preset that is back, or null when none has that name.
- * @throws {ConflictError} when `name` is a preset (or the demo agent) the person did not replace:
- *   presets cannot be removed.
+ * @returns What was removed.
+ * @throws {ConflictError} when `name` is a preset (or the demo agent) the person did not replace
+ *   and no variable is kept beside it: there is nothing to remove.
  * @throws {NotFoundError} when there is no agent by that name.
  */
-export async function removeAgent(kv: Deno.Kv, name: string): Promise<ListedAgent | null> {
+export async function removeAgent(kv: Deno.Kv, name: string): Promise<AgentRemoval> {
   const key = agentDefinitionKey(name);
   const current = await kv.get<AgentDefinition>(key);
   const preset = builtIn(name);
   if (current.value === null) {
-    if (preset) {
+    if (!preset) throw new NotFoundError(`There is no agent named ${name}; sync agents lists them`);
+    const envKey = agentEnvKey(name);
+    const kept = await kv.get<Record<string, string>>(envKey);
+    const envNames = Object.keys(kept.value ?? {}).sort();
+    if (envNames.length === 0) {
       throw new ConflictError(
         `${name} is ${
           preset.origin === "bundled" ? "the bundled demo agent" : "a preset"
-        } and cannot be removed: Sync installs nothing for it, and runs it only when work ` +
-          `names it. To run it differently, add your own: sync agents add ${name} --command <program>`,
+        } and cannot be removed, and no key is kept beside it: there is nothing to remove. ` +
+          `Sync installs nothing for it, and runs it only when work names it. To run it ` +
+          `differently, add your own: sync agents add ${name} --command <program>`,
       );
     }
-    throw new NotFoundError(`There is no agent named ${name}; sync agents lists them`);
+    const result = await kv.atomic().check(current).check(kept).delete(envKey).commit();
+    if (!result.ok) {
+      throw new ConflictError(
+        `The agent ${name} was changed by someone else meanwhile; look at it and try again`,
+      );
+    }
+    return { definition: false, back: null, envNames };
   }
   const result = await kv.atomic().check(current).delete(key).commit();
   if (!result.ok) {
@@ -361,5 +384,5 @@ export async function removeAgent(kv: Deno.Kv, name: string): Promise<ListedAgen
       `The agent ${name} was changed by someone else meanwhile; look at it and try again`,
     );
   }
-  return preset;
+  return { definition: true, back: await readAgent(kv, name), envNames: [] };
 }

@@ -34,7 +34,7 @@ export {
   removeAgent,
   setAgentEnv,
 } from "./agent_definitions.ts";
-export type { AgentDefinition, ListedAgent } from "./agent_definitions.ts";
+export type { AgentDefinition, AgentRemoval, ListedAgent } from "./agent_definitions.ts";
 export { AgentFailedError, AgentSignInRequiredError } from "./agent_errors.ts";
 export type { AgentAuthEnvVar, AgentAuthMethod, AgentFailure } from "./agent_errors.ts";
 export { signInText, signInWays } from "./sign_in_ways.ts";

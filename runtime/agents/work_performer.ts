@@ -497,9 +497,14 @@ export class WorkPerformer {
     if (live?.working && !signIn) {
       live.cancelled = true;
       for (const resolve of live.asking.values()) resolve("cancelled");
-      // An agent still starting (before initialize is answered) has nothing to cancel: it is stopped.
-      if (live.acp === null) await live.peer?.stop();
-      else await live.acp.cancel();
+      // An agent still starting (before initialize is answered) has nothing to cancel: it is
+      // stopped, and its start fails saying it was cancelled.
+      if (live.acp === null) {
+        live.raising?.abort();
+        await live.peer?.stop();
+      } else {
+        await live.acp.cancel();
+      }
       return this.view(project, key);
     }
     if (signIn) {
@@ -851,6 +856,8 @@ export class WorkPerformer {
         throw new AgentFailedError("Sync is stopping");
       }
       live.peer = peer;
+      const raising = new AbortController();
+      live.raising = raising;
       let offer: McpOffer | null = null;
       const acp = await startAcpSession(peer, {
         agentName: pointer.agent,
@@ -870,9 +877,11 @@ export class WorkPerformer {
         sessionTimeoutMs: this.#sessionTimeoutMs,
         cancelGraceMs: this.#cancelGraceMs,
         now: () => new Date(this.#now()),
+        cancelled: raising.signal,
       });
       live.acp = acp;
       live.peer = null;
+      live.raising = null;
       activity.ready();
       acp.exited.then(() => {
         // Stopping waits for it: a token must not outlive its agent.
@@ -904,6 +913,7 @@ export class WorkPerformer {
       await this.#change(live, { agentSessionId: sessionId });
     } catch (error) {
       live.peer = null;
+      live.raising = null;
       if (!(error instanceof AgentSignInRequiredError) && !this.#stopping) {
         this.#entry(live, {
           at: new Date(this.#now()).toISOString(),

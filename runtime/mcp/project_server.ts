@@ -246,7 +246,9 @@ export class ProjectServer {
           ),
         }),
         onInterrupted: z.enum(["continue", "wait"]).describe(
-          "If the session is interrupted: continue it when Sync runs again, or wait for a person",
+          "If Sync stops while the session runs: continue (the work should finish without " +
+            "anybody) or wait (a person picks it up). Either way it is shown as interrupted and " +
+            "nothing resumes by itself: a person presses Continue in Chat",
         ),
         about: z.string().optional().describe("The record key the work is about"),
       },

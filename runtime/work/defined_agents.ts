@@ -31,6 +31,6 @@ export async function checkDefinedAgent(
   throw new InvalidInputError(
     `${what} refused the order: no agent is named ${JSON.stringify(agent)}; the agents ` +
       `defined are ${names.join(", ")}. Name one of them, or ask a person to add the agent ` +
-      `on the Agents page`,
+      `in the Agents section of Sync's start page`,
   );
 }

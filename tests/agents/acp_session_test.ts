@@ -285,7 +285,7 @@ Deno.test("`AcpSession.prompt()` fails with the agent's words and its stderr", a
       const error = await rejectsWith(
         running.session.prompt("crash now"),
         AgentFailedError,
-        /^The agent demo exited with code 1 during the turn: its stderr ends:\n.*crashing in the middle of the turn, as told/s,
+        /^The agent demo exited with code 1 during the turn; the last line it wrote on stderr: .*crashing in the middle of the turn, as told$/,
       );
       assert.ok(error instanceof AgentFailedError);
       assert.equal(error.exit?.code, 1);
@@ -378,7 +378,46 @@ Deno.test("`startAcpSession()` fails when the agent is gone before it answers", 
         askPermission: () => Promise.resolve("cancelled"),
       }),
       AgentFailedError,
-      /^The agent broken exited with code 3 during initialize: its stderr ends:\nno such model: x$/,
+      /^The agent broken exited with code 3 during initialize; the last line it wrote on stderr: no such model: x$/,
+    );
+  } finally {
+    await Deno.remove(project, { recursive: true });
+  }
+});
+
+Deno.test("`startAcpSession()` keeps the agent's stderr as plain text, without npm's request lines", async () => {
+  const project = await Deno.makeTempDir({ prefix: "sync-acp-" });
+  try {
+    // What codex (coloured log lines) and npx with `npm_config_loglevel=http` write.
+    const stderr = [
+      "npm http fetch GET 200 https://registry.npmjs.org/@zed-industries%2fcodex-acp 81ms (cache stale)",
+      "\x1b[2m2026-12-01T10:00:00Z\x1b[0m \x1b[31mERROR\x1b[0m codex_core: stream disconnected",
+      "npm http fetch GET 200 https://registry.npmjs.org/semver 5ms (cache revalidated)",
+      `\x1b[31mERROR\x1b[0m ${"x".repeat(400)}`,
+      "",
+    ].join("\n");
+    const peer = spawnAgent({
+      command: Deno.execPath(),
+      args: [
+        "eval",
+        `Deno.stderr.writeSync(new TextEncoder().encode(${JSON.stringify(stderr)})); Deno.exit(3)`,
+      ],
+    }, { cwd: project });
+    const error = await rejectsWith(
+      startAcpSession(peer, {
+        agentName: "noisy",
+        project,
+        askPermission: () => Promise.resolve("cancelled"),
+      }),
+      AgentFailedError,
+      /^The agent noisy exited with code 3 during initialize; the last line it wrote on stderr: ERROR x+…$/,
+    );
+    assert.ok(error instanceof AgentFailedError);
+    assert.ok(!error.message.includes("\n"), "the message is one line");
+    assert.ok(error.message.length < 400, `a short message: ${error.message.length} characters`);
+    assert.equal(
+      error.stderrTail,
+      `2026-12-01T10:00:00Z ERROR codex_core: stream disconnected\nERROR ${"x".repeat(400)}\n`,
     );
   } finally {
     await Deno.remove(project, { recursive: true });

@@ -227,10 +227,11 @@ Deno.test("`WorkPerformer.cancel()` stops an agent still being raised, however m
     assert.equal((await work.view(env.project, key)).activity?.phase, "starting");
     await work.cancel(env.project, key);
     const stopped = await waitForSession(env.kv, env.project, key, (s) => s.state === "failed");
-    assert.match(
-      stopped.error?.message ?? "",
-      /The agent slow was ended by SIGTERM during initialize/,
+    assert.equal(
+      stopped.error?.message,
+      "The agent slow was cancelled while it was starting, so Sync stopped its process",
     );
+    assert.match(stopped.error?.stderrTail ?? "", /getting ready/);
     await until("the last activity fact", () => heard.at(-1)?.activity === null);
   } finally {
     subscription.close();

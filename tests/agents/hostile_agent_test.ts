@@ -155,7 +155,7 @@ Deno.test("`AcpSession.cancel()` stops an agent that has no session yet", async 
     await rejectsWith(
       made,
       AgentFailedError,
-      /^The agent hostile was cancelled during session\/new, before its session existed, so Sync stopped its process: /,
+      /^The agent hostile was cancelled while it was starting, so Sync stopped its process$/,
     );
     assert.equal((await peer.exited).signal, "SIGTERM");
   } finally {
@@ -193,7 +193,7 @@ Deno.test("`WorkPerformer` never waits on an agent that does not answer or ignor
       );
       assert.match(
         failed.error?.message ?? "",
-        /^The agent hostile did not end the turn within 0\.3 s of being cancelled, so Sync stopped its process: /,
+        /^The agent hostile did not end the turn within 0\.3 s of being cancelled, so Sync stopped its process$/,
       );
     } finally {
       await work.stop();

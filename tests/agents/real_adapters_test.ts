@@ -196,6 +196,13 @@ Deno.test("the presets run the real adapters, offline, and say what each needs",
       assert.match(text, /^The agent gemini needs a Gemini API key or a Google sign-in/);
       assert.match(text, /Gemini API key is missing or not configured/);
       assert.match(text, /Log in with Google/, "the agent's methods are listed");
+      // Its API key method names no variable; Sync knows it reads GEMINI_API_KEY: a form for it.
+      const ways = session.waitingFor?.kind === "sign-in" ? session.waitingFor.ways ?? [] : [];
+      assert.deepEqual(
+        ways.find((way) => way.id === "gemini-api-key")?.envVars,
+        [{ name: "GEMINI_API_KEY" }],
+        JSON.stringify(ways),
+      );
     });
 
     await t.step(

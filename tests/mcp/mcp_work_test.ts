@@ -66,7 +66,18 @@ Deno.test("`work_order` and `work.order()` refuse an agent the installation does
       const text = await callError(client, "work_order", orderFor("nobody"));
       assert.match(text, /no agent is named "nobody"/);
       assert.match(text, /the agents defined are [^.]*\bclaude-code\b[^.]*\bdemo\b/);
+      assert.match(text, /add the agent in the Agents section of Sync's start page$/);
       assert.equal((await listWorkOrders(memory)).length, 0);
+    });
+
+    await t.step("work_order tells agents that nothing resumes by itself", async () => {
+      const { tools } = await client.listTools();
+      const schema = tools.find((tool) => tool.name === "work_order")?.inputSchema as {
+        properties: Record<string, { description?: string }>;
+      };
+      const words = schema.properties.onInterrupted.description ?? "";
+      assert.match(words, /nothing resumes by itself: a person presses Continue in Chat/);
+      assert.doesNotMatch(words, /when Sync runs again/);
     });
 
     await t.step("work_order takes a defined agent", async () => {

@@ -2,12 +2,20 @@
  * `sync agents`: the agents work and Chat can raise — list them, add (or
  * replace) a person's definition, remove one. Presets are definitions Sync
  * knows and never installs; a person's definition with a preset's name
- * replaces it, and removing that brings the preset back.
+ * replaces it, and removing that brings the preset back; removing a preset
+ * removes the keys kept beside it (a sign-in's, saved from Chat).
  *
  * @module
  */
-import { addAgent, listAgents, parseAgentDefinition, removeAgent } from "../../agents/mod.ts";
-import { InvalidInputError } from "../../errors.ts";
+import {
+  addAgent,
+  type AgentRemoval,
+  listAgents,
+  parseAgentDefinition,
+  removeAgent,
+} from "../../agents/mod.ts";
+import { exitCodeOf } from "../../error_status.ts";
+import { ConflictError, InvalidInputError } from "../../errors.ts";
 import type { Command, CommandContext, CommandSummary } from "../command.ts";
 import { formatSummaries } from "../format_summaries.ts";
 import { withHost } from "../with_host.ts";
@@ -29,7 +37,8 @@ const SUMMARY: readonly CommandSummary[] = [
   },
   {
     synopsis: "agents remove <name>",
-    about: "Removes an agent you added; a preset it replaced comes back.",
+    about: "Removes an agent you added (a preset it replaced comes back), " +
+      "or the keys kept beside a preset.",
   },
 ];
 
@@ -71,9 +80,20 @@ async function runAgents(context: CommandContext<typeof OPTIONS>): Promise<numbe
       return 0;
     }
     if (verb === "remove") {
-      const back = await removeAgent(host.kv, name);
+      let removed: AgentRemoval;
+      try {
+        removed = await removeAgent(host.kv, name);
+      } catch (error) {
+        // Nothing to remove is an answer in words, not a failure to name by its class.
+        if (!(error instanceof ConflictError)) throw error;
+        io.err(`sync agents: ${error.message}`);
+        return exitCodeOf(error);
+      }
+      const { back, envNames } = removed;
       io.out(
-        back
+        envNames.length > 0
+          ? `Removed ${envNames.join(", ")} kept beside the ${name} preset; it stays the preset`
+          : back
           ? `Removed your ${name}; the ${back.origin} ${name} is back: ` +
             [back.command, ...back.args].join(" ")
           : `Removed ${name}`,

@@ -127,10 +127,28 @@ async function whyItStands(kv: Deno.Kv, session: AgentSession): Promise<string |
   }
   if (session.error) {
     // The message says what happened and what to do; the error's class name would only lead it.
-    return printable(session.error.message);
+    return firstLineOf(session.error.message, session.error.stderrTail);
   }
   if (session.state === "failed") return "failed; no reason was kept";
   return null;
+}
+
+/** The most characters of a reason's first line `sync chat` prints. */
+const MAX_REASON_LINE = 500;
+
+/**
+ * A failure's reason as one row's line: its first line (the known cause and
+ * fix when Sync knows one, else what happened and the agent's last line on
+ * stderr), printable and cut short, saying where the rest is when there is
+ * more than that line.
+ */
+function firstLineOf(message: string, stderrTail: string | undefined): string {
+  const [first = "", ...rest] = message.split("\n");
+  const line = first.length <= MAX_REASON_LINE ? first : `${first.slice(0, MAX_REASON_LINE - 1)}…`;
+  const more = line !== first || rest.some((l) => l.trim() !== "") ||
+    (stderrTail ?? "").trim() !== "";
+  return printable(line) +
+    (more ? " (sync chat shows the first line only: the app's Chat shows all of it)" : "");
 }
 
 /** What a waiting session waits for, and where a person answers it. */

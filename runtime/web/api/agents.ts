@@ -6,8 +6,10 @@
  * `{ name, value }` sets one variable of an agent's environment (a key a
  * sign-in reads: a preset stays a preset), or removes it (`value: null`),
  * answering the list, which names the variable and never shows its value;
- * `POST /api/agents/:name/remove` removes one, bringing back a preset it
- * replaced (a preset itself is refused).
+ * `POST /api/agents/:name/remove` removes a person's definition, bringing
+ * back a preset it replaced, or, for a preset, the variables kept beside it
+ * (answering which, by name); a preset with none is refused (409), there
+ * being nothing to remove.
  *
  * @module
  */
@@ -56,8 +58,8 @@ export function agentRoutes(kv: Deno.Kv): Hono {
     return c.json(await agentsResponse(kv));
   });
   routes.post("/:name/remove", async (c) => {
-    await removeAgent(kv, c.req.param("name"));
-    return c.json(await agentsResponse(kv));
+    const { definition, envNames } = await removeAgent(kv, c.req.param("name"));
+    return c.json({ ...await agentsResponse(kv), removed: { definition, envNames } });
   });
   return routes;
 }

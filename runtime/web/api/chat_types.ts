@@ -24,7 +24,7 @@
  * - `GET /api/agents` → {@linkcode AgentsResponse}; `POST /api/agents` `{ name, command, args?, env? }`
  *   adds or replaces a definition; `POST /api/agents/:name/env` `{ name, value }` sets one variable
  *   (a sign-in's key; `value: null` removes it), never answered back; `POST /api/agents/:name/remove`
- *   removes one a person added.
+ *   removes one a person added, or the keys kept beside a preset (409 when there is none).
  *
  * Live: the project's event stream (`GET /api/events`) carries `session` facts (a pointer changed),
  * `transcript` facts (an entry added) and `activity` facts (what the agent is doing, while a turn
@@ -132,4 +132,9 @@ export interface AgentDefinitionView {
 export interface AgentsResponse {
   /** Every agent, by name. */
   agents: AgentDefinitionView[];
+  /**
+   * `POST /api/agents/:name/remove` only: what it removed — a person's
+   * definition, or the variables (keys) kept beside a preset, by name.
+   */
+  removed?: { definition: boolean; envNames: string[] };
 }

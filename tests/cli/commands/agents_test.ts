@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
+import { setAgentEnv } from "../../../runtime/agents/mod.ts";
+import { openInstallation } from "../../../runtime/projects/mod.ts";
 import { runSync } from "../../internal/cli.ts";
 import { ServeProcess } from "../../internal/serve_process.ts";
 
@@ -53,20 +55,45 @@ Deno.test("`sync agents` lists, adds and removes agents", async (t) => {
       assert.match(removed.stdout, /Removed your goose; the preset goose is back: goose acp/);
     });
 
-    await t.step("a preset cannot be removed, and bad words are refused", async () => {
-      const preset = await sync("agents", "remove", "codex");
-      assert.equal(preset.code, 1);
-      assert.match(preset.stderr, /codex is a preset and cannot be removed/);
-      const noCommand = await sync("agents", "add", "mine");
-      assert.equal(noCommand.code, 2);
-      assert.match(noCommand.stderr, /needs a command/);
-      const badEnv = await sync("agents", "add", "mine", "--command", "x", "--env", "NOEQUALS");
-      assert.equal(badEnv.code, 2);
-      assert.match(badEnv.stderr, /--env takes NAME=value/);
-      const unknown = await sync("agents", "remove", "nobody");
-      assert.equal(unknown.code, 1);
-      assert.match(unknown.stderr, /no agent named nobody/);
+    await t.step("removing a preset removes the keys kept beside it, naming them", async () => {
+      const kv = await openInstallation(home);
+      try {
+        await setAgentEnv(kv, "codex", "OPENAI_API_KEY", "sk-very-secret");
+      } finally {
+        kv.close();
+      }
+      const removed = await sync("agents", "remove", "codex");
+      assert.equal(removed.code, 0, removed.stderr);
+      assert.equal(
+        removed.stdout.trim(),
+        "Removed OPENAI_API_KEY kept beside the codex preset; it stays the preset",
+      );
+      assert.ok(!removed.stdout.includes("sk-very-secret"));
+      const listed = await sync("agents");
+      assert.match(listed.stdout, /^codex\tpreset\tnpx -y --prefer-offline \S+$/m);
     });
+
+    await t.step(
+      "a preset with nothing beside it is refused, and bad words are refused",
+      async () => {
+        const preset = await sync("agents", "remove", "codex");
+        assert.equal(preset.code, 1);
+        // In words, with no error class in front.
+        assert.match(
+          preset.stderr,
+          /^sync agents: codex is a preset and cannot be removed, and no key is kept beside it: there is nothing to remove/,
+        );
+        const noCommand = await sync("agents", "add", "mine");
+        assert.equal(noCommand.code, 2);
+        assert.match(noCommand.stderr, /needs a command/);
+        const badEnv = await sync("agents", "add", "mine", "--command", "x", "--env", "NOEQUALS");
+        assert.equal(badEnv.code, 2);
+        assert.match(badEnv.stderr, /--env takes NAME=value/);
+        const unknown = await sync("agents", "remove", "nobody");
+        assert.equal(unknown.code, 1);
+        assert.match(unknown.stderr, /no agent named nobody/);
+      },
+    );
   } finally {
     await Deno.remove(home, { recursive: true });
   }

@@ -84,6 +84,18 @@ Deno.test("`chatCommand.run()` says under each row why the session waits, failed
           error: { name: "AgentFailedError", message: "The agent demo exited with code 1" },
         }),
       );
+      await createSession(
+        kv,
+        session(real, "work-failed-at-length", {
+          state: "failed",
+          error: {
+            name: "AgentFailedError",
+            message: "The agent codex could not reach OpenAI during the turn: stream " +
+              "disconnected.\n\nThe agent codex refused the turn: Internal error",
+            stderrTail: "\x1b[31mERROR\x1b[0m stream disconnected\n",
+          },
+        }),
+      );
       await createSession(kv, session(real, "work-failed-silently", { state: "failed" }));
       await createSession(
         kv,
@@ -143,6 +155,13 @@ Deno.test("`chatCommand.run()` says under each row why the session waits, failed
         // The reason in words, with no error class in front of it.
         assert.equal(under("work-failed"), "The agent demo exited with code 1");
         assert.equal(under("work-failed-silently"), "failed; no reason was kept");
+        // Only its first line, saying where the rest is; nothing of its stderr, no escapes.
+        assert.equal(
+          under("work-failed-at-length"),
+          "The agent codex could not reach OpenAI during the turn: stream disconnected. " +
+            "(sync chat shows the first line only: the app's Chat shows all of it)",
+        );
+        assert.ok(!chat.stdout.includes("\\u001b") && !chat.stdout.includes("\\n\\n"));
         assert.equal(under("work-ended"), "Begun by the clock at 2026-01-02 03:04");
         assert.match(
           under("work-stopped") ?? "",

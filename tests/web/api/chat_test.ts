@@ -297,6 +297,34 @@ Deno.test("GET and POST /api/agents list, add and remove agents", async (t) => {
       },
     );
 
+    await t.step(
+      "removing a preset removes the keys kept beside it, never answering them",
+      async () => {
+        const saved = await post("/api/agents/gemini/env", {
+          name: "GEMINI_API_KEY",
+          value: "g-very-secret",
+        });
+        assert.equal(saved.status, 200);
+        await saved.body?.cancel();
+        const removed = await post("/api/agents/gemini/remove", {});
+        assert.equal(removed.status, 200);
+        const text = await removed.text();
+        assert.ok(!text.includes("g-very-secret"), "the value is not answered");
+        const answer = JSON.parse(text) as AgentsResponse;
+        assert.deepEqual(answer.removed, { definition: false, envNames: ["GEMINI_API_KEY"] });
+        const gemini = answer.agents.find((a) => a.name === "gemini");
+        assert.equal(gemini?.origin, "preset");
+        assert.deepEqual(gemini?.envNames, []);
+        assert.deepEqual((await readAgent(env.kv, "gemini"))?.env, {});
+        const refused = await post("/api/agents/gemini/remove", {});
+        assert.equal(refused.status, 409);
+        assert.match(
+          (await refused.json() as ErrorResponse).error,
+          /^gemini is a preset .*nothing to remove/,
+        );
+      },
+    );
+
     await t.step("a definition that is not one is refused, naming the part", async () => {
       const cases: [unknown, RegExp][] = [
         [{ name: "Bad Name", command: "x" }, /lowercase letters/],
