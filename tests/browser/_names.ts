@@ -118,6 +118,8 @@ export const CHAT = {
   signInWays: "Sign in to",
   /** A way's button that saves its key into the agent's definition and continues. */
   saveKey: "Save in the agent's definition and continue",
+  /** A failure in the transcript. */
+  failure: "Failure",
   /** A message not sent yet, waiting for the agent's session. */
   notSentYet: "Not sent yet",
 } as const;

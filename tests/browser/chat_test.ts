@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
 import {
   BROWSER_TEST,
   expectCount,
+  expectGone,
   expectText,
   hasFocus,
   Installation,
@@ -14,19 +16,35 @@ import {
 import { examplePath } from "./_demo.ts";
 import { CHAT } from "./_names.ts";
 
+const DEMO_AGENT = fileURLToPath(
+  new URL("../../runtime/agents/demo/demo_agent.ts", import.meta.url),
+);
+
 Deno.test("Chat shows a conversation with the demo agent live", BROWSER_TEST, async (t) => {
   const browser = await launchBrowser();
   const installation = await Installation.create();
   try {
     const project = await installation.project("site");
+    // The demo agent, taking 3 s to start, as a program that loads a while and says so.
+    await installation.syncOk([
+      "agents",
+      "add",
+      "slow",
+      "--command",
+      Deno.execPath(),
+      "--arg=run",
+      "--arg=--allow-net=127.0.0.1",
+      `--arg=${DEMO_AGENT}`,
+      "--arg=--slow-start",
+    ]);
     await installation.serve();
     const chat = `/p/${encodeURIComponent(project)}/chat`;
 
     /** Begins a conversation from the list's button and answers its key, from the address. */
-    const begin = async (page: Page, text: string) => {
+    const begin = async (page: Page, text: string, agent = "demo") => {
       await page.getByRole("button", { name: CHAT.newButton }).click();
       const dialog = page.getByRole("dialog", { name: CHAT.newDialog });
-      await dialog.getByLabel(CHAT.agentField, { exact: true }).selectOption("demo");
+      await dialog.getByLabel(CHAT.agentField, { exact: true }).selectOption(agent);
       await dialog.getByLabel(CHAT.firstTurnField, { exact: true }).fill(text);
       await dialog.getByRole("button", { name: CHAT.begin }).click();
       await until("the address names the conversation", () => /\/chat\/[^/]+$/.test(page.url()));
@@ -170,6 +188,120 @@ Deno.test("Chat shows a conversation with the demo agent live", BROWSER_TEST, as
         await expectText(log, /You were not asked\./);
         await expectCount(log.getByText("Turn ended"), 1);
         await watched.assertAccessible("a continued conversation");
+        await watched.close();
+      },
+    );
+
+    /** Defines the agent `later`: the demo agent, or a program that is not there. */
+    const defineLater = async (installed: boolean) => {
+      await installation.syncOk(
+        installed
+          ? [
+            "agents",
+            "add",
+            "later",
+            "--command",
+            Deno.execPath(),
+            "--arg=run",
+            "--arg=--allow-net=127.0.0.1",
+            `--arg=${DEMO_AGENT}`,
+          ]
+          : ["agents", "add", "later", "--command", "/nonexistent/sync-test-agent"],
+      );
+    };
+
+    await t.step(
+      "a failed turn says why once, and what Continue and the box do now",
+      async () => {
+        const watched = await openPage(browser, installation, { path: chat });
+        const { page } = watched;
+        await begin(page, "no-permission crash now");
+        const log = page.getByRole("log", { name: CHAT.transcript });
+        const failure = log.getByRole("article", { name: CHAT.failure });
+        await failure.waitFor();
+        // The agent's stderr line is shown once: in the message, or under its heading.
+        await until(
+          "the crash's stderr line is shown",
+          async () =>
+            (await failure.textContent() ?? "").includes("crashing in the middle of the turn"),
+        );
+        const shown = await failure.textContent() ?? "";
+        assert.equal(shown.split("crashing in the middle of the turn").length - 1, 1, shown);
+        const main = page.getByRole("main");
+        await expectText(main, /Continue starts the agent again; then type the next turn/);
+        assert.doesNotMatch(await main.textContent() ?? "", /cannot go on/);
+        const send = page.getByRole("button", { name: CHAT.send });
+        await page.getByRole("textbox", { name: CHAT.nextTurnField }).fill("A next turn");
+        assert.equal(await send.getAttribute("aria-disabled"), "false");
+        await watched.assertAccessible("a failed conversation");
+        await watched.screenshot("chat-failed-light");
+        await watched.close();
+      },
+    );
+
+    await t.step(
+      "a failed conversation goes on: Continue sends what waits, and so does a message sent",
+      async () => {
+        await defineLater(false);
+        const watched = await openPage(browser, installation, { path: chat });
+        const { page } = watched;
+        await begin(page, "no-permission my first words", "later");
+        const log = page.getByRole("log", { name: CHAT.transcript });
+        await log.getByRole("article", { name: CHAT.failure }).first().waitFor();
+        await expectText(
+          page.getByRole("main"),
+          /Continue starts the agent again and sends the 1 message kept below/,
+        );
+        await defineLater(true);
+        await page.getByRole("button", { name: CHAT.continue }).click();
+        await expectText(log, /You said: «no-permission my first words»/);
+        await expectText(log, /Turn ended/);
+        await expectGone(page.getByRole("region", { name: CHAT.notSentYet }));
+        await watched.close();
+
+        // Failed again, a message sent without Continue raises the agent: both are answered.
+        await defineLater(false);
+        const dark = await openPage(browser, installation, { path: chat, colorScheme: "dark" });
+        await begin(dark.page, "no-permission the first again", "later");
+        const darkLog = dark.page.getByRole("log", { name: CHAT.transcript });
+        await darkLog.getByRole("article", { name: CHAT.failure }).first().waitFor();
+        await dark.screenshot("chat-failed-dark");
+        await defineLater(true);
+        const box = dark.page.getByRole("textbox", { name: CHAT.nextTurnField });
+        await box.fill("no-permission and one more");
+        await box.press("Enter");
+        await expectText(darkLog, /You said: «[^»]*no-permission the first again»/);
+        await expectText(darkLog, /You said: «no-permission and one more»/);
+        await expectCount(darkLog.getByText("Turn ended"), 2);
+        await dark.close();
+      },
+    );
+
+    await t.step(
+      "a message typed while the agent starts is kept, then answered after the first",
+      async () => {
+        const watched = await openPage(browser, installation, { path: chat });
+        const { page } = watched;
+        await begin(page, "no-permission the first words", "slow");
+        await expectText(page.locator("#turn-reason"), /The agent is starting/);
+        await expectText(
+          page.getByRole("log", { name: CHAT.transcript }),
+          /the agent is starting/,
+        );
+        const box = page.getByRole("textbox", { name: CHAT.nextTurnField });
+        await box.fill("no-permission the second words");
+        await box.press("Enter");
+        await expectText(
+          page.getByRole("status").filter({ hasText: "Kept" }),
+          /once it is up/,
+        );
+        await expectText(page.getByRole("region", { name: CHAT.notSentYet }), /second words/);
+        await watched.screenshot("chat-starting-light");
+        const log = page.getByRole("log", { name: CHAT.transcript });
+        await expectText(log, /You said: «no-permission the first words/);
+        await expectText(log, /You said: «no-permission the second words/);
+        await expectCount(log.getByText("Turn ended"), 2);
+        await expectGone(page.getByRole("region", { name: CHAT.notSentYet }));
         await watched.close();
       },
     );

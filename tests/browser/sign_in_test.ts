@@ -37,10 +37,9 @@ Deno.test(
         "--arg=--needs-key=DEMO_KEY",
       ]);
       await installation.serve();
-      const watched = await openPage(browser, installation, {
-        path: `/p/${encodeURIComponent(project)}/chat`,
-      });
-      const { page } = watched;
+      const chat = `/p/${encodeURIComponent(project)}/chat`;
+      let watched = await openPage(browser, installation, { path: chat });
+      let page = watched.page;
 
       await t.step("the first message waits, shown, with a form for the key", async () => {
         await page.getByRole("button", { name: CHAT.newButton }).click();
@@ -56,9 +55,42 @@ Deno.test(
           page.getByRole("region", { name: CHAT.notSentYet }),
           /my <b>first<\/b> words/,
         );
+        // The wait is said once: the ways, with the agent's code drawn as code, and no repeat.
+        const box = page.locator(".turn-box");
+        assert.doesNotMatch(await box.textContent() ?? "", /needs a person to sign in/);
+        await expectText(ways.locator("code", { hasText: "DEMO_KEY" }).first(), "DEMO_KEY");
+        assert.doesNotMatch(await ways.textContent() ?? "", /`/);
+        await expectText(page.locator("#turn-reason"), /kept, and sent once you sign in/);
         await watched.assertAccessible("a conversation waiting for a key");
         await watched.screenshot("chat-sign-in-light");
       });
+
+      await t.step(
+        "interrupted while it waits, the page says what Continue does with the kept message",
+        async () => {
+          const key = decodeURIComponent(new URL(page.url()).pathname.split("/").at(-1)!);
+          await watched.close();
+          await installation.restart();
+          watched = await openPage(browser, installation, {
+            path: `${chat}/${encodeURIComponent(key)}`,
+            colorScheme: "dark",
+          });
+          page = watched.page;
+          const log = page.getByRole("log", { name: CHAT.transcript });
+          await expectText(log, /Nothing sent to keyed yet/);
+          assert.doesNotMatch(await log.textContent() ?? "", /Nothing was said/);
+          const notice = page.locator(".turn-box .turn-notice");
+          await expectText(notice, /Sync stopped before the agent's session opened/);
+          await expectText(notice, /Continue raises the agent again and sends the 1 message kept/);
+          assert.doesNotMatch(await notice.textContent() ?? "", /was working/);
+          await watched.assertAccessible("a conversation interrupted while it waited for a key");
+          await watched.screenshot("chat-interrupted-sign-in-dark");
+          await page.getByRole("button", { name: CHAT.continue }).click();
+          const ways = page.getByRole("region", { name: CHAT.signInWays });
+          await expectText(ways, /DEMO_KEY/);
+          await watched.screenshot("chat-sign-in-dark");
+        },
+      );
 
       await t.step(
         "saving the key continues, and the agent answers the first message",

@@ -175,6 +175,10 @@ export function ChatDetail(props: ChatDetailProps) {
   }
   const { session } = shown.held;
   const lastEntry = shown.held.entries.at(-1);
+  // Raised, not working yet: what the activity says, or before it says, no agent session yet.
+  const starting = session.state === "ordered" ||
+    (session.state === "running" &&
+      (activity !== null ? activity.phase !== "working" : session.agentSessionId === null));
   const unsaidError = session.error !== null && session.state === "failed" &&
     lastEntry?.kind !== "failure";
   return (
@@ -198,6 +202,7 @@ export function ChatDetail(props: ChatDetailProps) {
         project={project}
         onSession={take}
         live={state.live.value}
+        starting={starting}
       />
       {(session.pending ?? []).length > 0 && (
         <section class="pending-turns" aria-label="Not sent yet">
@@ -213,7 +218,7 @@ export function ChatDetail(props: ChatDetailProps) {
       {activity !== null && session.state === "running" && (
         <ActivityLine activity={activity} agent={session.agent} />
       )}
-      <TurnBox session={session} project={project} onSession={take} />
+      <TurnBox session={session} project={project} starting={starting} onSession={take} />
     </div>
   );
 }

@@ -117,3 +117,27 @@ export function stopWords(stopReason: string): string {
       return `Turn stopped: ${stopReason}`;
   }
 }
+
+/**
+ * What a sign-in wait's text says that its ways do not: the sentence of a
+ * known failure that leads it (which may name one more way, such as a
+ * command to run). The sentence Sync builds from the ways ("The agent …
+ * needs a person to sign in …") is left out, since the ways say it each
+ * with its action. Null when nothing is left.
+ *
+ * @param text The wait's text.
+ * @param agent The agent's name in Sync.
+ */
+export function signInLead(text: string, agent: string): string | null {
+  const own = `The agent ${agent} needs a person to sign in`;
+  const lead = text.split(/\n\s*\n/)
+    .map((paragraph) => paragraph.trim())
+    .filter((paragraph) => paragraph !== "" && !paragraph.startsWith(own))
+    .join("\n\n");
+  return lead === "" ? null : lead;
+}
+
+/** "1 message", "3 messages". */
+export function messagesWords(count: number): string {
+  return count === 1 ? "1 message" : `${count} messages`;
+}

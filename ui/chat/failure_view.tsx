@@ -1,4 +1,5 @@
 import type { FailureEntry } from "../../runtime/web/api/chat_types.ts";
+import { AgentWords } from "./agent_words.tsx";
 
 /** Props of {@linkcode FailureView}. */
 export interface FailureViewProps {
@@ -6,15 +7,24 @@ export interface FailureViewProps {
   entry: FailureEntry;
 }
 
-/** A failure: the reason, then the last of what the agent wrote on stderr. */
+/**
+ * A failure: the reason, its commands drawn as code, then the last of what
+ * the agent wrote on stderr, unless the reason quotes it already.
+ */
 export function FailureView(props: FailureViewProps) {
   const { entry } = props;
+  const tail = entry.stderrTail?.trim() ?? "";
+  const quoted = tail !== "" && entry.message.includes(tail);
   return (
     <article class="chat-entry failure" aria-label="Failure">
-      <p class="error">{entry.message}</p>
-      {entry.stderrTail && (
+      {entry.message.split(/\n\s*\n/).map((paragraph, index) => (
+        <p key={index} class="error">
+          <AgentWords text={paragraph} />
+        </p>
+      ))}
+      {tail !== "" && !quoted && (
         <div class="failure-stderr">
-          <div class="tertiary">The last the agent wrote on stderr</div>
+          <div class="tertiary">What the agent last wrote on stderr</div>
           <pre class="chat-pre">{entry.stderrTail}</pre>
         </div>
       )}

@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import type { ChatSessionResponse, SignInWay } from "../../runtime/web/api/chat_types.ts";
 import { messageOf, postJson } from "../api/client.ts";
+import { AgentWords } from "./agent_words.tsx";
 
 /** Props of {@linkcode SignInWayView}. */
 export interface SignInWayViewProps {
@@ -59,11 +60,15 @@ export function SignInWayView(props: SignInWayViewProps) {
   return (
     <li class="sign-in-way" aria-labelledby={`${id}-name`}>
       <div id={`${id}-name`} class="sign-in-way-name">{way.name}</div>
-      {way.description && <div class="secondary">{way.description}</div>}
+      {way.description && (
+        <div class="secondary">
+          <AgentWords text={way.description} />
+        </div>
+      )}
       {way.command && (
         <div class="sign-in-way-command">
           <span class="tertiary">Run in a terminal, then press Continue:</span>
-          <code>{way.command}</code>
+          <pre class="chat-pre sign-in-command"><code>{way.command}</code></pre>
           <button
             type="button"
             class="button"

@@ -24,6 +24,8 @@ export interface TranscriptViewProps {
   onSession: (answer: ChatSessionResponse) => void;
   /** The window's live stream is open. */
   live: boolean;
+  /** The agent is being raised: it has not begun a turn yet. */
+  starting: boolean;
 }
 
 /** How near the bottom, in pixels, still counts as at the bottom. */
@@ -66,7 +68,9 @@ export function TranscriptView(props: TranscriptViewProps) {
           past what Sync keeps, and not shown.
         </p>
       )}
-      {props.items.length === 0 && <p class="tertiary transcript-omitted">{emptyWords(session)}</p>}
+      {props.items.length === 0 && (
+        <p class="tertiary transcript-omitted">{emptyWords(session, props.starting)}</p>
+      )}
       {props.items.map((item, index) => {
         switch (item.kind) {
           case "user": {
@@ -112,13 +116,25 @@ export function TranscriptView(props: TranscriptViewProps) {
   );
 }
 
-/** What an empty transcript says, as the session stands. */
-function emptyWords(session: AgentSession): string {
-  if (session.state === "waiting" && session.waitingFor?.kind === "sign-in") {
-    return `Nothing yet: the agent ${session.agent} waits for you to sign in (below).`;
+/** What an empty transcript says, as the session stands and with what waits to be sent. */
+function emptyWords(session: AgentSession, starting: boolean): string {
+  const waits = session.pending?.length ?? 0;
+  const signIn = session.state === "waiting" && session.waitingFor?.kind === "sign-in";
+  const these = waits === 1 ? "your message below is" : "your messages below are";
+  if (signIn) {
+    return waits > 0
+      ? `Nothing sent to ${session.agent} yet: it waits for you to sign in (below); ${these} ` +
+        "kept until then."
+      : `Nothing yet: the agent ${session.agent} waits for you to sign in (below).`;
   }
-  if (session.state === "running" || session.state === "ordered") {
-    return "Nothing yet: the agent is starting.";
+  if (starting && (session.state === "running" || session.state === "ordered")) {
+    return waits > 0
+      ? `Nothing yet: the agent is starting; ${these} sent once it is up.`
+      : "Nothing yet: the agent is starting.";
+  }
+  if (session.state === "running") return "Nothing yet: the agent is working.";
+  if (waits > 0) {
+    return `Nothing sent to ${session.agent} yet: ${these} kept, to be sent once its session opens.`;
   }
   return "Nothing was said in this conversation.";
 }

@@ -2,6 +2,8 @@ import { useRef, useState } from "preact/hooks";
 import type { AgentSession, ChatSessionResponse } from "../../runtime/web/api/chat_types.ts";
 import { messageOf, postJson } from "../api/client.ts";
 import { useDelayed } from "../common/use_delayed.ts";
+import { AgentWords } from "./agent_words.tsx";
+import { messagesWords, signInLead } from "./chat_words.ts";
 import { SignInWayView } from "./sign_in_way_view.tsx";
 
 /** Props of {@linkcode TurnBox}. */
@@ -10,16 +12,26 @@ export interface TurnBoxProps {
   session: AgentSession;
   /** The project folder, as the address gives it. */
   project: string;
+  /** The agent is being raised: it has not begun a turn yet. */
+  starting: boolean;
   /** Told the session as an action left it. */
   onSession: (answer: ChatSessionResponse) => void;
 }
 
 type Action = "prompt" | "cancel" | "continue";
 
+/** A line of what the last action did, shown while the session stays as that action left it. */
+interface Said {
+  text: string;
+  when: (session: AgentSession) => boolean;
+}
+
 /**
  * The conversation's controls: a box for the next turn (Enter sends,
  * Shift+Enter starts a new line), Cancel while the agent works, and
- * Continue for a session that was interrupted or has ended. While the next
+ * Continue for a session that was interrupted, failed, waits for a sign-in
+ * or has ended. While the agent is being raised, waits for a sign-in or has
+ * failed, what is sent is kept and sent once the agent is up. While the next
  * turn cannot be sent, the box looks closed and says why; what is typed in
  * it meanwhile waits there.
  */
@@ -28,18 +40,23 @@ export function TurnBox(props: TurnBoxProps) {
   const [text, setText] = useState("");
   const [busy, setBusy] = useState<Action | null>(null);
   const [error, setError] = useState<string | null>(null);
-  // What the last action did, for as long as the session stays where that action left it.
-  const [said, setSaid] = useState<{ text: string; state: string }[]>([]);
+  const [said, setSaid] = useState<Said[]>([]);
   const box = useRef<HTMLTextAreaElement>(null);
   const slow = useDelayed(busy !== null, 300);
   const working = session.state === "running" || session.state === "waiting" ||
     session.state === "ordered";
   const signIn = session.waitingFor?.kind === "sign-in" ? session.waitingFor : null;
-  // While a sign-in waits, what is sent is kept and sent once the agent's session opens.
-  const canSend = session.state === "ended" || session.state === "interrupted" || signIn !== null;
-  // Signed in meanwhile, a person raises the agent again with Continue.
-  const canContinue = canSend;
-  const reason = reasonOf(session);
+  const waits = session.pending?.length ?? 0;
+  // Sync keeps what is sent while the agent is raised; an order not started yet is not raised.
+  const raising = props.starting && session.state === "running";
+  const canContinue = session.state === "ended" || session.state === "interrupted" ||
+    session.state === "failed" || signIn !== null;
+  const canSend = canContinue || raising;
+  const reason = reasonOf(session, props.starting);
+  const ways = signIn?.ways ?? [];
+  const lead = signIn
+    ? (ways.length > 0 ? signInLead(signIn.text, session.agent) : signIn.text)
+    : null;
 
   const act = async (action: Action) => {
     if (busy) return;
@@ -55,21 +72,24 @@ export function TurnBox(props: TurnBoxProps) {
       props.onSession(answer);
       if (action === "prompt") {
         setText("");
-        setSaid([{
-          text: answer.session.state === "waiting"
-            ? "Kept: the agent gets it once you sign in and continue."
-            : "Sent. The agent is working on it.",
-          state: answer.session.state,
-        }]);
+        // A failed agent is raised again, as one starting is still raised: the message waits for it.
+        setSaid([promptSaid(answer.session, raising || session.state === "failed")]);
       } else if (action === "cancel") {
-        setSaid([{ text: "Cancelled the turn.", state: answer.session.state }]);
+        setSaid([{ text: "Cancelled the turn.", when: (s) => s.state === answer.session.state }]);
       } else {
         // Raising the agent again runs on after the answer; the turn can be typed once it ended.
         setSaid([
-          { text: "Raising the agent again…", state: "running" },
+          {
+            text: waits > 0
+              ? `Raising the agent again; it gets the ${
+                messagesWords(waits)
+              } kept below once it is up…`
+              : "Raising the agent again…",
+            when: (s) => s.state === "running",
+          },
           {
             text: "Continued: the agent has the conversation again. Type the next turn.",
-            state: "ended",
+            when: (s) => s.state === "ended",
           },
         ]);
         box.current?.focus();
@@ -84,94 +104,136 @@ export function TurnBox(props: TurnBoxProps) {
 
   return (
     <div class="turn-box">
-      {session.state === "interrupted" && (
-        <p class="turn-notice">
-          Interrupted: Sync stopped while the agent was working. {interruptedWords(session)}{" "}
-          Continue raises the agent again; then type the next turn.
-        </p>
-      )}
-      {session.state === "failed" && <p class="secondary turn-notice">{reason}</p>}
-      {signIn && (signIn.ways ?? []).length > 0 && (
-        <section class="turn-notice" aria-labelledby="sign-in-heading">
+      {session.state === "interrupted" && <p class="turn-notice">{interruptedNotice(session)}</p>}
+      {session.state === "failed" && <p class="turn-notice">{failedNotice(session)}</p>}
+      {signIn && (
+        <section class="turn-notice sign-in" aria-labelledby="sign-in-heading">
           <h3 id="sign-in-heading" class="sign-in-heading">Sign in to {session.agent} to go on</h3>
-          <ul class="sign-in-ways">
-            {signIn.ways!.map((way) => (
-              <SignInWayView
-                key={way.id}
-                way={way}
-                agent={session.agent}
-                sessionKey={session.key}
-                project={props.project}
-                onSession={props.onSession}
-              />
+          {lead &&
+            lead.split(/\n\s*\n/).map((paragraph, index) => (
+              <p key={index} class="sign-in-lead">
+                <AgentWords text={paragraph} />
+              </p>
             ))}
-          </ul>
+          {ways.length > 0 && (
+            <ul class="sign-in-ways">
+              {ways.map((way) => (
+                <SignInWayView
+                  key={way.id}
+                  way={way}
+                  agent={session.agent}
+                  sessionKey={session.key}
+                  project={props.project}
+                  onSession={props.onSession}
+                />
+              ))}
+            </ul>
+          )}
         </section>
       )}
-      {session.state !== "failed" && (
-        <form
-          class="turn-form"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void act("prompt");
+      <form
+        class="turn-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void act("prompt");
+        }}
+      >
+        <label class="visually-hidden" for="turn-text">Next turn</label>
+        {/* Open to typing at any time, so the next turn can be drafted while the agent works. */}
+        <textarea
+          id="turn-text"
+          ref={box}
+          class={`input turn-text ${canSend ? "" : "turn-text-closed"}`}
+          rows={3}
+          value={text}
+          placeholder={canSend ? "Say what to do next" : ""}
+          aria-describedby={reason ? "turn-reason" : undefined}
+          onInput={(event) => setText((event.target as HTMLTextAreaElement).value)}
+          onKeyDown={(event) => {
+            if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+              event.preventDefault();
+              void act("prompt");
+            }
           }}
-        >
-          <label class="visually-hidden" for="turn-text">Next turn</label>
-          {/* Open to typing at any time, so the next turn can be drafted while the agent works. */}
-          <textarea
-            id="turn-text"
-            ref={box}
-            class={`input turn-text ${canSend ? "" : "turn-text-closed"}`}
-            rows={3}
-            value={text}
-            placeholder={canSend ? "Say what to do next" : ""}
-            aria-describedby={reason ? "turn-reason" : undefined}
-            onInput={(event) => setText((event.target as HTMLTextAreaElement).value)}
-            onKeyDown={(event) => {
-              if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
-                event.preventDefault();
-                void act("prompt");
-              }
-            }}
-          />
-          <div class="turn-actions">
-            {reason && <p id="turn-reason" class="tertiary turn-reason">{reason}</p>}
-            {working && (
-              <button
-                type="button"
-                class="button"
-                aria-disabled={busy !== null}
-                onClick={() => act("cancel")}
-              >
-                Cancel
-              </button>
-            )}
-            {canContinue && (
-              <button
-                type="button"
-                class="button"
-                aria-disabled={busy !== null}
-                onClick={() => act("continue")}
-              >
-                Continue
-              </button>
-            )}
+        />
+        <div class="turn-actions">
+          {reason && <p id="turn-reason" class="tertiary turn-reason">{reason}</p>}
+          {working && (
             <button
-              type="submit"
-              class="button primary"
-              aria-disabled={!canSend || busy !== null || text.trim() === ""}
+              type="button"
+              class="button"
+              aria-disabled={busy !== null}
+              onClick={() => act("cancel")}
             >
-              Send
+              Cancel
             </button>
-          </div>
-        </form>
-      )}
+          )}
+          {canContinue && (
+            <button
+              type="button"
+              class="button"
+              aria-disabled={busy !== null}
+              onClick={() => act("continue")}
+            >
+              Continue
+            </button>
+          )}
+          <button
+            type="submit"
+            class="button primary"
+            aria-disabled={!canSend || busy !== null || text.trim() === ""}
+          >
+            Send
+          </button>
+        </div>
+      </form>
       {error && <p class="error" role="alert">{error}</p>}
       <p class="tertiary turn-said" role="status">
-        {slow ? busyWords(busy) : said.find((line) => line.state === session.state)?.text ?? ""}
+        {slow ? busyWords(busy) : said.find((line) => line.when(session))?.text ?? ""}
       </p>
     </div>
   );
+}
+
+/** What sending a message did, as the answer left the session; `unready` when the agent was not up. */
+function promptSaid(session: AgentSession, unready: boolean): Said {
+  const kept = session.pending?.at(-1)?.id;
+  const waiting = (s: AgentSession) =>
+    kept !== undefined && (s.pending ?? []).some((t) => t.id === kept);
+  if (session.state === "waiting") {
+    return { text: "Kept: the agent gets it once you sign in and continue.", when: waiting };
+  }
+  if (unready && kept !== undefined) {
+    return { text: "Kept: the agent gets it once it is up.", when: waiting };
+  }
+  return { text: "Sent. The agent is working on it.", when: (s) => s.state === "running" };
+}
+
+/** What an interruption stopped, what the order asked for, and what Continue does now. */
+function interruptedNotice(session: AgentSession): string {
+  const waits = session.pending?.length ?? 0;
+  const stopped = session.agentSessionId === null
+    ? "Interrupted: Sync stopped before the agent's session opened."
+    : "Interrupted: Sync stopped while the agent was working.";
+  const kept = waits > 0 ? `the ${messagesWords(waits)} kept below` : null;
+  const does = session.agentSessionId === null && session.orderKey !== null
+    ? `Continue starts the agent with its order${kept ? `, then sends ${kept}` : ""}.`
+    : kept
+    ? `Continue raises the agent again and sends ${kept}.`
+    : "Continue raises the agent again; then type the next turn.";
+  return `${stopped} ${interruptedWords(session)} ${does}`;
+}
+
+/** What Continue and the box do for a session whose agent failed. */
+function failedNotice(session: AgentSession): string {
+  const waits = session.pending?.length ?? 0;
+  return waits > 0
+    ? `The agent failed (why is said above). Continue starts the agent again and sends the ` +
+      `${
+        messagesWords(waits)
+      } kept below; a message you send now goes after them, once the agent is up.`
+    : "The agent failed (why is said above). Continue starts the agent again; then type the next " +
+      "turn. Or send it now: it is sent once the agent is up.";
 }
 
 /** What the order asked for after an interruption; whatever it asked, nothing resumes by itself. */
@@ -182,19 +244,19 @@ function interruptedWords(session: AgentSession): string {
     : "Its order asked to wait for a person after an interruption (onInterrupted: wait), and nothing resumes by itself.";
 }
 
-/** Why the next turn cannot be typed now; null when it can. */
-function reasonOf(session: AgentSession): string | null {
+/** What stands in the way of the next turn, or what becomes of it now; null when nothing does. */
+function reasonOf(session: AgentSession, starting: boolean): string | null {
   switch (session.state) {
     case "ordered":
       return "The agent is starting.";
     case "running":
-      return "The agent is working on this turn. Wait for it to end, or cancel it.";
+      return starting
+        ? "The agent is starting. What you send now is kept, and sent once it is up."
+        : "The agent is working on this turn. Wait for it to end, or cancel it.";
     case "waiting":
       return session.waitingFor?.kind === "sign-in"
-        ? session.waitingFor.text
+        ? "What you send now is kept, and sent once you sign in and continue."
         : "The agent waits for your answer above.";
-    case "failed":
-      return "The agent failed, so this conversation cannot go on. Begin a new conversation.";
     default:
       return null;
   }
