@@ -251,11 +251,22 @@ export interface ManifestLimits {
    * to agents; a package with more is several packages.
    */
   maxHandlers: number;
+  /**
+   * Levels of nesting of an `agent.input` or `agent.output` JSON Schema, as
+   * JSON (each object or array is a level). The schema is listed to every
+   * client and walked by every check: a schema nested thousands deep would
+   * overflow the stack of whatever walks it.
+   */
+  maxAgentSchemaDepth: number;
+  /** Bytes of an `agent.input` or `agent.output` JSON Schema, as JSON. */
+  maxAgentSchemaBytes: number;
 }
 
 /** The limits every manifest is held to. */
 export const MANIFEST_LIMITS: Readonly<ManifestLimits> = Object.freeze({
   maxHandlers: 256,
+  maxAgentSchemaDepth: 32,
+  maxAgentSchemaBytes: 64 * 1024,
 });
 
 /** Limits on the projects an installation keeps track of. */

@@ -28,6 +28,7 @@ import type { Source } from "../types.ts";
 import { AgentMemory } from "./agent_memory.ts";
 import { orderWork, readWorkState } from "./agent_work.ts";
 import { invalidParams } from "./invalid_params.ts";
+import { toolSchema } from "./tool_schema.ts";
 import { unknownName } from "./unknown_name.ts";
 import { withoutCodePrefix } from "./without_code_prefix.ts";
 import type { McpHost } from "./mcp_host.ts";
@@ -337,10 +338,10 @@ export class ProjectServer {
     return this.server.registerTool(handlerTool.name, {
       title: handlerTool.handler,
       description: handlerTool.agent.description,
-      inputSchema: inputSchemaOf(handlerTool),
-      ...(handlerTool.agent.output
-        ? { outputSchema: outputSchemaOf(handlerTool.agent.output) }
-        : {}),
+      // The manifest's schemas, checked with RE2 and listed as written
+      // (toolSchema); one that cannot be is not offered, and the log says why.
+      inputSchema: toolSchema(handlerTool.agent.input),
+      ...(handlerTool.agent.output ? { outputSchema: toolSchema(handlerTool.agent.output) } : {}),
     }, (payload: unknown, extra: { signal: AbortSignal }) =>
       tool(async () => {
         // The client's `notifications/cancelled` for this request aborts the
@@ -404,34 +405,6 @@ export class ProjectServer {
     await this.#watching;
     await this.#refreshing;
     await this.server.close();
-  }
-}
-
-/**
- * The tool's input schema, made from the manifest's JSON Schema so the SDK
- * both lists it and checks every call against it. A schema the conversion
- * cannot take is listed as any object, and the handler checks its payload
- * itself, as it must for any caller.
- */
-function inputSchemaOf(handlerTool: HandlerTool): z.ZodType {
-  try {
-    return z.fromJSONSchema(handlerTool.agent.input as Parameters<typeof z.fromJSONSchema>[0]);
-  } catch {
-    return z.looseObject({});
-  }
-}
-
-/**
- * The tool's output schema, made from the manifest's `agent.output` so the
- * SDK both lists it and checks every answer against it: an answer that does
- * not fit is a tool error naming where. A schema the conversion cannot take
- * is listed as any object, so the tool still answers `structuredContent`.
- */
-function outputSchemaOf(output: Record<string, unknown>): z.ZodType {
-  try {
-    return z.fromJSONSchema(output as Parameters<typeof z.fromJSONSchema>[0]);
-  } catch {
-    return z.looseObject({});
   }
 }
 

@@ -20,6 +20,7 @@ import { InvalidInputError, ManifestError, type ManifestIssue } from "../errors.
 import { duplicateJsonKeys } from "../internal/duplicate_json_keys.ts";
 import type { LifecycleMoment } from "../extension_api/service.ts";
 import { MANIFEST_LIMITS } from "../limits.ts";
+import { agentSchemaIssues } from "./agent_schema.ts";
 import { parseEvery } from "./every.ts";
 import { inheritedName, PACKAGE_ID_PATTERN } from "../internal/package_id.ts";
 
@@ -228,10 +229,12 @@ const agentShape = {
   input: z.record(z.string(), z.unknown()).superRefine((input, ctx) => {
     const message = agentInputProblem(input);
     if (message !== undefined) ctx.addIssue({ code: "custom", message, path: ["type"] });
+    for (const issue of agentSchemaIssues(input)) ctx.addIssue({ code: "custom", ...issue });
   }),
   output: z.record(z.string(), z.unknown()).superRefine((output, ctx) => {
     const message = agentOutputProblem(output);
     if (message !== undefined) ctx.addIssue({ code: "custom", message, path: ["type"] });
+    for (const issue of agentSchemaIssues(output)) ctx.addIssue({ code: "custom", ...issue });
   }).optional(),
 };
 

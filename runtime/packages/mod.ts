@@ -10,7 +10,11 @@
 export { approvablePermissions, commandLine, processPermission } from "./approvable_permissions.ts";
 export { deleteApproval, readApproval, widenedPermissions, writeApproval } from "./approval.ts";
 export type { Approval } from "./approval.ts";
+export { agentSchemaIssues } from "./agent_schema.ts";
+export type { AgentSchemaIssue } from "./agent_schema.ts";
 export { describeEvery, parseEvery } from "./every.ts";
+export { linearPattern } from "./linear_pattern.ts";
+export type { LinearPattern } from "./linear_pattern.ts";
 export { approvalsPrefix, packagesChangedKey } from "./keys.ts";
 export { declaredHosts, parseManifest, validateManifest } from "./manifest.ts";
 export { isPackageId, notAPackageId } from "../internal/package_id.ts";
