@@ -53,6 +53,8 @@ export class LiveSession {
    * send; a message queued once it is false needs work of its own.
    */
   accepting = false;
+  /** True from the start of raising the agent until its session is open (or raising failed). */
+  opening = false;
   /** A person's messages, taken one after the other. */
   prompting: Promise<unknown> = Promise.resolve();
 

@@ -401,7 +401,8 @@ export class WorkPerformer {
   async #take(live: LiveSession, text: string): Promise<void> {
     const { state, waitingFor, key } = live.pointer;
     const signIn = state === "waiting" && waitingFor?.kind === "sign-in";
-    const raising = live.working && live.acp === null;
+    // Until the agent's session is open, a message waits for it rather than being refused.
+    const raising = live.working && (live.acp === null || live.opening);
     if ((state === "running" && !raising) || (state === "waiting" && !signIn)) {
       throw new ConflictError(
         `The session ${key} is ${state}: wait for its turn to end (or cancel it) before the next`,
@@ -819,6 +820,16 @@ export class WorkPerformer {
    * stored transcript.
    */
   async #raise(live: LiveSession, mode: "new" | "resume"): Promise<void> {
+    live.opening = true;
+    try {
+      await this.#raiseAgent(live, mode);
+    } finally {
+      live.opening = false;
+    }
+  }
+
+  /** {@linkcode WorkPerformer.#raise}, while `opening` is set. */
+  async #raiseAgent(live: LiveSession, mode: "new" | "resume"): Promise<void> {
     const pointer = live.pointer;
     try {
       const definition = await readAgent(this.#kv, pointer.agent);

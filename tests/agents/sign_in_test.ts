@@ -19,6 +19,8 @@ import { SESSION_LIMITS } from "../../runtime/limits.ts";
 import type { TranscriptEntry } from "../../runtime/transcript.ts";
 import { testHost } from "../internal/packages.ts";
 import { performerOver, waitForSession } from "../internal/sessions.ts";
+import { until } from "../internal/until.ts";
+import { dirname, join } from "node:path";
 
 const texts = (entries: TranscriptEntry[], kind: TranscriptEntry["kind"]): string[] =>
   entries.filter((e) => e.kind === kind).map((e) => "text" in e ? e.text ?? "" : "");
@@ -234,5 +236,38 @@ Deno.test("`setAgentEnv()` refuses a variable or a value no environment carries,
     });
   } finally {
     kv.close();
+  }
+});
+
+Deno.test("`WorkPerformer.prompt()` keeps a message sent while the agent opens its session", async () => {
+  const env = await testHost();
+  const gate = join(await Deno.makeTempDir({ prefix: "sync-gate-" }), "open");
+  const work = performerOver(env.host, { envHas: () => false });
+  try {
+    const demo = demoAgentCommand([`session-gate=${gate}`, "no-permission"]);
+    await addAgent(env.kv, { name: "slow", command: demo.command, args: [...demo.args], env: {} });
+    await work.start();
+    const { session } = await work.begin(env.project, "slow", "the first");
+    // Initialized (its one answer so far came on stdout), its session not open yet:
+    // `session/new` waits for the gate.
+    await until("the agent is up and opening its session", async () => {
+      const view = await work.view(env.project, session.key);
+      return view.activity?.heardOn === "stdout" && view.session.agentSessionId === null;
+    });
+    const view = await work.prompt(env.project, session.key, "the second");
+    assert.deepEqual(view.session.pending?.map((p) => p.text), ["the first", "the second"]);
+    await Deno.writeTextFile(gate, "");
+    await waitForSession(
+      env.kv,
+      env.project,
+      session.key,
+      (s) => s.state === "ended" && (s.pending?.length ?? 0) === 0,
+    );
+    const { entries } = await readTranscript(env.kv, env.project, session.key);
+    assert.deepEqual(texts(entries, "user"), ["the first", "the second"]);
+  } finally {
+    await work.stop();
+    await env.close();
+    await Deno.remove(dirname(gate), { recursive: true });
   }
 });

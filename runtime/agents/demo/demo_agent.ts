@@ -66,6 +66,9 @@
  * - `--slow-start` — from its start, and before it answers `initialize`, it
  *   writes a line on stderr every 100 ms for 3 s, as a program that takes a
  *   while to load and says so (with `--no-init`, it then falls silent).
+ * - `--session-gate=PATH` — `session/new` answers only once the file `PATH`
+ *   exists, as an agent that takes a while to open a session (start it with
+ *   `--allow-read=PATH`; `demoAgentCommand` does).
  * - `--download-start` — from its start, and before it answers
  *   `initialize`, it writes the line npm writes when it fetched a package
  *   over the network (`npm http fetch GET 200 … (cache miss)`), then says
@@ -101,6 +104,9 @@ const clientFiles = { read: false, write: false };
 const flags = new Set(Deno.args.map((arg) => arg.replace(/^--/, "")));
 /** The variable `--needs-key` names, or null. */
 const neededKey = keyFlag(Deno.args);
+/** The file `--session-gate` names: `session/new` waits for it. */
+const sessionGate = Deno.args.find((arg) => arg.startsWith("--session-gate="))
+  ?.slice("--session-gate=".length) ?? null;
 const sessions = new Map<string, DemoSession>();
 const encoder = new TextEncoder();
 
@@ -520,6 +526,18 @@ async function act(
   return { stopReason: "end_turn" };
 }
 
+/** Resolves once the file exists. */
+async function gateOpen(path: string): Promise<void> {
+  for (;;) {
+    try {
+      await Deno.stat(path);
+      return;
+    } catch {
+      await sleep(20);
+    }
+  }
+}
+
 /** The name after `--needs-key` (or in `--needs-key=NAME`), or null. */
 function keyFlag(args: readonly string[]): string | null {
   for (let i = 0; i < args.length; i++) {
@@ -618,8 +636,9 @@ function main(): void {
       keyTaken = true;
       return {};
     })
-    .onRequest(acp.methods.agent.session.new, ({ params }) => {
+    .onRequest(acp.methods.agent.session.new, async ({ params }) => {
       refuseUnsignedIn();
+      if (sessionGate !== null) await gateOpen(sessionGate);
       const sessionId = crypto.randomUUID();
       sessions.set(sessionId, { updates: [], mcpServers: params.mcpServers, turn: null, turns: 0 });
       return { sessionId };
