@@ -3,8 +3,9 @@
  * its `type`, the same at `deno task check` and at install since both read a
  * manifest through {@linkcode validateManifest}: nested at most
  * `MANIFEST_LIMITS.maxAgentSchemaDepth` levels, at most
- * `maxAgentSchemaBytes` long, and every `pattern` and `patternProperties`
- * key one RE2 runs ({@linkcode linearPattern}). sync-mcp checks calls and
+ * `maxAgentSchemaBytes` long, every `pattern` and `patternProperties`
+ * key one RE2 runs ({@linkcode linearPattern}), and `uniqueItems` only
+ * where the items' declared type lets it be checked in one pass. sync-mcp checks calls and
  * answers against the schema with RE2 and lists it to every client; a
  * pattern that needs backtracking, or a schema nested thousands deep, would
  * hold or break the serve for every project.
@@ -48,6 +49,7 @@ type Role = "schema" | "map" | "data";
 export function agentSchemaIssues(schema: unknown): AgentSchemaIssue[] {
   const { maxAgentSchemaDepth, maxAgentSchemaBytes } = MANIFEST_LIMITS;
   const patterns: Array<{ source: string; path: Array<string | number> }> = [];
+  const quadratic: Array<Array<string | number>> = [];
   const stack: Array<{ value: unknown; path: Array<string | number>; depth: number; role: Role }> =
     [{ value: schema, path: [], depth: 1, role: "schema" }];
   while (stack.length > 0) {
@@ -60,6 +62,9 @@ export function agentSchemaIssues(schema: unknown): AgentSchemaIssue[] {
           `within one another); a tool's schema that deep is not one a client can show or ` +
           `check: flatten it`,
       }];
+    }
+    if (role === "schema" && isRecord(value) && slowUniqueItems(value)) {
+      quadratic.push([...path, "uniqueItems"]);
     }
     const entries: Array<[string | number, unknown]> = Array.isArray(value)
       ? value.map((item, index) => [index, item])
@@ -88,7 +93,13 @@ export function agentSchemaIssues(schema: unknown): AgentSchemaIssue[] {
         `tool's schema is sent to every client that lists the tools`,
     }];
   }
-  const issues: AgentSchemaIssue[] = [];
+  const issues: AgentSchemaIssue[] = quadratic.map((path) => ({
+    path,
+    message: "is checked only for arrays whose `items` declare a `type` of string, number, " +
+      "integer, boolean or null: telling other items apart takes time that grows with the " +
+      "square of the array's length, on the serve's one thread. Declare `items.type`, or " +
+      "leave uniqueItems out and check it in the handler",
+  }));
   for (const { source, path } of patterns) {
     try {
       linearPattern(source);
@@ -101,6 +112,22 @@ export function agentSchemaIssues(schema: unknown): AgentSchemaIssue[] {
     }
   }
   return issues;
+}
+
+/** Types whose values Ajv tells apart in one pass over an array. */
+const SCALAR_TYPES = new Set(["string", "number", "integer", "boolean", "null"]);
+
+/**
+ * True when a schema asks `uniqueItems` of an array whose items Ajv would
+ * compare pairwise: their type is not declared, or is an object or an array.
+ */
+function slowUniqueItems(schema: Record<string, unknown>): boolean {
+  if (!Object.hasOwn(schema, "uniqueItems") || schema.uniqueItems === false) return false;
+  if (schema.uniqueItems !== true) return true;
+  const items = schema.items;
+  if (!isRecord(items)) return true;
+  const types = Array.isArray(items.type) ? items.type : [items.type];
+  return types.length === 0 || !types.every((t) => typeof t === "string" && SCALAR_TYPES.has(t));
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -103,6 +103,25 @@ Deno.test("checkBuiltPackage() refuses an agent schema Sync cannot check in line
       assert.match(problems[0], /agent\.output: is nested more than 32 levels deep/);
     });
 
+    await t.step(
+      "`uniqueItems` only where the items' type lets it be checked in one pass",
+      async () => {
+        const problems = await check({
+          input: {
+            type: "object",
+            properties: {
+              tags: { type: "array", uniqueItems: true, items: { type: "string" } },
+              pairs: { type: "array", uniqueItems: true, items: { type: "object" } },
+              loose: { type: "array", uniqueItems: true },
+            },
+          },
+        });
+        assert.equal(problems.length, 2, problems.join("\n"));
+        assert.match(problems.join("\n"), /properties\.pairs\.uniqueItems: is checked only for/);
+        assert.match(problems.join("\n"), /properties\.loose\.uniqueItems: is checked only for/);
+      },
+    );
+
     await t.step("an `agent.input` past the size limit", async () => {
       const properties = Object.fromEntries(
         Array.from({ length: 3000 }, (_, i) => [`field${i}`, { type: "string" }]),
