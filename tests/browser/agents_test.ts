@@ -75,6 +75,37 @@ Deno.test("the start page's agents: added, replaced and removed", BROWSER_TEST, 
         await watched.screenshot("agents-removed-light");
       },
     );
+    await t.step("keys kept beside a preset are forgotten, and the preset stays", async () => {
+      // As Chat's sign-in form saves one.
+      const url = await installation.serve();
+      const saved = await fetch(new URL("/api/agents/codex/env", url.origin), {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${installation.token}`,
+          "content-type": "application/json",
+        },
+        body: JSON.stringify({ name: "OPENAI_API_KEY", value: "sk-not-a-real-key" }),
+      });
+      assert.equal(saved.status, 200, await saved.text());
+      assert.match(await installation.syncOk(["agents"]), /\(env: OPENAI_API_KEY\)/);
+      await page.reload();
+      const codex = page.getByRole("list", { name: "Agents" }).getByRole("listitem").filter({
+        has: page.locator(".agent-name", { hasText: /^codex$/ }),
+      });
+      await expectText(codex, "OPENAI_API_KEY");
+      await codex.getByRole("button", { name: "Forget the keys kept for codex…" }).click();
+      const dialog = page.getByRole("dialog", { name: "Forget the keys kept for codex?" });
+      await expectText(dialog, "OPENAI_API_KEY");
+      await watched.assertAccessible("the dialog that forgets a preset's keys");
+      await watched.screenshot("agents-forget-keys-light");
+      await dialog.getByRole("button", { name: "Forget", exact: true }).click();
+      await expectGone(dialog);
+      await expectText(page.locator(".agents-said"), "Forgot the keys kept for codex; it stays.");
+      await expectGone(codex.getByRole("button", { name: "Forget the keys kept for codex…" }));
+      const listed = await installation.syncOk(["agents"]);
+      assert.match(listed, /codex/);
+      assert.doesNotMatch(listed, /\(env: OPENAI_API_KEY\)/);
+    });
     await watched.close();
   } finally {
     await installation.close();

@@ -6,7 +6,10 @@ export interface AgentRowProps {
   agent: AgentDefinitionView;
   /** Fills the form with it, to replace it. */
   onEdit: (agent: AgentDefinitionView) => void;
-  /** Asks to remove it; offered only for one a person added. */
+  /**
+   * Asks to remove it: offered for one a person added, and for a preset (or
+   * the demo agent) with keys kept beside it, which are what goes.
+   */
   onRemove: (agent: AgentDefinitionView) => void;
 }
 
@@ -57,6 +60,17 @@ export function AgentRow(props: AgentRowProps) {
             onClick={() => props.onRemove(agent)}
           >
             Remove…
+          </button>
+        )}
+        {agent.origin !== "added" && agent.envNames.length > 0 && (
+          <button
+            type="button"
+            class="button danger"
+            aria-label={`Forget the keys kept for ${agent.name}…`}
+            aria-haspopup="dialog"
+            onClick={() => props.onRemove(agent)}
+          >
+            Forget keys…
           </button>
         )}
       </div>

@@ -45,7 +45,11 @@ export function AgentsSection() {
   const removed = async (agent: AgentDefinitionView) => {
     setAsking(null);
     setError(null);
-    setSaid(`Removed ${agent.name}.`);
+    setSaid(
+      agent.origin === "added"
+        ? `Removed ${agent.name}.`
+        : `Forgot the keys kept for ${agent.name}; it stays.`,
+    );
     setTold((count) => count + 1);
     // A form filled to replace it would say what it had; it starts empty again.
     setDraft((before) =>

@@ -36,6 +36,7 @@ export function RemoveAgentDialog(props: RemoveAgentDialogProps) {
       setError(messageOf(thrown));
     }
   };
+  if (agent.origin !== "added") return <ForgetKeysDialog {...props} />;
   return (
     <Dialog title={`Remove the agent ${agent.name}?`} onClose={props.onClose}>
       <div class="removal">
@@ -72,6 +73,62 @@ export function RemoveAgentDialog(props: RemoveAgentDialogProps) {
           autofocus
         >
           Remove
+        </button>
+      </div>
+    </Dialog>
+  );
+}
+
+/**
+ * The confirmation of forgetting the keys kept beside a preset (or the demo
+ * agent), which itself stays: what goes, what stays, Cancel and Forget.
+ */
+function ForgetKeysDialog(props: RemoveAgentDialogProps) {
+  const { agent } = props;
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const slow = useDelayed(busy, 300);
+  const forget = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await postJson(`/api/agents/${encodeURIComponent(agent.name)}/remove`, {});
+      props.onRemoved(agent);
+    } catch (thrown) {
+      setBusy(false);
+      setError(messageOf(thrown));
+    }
+  };
+  return (
+    <Dialog title={`Forget the keys kept for ${agent.name}?`} onClose={props.onClose}>
+      <div class="removal">
+        <h3 class="removal-title">What goes</h3>
+        <ul class="removal-list">
+          <li>
+            The keys kept for it (<span class="mono">{agent.envNames.join(", ")}</span>). Their
+            values were never shown and cannot be read back: to use them again, type them again.
+          </li>
+        </ul>
+        <h3 class="removal-title">What stays</h3>
+        <ul class="removal-list">
+          <li>The agent {agent.name} itself, as Sync knows it.</li>
+          <li>The conversations begun with it, and their transcripts.</li>
+        </ul>
+      </div>
+      {error && <p class="error" role="alert">{error}</p>}
+      <p role="status" class="tertiary action-status">{slow ? `Forgetting the keys…` : ""}</p>
+      <div class="dialog-actions">
+        <button type="button" class="button" onClick={props.onClose} disabled={busy}>
+          Cancel
+        </button>
+        <button
+          type="button"
+          class="button danger primary"
+          onClick={() => !busy && forget()}
+          aria-disabled={busy}
+          autofocus
+        >
+          Forget
         </button>
       </div>
     </Dialog>
