@@ -16,10 +16,17 @@
  * once; what follows the `initialize` is held, in order, until the owner has
  * answered it, since the session there exists only from then on. So is a
  * request written before any `initialize`: it goes once the first one is
- * answered (or is refused, if stdin ends with no `initialize` at all). A
+ * answered (or is refused, if stdin ends with no `initialize` at all). What is
+ * held before any `initialize` is bounded ({@linkcode BRIDGE_LIMITS}): past it a
+ * request is refused at once, saying to send `initialize` first, and a
+ * notification is dropped; once an `initialize` has come, the bridge instead
+ * stops reading stdin while too much waits. A
  * `ping` is answered by the bridge itself until the first `initialize` is
  * answered, since MCP allows a ping at any time and there is no session to
  * send it to yet; afterwards it goes to the owner like any request.
+ *
+ * Messages go to the owner in the order they were read, a few at once
+ * (`_bridge_queue.ts`); answers come back as the owner gives them.
  *
  * The bridge sends the token and the project's path only where its caller
  * says: `sync mcp` gives it the owner's socket in the installation folder.
@@ -34,6 +41,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types";
 import { describeError } from "../internal/describe_error.ts";
 import type { OwnerSocketClient } from "../projects/mod.ts";
+import { BridgeQueue, messageBytes } from "./_bridge_queue.ts";
+import { BRIDGE_LIMITS, type BridgeLimits } from "./mcp_limits.ts";
 
 /** Where the owner's `/mcp` is, and the token it takes. */
 export interface BridgeTarget {
@@ -62,6 +71,13 @@ export interface BridgeOptions extends BridgeTarget {
   reconnect?: () => Promise<BridgeTarget>;
   /** How long a new session's `initialize` may take, in ms (10 s by default). */
   initializeTimeoutMs?: number;
+  /** How much the bridge holds and sends at once ({@linkcode BRIDGE_LIMITS} by default). */
+  limits?: BridgeLimits;
+  /**
+   * Told, each time it changes, how many messages are at the owner (a request
+   * until it is answered) and how many wait for their turn.
+   */
+  observe?: (state: { inFlight: number; waiting: number }) => void;
 }
 
 /** One session at the owner, and the transport it goes over. */
@@ -129,6 +145,19 @@ function refusalOf(error: unknown): { code: number; message: string } | null {
 }
 
 /**
+ * True when the owner's socket turned the connection away because its queue
+ * of connections waiting to be accepted was full (EAGAIN): something listens
+ * there — only the owner does, in this person's installation folder — and the
+ * message never reached it, so sending it again cannot make it happen twice.
+ */
+function socketBusy(error: unknown): boolean {
+  if (!(error instanceof TypeError)) return false;
+  const cause = (error as { cause?: unknown }).cause;
+  const text = `${error.message} ${cause instanceof Error ? cause.message : String(cause)}`;
+  return /\(Connect\): Resource temporarily unavailable/.test(text);
+}
+
+/**
  * What the bridge says of a line on stdin the SDK's stdio transport could not
  * read (it reports it on `onerror` and reads on).
  */
@@ -160,40 +189,31 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
   let replays = 0;
   let link: Link;
   let relinking: Promise<Link> | null = null;
-  /** Lets go of what the client sent before its first `initialize` was answered. */
-  let firstAnswered: () => void = () => {};
-  /**
-   * What the client sends after its `initialize` waits here until the owner
-   * has answered it: the session at the owner exists only then, and a
-   * message sent before would be refused as "Server not initialized". Until
-   * the first `initialize` comes, everything waits for its answer.
-   */
-  let established = new Promise<void>((resolve) => firstAnswered = resolve);
   /** The client sent an `initialize`. */
   let initializeSeen = false;
-  /** The owner answered the first `initialize`: from then on a `ping` goes to it. */
-  let initializeAnswered = false;
-  /** Requests written before any `initialize`, answered with a refusal if stdin ends first. */
-  const early: JSONRPCMessage[] = [];
-  /** The client's `initialize` awaiting its answer, and what lets the held messages go. */
-  let awaited: { id: unknown; answered: () => void } | undefined;
   /**
-   * Requests sent on and not yet answered: a client that writes its requests
+   * Requests read and not yet answered: a client that writes its requests
    * and closes stdin is still answered, so the bridge ends only once these
    * are (or the owner is gone).
    */
   const unanswered = new Set<unknown>();
   let stdinEnded = false;
+  const limits = options.limits ?? BRIDGE_LIMITS;
+  const queue = new BridgeQueue<JSONRPCMessage>({
+    limits,
+    send: (message) => forward(message),
+    // Past the bound the bridge reads no further: the client's writes wait in the pipe.
+    pause: () => process.stdin.pause(),
+    resume: () => process.stdin.resume(),
+    observe: options.observe,
+  });
   const answeredRequest = (id: unknown) => {
     unanswered.delete(id);
+    queue.answered(id);
     if (stdinEnded && unanswered.size === 0) finish();
   };
-  const establish = (id: unknown) => {
-    const pending = awaited;
-    if (pending === undefined || pending.id !== id) return;
-    awaited = undefined;
-    pending.answered();
-  };
+  /** Whether the bridge has said it refuses what the client sends past the hold's bound. */
+  let saidFull = false;
 
   const open = async (target: BridgeTarget, replay: boolean): Promise<Link> => {
     const http = new StreamableHTTPClientTransport(target.url, {
@@ -211,10 +231,7 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
         return;
       }
       stdio.send(message).catch(() => finish());
-      if ("id" in message && !("method" in message)) {
-        establish(message.id);
-        answeredRequest(message.id);
-      }
+      if ("id" in message && !("method" in message)) answeredRequest(message.id);
     };
     // The SDK reports a broken stream, and every try to reconnect it, here:
     // the bridge says once that it lost the owner, when it opens a new session.
@@ -311,11 +328,26 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
     }
   };
 
+  /**
+   * Sends a message over `used`; once more, a moment later, when the owner's
+   * socket turned the connection away as busy: the owner is there and never
+   * saw the message. A second refusal is told like any failure.
+   */
+  const send = async (used: Link, message: JSONRPCMessage) => {
+    try {
+      await used.http.send(message);
+    } catch (error) {
+      if (!socketBusy(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, limits.busyRetryMs));
+      await used.http.send(message);
+    }
+  };
+
   const forward = async (message: JSONRPCMessage) => {
     const used = link;
     let lost: unknown;
     try {
-      await used.http.send(message);
+      await send(used, message);
       return;
     } catch (error) {
       const method = methodOf(message);
@@ -329,48 +361,63 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
       const fresh = await relink(used, lost);
       // The new session was opened with the client's initialized already.
       if (methodOf(message) === "notifications/initialized") return;
-      await fresh.http.send(message);
+      await send(fresh, message);
     } catch (error) {
       await refuse(message, error);
     }
   };
 
+  /** Answers a request past the hold's bound at once; drops a notification. */
+  const refuseHeld = (message: JSONRPCMessage) => {
+    if (!saidFull) {
+      saidFull = true;
+      options.log(
+        `sync mcp: the client sent more than ${limits.maxHeld} messages before its ` +
+          `initialize; the bridge refuses the requests past them and drops the notifications`,
+      );
+    }
+    if (!("id" in message) || methodOf(message) === undefined) return;
+    answeredRequest(message.id);
+    stdio.send({
+      jsonrpc: "2.0",
+      id: message.id,
+      error: {
+        code: -32000,
+        message:
+          `The bridge holds at most ${limits.maxHeld} requests (${
+            limits.maxHeldBytes / 1024 / 1024
+          } MiB) written before initialize until initialize is answered, and this one came ` +
+          `past them; send initialize first, then send this request again`,
+      },
+    }).catch(() => finish());
+  };
+
   stdio.onmessage = (message: JSONRPCMessage) => {
     const method = methodOf(message);
-    if (method === "ping" && "id" in message && !initializeAnswered) {
+    if (method === "ping" && "id" in message && !queue.opened) {
       stdio.send({ jsonrpc: "2.0", id: message.id as string | number, result: {} }).catch(() =>
         finish()
       );
       return;
     }
+    const first = method === "initialize" && "id" in message && !initializeSeen;
+    const bytes = messageBytes(message);
+    // The client's first initialize and initialized are what the held wait for: never refused.
+    const needed = first || (method === "notifications/initialized" && !initialized);
+    if (!initializeSeen && !needed && !queue.holds(bytes)) {
+      refuseHeld(message);
+      return;
+    }
     if ("id" in message && method !== undefined) unanswered.add(message.id);
     if (method === "initialize") initialize = message;
     else if (method === "notifications/initialized") initialized = message;
-    // Held messages go in the order they came: each waits on the same promise.
-    const after = established;
-    if (method === "initialize" && "id" in message) {
-      const id = message.id;
-      if (!initializeSeen) {
-        // The first goes at once; what came before it waits for its answer.
-        initializeSeen = true;
-        early.length = 0;
-        awaited = {
-          id,
-          answered: () => {
-            initializeAnswered = true;
-            firstAnswered();
-          },
-        };
-        void forward(message).finally(() => establish(id));
-        return;
-      }
-      established = new Promise<void>((resolve) => awaited = { id, answered: resolve });
-      // Refused or unanswerable, it is answered by the bridge: the rest go on regardless.
-      void after.then(() => forward(message)).finally(() => establish(id));
+    if (first) {
+      // The first goes at once; what came before it waits for its answer.
+      initializeSeen = true;
+      queue.sendFirst(message);
       return;
     }
-    if (!initializeSeen) early.push(message);
-    void after.then(() => forward(message));
+    queue.push(message, bytes);
   };
   // The SDK's stdio server reads on past a line it cannot read and answers
   // nothing (its own servers do the same): the bridge says so on stderr.
@@ -380,7 +427,7 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
     stdinEnded = true;
     // Requests held for an `initialize` that will never come are refused, so the bridge can end.
     if (!initializeSeen) {
-      for (const message of early.splice(0)) {
+      for (const message of queue.takeHeld()) {
         if (!("id" in message) || methodOf(message) === undefined) continue;
         answeredRequest(message.id);
         stdio.send({
