@@ -55,6 +55,10 @@ export class LiveSession {
   accepting = false;
   /** True from the start of raising the agent until its session is open (or raising failed). */
   opening = false;
+  /** How many of a person's actions hold it live now: it does not leave memory while any does. */
+  holds = 0;
+  /** The latest piece of work begun: the next one waits for it to end. */
+  tasks: Promise<void> = Promise.resolve();
   /** A person's messages, taken one after the other. */
   prompting: Promise<unknown> = Promise.resolve();
 

@@ -388,12 +388,13 @@ export class WorkPerformer {
    */
   async prompt(project: string, key: string, text: string): Promise<SessionView> {
     this.#checkTurn(text);
-    const live = await this.#liveFor(project, key);
-    // One message at a time per session: the state each decides on, and the count of messages
-    // waiting it checks, are those the one before it left written.
-    const taken = live.prompting.then(() => this.#take(live, text));
-    live.prompting = taken.catch(() => {});
-    await taken;
+    await this.#holding(project, key, async (live) => {
+      // One message at a time per session: the state each decides on, and the count of
+      // messages waiting it checks, are those the one before it left written.
+      const taken = live.prompting.then(() => this.#take(live, text));
+      live.prompting = taken.catch(() => {});
+      await taken;
+    });
     return this.view(project, key);
   }
 
@@ -439,8 +440,8 @@ export class WorkPerformer {
       { id: newId(this.#now()), at },
       text,
     );
-    await this.#change(live, (s) => ({ pending: [...(s.pending ?? []), turn] }));
-    if (!(live.pointer.pending ?? []).some((waiting) => waiting.id === turn.id)) {
+    // Whether the pointer took it, not whether it still lists it: it may be sent by now.
+    if (!await this.#change(live, (s) => ({ pending: [...(s.pending ?? []), turn] }))) {
       await forgetPendingTurn(this.#kv, project, key, turn.id).catch(() => {});
       throw new ConflictError(
         `Your message to the session ${key} could not be kept: Sync could not write the ` +
@@ -530,8 +531,13 @@ export class WorkPerformer {
    * @returns The session, `running` while the agent is raised, then `ended`.
    * @throws {ConflictError} while it runs or waits for a permission.
    */
-  async continue(project: string, key: string): Promise<SessionView> {
-    const live = await this.#liveFor(project, key);
+  continue(project: string, key: string): Promise<SessionView> {
+    return this.#holding(project, key, (live) => this.#continue(live));
+  }
+
+  /** {@linkcode WorkPerformer.continue}, the session held live. */
+  async #continue(live: LiveSession): Promise<SessionView> {
+    const { project, key } = live.pointer;
     const { state, waitingFor } = live.pointer;
     if (state === "running" || (state === "waiting" && waitingFor?.kind !== "sign-in")) {
       throw new ConflictError(`The session ${key} is ${state}: there is nothing to continue`);
@@ -728,13 +734,42 @@ export class WorkPerformer {
     return live;
   }
 
-  /** The live session, or one made live from the pointer and the stored transcript. */
+  /**
+   * Runs `use` with the session live and held: it does not leave memory
+   * meanwhile, so a person's actions that come at once all find the same
+   * live session (one agent, one chain of writes). Once the last hold is
+   * let go, a session with no work under way may leave.
+   */
+  async #holding<T>(
+    project: string,
+    key: string,
+    use: (live: LiveSession) => Promise<T>,
+  ): Promise<T> {
+    const live = await this.#liveFor(project, key);
+    try {
+      return await use(live);
+    } finally {
+      live.holds--;
+      if (live.holds === 0 && !live.working && !this.#stopping) this.#idle(live);
+    }
+  }
+
+  /**
+   * The live session, or one made live from the pointer and the stored
+   * transcript; held (`holds` counted) from the moment it is found, which
+   * {@linkcode WorkPerformer.#holding} lets go.
+   */
   async #liveFor(project: string, key: string): Promise<LiveSession> {
-    const live = this.#live.get(liveKey(project, key));
-    if (live) return live;
+    const found = this.#live.get(liveKey(project, key));
+    if (found) {
+      found.holds++;
+      return found;
+    }
     const pointer = await this.#pointer(project, key);
-    return this.#live.get(liveKey(project, key)) ??
-      this.#makeLive(pointer, await this.#stored(project, key));
+    const stored = await this.#stored(project, key);
+    const live = this.#live.get(liveKey(project, key)) ?? this.#makeLive(pointer, stored);
+    live.holds++;
+    return live;
   }
 
   #stored(project: string, key: string): Promise<StoredTranscript> {
@@ -769,8 +804,18 @@ export class WorkPerformer {
     live.cancelled = false;
     const mine = ++live.task;
     clearTimeout(live.idle);
+    // One piece of a session's work at a time: a piece begun while the one before is still
+    // failing (closing its agent, writing `failed`) waits for it, so that one agent at most is
+    // raised for the session and its messages are sent once, in order.
+    const before = live.tasks;
     const task = (async () => {
+      await before;
       try {
+        if (this.#stopping) return;
+        // The piece before may have written its own end meanwhile.
+        if (live.pointer.state !== "running") {
+          await this.#change(live, { state: "running", waitingFor: null, error: null });
+        }
         await what();
       } catch (error) {
         // What the person sends from now on waits with the session for Continue.
@@ -810,6 +855,7 @@ export class WorkPerformer {
         }
       }
     })();
+    live.tasks = task;
     this.#tasks.add(task);
     task.finally(() => this.#tasks.delete(task));
   }
@@ -988,13 +1034,14 @@ export class WorkPerformer {
     // A session waiting for a person (a sign-in) stays, so that stopping marks it interrupted.
     if (live.pointer.state === "waiting" || live.pointer.state === "running") return;
     const leave = async () => {
-      if (live.working || this.#stopping) return;
+      if (live.working || live.holds > 0 || this.#stopping) return;
       const acp = live.acp;
       live.acp = null;
       await acp?.close().catch(() => {});
       await live.writer.flush();
       await live.writes.catch(() => {});
-      if (live.working || live.acp !== null) return;
+      // A person's action that found it meanwhile holds it: it stays.
+      if (live.working || live.holds > 0 || live.acp !== null) return;
       const id = liveKey(live.pointer.project, live.pointer.key);
       if (this.#live.get(id) === live) this.#live.delete(id);
     };
@@ -1039,10 +1086,10 @@ export class WorkPerformer {
    * A request was answered: the session is `running` again, or still
    * `waiting` for the oldest request still open.
    */
-  #asked(live: LiveSession): Promise<void> {
-    if (this.#stopping || !live.working) return Promise.resolve();
+  async #asked(live: LiveSession): Promise<void> {
+    if (this.#stopping || !live.working) return;
     const oldest: string | undefined = live.asking.keys().next().value;
-    return this.#change(
+    await this.#change(
       live,
       oldest === undefined
         ? { state: "running", waitingFor: null }
@@ -1072,12 +1119,13 @@ export class WorkPerformer {
 
   /**
    * Changes a live session's pointer, after its transcript is written (a
-   * page that hears the fact and reads finds both), and tells it.
+   * page that hears the fact and reads finds both), and tells it. Resolves true once written,
+   * false when the write failed (the session is then failed in Sync's words).
    */
   #change(
     live: LiveSession,
     change: PointerChange | ((session: AgentSession) => PointerChange),
-  ): Promise<void> {
+  ): Promise<boolean> {
     const write = live.writes.then(async () => {
       await live.writer.flush();
       const written = await updateSession(
@@ -1092,6 +1140,7 @@ export class WorkPerformer {
       );
       live.pointer = written;
       this.#tell(written);
+      return true;
     }).catch(async (error) => {
       const why = cutText(describeError(error).message, 500);
       this.#log(
@@ -1099,6 +1148,7 @@ export class WorkPerformer {
       );
       // A state that cannot be written must not stay `running`: the session fails with Sync's own words.
       await this.#failUnwritten(live, why);
+      return false;
     });
     live.writes = write;
     return write;

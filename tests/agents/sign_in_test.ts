@@ -10,6 +10,7 @@ import {
   readSession,
   readTranscript,
   setAgentEnv,
+  spawnAgent,
   type WorkPerformer,
 } from "../../runtime/agents/mod.ts";
 import { AGENT_LIMITS } from "../../runtime/agents/agent_limits.ts";
@@ -33,10 +34,17 @@ async function addKeyedAgent(kv: Deno.Kv): Promise<void> {
 
 Deno.test("`WorkPerformer` waits for a key, signs in with it on Continue, and answers the first message", async (t) => {
   const env = await testHost();
+  let running = 0;
   // Agents are stopped as soon as a turn ends, so each step raises the agent again.
   const work = performerOver(env.host, {
     envHas: () => false,
     limits: { ...SESSION_LIMITS, idleAgentMs: 0 },
+    launch: (command, { cwd, onStderr }) => {
+      const peer = spawnAgent(command, { cwd, onStderr });
+      running++;
+      peer.exited.then(() => running--);
+      return Promise.resolve(peer);
+    },
   });
   try {
     await addKeyedAgent(env.kv);
@@ -91,6 +99,8 @@ Deno.test("`WorkPerformer` waits for a key, signs in with it on Continue, and an
       "a session/load refused for a sign-in waits with its session, and resumes after it",
       async () => {
         const before = (await readSession(env.kv, env.project, key))!;
+        // The agent of the turn before has stopped: the next one is raised and loads the session.
+        await until("the agent of the turn before is gone", () => running === 0);
         await setAgentEnv(env.kv, "keyed", "DEMO_KEY", null);
         await work.prompt(env.project, key, "no-permission third words");
         const waiting = await waitForSession(
@@ -269,5 +279,62 @@ Deno.test("`WorkPerformer.prompt()` keeps a message sent while the agent opens i
     await work.stop();
     await env.close();
     await Deno.remove(dirname(gate), { recursive: true });
+  }
+});
+
+Deno.test("`WorkPerformer.prompt()` raises one agent at a time for a failed session, and loses no message", async () => {
+  const env = await testHost();
+  let running = 0;
+  let most = 0;
+  const work = performerOver(env.host, {
+    envHas: () => false,
+    launch: (command, { cwd, onStderr }) => {
+      const peer = spawnAgent(command, { cwd, onStderr });
+      running++;
+      most = Math.max(most, running);
+      peer.exited.then(() => running--);
+      return Promise.resolve(peer);
+    },
+  });
+  try {
+    const demo = demoAgentCommand(["slow-start", "no-permission"]);
+    await addAgent(env.kv, { name: "slow", command: demo.command, args: [...demo.args], env: {} });
+    await work.start();
+    // Cancelled while it starts: the session fails, its first message still waiting.
+    const { session } = await work.begin(env.project, "slow", "message 0");
+    await until("the agent is starting", async () => {
+      const view = await work.view(env.project, session.key);
+      return view.activity !== null && view.activity.heardOn === "stderr";
+    });
+    await work.cancel(env.project, session.key);
+    await waitForSession(env.kv, env.project, session.key, (s) => s.state === "failed");
+    const sent = Array.from({ length: 30 }, (_, i) => `message ${i + 1}`);
+    const answers = await Promise.allSettled(
+      sent.map((text) => work.prompt(env.project, session.key, text)),
+    );
+    const kept = sent.filter((_, i) => answers[i].status === "fulfilled");
+    // At least as many as may wait; more when the agent took some meanwhile.
+    assert.ok(kept.length >= AGENT_LIMITS.maxPendingTurns - 1, `${kept.length} kept`);
+    for (const answer of answers) {
+      if (answer.status === "rejected") {
+        assert.match(answer.reason.message, /messages waiting to be sent|is running: wait/);
+      }
+    }
+    await waitForSession(
+      env.kv,
+      env.project,
+      session.key,
+      (s) => s.state === "ended" && (s.pending?.length ?? 0) === 0,
+      90_000,
+    );
+    const { entries } = await readTranscript(env.kv, env.project, session.key);
+    // Each kept message once; sent at once, they have no order of their own but the one kept.
+    const delivered = texts(entries, "user");
+    assert.equal(delivered[0], "message 0");
+    assert.deepEqual(delivered.slice(1).sort(), [...kept].sort());
+    assert.equal(most, 1, "one agent at a time for the session");
+  } finally {
+    await work.stop();
+    await env.close();
   }
 });
