@@ -48,8 +48,10 @@ export function signInWays(
       // No form: what the agent asks for is not a key.
       way.description = cut(
         `${method.description ?? method.name}. Sync offers no form for ${unsafe.name}: ` +
-          `it is Sync's own or changes how programs run, not a key; set it with ` +
-          `sync agents add only if you mean to`,
+          (unsafe.name.startsWith("SYNC_")
+            ? `Sync never gives an agent its own SYNC_ variables`
+            : `it changes how programs run, not a key; set it with sync agents add only if ` +
+              `you mean to`),
       );
     } else if (method.envVars && method.envVars.length > 0) {
       way.envVars = method.envVars.slice(0, AGENT_LIMITS.maxSignInWays).map((v) => ({
@@ -124,6 +126,14 @@ function terminalCommand(
   command: readonly string[],
 ): { ok: true; command: string } | { ok: false; why: string } {
   const names = Object.keys(terminal.env);
+  const program = names.find((name) => ENV_NAME.test(name) && !keyVariable(name));
+  if (program !== undefined) {
+    return {
+      ok: false,
+      why: `Sync does not show its command: it sets ${program}, which is Sync's own or ` +
+        `changes how programs run, not part of a sign-in; see the agent's own documentation`,
+    };
+  }
   if (names.some((name) => !ENV_NAME.test(name))) {
     return {
       ok: false,

@@ -129,6 +129,12 @@ Deno.test("`WorkPerformer` keeps an agent's long words out of a session's state,
       assert.match(quoted, /^FOO='\$\(id\)' /);
       assert.ok(quoted.endsWith(` '$(id)' '\`id\`' 'it'\\''s'`), quoted);
       assert.ok(!(wait?.text ?? "").includes("touch /tmp/sync-pwned"));
+      assert.equal(
+        ways.get("preload")?.command,
+        undefined,
+        "no command setting a loader's variable",
+      );
+      assert.match(ways.get("preload")?.description ?? "", /it sets LD_PRELOAD/);
       assert.equal(ways.get("loader")?.envVars, undefined, "no form for a loader's variable");
       assert.match(ways.get("loader")?.description ?? "", /Sync offers no form for LD_PRELOAD/);
     },

@@ -144,6 +144,14 @@ async function main(mode: string): Promise<void> {
                 args: ["--login"],
                 env: { "X=1; touch /tmp/sync-pwned; Y": "v" },
               },
+              // One that would run the agent's program with a loader's variable set.
+              {
+                type: "terminal",
+                id: "preload",
+                name: "Preload",
+                args: ["login"],
+                env: { LD_PRELOAD: "/tmp/evil.so" },
+              },
               // One whose words a shell must read back as they are.
               {
                 type: "terminal",

@@ -112,6 +112,10 @@ function ForgetKeysDialog(props: RemoveAgentDialogProps) {
         <h3 class="removal-title">What stays</h3>
         <ul class="removal-list">
           <li>The agent {agent.name} itself, as Sync knows it.</li>
+          <li>
+            What the agent saved itself when it signed in with a key: codex, for one, keeps a copy
+            in <span class="mono">~/.codex</span>. Sign out in the agent to remove that.
+          </li>
           <li>The conversations begun with it, and their transcripts.</li>
         </ul>
       </div>
