@@ -338,3 +338,28 @@ Deno.test("`WorkPerformer.prompt()` raises one agent at a time for a failed sess
     await env.close();
   }
 });
+
+Deno.test("`WorkPerformer.prompt()` goes on after the demo agent failed a turn on purpose", async () => {
+  const env = await testHost();
+  const work = performerOver(env.host, { limits: { ...SESSION_LIMITS, idleAgentMs: 0 } });
+  try {
+    await work.start();
+    const { session } = await work.begin(env.project, "demo", "no-permission fail now");
+    await waitForSession(env.kv, env.project, session.key, (s) => s.state === "failed");
+    // The agent is raised again and given what was said before, "fail" among it: only the
+    // person's new words tell it what to do.
+    await work.prompt(env.project, session.key, "no-permission go on");
+    const ended = await waitForSession(
+      env.kv,
+      env.project,
+      session.key,
+      (s) => s.state === "ended" || (s.state === "failed" && (s.pending?.length ?? 0) === 0),
+    );
+    assert.equal(ended.state, "ended", JSON.stringify(ended.error));
+    const { entries } = await readTranscript(env.kv, env.project, session.key);
+    assert.match(texts(entries, "message").at(-1) ?? "", /go on/);
+  } finally {
+    await work.stop();
+    await env.close();
+  }
+});

@@ -119,9 +119,16 @@ function writeOut(bytes: Uint8Array): void {
   while (written < bytes.length) written += Deno.stdout.writeSync(bytes.subarray(written));
 }
 
+/** What Sync puts before the person's words when it restores a conversation in a new session. */
+const RESTORED_NOW = "The person now says:";
+
 /** The words of a prompt and of the flags this process was started with. */
 function wordsOf(prompt: acp.ContentBlock[]): Set<Word> {
-  const text = prompt.map((block) => block.type === "text" ? block.text : "").join(" ");
+  const whole = prompt.map((block) => block.type === "text" ? block.text : "").join(" ");
+  // A conversation Sync restored carries what was said before: only the person's new words
+  // tell this turn what to do, or a turn that failed on purpose would fail every turn after it.
+  const restored = whole.lastIndexOf(RESTORED_NOW);
+  const text = restored === -1 ? whole : whole.slice(restored + RESTORED_NOW.length);
   const said = new Set(text.toLowerCase().split(/[^a-z-]+/));
   return new Set(WORDS.filter((word) => said.has(word) || flags.has(word)));
 }
