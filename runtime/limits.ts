@@ -180,6 +180,12 @@ export interface ReceiptLimits {
   maxErrorMessageChars: number;
   /** A handler's name as the receipt keeps it, in characters (a person may type any). */
   maxHandlerChars: number;
+  /**
+   * Records a receipt names as written by its call; past this many it says
+   * how many more it left out. Each key is at most 300 characters, so twenty
+   * keep the receipt far under one value.
+   */
+  maxRecords: number;
 }
 
 /** The limits every receipt is held to. */
@@ -187,6 +193,7 @@ export const RECEIPT_LIMITS: Readonly<ReceiptLimits> = Object.freeze({
   maxErrorNameChars: 100,
   maxErrorMessageChars: 4096,
   maxHandlerChars: 200,
+  maxRecords: 20,
 });
 
 /** Limits on a package archive, which is untrusted input. */
@@ -494,4 +501,30 @@ export const SCREEN_PROCESS_LIMITS: Readonly<ScreenProcessLimits> = Object.freez
   maxArgs: 256,
   maxEnv: 256,
   maxBufferedBytes: 1024 * 1024,
+});
+
+/** Limits on what the window's Records view asks of a project's memory. */
+export interface RecordViewLimits {
+  /** Characters of a search's text; a longer one is refused. */
+  maxSearchChars: number;
+  /** Records one listing or search reads before it answers with a cursor to go on. */
+  maxScanned: number;
+  /** Records on a page when the request names no limit. */
+  defaultPage: number;
+  /** Records on a page at most. */
+  maxPage: number;
+  /** Kinds the kinds' list names at most. */
+  maxKinds: number;
+  /** Records counted per kind; past it the count says "more". */
+  maxKindCount: number;
+}
+
+/** The numbers of {@linkcode RecordViewLimits}. */
+export const RECORD_VIEW_LIMITS: Readonly<RecordViewLimits> = Object.freeze({
+  maxSearchChars: 200,
+  maxScanned: 5_000,
+  defaultPage: 50,
+  maxPage: 200,
+  maxKinds: 200,
+  maxKindCount: 1_000,
 });

@@ -82,4 +82,23 @@ export interface Receipt {
    * `RECEIPT_LIMITS` (`runtime/limits.ts`).
    */
   error?: { name: string; message: string };
+  /**
+   * The records the call's commit wrote or removed, in key order, at most
+   * `RECEIPT_LIMITS.maxRecords`; absent when it wrote none.
+   */
+  records?: ReceiptRecord[];
+  /** Records the call wrote past those `records` names; absent when none was left out. */
+  recordsLeftOut?: number;
+}
+
+/** A record a handler call wrote, as its receipt names it. */
+export interface ReceiptRecord {
+  /** The record's kind, such as `issues.issue`. */
+  kind: string;
+  /** Its name: its key after `<kind>/`. */
+  name: string;
+  /** The revision the call wrote; for a removal, the revision the record had. */
+  revision: number;
+  /** The call removed it. */
+  removed?: true;
 }

@@ -50,7 +50,7 @@ import { consoleLine } from "./console_line.ts";
 import { hostDispatch } from "./host_dispatch.ts";
 import type { HandlerRateLimit } from "./handler_rate_limit.ts";
 import type { HostFunctionContext, WorkStateReader } from "./host_function.ts";
-import { boundReceipt, writeReceipt } from "./receipts.ts";
+import { boundReceipt, receiptRecords, writeReceipt } from "./receipts.ts";
 import type { ProcessLock } from "./process_lock.ts";
 import {
   type ClaimCompanion,
@@ -440,6 +440,8 @@ async function callOnce(
           packageId: id,
           project,
           generation,
+          // Each revision the call writes keeps the receipt's id.
+          receiptId: receipt.id,
           now: () => new Date(now()),
           cursors: resources.cursors,
         });
@@ -523,8 +525,11 @@ async function callOnce(
           `The call of ${handler} was cancelled by its caller; nothing it did was committed`,
         );
       }
-      if (staging || options.generation) await (await prepare()).commit();
-      // A memory read beside the isolate that the handler never used does not fail it.
+      if (staging || options.generation) {
+        // The receipt names what the commit wrote: it is written after, in the installation.
+        const committed = await (await prepare()).commit();
+        Object.assign(receipt, receiptRecords(committed.changes));
+      } // A memory read beside the isolate that the handler never used does not fail it.
       else if (preparing) await preparing.then((unused) => unused.discard(), () => {});
       return value;
     });

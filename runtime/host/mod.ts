@@ -33,6 +33,7 @@ export {
 export type { HandlerRun } from "./handler_runs.ts";
 export { recordCursorSecret } from "./record_cursor_secret.ts";
 export {
+  findReceipts,
   latestReceipt,
   listReceipts,
   newestReceipts,
@@ -41,4 +42,4 @@ export {
 } from "./receipts.ts";
 export { runningHandlers } from "./running_claim.ts";
 export type { RunningHandlersOptions } from "./running_claim.ts";
-export type { ListReceiptsOptions } from "./receipts.ts";
+export type { ListReceiptsOptions, ReceiptRef } from "./receipts.ts";

@@ -9,7 +9,8 @@ import { InvalidInputError } from "../errors.ts";
 import { cutText } from "../internal/cut_text.ts";
 import { isPackageId, notAPackageId } from "../packages/mod.ts";
 import { RECEIPT_LIMITS } from "../limits.ts";
-import type { Receipt } from "../types.ts";
+import type { RecordChange } from "../memory/mod.ts";
+import type { Receipt, ReceiptRecord } from "../types.ts";
 import { addHandlerRun } from "./handler_runs.ts";
 import {
   receiptCountKey,
@@ -35,11 +36,75 @@ export function boundReceipt(receipt: Receipt): Receipt {
     name: cutText(receipt.error.name, RECEIPT_LIMITS.maxErrorNameChars),
     message: cutText(receipt.error.message, RECEIPT_LIMITS.maxErrorMessageChars),
   };
+  const records = receipt.records;
+  const recordsCut = records !== undefined && records.length > RECEIPT_LIMITS.maxRecords;
   if (
     handler === receipt.handler && error?.name === receipt.error?.name &&
-    error?.message === receipt.error?.message
+    error?.message === receipt.error?.message && !recordsCut
   ) return receipt;
-  return { ...receipt, handler, ...(error ? { error } : {}) };
+  const bounded: Receipt = { ...receipt, handler, ...(error ? { error } : {}) };
+  if (recordsCut) {
+    bounded.records = records.slice(0, RECEIPT_LIMITS.maxRecords);
+    bounded.recordsLeftOut = (receipt.recordsLeftOut ?? 0) + records.length -
+      RECEIPT_LIMITS.maxRecords;
+  }
+  return bounded;
+}
+
+/**
+ * What a receipt keeps of the records its call committed: the first
+ * `RECEIPT_LIMITS.maxRecords` in key order, and how many more there were.
+ *
+ * @param changes The records the call's commit wrote or removed, in key order.
+ * @returns The receipt's `records` and `recordsLeftOut`; empty when nothing was written.
+ */
+export function receiptRecords(
+  changes: readonly RecordChange[],
+): Pick<Receipt, "records" | "recordsLeftOut"> {
+  if (changes.length === 0) return {};
+  const records = changes.slice(0, RECEIPT_LIMITS.maxRecords).map((change): ReceiptRecord => {
+    const slash = change.key.indexOf("/");
+    return {
+      kind: change.key.slice(0, slash),
+      name: change.key.slice(slash + 1),
+      revision: change.revision,
+      ...(change.removed ? { removed: true } : {}),
+    };
+  });
+  const leftOut = changes.length - records.length;
+  return leftOut > 0 ? { records, recordsLeftOut: leftOut } : { records };
+}
+
+/** Which receipt to find: the package whose handler was called, and the receipt's id. */
+export interface ReceiptRef {
+  /** The package. */
+  packageId: string;
+  /** The receipt's id. */
+  id: string;
+}
+
+/**
+ * Finds receipts by package and id, in one read of at most ten; a receipt no
+ * longer kept (dropped past {@linkcode RECEIPTS_KEPT}) is absent from the answer.
+ *
+ * @param kv The installation's KV.
+ * @param project The project's resolved folder.
+ * @param refs The receipts wanted, at most ten.
+ * @returns The receipts found, by id.
+ */
+export async function findReceipts(
+  kv: Deno.Kv,
+  project: string,
+  refs: readonly ReceiptRef[],
+): Promise<Map<string, Receipt>> {
+  const wanted = refs.filter((ref) => isPackageId(ref.packageId)).slice(0, 10);
+  const found = new Map<string, Receipt>();
+  if (wanted.length === 0) return found;
+  const entries = await kv.getMany<Receipt[]>(
+    wanted.map((ref) => receiptKey(project, ref.packageId, ref.id)),
+  );
+  for (const entry of entries) if (entry.value) found.set(entry.value.id, entry.value);
+  return found;
 }
 
 /**

@@ -15,6 +15,17 @@ export type { ProjectMemoriesOptions } from "./project_memories.ts";
 export { listRecords, openProjectMemory, projectMemoryPath, removeProjectMemory } from "./store.ts";
 export type { OpenProjectMemoryOptions } from "./store.ts";
 export { parseRecordKey } from "./record.ts";
+export { listRecordKinds, readRecordView, searchRecords } from "./record_view.ts";
+export type {
+  RecordKindCount,
+  RecordKinds,
+  RecordSearch,
+  RecordSearchPage,
+  RecordView,
+  SearchRecordsOptions,
+} from "./record_view.ts";
+export { RECORD_WRITERS_KEPT } from "./store.ts";
+export type { RecordWriter } from "./store.ts";
 export { newCursorSecret, RecordCursors } from "./record_cursors.ts";
 export type { CursorScope } from "./record_cursors.ts";
 export { MemoryTransaction } from "./transaction.ts";
@@ -23,5 +34,6 @@ export type { WriteRecordOptions } from "./write_record.ts";
 export type {
   CommitResult,
   MemoryTransactionOptions,
+  RecordChange,
   TransactionListOptions,
 } from "./transaction.ts";

@@ -44,6 +44,24 @@ import type { StorageError } from "../errors.ts";
 /** Largest content chunk, in bytes; leaves room under Deno KV's 64 KiB value limit. */
 export const CONTENT_CHUNK_BYTES = 60 * 1024;
 
+/** Revisions whose writer a record keeps, newest first: {@linkcode StoredRecord.writers}. */
+export const RECORD_WRITERS_KEPT = 8;
+
+/** Who wrote one revision of a record, and in which handler call. */
+export interface RecordWriter {
+  /** The revision written. */
+  revision: number;
+  /** The writer: a package id, or `person`. */
+  by: string;
+  /** When, as an ISO 8601 time. */
+  at: string;
+  /**
+   * The id of the receipt of the handler call that wrote it, in the
+   * installation (by the package `by`); absent for a write outside a call.
+   */
+  receipt?: string;
+}
+
 /** A record's metadata as stored: the summary plus where its content is. */
 export interface StoredRecord extends RecordSummary {
   /** Names this version's content chunks; "" when the content is empty. */
@@ -52,6 +70,12 @@ export interface StoredRecord extends RecordSummary {
   contentBytes: number;
   /** Number of content chunks. */
   chunks: number;
+  /**
+   * Who wrote its newest revisions, newest first, at most
+   * {@linkcode RECORD_WRITERS_KEPT}; absent on records written before
+   * writers were kept. Kept in the metadata, so a write costs no entry more.
+   */
+  writers?: RecordWriter[];
 }
 
 /** A record's metadata as read, with the versionstamp a write must check. */
@@ -185,7 +209,12 @@ export function encodeStoredRecord(record: StoredRecord): Uint8Array {
   return encoder.encode(JSON.stringify(record));
 }
 
-function decodeStoredRecord(value: Uint8Array): StoredRecord {
+/**
+ * Reads stored metadata back.
+ *
+ * @param value The bytes {@linkcode encodeStoredRecord} wrote.
+ */
+export function decodeStoredRecord(value: Uint8Array): StoredRecord {
   return JSON.parse(decoder.decode(value));
 }
 
@@ -446,7 +475,12 @@ export async function listRecordPage(
   return { records, cursor: await cursors.issue(records[limit - 1].key, scope) };
 }
 
-function kindOf(key: string): string {
+/**
+ * The kind of a stored record's key (`kind/name`).
+ *
+ * @param key A key as stored, which is valid.
+ */
+export function kindOf(key: string): string {
   return key.slice(0, key.indexOf("/"));
 }
 

@@ -23,6 +23,8 @@ import {
   listRecordPage,
   readContentOf,
   readStoredEntry,
+  RECORD_WRITERS_KEPT,
+  type RecordWriter,
   splitContent,
   type StoredRecord,
   summaryOf,
@@ -82,6 +84,12 @@ export interface MemoryTransactionOptions {
    */
   project?: string;
   /**
+   * The id of the receipt of the handler call this transaction is, kept with
+   * each revision it writes ({@linkcode RecordWriter}), so a record tells
+   * which calls wrote it. Absent for a write outside a call.
+   */
+  receiptId?: string;
+  /**
    * Seals the cursors of this transaction's listings. The host passes the
    * installation's, so a cursor a handler keeps stays good in later calls;
    * the process's own when absent.
@@ -98,6 +106,16 @@ export interface TransactionListOptions {
   readable?: (kind: string) => boolean;
 }
 
+/** One record a commit wrote or removed. */
+export interface RecordChange {
+  /** The record's key, `kind/name`. */
+  key: string;
+  /** The revision written; for a removal, the revision the record had. */
+  revision: number;
+  /** The record was removed. */
+  removed?: true;
+}
+
 /** What `commit()` applied. */
 export interface CommitResult {
   /**
@@ -110,6 +128,8 @@ export interface CommitResult {
   written: string[];
   /** Keys removed, in key order. */
   removed: string[];
+  /** Every record written or removed, with its revision, in key order. */
+  changes: RecordChange[];
 }
 
 /** What a commit will do for one key, counted against `TRANSACTION_LIMITS`. */
@@ -170,6 +190,7 @@ export class MemoryTransaction {
   #writer: string;
   #now: () => Date;
   #cursors: RecordCursors | undefined;
+  #receiptId: string | undefined;
   #staged = new Map<string, Staged>();
   #entries = new Map<string, StagedEntry>();
   #total: Cost = { bytes: 0, mutations: 0, mutationKeyBytes: 0 };
@@ -195,6 +216,7 @@ export class MemoryTransaction {
     this.#writer = options.packageId ?? options.by ?? "person";
     this.#now = options.now ?? (() => new Date());
     this.#cursors = options.cursors;
+    this.#receiptId = options.receiptId;
   }
 
   /**
@@ -276,7 +298,8 @@ export class MemoryTransaction {
       const given = checkRecordInput(input);
       const key = given.key;
       const { kind } = parseRecordKey(key);
-      const prior = this.#staged.get(key) ?? await this.#baseOf(key);
+      const restaged = this.#staged.get(key);
+      const prior = restaged ?? await this.#baseOf(key);
       const current = prior.next;
       const currentRevision = current?.revision ?? 0;
       if (given.revision !== undefined && given.revision !== currentRevision) {
@@ -286,17 +309,27 @@ export class MemoryTransaction {
         );
       }
 
+      const updatedAt = this.#now().toISOString();
+      const writer: RecordWriter = {
+        revision: currentRevision + 1,
+        by: this.#writer,
+        at: updatedAt,
+        ...(this.#receiptId === undefined ? {} : { receipt: this.#receiptId }),
+      };
+      // A record written twice in one call keeps one writer for the call: its last revision.
+      const earlier = (current?.writers ?? []).slice(restaged?.next ? 1 : 0);
       const next: StoredRecord = {
         key,
         kind,
         title: given.title ?? current?.title ?? "",
         fields: given.fields ?? structuredClone(current?.fields ?? {}),
         revision: currentRevision + 1,
-        updatedAt: this.#now().toISOString(),
+        updatedAt,
         updatedBy: this.#writer,
         contentId: "",
         contentBytes: 0,
         chunks: 0,
+        writers: [writer, ...earlier].slice(0, RECORD_WRITERS_KEPT),
       };
       const staged: Staged = { ...prior, next, content: null, chunks: [], cost: prior.cost };
       if (given.content !== undefined) {
@@ -545,7 +578,7 @@ export class MemoryTransaction {
       // commit of one check would, without a write to disk.
       const now = await this.#kv.get<number>(generationKey(this.#packageId));
       if (now.versionstamp !== this.#generation!.versionstamp) throw await this.#explainRefusal();
-      return { versionstamp: now.versionstamp ?? "", written: [], removed: [] };
+      return { versionstamp: now.versionstamp ?? "", written: [], removed: [], changes: [] };
     }
     const atomic = this.#kv.atomic();
     if (this.#packageId !== null) {
@@ -556,6 +589,7 @@ export class MemoryTransaction {
     }
     const written: string[] = [];
     const removed: string[] = [];
+    const changes: RecordChange[] = [];
     for (const [key, staged] of this.#staged) {
       atomic.check({ key: recordKey(key), versionstamp: staged.baseVersionstamp });
       for (const mutation of mutationsOf(key, staged)) {
@@ -563,6 +597,11 @@ export class MemoryTransaction {
         else atomic.delete(mutation.key);
       }
       (staged.next === null ? removed : written).push(key);
+      changes.push(
+        staged.next === null
+          ? { key, revision: staged.base?.revision ?? 0, removed: true }
+          : { key, revision: staged.next.revision },
+      );
     }
     for (const entry of this.#entries.values()) atomic.set(entry.key, entry.value);
     const result = await atomic.commit();
@@ -573,6 +612,7 @@ export class MemoryTransaction {
       versionstamp: result.versionstamp,
       written: written.sort(compareRecordKeys),
       removed: removed.sort(compareRecordKeys),
+      changes: changes.sort((a, b) => compareRecordKeys(a.key, b.key)),
     };
   }
 

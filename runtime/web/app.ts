@@ -44,6 +44,7 @@ import { extensionRemoveRoute } from "./api/extension_remove.ts";
 import { extensionsRoute } from "./api/extensions.ts";
 import { extensionSwitchRoute } from "./api/extension_switch.ts";
 import { projectsRoute } from "./api/projects.ts";
+import { recordRoutes } from "./api/records.ts";
 import type { WebHost } from "./web_host.ts";
 import { installRoutes } from "./api/install.ts";
 import { uploadRoutes, UPLOADS_PATH } from "./api/uploads.ts";
@@ -178,6 +179,7 @@ export function createApp(host: WebHost, options: AppOptions): WebApp {
   app.route("/api/extensions", extensionSwitchRoute(host));
   app.route("/api/extensions", extensionRemoveRoute(host));
   app.route("/api/extensions", extensionApproveRoute(host));
+  app.route("/api/records", recordRoutes(host));
   const uploads = new UploadStore(host.home, { now: host.now });
   app.route("/api", uploadRoutes(uploads));
   app.route("/api", installRoutes(host, uploads));
