@@ -123,3 +123,17 @@ export const CHAT = {
   /** A message not sent yet, waiting for the agent's session. */
   notSentYet: "Not sent yet",
 } as const;
+
+/** The Records area. */
+export const RECORDS = {
+  /** The navigator's link to it. */
+  area: "Records",
+  /** The search box's label. */
+  search: "Search records",
+  /** The kind chooser's label. */
+  kind: "Kind",
+  /** The detail column. */
+  detail: "Record",
+  /** What it says while the project has no records. */
+  empty: "No records yet — records appear when an extension writes them.",
+} as const;

@@ -1,6 +1,8 @@
 import type { ReceiptLine } from "../../runtime/web/api/types.ts";
 import { RelativeTime } from "../common/relative_time.tsx";
 import { durationWords, occasionWords, outcomeWords } from "./page_words.ts";
+import { ReceiptRecords } from "./receipt_records.tsx";
+import { useHashTarget } from "./use_hash_target.ts";
 
 /** Props of {@linkcode ReceiptRow}. */
 export interface ReceiptRowProps {
@@ -13,10 +15,13 @@ export interface ReceiptRowProps {
 /** One attempt: how it ended, why it was called, which handler, when, how long, and its error. */
 export function ReceiptRow(props: ReceiptRowProps) {
   const { receipt } = props;
+  const target = useHashTarget<HTMLLIElement>(`receipt-${receipt.id}`);
   return (
     <li
+      ref={target}
       class={`receipt receipt-${receipt.outcome}${props.arrived ? " arrived" : ""}`}
       data-receipt-id={receipt.id}
+      id={`receipt-${receipt.id}`}
     >
       <span class="receipt-outcome">
         <span class="outcome-mark" aria-hidden="true" />
@@ -33,6 +38,7 @@ export function ReceiptRow(props: ReceiptRowProps) {
           <span class="receipt-error-name">{receipt.error.name}</span>: {receipt.error.message}
         </p>
       )}
+      <ReceiptRecords receipt={receipt} />
     </li>
   );
 }

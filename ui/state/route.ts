@@ -2,8 +2,9 @@
  * The address bar is the app's state of where it is: `/` is the start page,
  * `/p/<project>/extensions/<id>` an extension's page in a project's window
  * (the project folder encoded as one segment), `/p/<project>/chat/<key>` a
- * conversation in its Chat, `/p/<project>/screen/<id>` an extension's screen.
- * {@linkcode navigate} changes
+ * conversation in its Chat, `/p/<project>/screen/<id>` an extension's screen,
+ * `/p/<project>/records[/<kind>[/<name>]]` the project's records, of one kind,
+ * or one record. {@linkcode navigate} changes
  * the address without a reload; back and forward are followed.
  *
  * @module
@@ -11,7 +12,7 @@
 import { signal } from "@preact/signals";
 
 /** The areas of a project's window, in the navigator's order. */
-export type Area = "extensions" | "chat" | "screen";
+export type Area = "extensions" | "chat" | "screen" | "records";
 
 /** The start page: every project Sync knows. */
 export interface StartRoute {
@@ -27,8 +28,13 @@ export interface ProjectRoute {
   project: string;
   /** The area the three columns are turned over to. */
   area: Area;
-  /** The selection: a package's id in Extensions or Screen, a session's key in Chat; null when none is. */
+  /**
+   * The selection: a package's id in Extensions or Screen, a session's key in
+   * Chat, the kind shown in Records; null when none is.
+   */
   id: string | null;
+  /** In Records, the name of the record shown (its key after `<kind>/`); absent when none is. */
+  name?: string | null;
 }
 
 /** Where the app is. */
@@ -48,26 +54,54 @@ export function parseRoute(pathname: string): Route {
     ? "chat"
     : parts[2] === "screen" && parts[3]
     ? "screen"
+    : parts[2] === "records"
+    ? "records"
     : "extensions";
-  let id: string | null = null;
-  if (parts[3]) {
-    try {
-      id = decodeURIComponent(parts[3]);
-    } catch {
-      id = null;
-    }
+  const id = decoded(parts[3]);
+  if (area === "records") {
+    const name = id === null ? null : decoded(parts[4]);
+    return { page: "project", project, area, id, name };
   }
   return { page: "project", project, area, id };
+}
+
+/** A segment of an address, decoded; null when absent or not decodable. */
+function decoded(part: string | undefined): string | null {
+  if (!part) return null;
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return null;
+  }
 }
 
 /** The address of a route. */
 export function routePath(route: Route): string {
   if (route.page === "start") return "/";
+  if (route.area === "records" && route.id && route.name) {
+    return recordPath(route.project, route.id, route.name);
+  }
   const base = `/p/${encodeURIComponent(route.project)}/${route.area}`;
   return route.id ? `${base}/${encodeURIComponent(route.id)}` : base;
 }
 
-/** The address of a project's window, of an extension's page or screen, or of a conversation. */
+/**
+ * The address of one record in a project's Records.
+ *
+ * @param project The project folder, as the address gives it.
+ * @param kind The record's kind, such as `issues.issue`.
+ * @param id The record's name: its key after `<kind>/`.
+ */
+export function recordPath(project: string, kind: string, id: string): string {
+  return `/p/${encodeURIComponent(project)}/records/${encodeURIComponent(kind)}/${
+    encodeURIComponent(id)
+  }`;
+}
+
+/**
+ * The address of a project's window, of an extension's page or screen, of a
+ * conversation, or of the records of one kind.
+ */
 export function projectPath(project: string, area: Area = "extensions", id?: string): string {
   return routePath({ page: "project", project, area, id: id ?? null });
 }

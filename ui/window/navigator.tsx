@@ -26,6 +26,7 @@ export function Navigator(props: NavigatorProps) {
   const areas: { area: Area; label: string; glyph: string }[] = [
     { area: "extensions", label: "Extensions", glyph: "▦" },
     { area: "chat", label: "Chat", glyph: "✎" },
+    { area: "records", label: "Records", glyph: "▤" },
   ];
   // A screen is offered once its package serves the project: installed and approved here.
   const screens = (state.extensions.value ?? []).filter((extension) =>

@@ -6,6 +6,7 @@ import { openProjectState } from "../state/project_state.ts";
 import type { ProjectRoute } from "../state/route.ts";
 import { Navigator } from "./navigator.tsx";
 import { ScreenArea } from "../screens/screen_area.tsx";
+import { RecordsArea } from "../records/records_area.tsx";
 
 /** Props of {@linkcode ProjectWindow}. */
 export interface ProjectWindowProps {
@@ -31,6 +32,8 @@ export function ProjectWindow(props: ProjectWindowProps) {
         ? <ChatArea state={state} selected={props.route.id} />
         : props.route.area === "screen" && props.route.id
         ? <ScreenArea key={props.route.id} state={state} id={props.route.id} />
+        : props.route.area === "records"
+        ? <RecordsArea state={state} kind={props.route.id} name={props.route.name ?? null} />
         : <ExtensionsArea state={state} selected={props.route.id} />}
     </div>
   );

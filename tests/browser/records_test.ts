@@ -1,0 +1,167 @@
+import assert from "node:assert/strict";
+import {
+  BROWSER_TEST,
+  expectCount,
+  expectText,
+  Installation,
+  launchBrowser,
+  openPage,
+  quietPackage,
+} from "./_browser.ts";
+import { RECEIPT_ID_ATTRIBUTE, RECORDS } from "./_names.ts";
+
+const HOSTILE = "<img src=x onerror=alert(1)>";
+
+const NOTES = quietPackage("notes", {
+  handlers: ["notes.write"],
+  service: `import { memory } from "@sync/extension-api/service";
+export default function register() {
+  return {
+    "notes.write": async () => {
+      await memory.write({ key: "notes.note/printer", title: "Printer jam on floor 2",
+        fields: { owner: "Ada", priority: 2, tags: ["office"] },
+        content: "The printer jams on every second page.\\n" + ${JSON.stringify(HOSTILE)} });
+      await memory.write({ key: "notes.note/coffee", title: "Coffee machine",
+        fields: { owner: "Bob" } });
+      await memory.write({ key: "notes.todo/paper", title: "Buy paper for the printer" });
+      return null;
+    },
+  };
+}`,
+});
+
+Deno.test(
+  "the Records area lists, searches and shows a project's records",
+  BROWSER_TEST,
+  async (t) => {
+    const browser = await launchBrowser();
+    const installation = await Installation.create();
+    try {
+      const site = await installation.project("site");
+      const empty = await installation.project("empty");
+      await installation.install(await installation.writePackage(NOTES), site);
+      await installation.serve();
+      await installation.syncOk(["open", "--project", empty]);
+      const called = await installation.call(site, "notes", "notes.write");
+      assert.equal(called.code, 0, called.stderr);
+      const records = `/p/${encodeURIComponent(site)}/records`;
+
+      await t.step(
+        "a project with no records says so and offers the way to Extensions",
+        async () => {
+          const watched = await openPage(browser, installation, {
+            path: `/p/${encodeURIComponent(empty)}/records`,
+          });
+          const { page } = watched;
+          await expectText(page.getByRole("main", { name: RECORDS.detail }), RECORDS.empty);
+          await watched.assertAccessible("Records with no records");
+          await watched.screenshot("records-empty");
+          await page.getByRole("link", { name: "Go to Extensions" }).click();
+          await page.waitForURL((url) => url.pathname.endsWith("/extensions"));
+          await watched.close();
+        },
+      );
+
+      await t.step("a receipt links to the records its call wrote", async () => {
+        const watched = await openPage(browser, installation, {
+          path: `/p/${encodeURIComponent(site)}/extensions/notes`,
+        });
+        const { page } = watched;
+        const receipt = page.locator(`[${RECEIPT_ID_ATTRIBUTE}]`).first();
+        await expectText(
+          receipt,
+          /Wrote notes\.note\/coffee, notes\.note\/printer, notes\.todo\/paper/,
+        );
+        await watched.assertAccessible("a receipt with the records it wrote");
+        await watched.screenshot("receipt-records");
+        await receipt.getByRole("link", { name: "notes.note/printer" }).click();
+        await page.waitForURL((url) => url.pathname === `${records}/notes.note/printer`);
+        const detail = page.getByRole("main", { name: RECORDS.detail });
+        await expectText(detail.getByRole("heading", { level: 2 }), "Printer jam on floor 2");
+        // The record's text is shown as text: the markup is words on the page, no element.
+        await expectText(detail, HOSTILE);
+        assert.equal(await page.locator("img").count(), 0);
+        await expectText(detail, /Revision 1/);
+        await expectText(detail, /owner\s*Ada/);
+        await expectText(detail, /\[\s*"office"\s*\]/);
+        await watched.assertAccessible("a record");
+
+        // Its writer links back to the receipt on the extension's page.
+        await detail.getByRole("link", { name: /notes\.write/ }).click();
+        await page.waitForURL((url) => url.pathname.endsWith("/extensions/notes"));
+        assert.match(page.url(), /#receipt-/);
+        const target = page.locator(`[${RECEIPT_ID_ATTRIBUTE}][data-target]`);
+        await expectCount(target, 1);
+        await watched.close();
+      });
+
+      await t.step("the list searches on the server and filters by kind", async () => {
+        // A person's write after the call: its writer is the person, with no receipt.
+        await installation.syncOk([
+          "write",
+          "--project",
+          site,
+          "--key",
+          "notes.note/coffee",
+          "--title",
+          "Coffee machine descaled",
+        ]);
+        const watched = await openPage(browser, installation, { path: records });
+        const { page } = watched;
+        const rows = page.locator(".record-row");
+        await expectCount(rows, 3);
+        await expectText(page.getByRole("heading", { name: "notes.todo" }), "notes.todo");
+        await watched.assertAccessible("Records, every kind");
+        await page.getByLabel(RECORDS.search).fill("printer");
+        await expectCount(rows, 2);
+        await expectText(rows.first(), /Printer jam/);
+        await expectText(rows.nth(1), /Buy paper/);
+        await page.getByLabel(RECORDS.search).fill("ADA");
+        await expectCount(rows, 1);
+        await page.getByLabel(RECORDS.search).fill("no such words");
+        await expectText(page.getByRole("region", { name: "Records" }), /No record holds/);
+        await page.getByLabel(RECORDS.search).fill("");
+        await page.getByLabel(RECORDS.kind).selectOption("notes.todo");
+        await page.waitForURL((url) => url.pathname === `${records}/notes.todo`);
+        await expectCount(rows, 1);
+        await page.getByLabel(RECORDS.kind).selectOption("");
+        await expectCount(rows, 3);
+        await rows.filter({ hasText: "Coffee" }).getByRole("link").click();
+        const detail = page.getByRole("main", { name: RECORDS.detail });
+        await expectText(detail, /Revision 2/);
+        await expectText(detail, /A person, outside any handler/);
+        await expectText(detail, /notes\.write/);
+        await watched.assertAccessible("a record written by a person and a call");
+        await watched.close();
+      });
+
+      await t.step("a record that is not there says so in words", async () => {
+        const watched = await openPage(browser, installation, {
+          path: `${records}/notes.note/gone`,
+          expectedConsole: [/status of 404/],
+        });
+        await expectText(
+          watched.page.getByRole("main", { name: RECORDS.detail }),
+          /This project has no record "notes\.note\/gone"/,
+        );
+        await watched.close();
+      });
+
+      for (const colorScheme of ["light", "dark"] as const) {
+        await t.step(`the Records page in ${colorScheme}`, async () => {
+          const watched = await openPage(browser, installation, {
+            colorScheme,
+            path: `${records}/notes.note/printer`,
+          });
+          await expectText(watched.page.getByRole("main", { name: RECORDS.detail }), /Written by/);
+          await watched.assertAccessible(`the Records page in ${colorScheme}`);
+          await watched.screenshot(`records-${colorScheme}`);
+          await watched.close();
+        });
+      }
+    } finally {
+      await installation.close();
+      await browser.close();
+    }
+  },
+);
