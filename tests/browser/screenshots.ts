@@ -14,7 +14,15 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Installation, launchBrowser, openPage, type WatchedPage } from "./_browser.ts";
 import { examplePath, setUpExamples } from "./_demo.ts";
-import { CHAT, EXTENSION, INSTALL, RECEIPT_ID_ATTRIBUTE, START, WINDOW } from "./_names.ts";
+import {
+  CHAT,
+  EXTENSION,
+  INSTALL,
+  RECEIPT_ID_ATTRIBUTE,
+  RECORDS,
+  START,
+  WINDOW,
+} from "./_names.ts";
 
 const OUT_DIR = fileURLToPath(new URL("../../docs/screenshots/", import.meta.url));
 
@@ -102,6 +110,18 @@ if (import.meta.main) {
       await conversation.page.getByRole("group", { name: CHAT.demoPermission }).waitFor();
       await shoot(conversation, `chat-${colorScheme}`);
       await conversation.close();
+
+      const records = await openPage(browser, installation, {
+        colorScheme,
+        path: `/p/${encodeURIComponent(site)}/records/issues.issue/7`,
+      });
+      await records.page.getByRole("main", { name: RECORDS.detail }).getByRole("heading", {
+        name: "Written by",
+      })
+        .waitFor();
+      await records.page.locator(".record-row").nth(3).waitFor();
+      await shoot(records, `records-${colorScheme}`);
+      await records.close();
 
       const install = await openPage(browser, installation, { colorScheme, path: window });
       await install.page.getByRole("list", { name: WINDOW.extensionList }).waitFor();
