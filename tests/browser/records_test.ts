@@ -147,6 +147,19 @@ Deno.test(
         await watched.close();
       });
 
+      await t.step("the Records page in a narrow window", async () => {
+        const watched = await openPage(browser, installation, {
+          path: `${records}/notes.note/printer`,
+          viewport: { width: 560, height: 800 },
+        });
+        await expectText(watched.page.getByRole("main", { name: RECORDS.detail }), /Written by/);
+        const width = await watched.page.evaluate("document.documentElement.scrollWidth");
+        assert.ok((width as number) <= 560, `the page is ${width} px wide`);
+        await watched.assertAccessible("the Records page at 560 px");
+        await watched.screenshot("records-narrow");
+        await watched.close();
+      });
+
       for (const colorScheme of ["light", "dark"] as const) {
         await t.step(`the Records page in ${colorScheme}`, async () => {
           const watched = await openPage(browser, installation, {
