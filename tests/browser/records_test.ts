@@ -135,6 +135,30 @@ Deno.test(
         await watched.close();
       });
 
+      await t.step("a record a call writes shows without a reload", async () => {
+        const watched = await openPage(browser, installation, { path: records });
+        const { page } = watched;
+        const rows = page.locator(".record-row");
+        await expectCount(rows, 3);
+        await page.evaluate("window.__marker = 'no reload'");
+        await installation.install(
+          await installation.writePackage(quietPackage("later", {
+            handlers: ["later.write"],
+            service: `import { memory } from "@sync/extension-api/service";
+export default function register() {
+  return { "later.write": () => memory.write({ key: "later.note/1", title: "Written later" }) };
+}`,
+          })),
+          site,
+        );
+        const called = await installation.call(site, "later", "later.write");
+        assert.equal(called.code, 0, called.stderr);
+        await expectCount(rows, 4);
+        await expectText(page.getByRole("heading", { name: "later.note" }), "later.note");
+        assert.equal(await page.evaluate("window.__marker"), "no reload");
+        await watched.close();
+      });
+
       await t.step("a record that is not there says so in words", async () => {
         const watched = await openPage(browser, installation, {
           path: `${records}/notes.note/gone`,
