@@ -1,6 +1,8 @@
 import type { ReceiptLine } from "../../runtime/web/api/types.ts";
 import { RelativeTime } from "../common/relative_time.tsx";
 import { durationWords, occasionWords, outcomeWords } from "./page_words.ts";
+import { ReceiptConsole } from "./receipt_console.tsx";
+import { ReceiptConversations } from "./receipt_conversations.tsx";
 
 /** Props of {@linkcode ReceiptRow}. */
 export interface ReceiptRowProps {
@@ -8,6 +10,8 @@ export interface ReceiptRowProps {
   receipt: ReceiptLine;
   /** It arrived while the page was open: it slides in. */
   arrived?: boolean;
+  /** The project folder, as the address gives it, for the links to what the call began. */
+  project: string;
 }
 
 /** One attempt: how it ended, why it was called, which handler, when, how long, and its error. */
@@ -17,6 +21,7 @@ export function ReceiptRow(props: ReceiptRowProps) {
     <li
       class={`receipt receipt-${receipt.outcome}${props.arrived ? " arrived" : ""}`}
       data-receipt-id={receipt.id}
+      tabIndex={-1}
     >
       <span class="receipt-outcome">
         <span class="outcome-mark" aria-hidden="true" />
@@ -33,6 +38,10 @@ export function ReceiptRow(props: ReceiptRowProps) {
           <span class="receipt-error-name">{receipt.error.name}</span>: {receipt.error.message}
         </p>
       )}
+      <div class="receipt-more">
+        <ReceiptConversations receipt={receipt} project={props.project} />
+        <ReceiptConsole receipt={receipt} />
+      </div>
     </li>
   );
 }

@@ -72,6 +72,20 @@ export function projectPath(project: string, area: Area = "extensions", id?: str
   return routePath({ page: "project", project, area, id: id ?? null });
 }
 
+/**
+ * The address of a record in a project's records:
+ * `/p/<project>/records/<kind>/<id>`, each part encoded as one segment.
+ *
+ * @param project The project folder.
+ * @param kind The record's kind, such as `issues.issue`.
+ * @param id The record's name within its kind: what follows the kind and `/` in its key.
+ */
+export function recordPath(project: string, kind: string, id: string): string {
+  return `/p/${encodeURIComponent(project)}/records/${encodeURIComponent(kind)}/${
+    encodeURIComponent(id)
+  }`;
+}
+
 /** Where the app is now. */
 export const route = signal<Route>(parseRoute(location.pathname));
 
