@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import {
   BROWSER_TEST,
   expectText,
@@ -170,6 +171,32 @@ Deno.test(
           await watched.close();
         },
       );
+
+      await t.step("where nothing approved serves, Run now says what to do", async () => {
+        const wider = await installation.writePackage({
+          id: "wider",
+          handlers: ["wider.run"],
+          service: `export default function register() { return { "wider.run": () => 1 }; }`,
+        });
+        await installation.install(wider, project);
+        // Its linked folder asks for more in place: nothing approved is left to serve it.
+        const file = join(wider, "manifest.json");
+        const manifest = JSON.parse(await Deno.readTextFile(file));
+        manifest.permissions.push("net:tracker.example.com");
+        await Deno.writeTextFile(file, JSON.stringify(manifest));
+        const watched = await openPage(browser, installation, { path: pagePath("wider") });
+        const row = handlerRow(watched.page, "wider.run");
+        const button = row.getByRole("button", { name: RUN.runNow, exact: true });
+        await until(
+          "Run now is disabled",
+          async () => await button.getAttribute("aria-disabled") === "true",
+        );
+        const reason = await row.locator(".run-why").textContent();
+        assert.match(reason ?? "", /approv/i, `it says why: ${reason}`);
+        await watched.assertAccessible("Run now where nothing approved serves");
+        await watched.screenshot("run-now-not-approved");
+        await watched.close();
+      });
 
       await t.step("Stop calls a run off, and its receipt says cancelled", async () => {
         const watched = await openPage(browser, installation, { path: pagePath("gate") });

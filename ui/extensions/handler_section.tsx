@@ -19,10 +19,12 @@ export interface HandlerSectionProps {
  * the clock, as an agent's tool, at lifecycle moments), Run now, and its screen.
  */
 export function HandlerSection(props: HandlerSectionProps) {
-  const { adds, schedule, lamp } = props.page;
+  const { adds, schedule, lamp, update } = props.page;
   const scheduled = new Set(schedule.rows.map((row) => row.handler));
-  // Nothing runs where no approved version serves: the lamp's notice says what to do.
-  const blocked = lamp.state === "dark"
+  // Nothing runs where no approved version serves: say what to do.
+  const blocked = update && update.serves === null
+    ? `Nothing serves here until you approve ${update.version} above`
+    : lamp.state === "dark"
     ? lamp.notices[0]?.text ?? "It cannot run here until a version of it is approved"
     : null;
   return (

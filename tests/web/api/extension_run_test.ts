@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { createApp } from "../../../runtime/web/app.ts";
 import { listReceipts } from "../../../runtime/host/receipts.ts";
 import type { ReceiptConsoleResponse, RunResponse } from "../../../runtime/web/api/types.ts";
@@ -129,6 +130,22 @@ Deno.test("`POST /api/extensions/:id/run` runs a handler as a person from the wi
       const noHandler = await run({});
       assert.equal(noHandler.status, 400);
       assert.equal((await receipts()).length, before, "none of these left a receipt");
+    });
+
+    await t.step("a package nothing approved serves here is refused, saying so", async () => {
+      const dir = await env.install({
+        id: "wider",
+        handlers: ["wider.run"],
+        service: `export default function register() { return { "wider.run": () => 1 }; }`,
+      });
+      // Its linked folder asks for more in place: nothing approved is left to serve it.
+      const file = join(dir, "manifest.json");
+      const manifest = JSON.parse(await Deno.readTextFile(file));
+      manifest.permissions.push("net:tracker.example.com");
+      await Deno.writeTextFile(file, JSON.stringify(manifest));
+      const response = await run({ handler: "wider.run" }, "wider");
+      assert.equal(response.status, 403);
+      assert.equal((await response.json()).name, "ApprovalRequiredError");
     });
 
     await t.step("the token and the app's own Origin are required", async () => {
