@@ -153,6 +153,7 @@ Deno.test(
           const watched = await openPage(browser, installation, {
             path: pagePath("greeter"),
             colorScheme: "dark",
+            viewport: { width: 560, height: 900 },
           });
           const { page } = watched;
           const count = handlerRow(page, "greeter.count");
@@ -166,7 +167,7 @@ Deno.test(
           const before = await page.locator(`[${RECEIPT_ID_ATTRIBUTE}]`).count();
           await button.dispatchEvent("click");
           assert.equal(await page.locator(`[${RECEIPT_ID_ATTRIBUTE}]`).count(), before);
-          await watched.assertAccessible("Run now in dark");
+          await watched.assertAccessible("Run now in dark, 560 px wide");
           await watched.screenshot("run-now-dark");
           await watched.close();
         },
