@@ -528,3 +528,35 @@ export const RECORD_VIEW_LIMITS: Readonly<RecordViewLimits> = Object.freeze({
   maxKinds: 200,
   maxKindCount: 1_000,
 });
+
+/**
+ * How much of a call's console lines its receipt keeps (`receipt_console.ts`
+ * in the host): one value of Deno KV, so at most `maxChars` UTF-16 code
+ * units in all (three bytes each at most in UTF-8, under KV's 64 KiB).
+ */
+export interface ReceiptConsoleLimits {
+  /** Lines kept; the rest are counted as left out. */
+  maxLines: number;
+  /** Characters of one kept line; a longer one is cut, saying how much was left out. */
+  maxLineChars: number;
+  /** Characters of every kept line together; lines past it are counted as left out. */
+  maxChars: number;
+}
+
+/** The numbers of {@linkcode ReceiptConsoleLimits}. */
+export const RECEIPT_CONSOLE_LIMITS: Readonly<ReceiptConsoleLimits> = Object.freeze({
+  maxLines: 100,
+  maxLineChars: 2_000,
+  maxChars: 16_000,
+});
+
+/** Limits of a person's Run now on an extension's page (`POST /api/extensions/:id/run`). */
+export interface RunNowLimits {
+  /** Characters of the answer's JSON, laid out, sent back to the page; the rest is cut with a mark. */
+  maxAnswerChars: number;
+}
+
+/** The numbers of {@linkcode RunNowLimits}. */
+export const RUN_NOW_LIMITS: Readonly<RunNowLimits> = Object.freeze({
+  maxAnswerChars: 20_000,
+});

@@ -8,7 +8,11 @@ import type { Occasion } from "./extension_api/service.ts";
 
 /** Who asked for a call or a piece of work. Set once, never edited. */
 export type Source =
-  | { kind: "person" }
+  | {
+    kind: "person";
+    /** Where the person asked from: `window` when they pressed Run now on an extension's page. */
+    via?: "window";
+  }
   | { kind: "clock" }
   | {
     kind: "agent";
@@ -82,6 +86,16 @@ export interface Receipt {
    * `RECEIPT_LIMITS` (`runtime/limits.ts`).
    */
   error?: { name: string; message: string };
+  /**
+   * How many of the handler's console lines of this call are kept with the
+   * receipt (`receipt_console.ts` in the host); absent when it wrote none.
+   */
+  consoleLines?: number;
+  /**
+   * The keys of the work the call ordered, committed with it (an `ok`
+   * call's only); a session that performs an order is named by its key.
+   */
+  ordered?: string[];
   /**
    * The records the call's commit wrote or removed, in key order, at most
    * `RECEIPT_LIMITS.maxRecords`; absent when it wrote none.

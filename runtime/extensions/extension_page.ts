@@ -29,6 +29,7 @@ import { readDeclaredIds } from "../projects/mod.ts";
 import type { Receipt } from "../types.ts";
 import { type Lamp, readLamp } from "./lamp.ts";
 import { type Removal, removalOf } from "./removal.ts";
+import { runNowRefusal } from "./run_refusal.ts";
 
 /** A permission, and what it means in the words `sync install` prints. */
 export interface PermissionLine {
@@ -48,6 +49,13 @@ export interface HandlerLine {
   agentTool: string | null;
   /** The lifecycle moments it is called at. */
   moments: LifecycleMoment[];
+  /**
+   * The payload it takes, as the JSON Schema of its agent tool's input; null
+   * when it declares none.
+   */
+  input: Record<string, unknown> | null;
+  /** Why a person may not run it now from the page; null when they may. */
+  runRefusal: string | null;
 }
 
 /** One type the package publishes, from its `types/*.json`. */
@@ -224,6 +232,8 @@ function handlerLines(manifest: Manifest): HandlerLine[] {
       description: handler.description,
       agentTool: handler.agent?.description ?? null,
       moments: moments.filter(([, named]) => named === name).map(([moment]) => moment),
+      input: handler.agent?.input ?? null,
+      runRefusal: runNowRefusal(manifest, name),
     }));
 }
 

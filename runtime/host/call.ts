@@ -18,6 +18,7 @@ import { describeError } from "../internal/describe_error.ts";
 import { newId } from "../internal/id.ts";
 import {
   type CallHooks,
+  type ConsoleLevel,
   type HostFunctionName,
   type IsolatePool,
   type ReadAhead,
@@ -47,6 +48,7 @@ import type { Occasion } from "../extension_api/service.ts";
 import type { Receipt, Source } from "../types.ts";
 import type { EventSink } from "../sync_event.ts";
 import { consoleLine } from "./console_line.ts";
+import { ConsoleKeep, writeReceiptConsole } from "./receipt_console.ts";
 import { hostDispatch } from "./host_dispatch.ts";
 import type { HandlerRateLimit } from "./handler_rate_limit.ts";
 import type { HostFunctionContext, WorkStateReader } from "./host_function.ts";
@@ -105,6 +107,11 @@ export interface CallOptions {
    * transaction already committed is not undone.
    */
   signal?: AbortSignal;
+  /**
+   * Told the receipt once it is written, whatever the outcome: a caller that
+   * is thrown the call's error still learns which receipt the call left.
+   */
+  onReceipt?: (receipt: Receipt) => void;
 }
 
 /** What a call answered, with its receipt. */
@@ -335,6 +342,12 @@ async function callOnce(
     telling = true;
     for (const line of lines.splice(0)) resources.log(line);
   };
+  /** The lines kept with the receipt, once the call counts. */
+  const keep = new ConsoleKeep();
+  const noteConsole = () => {
+    if (keep.kept > 0) receipt.consoleLines = keep.kept;
+    else delete receipt.consoleLines;
+  };
   try {
     const declaredIds = options.declaredIds ?? await readDeclaredIds(project);
     // The package and every other the project lists (for the kinds they
@@ -502,7 +515,8 @@ async function callOnce(
       },
       // Asked only once a host function answered, so after `preparing`.
       answerLimit: (fn) => dispatch?.answerLimit?.(fn),
-      log: (level, text) => {
+      log: (level: ConsoleLevel, text) => {
+        keep.add(level, text);
         const line = consoleLine(id, level, text);
         if (telling) resources.log(line);
         else lines.push(line);
@@ -545,6 +559,7 @@ async function callOnce(
       // nothing, and ended before it needed a claim: its receipt is written
       // as though it had claimed and let go, or it is refused as its claim
       // would have been.
+      noteConsole();
       if (
         !await recordUnclaimedCall(kv, claimKey, { now: now(), forMs, receipt, lock, alongside })
       ) {
@@ -596,6 +611,14 @@ async function callOnce(
     if (claimed) await (claimed as Promise<void>).catch(() => {});
     if (inHere) here?.delete(hereKey);
     const busyCall = receipt.error?.name === "HandlerBusyError" && hold === null;
+    // A call that never counted told none of its lines, and keeps none; an
+    // ok call's orders were committed with it.
+    const counted = hold !== null || recorded;
+    if (counted) noteConsole();
+    else delete receipt.consoleLines;
+    if (receipt.outcome === "ok" && ordered.length > 0) {
+      receipt.ordered = ordered.map((order) => order.key);
+    }
     const wanted = !(busyCall && options.noReceiptWhenBusy) && !stale && !recorded;
     // Letting go and the receipt are one write. Whether it fails or not, the
     // caller is told what happened to the call: a call that committed is not
@@ -614,6 +637,16 @@ async function callOnce(
     }
     // Written down as ended once its receipt is, or once there is none to write.
     journaled?.ended(receipt.id);
+    const kept = keep.stored();
+    if (written && receipt.consoleLines !== undefined && kept) {
+      await writeReceiptConsole(kv, receipt, kept).catch((error) =>
+        resources.log(
+          `[host] the console lines of ${handler} in ${project} (${receipt.id}) could not be ` +
+            `kept with its receipt: ${describeError(error).message}`,
+        )
+      );
+    }
+    if (written) options.onReceipt?.(boundReceipt(receipt));
     // Told once written, so a page that reads again on hearing it finds it.
     if (written) {
       resources.events?.publish({

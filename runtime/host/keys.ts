@@ -1,6 +1,7 @@
 /**
  * Every Deno KV key the host writes in the installation: receipts (by
- * package, in a time-ordered index, and their count), each handler's run of
+ * package, in a time-ordered index, and their count, and the console lines
+ * kept with them), each handler's run of
  * failures, the claims of running handlers and their rate counts, and the
  * secret record cursors are sealed with. Keys are built here and nowhere else, so their shapes —
  * which data already stored must keep matching — can be read in one place.
@@ -32,6 +33,17 @@ export function receiptKey(project: string, packageId: string, id: string): Deno
  */
 export function receiptsPrefix(project: string, packageId: string): Deno.KvKey {
   return [RECEIPT, project, packageId];
+}
+
+/**
+ * Key of the console lines kept with a receipt.
+ *
+ * @param project The project's resolved path.
+ * @param packageId The package whose handler was attempted.
+ * @param id The receipt's id.
+ */
+export function receiptConsoleKey(project: string, packageId: string, id: string): Deno.KvKey {
+  return ["receipt_console", project, packageId, id];
 }
 
 /**

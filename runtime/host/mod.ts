@@ -32,6 +32,8 @@ export {
 } from "./handler_runs.ts";
 export type { HandlerRun } from "./handler_runs.ts";
 export { recordCursorSecret } from "./record_cursor_secret.ts";
+export { ConsoleKeep, readReceiptConsole, writeReceiptConsole } from "./receipt_console.ts";
+export type { KeptConsoleLine, ReceiptConsole } from "./receipt_console.ts";
 export {
   findReceipts,
   latestReceipt,

@@ -13,6 +13,7 @@ import type { RecordChange } from "../memory/mod.ts";
 import type { Receipt, ReceiptRecord } from "../types.ts";
 import { addHandlerRun } from "./handler_runs.ts";
 import {
+  receiptConsoleKey,
   receiptCountKey,
   receiptIndexKey,
   receiptIndexPrefix,
@@ -196,7 +197,7 @@ export async function trimReceiptsNowAndThen(kv: Deno.Kv, receipt: Receipt): Pro
 const TRIM_SLACK = 50;
 
 /**
- * Receipts dropped in one atomic write: each is a check and two deletes, and
+ * Receipts dropped in one atomic write: each is a check and three deletes, and
  * Deno KV allows 100 checks in a write. Dropping one per write made a busy
  * package's trims cost as many writes as the calls they followed.
  */
@@ -208,7 +209,8 @@ const U64_WRAP = 1n << 64n;
 /**
  * Drops a package's oldest receipts in a project once it has more than
  * {@linkcode RECEIPTS_KEPT} (plus slack, so trimming is occasional), in
- * writes of up to {@linkcode TRIM_BATCH} receipts.
+ * writes of up to {@linkcode TRIM_BATCH} receipts, with the console lines
+ * kept with them.
  *
  * @param kv The installation's KV.
  * @param project The project's resolved folder.
@@ -227,7 +229,8 @@ async function trimReceipts(kv: Deno.Kv, project: string, packageId: string): Pr
     const batch = oldest.slice(at, at + TRIM_BATCH);
     const op = kv.atomic();
     for (const entry of batch) {
-      op.check(entry).delete(entry.key).delete(receiptIndexKey(project, entry.value.id));
+      op.check(entry).delete(entry.key).delete(receiptIndexKey(project, entry.value.id))
+        .delete(receiptConsoleKey(project, packageId, entry.value.id));
     }
     // Taken off the count in the same write, by a sum rather than a set, so
     // that the receipts other calls count meanwhile are not undone. A batch

@@ -40,6 +40,8 @@ import { jsonObjectBody } from "./json_object_body.ts";
 import { commandRoutes, type CommandRunner } from "./api/commands.ts";
 import { extensionApproveRoute } from "./api/extension_approve.ts";
 import { extensionPageRoute } from "./api/extension_page.ts";
+import { extensionRunRoute } from "./api/extension_run.ts";
+import { receiptConsoleRoute } from "./api/receipt_console.ts";
 import { extensionRemoveRoute } from "./api/extension_remove.ts";
 import { extensionsRoute } from "./api/extensions.ts";
 import { extensionSwitchRoute } from "./api/extension_switch.ts";
@@ -180,6 +182,8 @@ export function createApp(host: WebHost, options: AppOptions): WebApp {
   app.route("/api/extensions", extensionRemoveRoute(host));
   app.route("/api/extensions", extensionApproveRoute(host));
   app.route("/api/records", recordRoutes(host));
+  app.route("/api/extensions", extensionRunRoute(host));
+  app.route("/api/extensions", receiptConsoleRoute(host));
   const uploads = new UploadStore(host.home, { now: host.now });
   app.route("/api", uploadRoutes(uploads));
   app.route("/api", installRoutes(host, uploads));

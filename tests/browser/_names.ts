@@ -137,3 +137,27 @@ export const RECORDS = {
   /** What it says while the project has no records. */
   empty: "No records yet — records appear when an extension writes them.",
 } as const;
+
+/** Run now, on a handler's row of an extension's page. */
+export const RUN = {
+  /** Runs a handler that declares no payload, at once. */
+  runNow: "Run now",
+  /** Opens the payload editor of a handler that declares its payload. */
+  runNowWithPayload: "Run now…",
+  /** Opens the payload editor of a handler that declares none. */
+  withPayload: "With a payload…",
+  /** Runs with the payload typed, once the editor is open: "Run <handler>". */
+  run: (handler: string) => `Run ${handler}`,
+  /** The payload field: "Payload for <handler>, as JSON". */
+  payloadField: (handler: string) => `Payload for ${handler}, as JSON`,
+  /** Stops a run under way. */
+  stop: "Stop",
+  /** The link from a run's result to its receipt. */
+  seeReceipt: "See its receipt",
+  /** The receipt's disclosure of its console lines starts with this. */
+  console: /^Console, \d+ lines?$/,
+  /** The link from a receipt to the conversation its call began. */
+  conversation: "The conversation it began",
+  /** The link in a conversation's header to the record it is about starts with this. */
+  aboutRecord: /^About the record /,
+} as const;

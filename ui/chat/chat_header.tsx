@@ -2,6 +2,7 @@ import { useState } from "preact/hooks";
 import type { AgentSession, ChatSessionResponse } from "../../runtime/web/api/chat_types.ts";
 import { messageOf, postJson } from "../api/client.ts";
 import { useDelayed } from "../common/use_delayed.ts";
+import { AboutLink } from "./about_link.tsx";
 import { sourceSentence, stateWord } from "./chat_words.ts";
 
 /** Props of {@linkcode ChatHeader}. */
@@ -68,11 +69,7 @@ export function ChatHeader(props: ChatHeaderProps) {
         <p class="tertiary chat-why">
           {described}
           {described && session.about && " · "}
-          {session.about && (
-            <>
-              About <span class="mono">{session.about}</span>
-            </>
-          )}
+          {session.about && <AboutLink about={session.about} project={props.project} />}
         </p>
       )}
       <p class="tertiary chat-kept" role="status">

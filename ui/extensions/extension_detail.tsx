@@ -104,6 +104,15 @@ export function ExtensionDetail(props: ExtensionDetailProps) {
     });
   };
 
+  /** A receipt the page learnt of itself (Run now's): on top, once, as though it had arrived. */
+  const takeReceipt = (receipt: ReceiptLine) => {
+    setReceipts((held) => {
+      if (held.some((known) => known.id === receipt.id)) return held;
+      return [receipt, ...held].slice(0, MAX_RECEIPTS);
+    });
+    markArrived([receipt.id]);
+  };
+
   const markArrived = (ids: string[]) => {
     setArrived((before) => new Set([...before, ...ids]));
   };
@@ -209,11 +218,11 @@ export function ExtensionDetail(props: ExtensionDetailProps) {
       <p role="status" class="approved-said" tabIndex={-1} ref={approvedSaid}>
         {approved && !page.update ? approved.join("\n") : ""}
       </p>
-      <HandlerSection page={page} project={project} />
+      <HandlerSection page={page} project={project} onReceipt={takeReceipt} />
       {page.types.length > 0 && <TypesSection types={page.types} />}
       {page.prompt && <PromptSection prompt={page.prompt} />}
       <ScheduleSection page={page} project={project} reload={() => void read()} />
-      <ReceiptList receipts={receipts} arrived={arrived} newest={newest} />
+      <ReceiptList receipts={receipts} arrived={arrived} newest={newest} project={project} />
       <RemoveSection id={page.id} name={page.name} removal={page.removal} project={project} />
     </article>
   );

@@ -1,23 +1,32 @@
-import type { ExtensionPageResponse } from "../../runtime/web/api/types.ts";
+import type { ExtensionPageResponse, ReceiptLine } from "../../runtime/web/api/types.ts";
 import { momentWords } from "./page_words.ts";
 import { Link } from "../common/link.tsx";
 import { projectPath } from "../state/route.ts";
+import { RunNow } from "./run_now.tsx";
 
 /** Props of {@linkcode HandlerSection}. */
 export interface HandlerSectionProps {
   /** The page as the API answered it. */
   page: ExtensionPageResponse;
-  /** The project folder, for the link to the screen. */
+  /** The project folder, for the link to the screen and for Run now. */
   project: string;
+  /** Told the receipt a Run now left. */
+  onReceipt: (receipt: ReceiptLine) => void;
 }
 
 /**
  * "What it adds": each handler with what it does and when it is called (on
- * the clock, as an agent's tool, at lifecycle moments), and its screen.
+ * the clock, as an agent's tool, at lifecycle moments), Run now, and its screen.
  */
 export function HandlerSection(props: HandlerSectionProps) {
-  const { adds, schedule } = props.page;
+  const { adds, schedule, lamp, update } = props.page;
   const scheduled = new Set(schedule.rows.map((row) => row.handler));
+  // Nothing runs where no approved version serves: say what to do.
+  const blocked = update && update.serves === null
+    ? `Nothing serves here until you approve ${update.version} above`
+    : lamp.state === "dark"
+    ? lamp.notices[0]?.text ?? "It cannot run here until a version of it is approved"
+    : null;
   return (
     <section class="page-section" aria-labelledby="adds-title">
       <h3 id="adds-title" class="section-title">What it adds</h3>
@@ -42,6 +51,13 @@ export function HandlerSection(props: HandlerSectionProps) {
                 {handler.agentTool !== null && (
                   <p class="tertiary">Tells an agent: {handler.agentTool}</p>
                 )}
+                <RunNow
+                  id={props.page.id}
+                  project={props.project}
+                  handler={handler}
+                  blocked={blocked}
+                  onReceipt={props.onReceipt}
+                />
               </li>
             );
           })}

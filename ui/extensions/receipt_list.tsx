@@ -10,6 +10,8 @@ export interface ReceiptListProps {
   arrived: ReadonlySet<string>;
   /** The newest that arrived while the page was open, announced once; null when none has. */
   newest: ReceiptLine | null;
+  /** The project folder, as the address gives it. */
+  project: string;
 }
 
 /**
@@ -41,6 +43,7 @@ export function ReceiptList(props: ReceiptListProps) {
                 key={receipt.id}
                 receipt={receipt}
                 arrived={props.arrived.has(receipt.id)}
+                project={props.project}
               />
             ))}
           </ol>

@@ -3,6 +3,8 @@ import { RelativeTime } from "../common/relative_time.tsx";
 import { durationWords, occasionWords, outcomeWords } from "./page_words.ts";
 import { ReceiptRecords } from "./receipt_records.tsx";
 import { useHashTarget } from "./use_hash_target.ts";
+import { ReceiptConsole } from "./receipt_console.tsx";
+import { ReceiptConversations } from "./receipt_conversations.tsx";
 
 /** Props of {@linkcode ReceiptRow}. */
 export interface ReceiptRowProps {
@@ -10,6 +12,8 @@ export interface ReceiptRowProps {
   receipt: ReceiptLine;
   /** It arrived while the page was open: it slides in. */
   arrived?: boolean;
+  /** The project folder, as the address gives it, for the links to what the call began. */
+  project: string;
 }
 
 /** One attempt: how it ended, why it was called, which handler, when, how long, and its error. */
@@ -22,6 +26,7 @@ export function ReceiptRow(props: ReceiptRowProps) {
       class={`receipt receipt-${receipt.outcome}${props.arrived ? " arrived" : ""}`}
       data-receipt-id={receipt.id}
       id={`receipt-${receipt.id}`}
+      tabIndex={-1}
     >
       <span class="receipt-outcome">
         <span class="outcome-mark" aria-hidden="true" />
@@ -39,6 +44,10 @@ export function ReceiptRow(props: ReceiptRowProps) {
         </p>
       )}
       <ReceiptRecords receipt={receipt} />
+      <div class="receipt-more">
+        <ReceiptConversations receipt={receipt} project={props.project} />
+        <ReceiptConsole receipt={receipt} />
+      </div>
     </li>
   );
 }

@@ -86,24 +86,25 @@ export function routePath(route: Route): string {
 }
 
 /**
- * The address of one record in a project's Records.
- *
- * @param project The project folder, as the address gives it.
- * @param kind The record's kind, such as `issues.issue`.
- * @param id The record's name: its key after `<kind>/`.
- */
-export function recordPath(project: string, kind: string, id: string): string {
-  return `/p/${encodeURIComponent(project)}/records/${encodeURIComponent(kind)}/${
-    encodeURIComponent(id)
-  }`;
-}
-
-/**
  * The address of a project's window, of an extension's page or screen, of a
  * conversation, or of the records of one kind.
  */
 export function projectPath(project: string, area: Area = "extensions", id?: string): string {
   return routePath({ page: "project", project, area, id: id ?? null });
+}
+
+/**
+ * The address of a record in a project's records:
+ * `/p/<project>/records/<kind>/<id>`, each part encoded as one segment.
+ *
+ * @param project The project folder.
+ * @param kind The record's kind, such as `issues.issue`.
+ * @param id The record's name within its kind: what follows the kind and `/` in its key.
+ */
+export function recordPath(project: string, kind: string, id: string): string {
+  return `/p/${encodeURIComponent(project)}/records/${encodeURIComponent(kind)}/${
+    encodeURIComponent(id)
+  }`;
 }
 
 /** Where the app is now. */

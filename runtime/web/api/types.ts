@@ -13,10 +13,13 @@ import type {
   LampNotice,
   LampReason,
   LampState,
+  ReceiptLine,
   Removal,
 } from "../../extensions/mod.ts";
 import type { LifecycleRun } from "../../lifecycle/mod.ts";
 import type { ProjectInfo } from "../../projects/mod.ts";
+import type { ReceiptConsole } from "../../host/mod.ts";
+import type { Outcome } from "../../types.ts";
 
 export type {
   ExtensionPage,
@@ -30,7 +33,8 @@ export type {
 } from "../../extensions/mod.ts";
 export type { Lamp, LampNotice, LampReason, LampState };
 export type { ScheduleView } from "../../clock/mod.ts";
-export type { Receipt } from "../../types.ts";
+export type { Outcome, Receipt, Source } from "../../types.ts";
+export type { KeptConsoleLine, ReceiptConsole } from "../../host/mod.ts";
 
 /** What every route answers when it refuses: a message naming what was wrong, and the error's class. */
 export interface ErrorResponse {
@@ -167,4 +171,31 @@ export interface ScreenCallResponse {
 export interface ScreenValueResponse {
   /** A page, a record, a content, a response, or `null`. */
   value: unknown;
+}
+
+/**
+ * A handler's answer as Run now shows it: `none` when it answered nothing,
+ * `text` for a string, `json` for anything else laid out as JSON; cut past
+ * `RUN_NOW_LIMITS`, with a mark, when `cut`.
+ */
+export type RunAnswer =
+  | { kind: "none" }
+  | { kind: "text" | "json"; text: string; cut: boolean };
+
+/** `POST /api/extensions/:id/run`: how a person's call from the page ended, and its receipt. */
+export interface RunResponse {
+  /** How the call ended, as its receipt says. */
+  outcome: Outcome;
+  /** What it answered, when it ended `ok`; null otherwise. */
+  answer: RunAnswer | null;
+  /** Why it did not end `ok`; absent when it did. */
+  error?: { name: string; message: string };
+  /** The receipt the call left. */
+  receipt: ReceiptLine;
+}
+
+/** `GET /api/extensions/:id/receipts/:receipt/console`: the console lines kept with a receipt. */
+export interface ReceiptConsoleResponse {
+  /** The lines, or null when none are kept. */
+  console: ReceiptConsole | null;
 }

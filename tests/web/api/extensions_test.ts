@@ -149,12 +149,21 @@ Deno.test("the Extensions API answers every route, and refuses bad input by name
       assert.equal(page.description, "Keeps time for the project");
       assert.deepEqual(page.adds, {
         handlers: [
-          { name: "tick.run", description: "Does tick.run", agentTool: null, moments: [] },
+          {
+            name: "tick.run",
+            description: "Does tick.run",
+            agentTool: null,
+            moments: [],
+            input: null,
+            runRefusal: null,
+          },
           {
             name: "tick.tidy",
             description: "Does tick.tidy",
             agentTool: null,
             moments: ["removed"],
+            input: null,
+            runRefusal: "Sync runs tick.tidy when Tick is removed; it is not run by hand",
           },
         ],
         screen: null,
