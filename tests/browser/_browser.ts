@@ -65,6 +65,11 @@ export class Installation {
   readonly home: string;
   #serve: ServeProcess | null = null;
   #url: URL | null = null;
+  /**
+   * The person's home folder serve is given (`HOME`), set before `serve()`;
+   * null leaves the test's own.
+   */
+  personHome: string | null = null;
 
   private constructor(root: string) {
     this.root = root;
@@ -119,7 +124,11 @@ export class Installation {
   /** Starts `sync serve` (once) and answers the URL it printed, with the token. */
   async serve(): Promise<URL> {
     if (!this.#url) {
-      this.#serve = new ServeProcess(this.home);
+      this.#serve = new ServeProcess(
+        this.home,
+        undefined,
+        this.personHome === null ? {} : { HOME: this.personHome },
+      );
       this.#url = new URL(await this.#serve.url());
     }
     return this.#url;
