@@ -131,8 +131,8 @@ Deno.test("the start page and the page's own answers", BROWSER_TEST, async (t) =
         await expectText(status, /Opened notes/);
         await expectText(status, /No extension has anything to do when it opens/);
         assert.match(await focusedText(page), /Opened notes/);
-      await watched.assertAccessible("the project's window in dark after Open");
-      await watched.screenshot("window-opened-dark");
+        await watched.assertAccessible("the project's window in dark after Open");
+        await watched.screenshot("window-opened-dark");
         // Dismiss takes the line away.
         await page.keyboard.press("Tab");
         assert.match(await focusedText(page), /Dismiss/);

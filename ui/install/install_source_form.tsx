@@ -98,8 +98,8 @@ export function InstallSourceForm(props: InstallSourceFormProps) {
   return (
     <form class="install-source" onSubmit={submit}>
       <p class="secondary">
-        Give a package folder or an archive on this machine, or choose an archive to upload. You
-        will see what it asks before anything is installed.
+        Choose an example bundled with Sync, give a package folder or an archive on this machine, or
+        choose an archive to upload. You will see what it asks before anything is installed.
       </p>
       {examples.length > 0 && (
         <section class="install-examples" aria-labelledby="install-examples-title">
