@@ -4,10 +4,12 @@ import {
   BROWSER_TEST,
   expectGone,
   expectText,
+  focusedText,
   Installation,
   launchBrowser,
   openPage,
   quietPackage,
+  tabTo,
   until,
 } from "./_browser.ts";
 import { CHAT, FIRST_RUN, INSTALL } from "./_names.ts";
@@ -127,6 +129,42 @@ Deno.test(
           await dialog.getByRole("region", { name: INSTALL.asksHeading }).waitFor();
           await dialog.getByRole("button", { name: INSTALL.approve, exact: true }).click();
           await page.waitForURL((url) => url.pathname === `${window}/extensions/quiet`);
+          await watched.close();
+        },
+      );
+
+      await t.step(
+        "at 560 px the folder browser and the examples fit, keyboard first",
+        async () => {
+          const watched = await openPage(browser, installation, {
+            viewport: { width: 560, height: 800 },
+          });
+          const { page } = watched;
+          // The keyboard alone: Tab to Browse…, Enter, and Tab to a folder.
+          await tabTo(page, page.getByRole("button", { name: FIRST_RUN.browse }));
+          await page.keyboard.press("Enter");
+          const browse = page.getByRole("region", { name: FIRST_RUN.projectBrowser });
+          const projects = browse.getByRole("list", { name: FIRST_RUN.folders })
+            .getByRole("button", { name: "projects", exact: true });
+          await tabTo(page, projects);
+          await page.keyboard.press("Enter");
+          // Entering a folder puts the focus on its name, at the top of what it lists.
+          await until(
+            "the folder's name has the focus",
+            async () => /projects/.test(await focusedText(page)),
+          );
+          await watched.assertAccessible("the folder browser at 560 px");
+          await watched.screenshot("start-folder-browser-narrow-light");
+          assert.ok(
+            await page.evaluate("document.documentElement.scrollWidth <= innerWidth"),
+            "nothing is wider than the window",
+          );
+          await page.goto(`${installation.origin}${window}/extensions`);
+          await page.getByRole("button", { name: INSTALL.openButton }).click();
+          const dialog = page.getByRole("dialog", { name: INSTALL.dialog });
+          await expectText(dialog.getByRole("region", { name: FIRST_RUN.examples }), HELLO.name);
+          await watched.assertAccessible("the install dialog's examples at 560 px");
+          await watched.screenshot("install-examples-narrow-light");
           await watched.close();
         },
       );
