@@ -169,6 +169,21 @@ Deno.test(
         },
       );
 
+      await t.step("a screen that is not there links to where to go", async () => {
+        const watched = await openPage(browser, installation, { path: `${window}/screen/nothere` });
+        const { page } = watched;
+        const main = page.getByRole("main");
+        await expectText(main, /nothere is not installed in this project/);
+        await watched.assertAccessible("a screen of a package not installed");
+        await main.getByRole("link", { name: "Go to the Extensions list" }).click();
+        await page.waitForURL((url) => url.pathname === `${window}/extensions`);
+        await page.goto(`${installation.origin}${window}/screen/hello`);
+        await expectText(page.getByRole("main"), /Hello has no screen/);
+        await page.getByRole("main").getByRole("link", { name: "Go to Hello's page" }).click();
+        await page.waitForURL((url) => url.pathname === `${window}/extensions/hello`);
+        await watched.close();
+      });
+
       await t.step("the empty Chat's button begins a conversation", async () => {
         const watched = await openPage(browser, installation, { path: `${window}/chat` });
         const { page } = watched;
