@@ -105,6 +105,10 @@ Deno.test("the start page and the page's own answers", BROWSER_TEST, async (t) =
         await status.getByRole("link", { name: /receipt on grumpy's page/ }).click();
         await page.waitForURL((url) => url.pathname.endsWith("/extensions/grumpy"));
         await expectText(page.getByRole("main"), /the tracker is down/);
+        // Said once: back in the list, the line is gone.
+        await page.goBack();
+        await page.getByRole("list", { name: WINDOW.extensionList }).waitFor();
+        await expectGone(page.getByRole("status").filter({ hasText: "Opened" }));
         // Back on the start page, the project leads the recent ones.
         await page.getByRole("link", { name: WINDOW.allProjects }).click();
         const recent = page.getByRole("region", { name: START.recentHeading });

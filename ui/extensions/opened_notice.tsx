@@ -14,12 +14,19 @@ export interface OpenedNoticeProps {
  * What opening the project did, told in its window: each `opened` handler
  * that ran and how it ended, with a link to its package's page (where its
  * receipt is), and the packages that could not serve. It takes the focus
- * the Open button had, which the start page took with it.
+ * the Open button had, which the start page took with it, and is said
+ * once: it goes when the person moves on or dismisses it.
  */
 export function OpenedNotice(props: OpenedNoticeProps) {
   const { project, answer } = props.opening;
   const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => ref.current?.focus(), []);
+  useEffect(() => {
+    ref.current?.focus();
+    // Said once: moving on to a page (its receipt's, another area) leaves it behind.
+    return () => {
+      if (lastOpening.value === props.opening) lastOpening.value = null;
+    };
+  }, []);
   const nothing = answer.opened.length === 0 && answer.unavailable.length === 0;
   const page = (packageId: string) => projectPath(project, "extensions", packageId);
   return (
