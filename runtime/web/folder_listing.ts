@@ -87,7 +87,7 @@ export async function listFolder(
   }
   const folders: FolderEntry[] = [];
   let truncated = false;
-  for await (const entry of Deno.readDir(real)) {
+  for await (const entry of readFolder(real)) {
     if (!options.hidden && entry.name.startsWith(".")) continue;
     const child = join(real, entry.name);
     if (!entry.isDirectory && !(entry.isSymlink && await linksToFolderInside(child, roots))) {
@@ -108,6 +108,18 @@ export async function listFolder(
     folders,
     truncated,
   };
+}
+
+/** The entries of a folder this user may not read are refused in words. */
+async function* readFolder(path: string): AsyncIterable<Deno.DirEntry> {
+  try {
+    yield* Deno.readDir(path);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.PermissionDenied)) throw error;
+    throw new PermissionDeniedError(
+      `Sync cannot read ${path}: this user may not list it. Choose another folder.`,
+    );
+  }
 }
 
 /** The root `real` is, or is inside; undefined when it is outside all. */
