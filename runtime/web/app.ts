@@ -60,6 +60,8 @@ import type { WorkPerformer } from "../agents/mod.ts";
 import { agentRoutes } from "./api/agents.ts";
 import { chatRoutes } from "./api/chat.ts";
 import { screenRoutes } from "./api/screens.ts";
+import { type BrowsePlaces, folderRoutes } from "./api/folders.ts";
+import { BUNDLED_EXAMPLES_DIR } from "./bundled_examples.ts";
 import { SCREEN_FILES_PATH, screenPageRoutes } from "./screen_pages.ts";
 import { MCP_PATH, type McpEndpoint } from "../mcp/mod.ts";
 
@@ -108,6 +110,12 @@ export interface AppOptions {
    * stream is open, and tells their changes; absent, nothing is watched.
    */
   linkedFolders?: LinkedFolders;
+  /**
+   * Where the folder browser may go (`GET /api/folders`) and where the
+   * bundled examples are (`GET /api/examples`); absent, the person's home
+   * (`HOME`) and the checkout's `extensions/`.
+   */
+  browse?: Partial<BrowsePlaces>;
 }
 
 /**
@@ -191,6 +199,7 @@ export function createApp(host: WebHost, options: AppOptions): WebApp {
   app.route("/api/agents", agentRoutes(host.kv));
   if (options.work) app.route("/api/chat", chatRoutes(options.work));
   app.route("/api", processRoutes(options.processes));
+  app.route("/api", folderRoutes(() => browsePlaces(options.browse)));
   app.post("/api/projects/open", async (c) => {
     const body = await jsonObjectBody(c, '{ "path": "<project folder>" }');
     const path = projectPath(body.path, { name: "path" });
@@ -215,6 +224,20 @@ export function createApp(host: WebHost, options: AppOptions): WebApp {
     socketFetch: (request) => app.fetch(request, OVER_OWNER_SOCKET),
     request: app.request,
   };
+}
+
+/** Where the folder browser may go: what the app was given, else the person's home and the checkout's examples. */
+function browsePlaces(given: Partial<BrowsePlaces> = {}): BrowsePlaces {
+  let home = given.home;
+  if (home === undefined) {
+    try {
+      home = Deno.env.get("HOME") ?? null;
+    } catch {
+      // No right to read the environment: no home to browse.
+      home = null;
+    }
+  }
+  return { home, examples: given.examples ?? BUNDLED_EXAMPLES_DIR };
 }
 
 /** A screen's document or one of its files. */

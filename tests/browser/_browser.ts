@@ -57,6 +57,16 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
+/** The folder of Deno's cache this test runs with. */
+async function denoDir(): Promise<string> {
+  const { stdout } = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json"],
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  return (JSON.parse(new TextDecoder().decode(stdout)) as { denoDir: string }).denoDir;
+}
+
 /** A temp installation (`SYNC_HOME`), its projects and packages, and its `sync serve`. */
 export class Installation {
   /** The temp folder everything of this installation lives in. */
@@ -65,6 +75,11 @@ export class Installation {
   readonly home: string;
   #serve: ServeProcess | null = null;
   #url: URL | null = null;
+  /**
+   * The person's home folder serve is given (`HOME`), set before `serve()`;
+   * null leaves the test's own.
+   */
+  personHome: string | null = null;
 
   private constructor(root: string) {
     this.root = root;
@@ -119,7 +134,11 @@ export class Installation {
   /** Starts `sync serve` (once) and answers the URL it printed, with the token. */
   async serve(): Promise<URL> {
     if (!this.#url) {
-      this.#serve = new ServeProcess(this.home);
+      // Another home keeps Deno's own cache where it is, rather than filling the new one.
+      const env: Record<string, string> = this.personHome === null
+        ? {}
+        : { HOME: this.personHome, DENO_DIR: await denoDir() };
+      this.#serve = new ServeProcess(this.home, undefined, env);
       this.#url = new URL(await this.#serve.url());
     }
     return this.#url;

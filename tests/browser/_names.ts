@@ -161,3 +161,31 @@ export const RUN = {
   /** The link in a conversation's header to the record it is about starts with this. */
   aboutRecord: /^About the record /,
 } as const;
+
+/** What a first run offers: the folder browser, the bundled examples, the empty lists' buttons. */
+export const FIRST_RUN = {
+  /** The start page's empty list's button, which shows the folder browser. */
+  chooseProject: "Choose a project folder…",
+  /** The start page's folder browser. */
+  projectBrowser: "Choose a project folder",
+  /** The install dialog's folder browser. */
+  packageBrowser: "Choose a package folder",
+  /** The button beside a path field that shows the folder browser. */
+  browse: "Browse…",
+  /** The folder browser's button that takes the folder shown, on the start page. */
+  openThis: "Open this folder",
+  /** The folder browser's button that takes the folder shown, in the install dialog. */
+  useThis: "Use this folder",
+  /** The folder browser's way one up. */
+  up: "Up",
+  /** The folder browser's choice of hidden folders. */
+  hidden: "Show hidden folders",
+  /** The folder browser's list of subfolders starts with this. */
+  folders: /^Folders in /,
+  /** The install dialog's list of bundled examples. */
+  examples: "Bundled with Sync",
+  /** The empty Extensions list's button. */
+  install: "Install an extension…",
+  /** The empty Chat list's button. */
+  begin: "Begin a conversation…",
+} as const;

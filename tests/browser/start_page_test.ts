@@ -1,14 +1,16 @@
 import assert from "node:assert/strict";
 import {
   BROWSER_TEST,
+  expectGone,
   expectText,
   focusedText,
+  hasFocus,
   Installation,
   launchBrowser,
   openPage,
   tabTo,
 } from "./_browser.ts";
-import { START } from "./_names.ts";
+import { START, WINDOW } from "./_names.ts";
 import { SERVE_RUN_ARGS } from "../internal/cli.ts";
 
 /** A package whose `opened` handler writes a record, and one whose `opened` handler fails. */
@@ -77,51 +79,86 @@ Deno.test("the start page and the page's own answers", BROWSER_TEST, async (t) =
       assert.match(setCookie, /SameSite=Strict/i);
     });
 
-    await t.step("with the mouse, Open opens a project and says how its handlers ran", async () => {
-      const watched = await openPage(browser, installation);
-      const { page } = watched;
-      await page.getByRole("heading", { name: START.openHeading }).waitFor();
-      await watched.assertAccessible("the empty start page");
-      await page.getByLabel(START.pathField).click();
-      await page.getByLabel(START.pathField).fill(site);
-      await page.getByRole("button", { name: START.openButton, exact: true }).click();
-      const status = page.getByRole("status").filter({ hasText: "Opened" });
-      await expectText(status, /Opened site/);
-      await expectText(status, /greeter\.look\s+ran/);
-      await expectText(status, /grumpy\.look\s+failed: HandlerFailedError: .*the tracker is down/);
-      const recent = page.getByRole("region", { name: START.recentHeading });
-      await expectText(recent.getByRole("link"), /site/);
-      await expectText(recent, site);
-      await expectText(recent, /2 extensions/);
-      await watched.assertAccessible("the start page after opening a project");
-      await watched.screenshot("start-opened-light");
-      await watched.close();
-    });
+    await t.step(
+      "with the mouse, one click on Open lands in the project's window, which says how its `opened` handlers ran",
+      async () => {
+        const watched = await openPage(browser, installation);
+        const { page } = watched;
+        await page.getByRole("heading", { name: START.openHeading }).waitFor();
+        await watched.assertAccessible("the empty start page");
+        await page.getByLabel(START.pathField).click();
+        await page.getByLabel(START.pathField).fill(site);
+        await page.evaluate("window.__marker = 'no reload'");
+        await page.getByRole("button", { name: START.openButton, exact: true }).click();
+        await page.waitForURL((url) => url.pathname.startsWith("/p/"));
+        assert.equal(new URL(page.url()).pathname, `/p/${encodeURIComponent(site)}/extensions`);
+        const status = page.getByRole("status").filter({ hasText: "Opened" });
+        await expectText(status, /Opened site/);
+        await expectText(status, /greeter\.look\s+ran: ok/);
+        await expectText(status, /grumpy\.look\s+failed: .*the tracker is down/);
+        // The focus the Open button had is on what opening did, not lost.
+        assert.ok(await hasFocus(status));
+        assert.equal(await page.evaluate("window.__marker"), "no reload");
+        await watched.assertAccessible("the project's window after Open");
+        await watched.screenshot("window-opened-light");
+        // Each line links to its package's page, where its receipt is.
+        await status.getByRole("link", { name: /receipt on grumpy's page/ }).click();
+        await page.waitForURL((url) => url.pathname.endsWith("/extensions/grumpy"));
+        await expectText(page.getByRole("main"), /the tracker is down/);
+        // Said once: back in the list, the line is gone.
+        await page.goBack();
+        await page.getByRole("list", { name: WINDOW.extensionList }).waitFor();
+        await expectGone(page.getByRole("status").filter({ hasText: "Opened" }));
+        // Back on the start page, the project leads the recent ones.
+        await page.getByRole("link", { name: WINDOW.allProjects }).click();
+        const recent = page.getByRole("region", { name: START.recentHeading });
+        await expectText(recent.getByRole("link"), /site/);
+        await expectText(recent, site);
+        await expectText(recent, /2 extensions/);
+        await watched.close();
+      },
+    );
 
-    await t.step("with the keyboard alone, Tab, type and Enter open a project", async () => {
-      const watched = await openPage(browser, installation, { colorScheme: "dark" });
+    await t.step(
+      "with the keyboard alone, Tab, type and Enter open a project's window",
+      async () => {
+        const watched = await openPage(browser, installation, { colorScheme: "dark" });
+        const { page } = watched;
+        const field = page.getByLabel(START.pathField);
+        await field.waitFor();
+        await tabTo(page, field);
+        await page.keyboard.type(notes);
+        await page.keyboard.press("Enter");
+        await page.waitForURL((url) => url.pathname.startsWith("/p/"));
+        assert.equal(new URL(page.url()).pathname, `/p/${encodeURIComponent(notes)}/extensions`);
+        const status = page.getByRole("status").filter({ hasText: "Opened" });
+        await expectText(status, /Opened notes/);
+        await expectText(status, /No extension has anything to do when it opens/);
+        assert.match(await focusedText(page), /Opened notes/);
+        await watched.assertAccessible("the project's window in dark after Open");
+        await watched.screenshot("window-opened-dark");
+        // Dismiss takes the line away.
+        await page.keyboard.press("Tab");
+        assert.match(await focusedText(page), /Dismiss/);
+        await page.keyboard.press("Enter");
+        await expectGone(status);
+        await watched.assertAccessible("the project's window in dark after Open");
+        await watched.screenshot("window-opened-dark");
+        await watched.close();
+      },
+    );
+
+    await t.step("a folder that is not there is refused on the start page, path kept", async () => {
+      const watched = await openPage(browser, installation, {
+        expectedConsole: [/status of 404/],
+      });
       const { page } = watched;
-      const field = page.getByLabel(START.pathField);
-      await field.waitFor();
-      await tabTo(page, field);
-      await page.keyboard.type(notes);
-      await page.keyboard.press("Enter");
-      const status = page.getByRole("status").filter({ hasText: "Opened" });
-      await expectText(status, /Opened notes — no extension has anything to do when it opens/);
-      const recent = page.getByRole("region", { name: START.recentHeading });
-      await expectText(recent, notes);
-      // Last opened first.
-      const rows = await recent.getByRole("link").allTextContents();
-      assert.match(rows[0], /notes/);
-      assert.match(rows[1], /site/);
-      // Tab on to the link to the project and follow it with Enter.
-      await page.keyboard.press("Tab");
-      await page.keyboard.press("Tab");
-      assert.match(await focusedText(page), /Go to notes/);
-      await page.keyboard.press("Enter");
-      await page.waitForURL((url) => url.pathname.startsWith("/p/"));
-      assert.equal(new URL(page.url()).pathname, `/p/${encodeURIComponent(notes)}/extensions`);
-      await watched.assertAccessible("the start page in dark");
+      const gone = `${site}-gone`;
+      await page.getByLabel(START.pathField).fill(gone);
+      await page.getByRole("button", { name: START.openButton, exact: true }).click();
+      await expectText(page.getByRole("alert"), /gone/);
+      assert.equal(new URL(page.url()).pathname, "/");
+      assert.equal(await page.getByLabel(START.pathField).inputValue(), gone);
       await watched.close();
     });
 

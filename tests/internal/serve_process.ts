@@ -15,11 +15,11 @@ export class ServeProcess {
   #lines: string[] = [];
   #done: Promise<void>;
 
-  constructor(home: string, args: string[] = ["--port", "0"]) {
+  constructor(home: string, args: string[] = ["--port", "0"], env: Record<string, string> = {}) {
     this.#child = new Deno.Command(Deno.execPath(), {
       args: [...SERVE_RUN_ARGS, "serve", ...args],
       cwd: REPO_ROOT,
-      env: { SYNC_HOME: home, NO_COLOR: "1" },
+      env: { ...env, SYNC_HOME: home, NO_COLOR: "1" },
       stdin: "null",
       stdout: "piped",
       stderr: "piped",

@@ -42,10 +42,15 @@ export function ChatList(props: ChatListProps) {
       </header>
       {props.error && <p class="error" role="alert">{props.error}</p>}
       {empty && (
-        <p class="empty secondary">
-          No conversations in this project. Begin one with an agent, or install an extension that
-          orders work.
-        </p>
+        <div class="empty empty-action">
+          <p class="secondary">
+            No conversations in this project. Begin one with an agent, or install an extension that
+            orders work.
+          </p>
+          <button type="button" class="button primary" onClick={() => setAsking(true)}>
+            Begin a conversation…
+          </button>
+        </div>
       )}
       {list !== null && list.conversations.length > 0 && (
         <ChatGroup

@@ -1,6 +1,7 @@
 import type { ProjectState } from "../state/project_state.ts";
 import { InstallButton } from "../install/install_button.tsx";
 import { ExtensionRow } from "./extension_row.tsx";
+import { installOpen } from "../state/install_open.ts";
 
 /** Props of {@linkcode ExtensionList}. */
 export interface ExtensionListProps {
@@ -22,9 +23,20 @@ export function ExtensionList(props: ExtensionListProps) {
       </header>
       {state.error.value && <p class="error" role="alert">{state.error.value}</p>}
       {extensions !== null && extensions.length === 0 && (
-        <p class="empty secondary">
-          Nothing is installed in this project. Install a package from a folder or an archive.
-        </p>
+        <div class="empty empty-action">
+          <p class="secondary">
+            Nothing is installed in this project. Install one of the bundled examples, or a package
+            from a folder or an archive.
+          </p>
+          <button
+            type="button"
+            class="button primary"
+            aria-haspopup="dialog"
+            onClick={() => installOpen.value = true}
+          >
+            Install an extension…
+          </button>
+        </div>
       )}
       {extensions !== null && extensions.length > 0 && (
         <ul class="extension-list" aria-label="Installed extensions">

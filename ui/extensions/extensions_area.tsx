@@ -3,6 +3,8 @@ import { ExtensionDetail } from "./extension_detail.tsx";
 import { ExtensionList } from "./extension_list.tsx";
 import { RemovedNotice } from "./removed_notice.tsx";
 import { lastRemoval } from "../state/last_removal.ts";
+import { lastOpening } from "../state/last_opening.ts";
+import { OpenedNotice } from "./opened_notice.tsx";
 
 /** Props of {@linkcode ExtensionsArea}. */
 export interface ExtensionsAreaProps {
@@ -16,6 +18,7 @@ export interface ExtensionsAreaProps {
 export function ExtensionsArea(props: ExtensionsAreaProps) {
   const count = props.state.extensions.value?.length ?? 0;
   const removal = lastRemoval.value;
+  const opening = lastOpening.value;
   return (
     <>
       <ExtensionList state={props.state} selected={props.selected} />
@@ -24,6 +27,8 @@ export function ExtensionsArea(props: ExtensionsAreaProps) {
           ? <ExtensionDetail key={props.selected} state={props.state} id={props.selected} />
           : removal && removal.project === props.state.project
           ? <RemovedNotice removal={removal} />
+          : opening && opening.project === props.state.project
+          ? <OpenedNotice opening={opening} />
           : (
             <div class="empty-detail">
               <p class="secondary">

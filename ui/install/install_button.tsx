@@ -4,6 +4,7 @@ import { navigate, projectPath } from "../state/route.ts";
 import type { ProjectState } from "../state/project_state.ts";
 import { InstallDialog } from "./install_dialog.tsx";
 import { InstallResult } from "./install_result.tsx";
+import { installOpen } from "../state/install_open.ts";
 
 /** Props of {@linkcode InstallButton}. */
 export interface InstallButtonProps {
@@ -21,7 +22,10 @@ export interface InstallButtonProps {
  */
 export function InstallButton(props: InstallButtonProps) {
   const { state } = props;
-  const [open, setOpen] = useState(false);
+  const open = installOpen.value;
+  const setOpen = (value: boolean) => installOpen.value = value;
+  // A dialog left open does not follow the person to another project's window.
+  useEffect(() => () => setOpen(false), []);
   const [done, setDone] = useState<InstallAnswer | null>(null);
   useEffect(() => {
     if (done && props.selected !== done.id) setDone(null);

@@ -1,5 +1,8 @@
 import type { ComponentChildren } from "preact";
-import { useEffect, useRef } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
+import type { BundledExample, ExamplesResponse } from "../../runtime/web/api/types.ts";
+import { getJson } from "../api/client.ts";
+import { FolderBrowser } from "../common/folder_browser.tsx";
 import { formatBytes } from "./install_progress.tsx";
 
 /** Where the person said to install from: a path on this machine, or a file to upload. */
@@ -32,9 +35,10 @@ export interface InstallSourceFormProps {
 const ARCHIVE_TYPES = ".tgz,.tar.gz,.zip";
 
 /**
- * The first step of installing: a package folder or archive on this machine,
- * by its absolute path, or an archive file to upload (chosen, or dropped on
- * the dialog).
+ * The first step of installing: one of the example packages bundled with
+ * Sync, in one click; a package folder or archive on this machine, by its
+ * absolute path, typed or chosen in the folder browser; or an archive file
+ * to upload (chosen, or dropped on the dialog).
  */
 export function InstallSourceForm(props: InstallSourceFormProps) {
   const { input } = props;
@@ -47,6 +51,30 @@ export function InstallSourceForm(props: InstallSourceFormProps) {
     }
   }, []);
   const canSubmit = input.file !== null || input.path.trim() !== "";
+  const [examples, setExamples] = useState<BundledExample[]>([]);
+  const [browsing, setBrowsing] = useState(false);
+  // A path chosen in one click is read once the dialog holds it.
+  const [chosen, setChosen] = useState<string | null>(null);
+  useEffect(() => {
+    // With no examples to read, the form is the same without them.
+    getJson<ExamplesResponse>("/api/examples").then(
+      (answer) => setExamples(answer.examples),
+      () => setExamples([]),
+    );
+  }, []);
+  useEffect(() => {
+    if (chosen !== null && input.path === chosen && input.file === null) {
+      setChosen(null);
+      if (!props.busy) props.onSubmit();
+    }
+  }, [chosen, input]);
+  const choose = (path: string) => {
+    if (props.busy) return;
+    if (fileInput.current) fileInput.current.value = "";
+    setBrowsing(false);
+    setChosen(path);
+    props.onInput({ path, file: null });
+  };
   // A file dropped on the dialog is shown by the file input too, as if chosen there.
   useEffect(() => {
     const element = fileInput.current;
@@ -70,33 +98,77 @@ export function InstallSourceForm(props: InstallSourceFormProps) {
   return (
     <form class="install-source" onSubmit={submit}>
       <p class="secondary">
-        Give a package folder or an archive on this machine, or choose an archive to upload. You
-        will see what it asks before anything is installed.
+        Choose an example bundled with Sync, give a package folder or an archive on this machine, or
+        choose an archive to upload. You will see what it asks before anything is installed.
       </p>
-      <label class="field">
-        <span class="field-label">Folder or archive path</span>
-        <input
-          type="text"
-          class="input mono"
-          name="path"
-          ref={pathInput}
-          value={input.path}
-          onInput={(event) => {
-            const path = (event.target as HTMLInputElement).value;
-            if (fileInput.current) fileInput.current.value = "";
-            props.onInput({ path, file: null });
-          }}
-          placeholder="/home/you/extensions/issues"
-          autofocus
-          spellcheck={false}
-          autocomplete="off"
-          aria-invalid={props.error && !input.file ? "true" : undefined}
-          aria-describedby={props.error ? "install-error" : "install-path-hint"}
-        />
-        <span id="install-path-hint" class="tertiary">
-          An absolute path. A folder stays linked: Sync reads it again as it changes.
-        </span>
-      </label>
+      {examples.length > 0 && (
+        <section class="install-examples" aria-labelledby="install-examples-title">
+          <h3 id="install-examples-title" class="field-label">Bundled with Sync</h3>
+          <ul class="example-list">
+            {examples.map((example) => (
+              <li key={example.path} class="example">
+                <span class="example-words">
+                  <span>{example.name}</span>
+                  <span class="tertiary">{example.description}</span>
+                </span>
+                <button
+                  type="button"
+                  class="button"
+                  onClick={() => choose(example.path)}
+                >
+                  Install {example.name}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      <div class="path-row">
+        <label class="field">
+          <span class="field-label">Folder or archive path</span>
+          <input
+            type="text"
+            class="input mono"
+            name="path"
+            ref={pathInput}
+            value={input.path}
+            onInput={(event) => {
+              const path = (event.target as HTMLInputElement).value;
+              if (fileInput.current) fileInput.current.value = "";
+              props.onInput({ path, file: null });
+            }}
+            placeholder="/home/you/extensions/issues"
+            autofocus
+            spellcheck={false}
+            autocomplete="off"
+            aria-invalid={props.error && !input.file ? "true" : undefined}
+            aria-describedby={props.error ? "install-error" : "install-path-hint"}
+          />
+        </label>
+        <button
+          type="button"
+          class="button"
+          aria-expanded={browsing ? "true" : "false"}
+          aria-controls="install-folder-browser"
+          onClick={() => setBrowsing(!browsing)}
+        >
+          Browse…
+        </button>
+      </div>
+      <span id="install-path-hint" class="tertiary">
+        An absolute path. A folder stays linked: Sync reads it again as it changes.
+      </span>
+      <div id="install-folder-browser">
+        {browsing && (
+          <FolderBrowser
+            label="Choose a package folder"
+            start={input.path.trim() || undefined}
+            chooseWords="Use this folder"
+            onChoose={choose}
+            onClose={() => setBrowsing(false)}
+          />
+        )}
+      </div>
       <div class="install-or" aria-hidden="true">or</div>
       <div class="install-file">
         <label class="field">

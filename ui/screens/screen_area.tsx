@@ -1,6 +1,8 @@
 import { useState } from "preact/hooks";
 import type { ProjectState } from "../state/project_state.ts";
 import { ScreenFrame } from "./screen_frame.tsx";
+import { Link } from "../common/link.tsx";
+import { projectPath } from "../state/route.ts";
 import type { Activation } from "./screen_bridge.ts";
 
 /** Props of {@linkcode ScreenArea}. */
@@ -53,13 +55,25 @@ export function ScreenArea(props: ScreenAreaProps) {
         )
         : (
           <div class="empty-detail">
-            <p class="secondary">
-              {!summary
-                ? `${props.id} is not installed in this project, so it has no screen here.`
-                : !summary.hasScreen
-                ? `${summary.name} has no screen.`
-                : `${summary.name} is not set up in this project: see it under Extensions.`}
-            </p>
+            <div class="empty-action">
+              <p class="secondary">
+                {!summary
+                  ? `${props.id} is not installed in this project, so it has no screen here. Install it from the Extensions list.`
+                  : !summary.hasScreen
+                  ? `${summary.name} has no screen. Its page says what it does.`
+                  : `${summary.name} is not set up in this project: its page says what it needs.`}
+              </p>
+              <Link
+                class="button"
+                href={projectPath(
+                  props.state.project,
+                  "extensions",
+                  summary ? props.id : undefined,
+                )}
+              >
+                {summary ? `Go to ${summary.name}'s page` : "Go to the Extensions list"}
+              </Link>
+            </div>
           </div>
         )}
     </main>

@@ -2,30 +2,33 @@ import { useState } from "preact/hooks";
 import type { OpenProjectResponse } from "../../runtime/web/api/types.ts";
 import { messageOf, postJson } from "../api/client.ts";
 import { isAbsolutePath } from "../common/absolute_path.ts";
-import { Link } from "../common/link.tsx";
-import { projectPath } from "../state/route.ts";
-import { folderName } from "../common/folder_name.ts";
+import { FolderBrowser } from "../common/folder_browser.tsx";
+import { navigate, projectPath } from "../state/route.ts";
+import { lastOpening } from "../state/last_opening.ts";
+import { lastRemoval } from "../state/last_removal.ts";
 
 /** Props of {@linkcode OpenFolderForm}. */
 export interface OpenFolderFormProps {
   /** Called after a project opened, so the lists read again. */
   onOpened: () => void;
+  /** Whether the folder browser is shown. */
+  browsing: boolean;
+  /** Shows or hides the folder browser. */
+  onBrowse: (browsing: boolean) => void;
 }
 
 /**
- * "Open a folder": opens a project by its absolute path, which runs its
- * packages' `opened` handlers, and says how each ended. A relative path is
- * refused here, in the words the install dialog uses, before it is sent.
+ * "Open a folder": opens a project by its absolute path, typed or chosen in
+ * the folder browser, which runs its packages' `opened` handlers, and goes
+ * on to the project's window, which says how each ended. A relative path is
+ * refused here, in the words the install dialog uses, before it is sent; a
+ * refusal of the server stays here, with the path in the field.
  */
 export function OpenFolderForm(props: OpenFolderFormProps) {
   const [path, setPath] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [result, setResult] = useState<OpenProjectResponse | null>(null);
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    const folder = path.trim();
-    setResult(null);
+  const open = async (folder: string) => {
     if (!isAbsolutePath(folder)) {
       setError(
         `${JSON.stringify(folder)} is not an absolute path: give the project folder's full ` +
@@ -36,14 +39,21 @@ export function OpenFolderForm(props: OpenFolderFormProps) {
     setBusy(true);
     setError(null);
     try {
-      setResult(await postJson<OpenProjectResponse>("/api/projects/open", { path: folder }));
+      const answer = await postJson<OpenProjectResponse>("/api/projects/open", { path: folder });
       props.onOpened();
+      // The window says what the `opened` handlers did; an older removal there is not news.
+      lastRemoval.value = null;
+      lastOpening.value = { project: answer.project.path, answer };
+      navigate(projectPath(answer.project.path));
     } catch (thrown) {
       // The path stays in the field, to correct.
       setError(messageOf(thrown));
-    } finally {
       setBusy(false);
     }
+  };
+  const submit = (event: Event) => {
+    event.preventDefault();
+    void open(path.trim());
   };
   return (
     <section class="open-folder" aria-labelledby="open-folder-title">
@@ -65,38 +75,32 @@ export function OpenFolderForm(props: OpenFolderFormProps) {
             aria-describedby={error ? "open-folder-error" : undefined}
           />
         </label>
+        <button
+          type="button"
+          class="button"
+          aria-expanded={props.browsing ? "true" : "false"}
+          aria-controls="open-folder-browser"
+          onClick={() => props.onBrowse(!props.browsing)}
+        >
+          Browse…
+        </button>
         <button type="submit" class="button primary" disabled={busy}>Open</button>
       </form>
+      <div id="open-folder-browser">
+        {props.browsing && (
+          <FolderBrowser
+            label="Choose a project folder"
+            start={path.trim() || undefined}
+            chooseWords="Open this folder"
+            onChoose={(chosen) => {
+              setPath(chosen);
+              void open(chosen);
+            }}
+            onClose={() => props.onBrowse(false)}
+          />
+        )}
+      </div>
       {error && <p id="open-folder-error" class="error" role="alert">{error}</p>}
-      {result && (
-        <div class="action-result" role="status">
-          <p>
-            Opened <strong>{folderName(result.project.path)}</strong>
-            {result.opened.length === 0 && result.unavailable.length === 0 &&
-              " — no extension has anything to do when it opens."}
-          </p>
-          {(result.opened.length > 0 || result.unavailable.length > 0) && (
-            <ul class="outcomes">
-              {result.opened.map((run) => (
-                <li key={run.packageId} class={run.outcome === "ok" ? "ok" : "failed"}>
-                  <span class="mono">{run.handler}</span>{" "}
-                  {run.outcome === "ok"
-                    ? "ran"
-                    : `failed: ${run.error?.name}: ${run.error?.message}`}
-                </li>
-              ))}
-              {result.unavailable.map((entry) => (
-                <li key={entry.packageId} class="failed">
-                  <span class="mono">{entry.packageId}</span> did not run: {entry.message}
-                </li>
-              ))}
-            </ul>
-          )}
-          <Link href={projectPath(result.project.path)} class="button">
-            Go to {folderName(result.project.path)}
-          </Link>
-        </div>
-      )}
     </section>
   );
 }

@@ -1,3 +1,4 @@
+import type { ComponentChildren } from "preact";
 import { Link } from "../common/link.tsx";
 import { RelativeTime } from "../common/relative_time.tsx";
 import { projectPath } from "../state/route.ts";
@@ -25,6 +26,8 @@ export interface ProjectListProps {
   about: string;
   /** What to say, and to do, when it is empty. */
   empty: string;
+  /** The button that does it, shown when it is empty. */
+  emptyAction?: ComponentChildren;
   /** Its projects. */
   projects: ProjectListEntry[];
 }
@@ -37,7 +40,12 @@ export function ProjectList(props: ProjectListProps) {
       <h2 id={id} class="section-title">{props.title}</h2>
       <p class="tertiary">{props.about}</p>
       {props.projects.length === 0
-        ? <p class="empty secondary">{props.empty}</p>
+        ? (
+          <div class="empty empty-action">
+            <p class="secondary">{props.empty}</p>
+            {props.emptyAction}
+          </div>
+        )
         : (
           <ul class="project-list">
             {props.projects.map((entry) => (

@@ -1,4 +1,4 @@
-import { useEffect } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { AgentsSection } from "../agents/agents_section.tsx";
 import {
   projects,
@@ -17,6 +17,24 @@ export function StartPage() {
     return watchProjectList();
   }, []);
   const known = projects.value;
+  const [browsing, setBrowsing] = useState(false);
+  // The empty lists' button: the folder browser, with the focus on it.
+  const chooseFolder = (
+    <button
+      type="button"
+      class="button"
+      onClick={() => {
+        setBrowsing(true);
+        requestAnimationFrame(() => {
+          const browser = document.getElementById("open-folder-browser");
+          browser?.scrollIntoView({ block: "nearest" });
+          browser?.querySelector<HTMLElement>("button")?.focus();
+        });
+      }}
+    >
+      Choose a project folder…
+    </button>
+  );
   return (
     <main class="start-page">
       <header class="start-header">
@@ -26,14 +44,15 @@ export function StartPage() {
           when agents call them.
         </p>
       </header>
-      <OpenFolderForm onOpened={reloadProjects} />
+      <OpenFolderForm onOpened={reloadProjects} browsing={browsing} onBrowse={setBrowsing} />
       {projectsError.value && <p class="error" role="alert">{projectsError.value}</p>}
       {known && (
         <>
           <ProjectList
             title="Scheduled"
             about="The clock runs these projects' extensions, whether or not a window is open."
-            empty="No project is on the clock. A project joins it when it installs an extension with a schedule."
+            empty="No project is on the clock. Open a project and install an extension with a schedule in it; the project joins the clock."
+            emptyAction={known.recent.length > 0 ? chooseFolder : undefined}
             projects={known.scheduled.map((entry) => ({
               path: entry.path,
               gone: entry.gone,
@@ -44,7 +63,8 @@ export function StartPage() {
           <ProjectList
             title="Recent"
             about="Projects opened lately, last opened first."
-            empty="No project opened yet. Open a project folder above."
+            empty="No project opened yet. Choose a project folder to open it: its window lists what is installed in it."
+            emptyAction={chooseFolder}
             projects={known.recent.map((entry) => ({
               path: entry.path,
               gone: entry.gone,

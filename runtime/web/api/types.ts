@@ -199,3 +199,55 @@ export interface ReceiptConsoleResponse {
   /** The lines, or null when none are kept. */
   console: ReceiptConsole | null;
 }
+
+/** One folder the browser may enter. */
+export interface FolderEntry {
+  /** Its name in its parent. */
+  name: string;
+  /** Its absolute path, to ask for next. */
+  path: string;
+}
+
+/** A place the folder browser starts from. */
+export interface BrowseRoot {
+  /** What it is, in words: "Home" or "Bundled examples". */
+  label: string;
+  /** Its absolute, resolved path. */
+  path: string;
+}
+
+/** `GET /api/folders?path=<folder>&hidden=1`: one folder's subfolders. */
+export interface FolderListing {
+  /** The folder listed, resolved: no `..`, no link in it. */
+  path: string;
+  /** The folder one up, when it is still inside the root; null at the root. */
+  parent: string | null;
+  /** The root it is inside. */
+  root: BrowseRoot;
+  /** Every place the browser may start from. */
+  roots: BrowseRoot[];
+  /** Its subfolders (and links to folders inside a root), by name. */
+  folders: FolderEntry[];
+  /** Whether it holds more subfolders than are listed. */
+  truncated: boolean;
+}
+
+/** One package folder bundled with Sync, in the checkout's `extensions/`. */
+export interface BundledExample {
+  /** The package's id. */
+  id: string;
+  /** Its name. */
+  name: string;
+  /** Its version. */
+  version: string;
+  /** What it does, in one line, as its manifest says. */
+  description: string;
+  /** Its folder's absolute path, to install from. */
+  path: string;
+}
+
+/** `GET /api/examples`: the bundled example packages. */
+export interface ExamplesResponse {
+  /** Every example whose manifest reads, by name. */
+  examples: BundledExample[];
+}
