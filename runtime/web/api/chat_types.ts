@@ -52,6 +52,7 @@ export type {
   PermissionEntry,
   PlanEntry,
   PlanStep,
+  StoppedEntry,
   ThoughtEntry,
   ToolCallEntry,
   ToolCallStatus,
