@@ -5,17 +5,17 @@ import { ConnectionBanner } from "./notices/connection_banner.tsx";
 
 /**
  * The app: the start page, or a project's window, as the address says, and
- * over either the word that Sync does not answer.
+ * above either the word that Sync does not answer.
  */
 export function App() {
   const current = route.value;
   return (
     <>
+      <ConnectionBanner />
       {current.page === "project"
         // Keyed by project: another project's window starts from nothing.
         ? <ProjectWindow key={current.project} route={current} />
         : <StartPage />}
-      <ConnectionBanner />
     </>
   );
 }

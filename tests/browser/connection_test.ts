@@ -27,6 +27,20 @@ function flakyPackage() {
   };
 }
 
+/** A package whose one scheduled handler fails on the clock. */
+const BROKEN_CLOCK = {
+  id: "sweeper",
+  permissions: ["background", "schedule"],
+  handlers: ["sweeper.sweep"],
+  service: `export default function register() {
+  return { "sweeper.sweep": () => { throw new Error("the disk is full"); } };
+}`,
+  manifest: { schedule: [{ handler: "sweeper.sweep", description: "Sweeps", every: "1h" }] },
+};
+
+/** The clock looks once a minute: a test waits for its next look a little longer than that. */
+const CLOCK_LOOK_MS = 90_000;
+
 /** Begins a conversation with the demo agent from Chat's button; answers its key. */
 async function begin(page: Page, text: string): Promise<string> {
   await page.getByRole("button", { name: CHAT.newButton }).click();
@@ -199,6 +213,25 @@ Deno.test(
           }
         },
       );
+
+      await t.step("a clock run that failed is told at once, wherever the window is", async () => {
+        const watched = await openPage(browser, installation, { path: chat });
+        const { page } = watched;
+        const notices = page.getByRole("region", { name: NOTICES.region });
+        // Installed while the window is open: the clock runs it at its next look, and it fails.
+        await installation.install(await installation.writePackage(BROKEN_CLOCK), project);
+        await installation.syncOk(["open", "--project", project]);
+        const failed = notices.getByRole("listitem").filter({ hasText: "failed on the clock" });
+        await until("the clock's next look", async () => await failed.count() > 0, CLOCK_LOOK_MS);
+        await expectText(failed, /Sweeper: sweeper\.sweep failed on the clock/);
+        await expectText(failed, /the disk is full/);
+        await watched.screenshot("window-notice-clock-light");
+        await failed.getByRole("link").click();
+        await page.waitForURL((url) => url.pathname === `${extensions}/sweeper`);
+        // On the extension's own page, its notice is not repeated over it.
+        await expectCount(failed, 0);
+        await watched.close();
+      });
     } finally {
       await installation.close();
       await browser.close();

@@ -1,7 +1,7 @@
 import { connected, reconnected } from "../state/connection.ts";
 
 /**
- * Says, over the whole window, that Sync does not answer: at once when the
+ * Says, in a bar across the top of the window, that Sync does not answer: at once when the
  * event stream closes, while the window tries again by itself, and for a
  * moment "Reconnected" once it answers again. Its live region is always
  * there, so a screen reader hears each change.

@@ -186,7 +186,9 @@ function receiptNotice(
     area: "extensions",
     about: receipt.packageId,
     title: `${name}: ${receipt.handler} failed ${when}`,
-    text: quoted ? `${quoted} Its receipt says more.` : "Its receipt says more.",
+    text: quoted
+      ? `${quoted}${/[.!?…]$/.test(quoted) ? "" : "."} Its receipt says more.`
+      : "Its receipt says more.",
     href: projectPath(project, "extensions", receipt.packageId),
   };
 }
