@@ -211,6 +211,20 @@ Deno.test(
           } finally {
             await dark.close();
           }
+          // In a narrow window the count stays beside the navigator's glyph.
+          const narrow = await openPage(browser, installation, {
+            path: extensions,
+            viewport: { width: 560, height: 800 },
+          });
+          try {
+            const nav = narrow.page.getByRole("navigation");
+            await nav.getByRole("link", { name: /^Chat 1 notice$/ }).locator(".navigator-count")
+              .waitFor();
+            await narrow.assertAccessible("the window with notices, narrow");
+            await narrow.screenshot("window-notices-narrow-light");
+          } finally {
+            await narrow.close();
+          }
         },
       );
 
