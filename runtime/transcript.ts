@@ -163,6 +163,15 @@ export interface FailureEntry extends EntryBase {
   stderrTail?: string;
 }
 
+/**
+ * A turn Sync stopped because Sync itself was stopping (`sync serve` ended by
+ * Ctrl-C or SIGTERM): neither the agent's failure nor its end of the turn.
+ */
+export interface StoppedEntry extends EntryBase {
+  /** `"stopped"`. */
+  kind: "stopped";
+}
+
 /** One entry of a transcript. */
 export type TranscriptEntry =
   | UserEntry
@@ -174,4 +183,5 @@ export type TranscriptEntry =
   | PermissionEntry
   | PermissionAnswerEntry
   | TurnEndEntry
-  | FailureEntry;
+  | FailureEntry
+  | StoppedEntry;

@@ -83,6 +83,7 @@ export type {
   PermissionEntry,
   PlanEntry,
   PlanStep,
+  StoppedEntry,
   StopReason,
   ThoughtEntry,
   ToolCallEntry,

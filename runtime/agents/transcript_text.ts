@@ -73,6 +73,9 @@ export function transcriptText(
       case "failure":
         parts.push(`(Failed: ${entry.message})`);
         break;
+      case "stopped":
+        parts.push("(The turn stopped when Sync stopped)");
+        break;
     }
   }
   return keepEnd(parts.join("\n\n"), maxChars, maxBytes);

@@ -1105,6 +1105,8 @@ export class WorkPerformer {
   #entry(live: LiveSession, entry: TranscriptEntry): void {
     if (entry.replay) return;
     let kept = entry;
+    // Sync stopping ends the agent's process: the turn failing for it is Sync's doing.
+    if (entry.kind === "failure" && this.#stopping) kept = { at: entry.at, kind: "stopped" };
     if (entry.kind === "user" && live.seededText !== null) {
       kept = { ...entry, text: live.seededText };
       live.seededText = null;

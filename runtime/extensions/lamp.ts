@@ -67,6 +67,11 @@ export interface LampNotice {
   text: string;
   /** The handler it is about, for `handler-failing`. */
   handler?: string;
+  /**
+   * The receipt of the failure it tells, for `handler-failing` and
+   * `lifecycle-failed`: a newer failure is a new notice.
+   */
+  receiptId?: string;
 }
 
 /** The lamp of one package in one project. */
@@ -194,6 +199,7 @@ function noticesOf(facts: LampFacts): LampNotice[] {
       : "install it again";
     notices.push({
       reason: "lifecycle-failed",
+      receiptId: failed.id,
       text: `Its ${moment} handler ${failed.handler} failed${error}. ` +
         `Read the receipt, fix what it says, then ${then}.`,
     });
@@ -214,6 +220,7 @@ function noticesOf(facts: LampFacts): LampNotice[] {
     notices.push({
       reason: "handler-failing",
       handler,
+      receiptId: last.id,
       text: `Its handler ${handler} failed its last ${FAILING_AFTER} attempts; the last, ` +
         `${OCCASION_WORDS.get(last.occasion.kind) ?? "on another occasion"}${error}. ` +
         "Read its receipts and fix what they say" +

@@ -455,3 +455,25 @@ Deno.test("`WorkPerformer.scan()` reads only the orders after those begun and se
     await env.close();
   }
 });
+
+Deno.test("`WorkPerformer.stop()` ends a turn Sync stopped as stopped, not as the agent's failure", async () => {
+  const env = await testHost();
+  const work = performerOver(env.host);
+  try {
+    // The demo agent asks a permission: the turn is under way when Sync stops.
+    const { session } = await work.begin(env.project, "demo", "Sync stops during this turn");
+    await waitForSession(env.kv, env.project, session.key, (s) => s.state === "waiting");
+    await work.stop();
+    const { entries } = await readTranscript(env.kv, env.project, session.key);
+    assert.deepEqual(
+      entries.filter((e) => e.kind === "failure"),
+      [],
+      "stopping the agent is not its failure",
+    );
+    assert.equal(entries.at(-1)?.kind, "stopped");
+    assert.equal((await readSession(env.kv, env.project, session.key))?.state, "interrupted");
+  } finally {
+    await work.stop();
+    await env.close();
+  }
+});

@@ -155,6 +155,27 @@ export class Installation {
     return await this.serve();
   }
 
+  /**
+   * Stops the serve as a person's Ctrl-C would (SIGINT), leaving open pages
+   * as they are: they see Sync stop.
+   */
+  async stopServe(): Promise<void> {
+    assert.ok(this.#serve, "serve() first");
+    await this.#serve.stop("SIGINT");
+    this.#serve = null;
+  }
+
+  /**
+   * Starts the serve again after {@linkcode stopServe}, on the port it had,
+   * so that open pages find it again; answers its URL.
+   */
+  async serveAgain(): Promise<URL> {
+    assert.ok(this.#url && !this.#serve, "stopServe() first");
+    this.#serve = new ServeProcess(this.home, ["--port", this.#url.port]);
+    this.#url = new URL(await this.#serve.url());
+    return this.#url;
+  }
+
   /** The served origin, such as `http://127.0.0.1:41234`. */
   get origin(): string {
     assert.ok(this.#url, "serve() first");

@@ -189,3 +189,19 @@ export const FIRST_RUN = {
   /** The empty Chat list's button. */
   begin: "Begin a conversation…",
 } as const;
+
+/** What the window says over any page: Sync not answering, and background failures. */
+export const NOTICES = {
+  /** The word that Sync does not answer. */
+  lost: "Sync is not answering",
+  /** The word that it answers again. */
+  back: "Reconnected",
+  /** The corner's region of notices. */
+  region: "Notices",
+  /** A notice's button that dismisses it (its name goes on with the notice's title). */
+  dismiss: /^Dismiss: /,
+  /** The navigator's link to Chat. */
+  chatArea: "Chat",
+  /** The button that dismisses a notice of what the person just did. */
+  dismissDone: "Dismiss",
+} as const;

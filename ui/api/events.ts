@@ -1,14 +1,17 @@
 /**
  * The live facts from the server's event streams: a project's, from
  * `GET /api/events`, and the start page's, from `GET /api/projects/events`.
- * Each event's name is its `type`, its data the event as JSON. The
- * browser's EventSource reconnects by itself; after a reconnect, and after a
- * `resync` (the server dropped facts this page was too slow to take), what
- * is shown must be read again, which the listener is told as a `resync`.
+ * Each event's name is its `type`, its data the event as JSON. A stream
+ * that closes or fails is told at once (`ui/state/connection.ts`, and
+ * `onConnection`) and opened again, waiting longer after each failure;
+ * after a reconnect, and after a `resync` (the server dropped facts this
+ * page was too slow to take), what is shown must be read again, which the
+ * listener is told as a `resync`.
  *
  * @module
  */
 import type { StreamEvent } from "../../runtime/web/api/events_types.ts";
+import { trackStream } from "../state/connection.ts";
 import { apiUrl } from "./client.ts";
 
 /** Every event name the streams send. */
@@ -32,7 +35,7 @@ const EVENT_TYPES: readonly StreamEvent["type"][] = [
 
 /** Options for {@linkcode watchProject} and {@linkcode watchProjects}. */
 export interface WatchProjectOptions {
-  /** Told true when the stream is open, false when it is lost (the browser retries). */
+  /** Told true when the stream is open, false when it is lost (it is tried again). */
   onConnection?: (open: boolean) => void;
 }
 
@@ -68,33 +71,63 @@ export function watchProjects(
   return watchStream("/api/projects/events", listener, options);
 }
 
+/** The first wait before opening a lost stream again, in ms; each failure doubles it. */
+const RETRY_FIRST_MS = 500;
+/** The longest wait between two tries, in ms. */
+const RETRY_MOST_MS = 4_000;
+
 function watchStream(
   url: string,
   listener: (event: StreamEvent) => void,
   options: WatchProjectOptions,
 ): () => void {
-  const source = new EventSource(url);
+  const connection = trackStream();
+  let source: EventSource | null = null;
+  let retry: ReturnType<typeof setTimeout> | undefined;
+  let wait = RETRY_FIRST_MS;
   let lost = false;
-  for (const type of EVENT_TYPES) {
-    source.addEventListener(type, (message) => {
-      let event: StreamEvent;
-      try {
-        event = JSON.parse((message as MessageEvent<string>).data);
-      } catch {
-        return;
-      }
-      if (event.type === "ready") {
-        options.onConnection?.(true);
-        // Facts may have been missed while the stream was down.
-        if (lost) listener({ type: "resync", dropped: 0 });
-        lost = false;
-      }
-      listener(event);
+  let stopped = false;
+  const open = () => {
+    const current = new EventSource(url);
+    source = current;
+    for (const type of EVENT_TYPES) {
+      current.addEventListener(type, (message) => {
+        let event: StreamEvent;
+        try {
+          event = JSON.parse((message as MessageEvent<string>).data);
+        } catch {
+          return;
+        }
+        if (event.type === "ready") {
+          wait = RETRY_FIRST_MS;
+          connection.open();
+          options.onConnection?.(true);
+          // Facts may have been missed while the stream was down.
+          if (lost) listener({ type: "resync", dropped: 0 });
+          lost = false;
+        }
+        listener(event);
+      });
+    }
+    current.addEventListener("error", () => {
+      // The stream closed or could not open: said at once, then tried again, later each
+      // time. The browser's own retry is not waited for: it gives up for good on an
+      // answer that is not a stream (a serve starting, or gone behind a proxy).
+      current.close();
+      if (stopped || source !== current) return;
+      lost = true;
+      connection.lost();
+      options.onConnection?.(false);
+      clearTimeout(retry);
+      retry = setTimeout(open, wait);
+      wait = Math.min(wait * 2, RETRY_MOST_MS);
     });
-  }
-  source.addEventListener("error", () => {
-    lost = true;
-    options.onConnection?.(false);
-  });
-  return () => source.close();
+  };
+  open();
+  return () => {
+    stopped = true;
+    clearTimeout(retry);
+    source?.close();
+    connection.closed();
+  };
 }

@@ -5,6 +5,7 @@ import type {
   PermissionEntry,
 } from "../../runtime/web/api/chat_types.ts";
 import { messageOf, postJson } from "../api/client.ts";
+import { connected } from "../state/connection.ts";
 
 /** Props of {@linkcode PermissionPrompt}. */
 export interface PermissionPromptProps {
@@ -51,7 +52,8 @@ export function PermissionPrompt(props: PermissionPromptProps) {
     wasLive.current = props.live;
   }, [props.live]);
   const choose = async (optionId: string) => {
-    if (busy) return;
+    // While Sync does not answer, the answer could not reach the agent.
+    if (busy || !connected.value) return;
     setBusy(optionId);
     setError(null);
     try {
@@ -94,7 +96,7 @@ export function PermissionPrompt(props: PermissionPromptProps) {
               key={option.optionId}
               type="button"
               class={`button ${option.optionKind.startsWith("allow") ? "" : "permission-reject"}`}
-              aria-disabled={busy !== null}
+              aria-disabled={busy !== null || !connected.value}
               onClick={() => choose(option.optionId)}
             >
               {option.name}

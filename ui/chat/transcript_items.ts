@@ -14,6 +14,7 @@ import type {
   PermissionAnswerEntry,
   PermissionEntry,
   PlanEntry,
+  StoppedEntry,
   ThoughtEntry,
   ToolCallEntry,
   TranscriptEntry,
@@ -69,7 +70,8 @@ export type TranscriptItem =
     answer: PermissionAnswerEntry | null;
   }
   | { kind: "turn_end"; key: string; entry: TurnEndEntry }
-  | { kind: "failure"; key: string; entry: FailureEntry };
+  | { kind: "failure"; key: string; entry: FailureEntry }
+  | { kind: "stopped"; key: string; entry: StoppedEntry };
 
 /**
  * Folds a transcript into what is drawn, in order. A tool call's updates
@@ -152,6 +154,10 @@ export function itemsOf(entries: readonly TranscriptEntry[]): TranscriptItem[] {
       case "failure":
         plan = null;
         items.push({ kind: "failure", key, entry });
+        break;
+      case "stopped":
+        plan = null;
+        items.push({ kind: "stopped", key, entry });
         break;
     }
   });

@@ -107,6 +107,7 @@ export function TranscriptView(props: TranscriptViewProps) {
               />
             );
           case "turn_end":
+          case "stopped":
             return <TurnEndView key={item.key} entry={item.entry} />;
           case "failure":
             return <FailureView key={item.key} entry={item.entry} />;

@@ -1,6 +1,7 @@
 import { useRef, useState } from "preact/hooks";
 import type { AgentSession, ChatSessionResponse } from "../../runtime/web/api/chat_types.ts";
 import { messageOf, postJson } from "../api/client.ts";
+import { connected } from "../state/connection.ts";
 import { useDelayed } from "../common/use_delayed.ts";
 import { AgentWords } from "./agent_words.tsx";
 import { messagesWords, signInLead } from "./chat_words.ts";
@@ -58,8 +59,10 @@ export function TurnBox(props: TurnBoxProps) {
     ? (ways.length > 0 ? signInLead(signIn.text, session.agent) : signIn.text)
     : null;
 
+  // While Sync does not answer, nothing can be sent; what is typed waits in the box.
+  const off = !connected.value;
   const act = async (action: Action) => {
-    if (busy) return;
+    if (busy || off) return;
     if (action === "prompt" && (!canSend || text.trim() === "")) return;
     setBusy(action);
     setError(null);
@@ -162,7 +165,7 @@ export function TurnBox(props: TurnBoxProps) {
             <button
               type="button"
               class="button"
-              aria-disabled={busy !== null}
+              aria-disabled={busy !== null || off}
               onClick={() => act("cancel")}
             >
               Cancel
@@ -172,7 +175,7 @@ export function TurnBox(props: TurnBoxProps) {
             <button
               type="button"
               class="button"
-              aria-disabled={busy !== null}
+              aria-disabled={busy !== null || off}
               onClick={() => act("continue")}
             >
               Continue
@@ -181,7 +184,7 @@ export function TurnBox(props: TurnBoxProps) {
           <button
             type="submit"
             class="button primary"
-            aria-disabled={!canSend || busy !== null || text.trim() === ""}
+            aria-disabled={!canSend || busy !== null || off || text.trim() === ""}
           >
             Send
           </button>

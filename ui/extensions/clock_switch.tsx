@@ -1,6 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
 import type { SwitchResponse } from "../../runtime/web/api/types.ts";
 import { messageOf, postJson } from "../api/client.ts";
+import { connected } from "../state/connection.ts";
 
 /** Props of {@linkcode ClockSwitch}. */
 export interface ClockSwitchProps {
@@ -64,6 +65,7 @@ export function ClockSwitch(props: ClockSwitchProps) {
               name={name}
               value={on ? "on" : "off"}
               checked={shown === on}
+              disabled={!connected.value}
               onChange={() => choose(on)}
             />
             <span>{on ? "On" : "Off"}</span>

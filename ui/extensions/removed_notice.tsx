@@ -1,5 +1,6 @@
-import { useEffect, useRef } from "preact/hooks";
-import type { LastRemoval } from "../state/last_removal.ts";
+import { useEffect } from "preact/hooks";
+import { type LastRemoval, lastRemoval } from "../state/last_removal.ts";
+import { usePassing } from "../notices/use_passing.ts";
 
 /** Props of {@linkcode RemovedNotice}. */
 export interface RemovedNoticeProps {
@@ -10,16 +11,22 @@ export interface RemovedNoticeProps {
 /**
  * What a removal did, told where the removed package's page was: its
  * `removed` handler's outcome, what went and what stayed. It takes the focus
- * the confirmation had, so a keyboard is not left nowhere.
+ * the confirmation had, so a keyboard is not left nowhere. It goes when the
+ * person moves to another page, dismisses it, or leaves it alone a while.
  */
 export function RemovedNotice(props: RemovedNoticeProps) {
   const { name, answer } = props.removal;
-  const ref = useRef<HTMLDivElement>(null);
+  const ref = usePassing<HTMLDivElement>(() => lastRemoval.value = null);
   useEffect(() => ref.current?.focus(), []);
   const handler = answer.removed;
   return (
     <div class="removed-notice" role="status" tabIndex={-1} ref={ref}>
-      <h2>Removed {name} from this project</h2>
+      <div class="removed-notice-head">
+        <h2>Removed {name} from this project</h2>
+        <button type="button" class="button" onClick={() => lastRemoval.value = null}>
+          Dismiss
+        </button>
+      </div>
       {handler && (
         <p class={handler.outcome === "ok" ? "secondary" : "error"}>
           {handler.outcome === "ok"

@@ -2,6 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import type { InstallAnswer } from "../../runtime/web/api/events_types.ts";
 import { navigate, projectPath } from "../state/route.ts";
 import type { ProjectState } from "../state/project_state.ts";
+import { connected } from "../state/connection.ts";
 import { InstallDialog } from "./install_dialog.tsx";
 import { InstallResult } from "./install_result.tsx";
 import { installOpen } from "../state/install_open.ts";
@@ -17,8 +18,8 @@ export interface InstallButtonProps {
 /**
  * The Install button of the Extensions list: opens the install dialog, and
  * once a package is installed says so beside it and goes to its page. What
- * the install did is said for as long as that page is shown: it goes once
- * the person moves on to another page.
+ * the install did is said while that page is shown: it goes once the person
+ * moves on to another page, dismisses it, or leaves it alone a while.
  */
 export function InstallButton(props: InstallButtonProps) {
   const { state } = props;
@@ -41,7 +42,10 @@ export function InstallButton(props: InstallButtonProps) {
       <button
         type="button"
         class="button"
+        aria-disabled={!connected.value}
         onClick={() => {
+          // While Sync does not answer, nothing could be read or installed.
+          if (!connected.value) return;
           setDone(null);
           setOpen(true);
         }}
@@ -50,7 +54,12 @@ export function InstallButton(props: InstallButtonProps) {
         Install…
       </button>
       <div class="install-result" role="status">
-        {done && props.selected === done.id && <InstallResult answer={done} />}
+        {done && props.selected === done.id && (
+          <InstallResult
+            answer={done}
+            onDismiss={() => setDone(null)}
+          />
+        )}
       </div>
       {open && (
         <InstallDialog

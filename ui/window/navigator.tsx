@@ -11,6 +11,8 @@ export interface NavigatorProps {
   area: Area;
   /** The package whose screen is shown, in the screen area. */
   screen?: string | null;
+  /** How many notices not dismissed each area has (`ui/notices/`); none when absent. */
+  counts?: ReadonlyMap<Area, number>;
 }
 
 /**
@@ -18,7 +20,8 @@ export interface NavigatorProps {
  * every project. In a narrow window it shows only glyphs; each entry keeps
  * its name as its accessible name and its tooltip, and a screen's glyph is
  * its package's initial (two letters where initials meet), so screens are
- * told apart at a glance.
+ * told apart at a glance. An area with notices of background failures
+ * (`ui/notices/`) shows how many beside its name.
  */
 export function Navigator(props: NavigatorProps) {
   const { state } = props;
@@ -44,20 +47,30 @@ export function Navigator(props: NavigatorProps) {
         <div class="tertiary mono navigator-text" title={folder}>{folder}</div>
       </div>
       <ul class="navigator-areas">
-        {areas.map(({ area, label, glyph }) => (
-          <li key={area}>
-            <Link
-              href={projectPath(state.project, area)}
-              class="navigator-area"
-              current={props.area === area ? "page" : undefined}
-              label={label}
-              title={label}
-            >
-              <span aria-hidden="true" class="glyph">{glyph}</span>
-              <span class="navigator-text">{label}</span>
-            </Link>
-          </li>
-        ))}
+        {areas.map(({ area, label, glyph }) => {
+          const count = props.counts?.get(area) ?? 0;
+          return (
+            <li key={area}>
+              {/* With a count, the name is what shows: "Chat 2 notices", the count's word hidden. */}
+              <Link
+                href={projectPath(state.project, area)}
+                class="navigator-area"
+                current={props.area === area ? "page" : undefined}
+                label={count > 0 ? undefined : label}
+                title={count > 0 ? `${label}, ${noticesWords(count)}` : label}
+              >
+                <span aria-hidden="true" class="glyph">{glyph}</span>
+                <span class="navigator-text">{label}</span>
+                {count > 0 && (
+                  <span class="navigator-count">
+                    {` ${count}`}
+                    <span class="visually-hidden">{count === 1 ? " notice" : " notices"}</span>
+                  </span>
+                )}
+              </Link>
+            </li>
+          );
+        })}
       </ul>
       {screens.length > 0 && (
         <ul class="navigator-areas navigator-screens" aria-label="Screens">
@@ -80,13 +93,13 @@ export function Navigator(props: NavigatorProps) {
           ))}
         </ul>
       )}
-      {!state.live.value && state.extensions.value !== null && (
-        <p class="tertiary navigator-text navigator-offline" role="status">
-          Not live: reconnecting to Sync…
-        </p>
-      )}
     </nav>
   );
+}
+
+/** "1 notice", "3 notices". */
+function noticesWords(count: number): string {
+  return count === 1 ? "1 notice" : `${count} notices`;
 }
 
 /**

@@ -128,6 +128,7 @@ export function groupSessions(project: string, sessions: AgentSession[]): ChatLi
       agent: session.agent,
       createdAt: session.createdAt,
       updatedAt: session.updatedAt,
+      waitsFor: session.waitingFor?.kind ?? null,
     };
     // Work an agent ordered while it performed an extension's work is that extension's too.
     const extension = orderingExtension(session);

@@ -52,6 +52,7 @@ export type {
   PermissionEntry,
   PlanEntry,
   PlanStep,
+  StoppedEntry,
   ThoughtEntry,
   ToolCallEntry,
   ToolCallStatus,
@@ -75,6 +76,8 @@ export interface ChatRow {
   createdAt: string;
   /** When it last changed, ISO 8601. */
   updatedAt: string;
+  /** What it waits for while `waiting`: a person's answer to a permission, or a sign-in. */
+  waitsFor: "permission" | "sign-in" | null;
 }
 
 /** A group of Chat's list: the sessions one extension ordered. */

@@ -1,0 +1,198 @@
+/**
+ * What went wrong in the background of a project, or waits for the person,
+ * wherever the window is: a clock run (or an agent's call) that failed, an
+ * extension whose lamp says it needs the person, a conversation waiting for
+ * an answer or a sign-in, or one whose agent failed. Built from what the
+ * window already has — the lamps of the installed packages, the event
+ * stream's receipts and sessions — plus Chat's list, read once and again
+ * after the stream was lost.
+ *
+ * @module
+ */
+import { computed, type ReadonlySignal, signal } from "@preact/signals";
+import type { ChatListResponse, ChatRow } from "../../runtime/web/api/chat_types.ts";
+import type { ExtensionSummary, Receipt } from "../../runtime/web/api/types.ts";
+import type { StreamEvent } from "../../runtime/web/api/events_types.ts";
+import { getJson } from "../api/client.ts";
+import type { ProjectState } from "../state/project_state.ts";
+import { type Area, projectPath } from "../state/route.ts";
+import { dismissedNotices } from "./dismissed_notices.ts";
+
+/** A notice of something in the background that needs the person. */
+export interface WindowNotice {
+  /** Names the failure it tells: a newer failure is a new id, shown again once dismissed. */
+  id: string;
+  /** The navigator's entry it counts on. */
+  area: Extract<Area, "extensions" | "chat">;
+  /** The package or the conversation it is about: its page's selection. */
+  about: string;
+  /** What happened, in a few words. */
+  title: string;
+  /** More: what failed and what to do. */
+  text: string;
+  /** Where the person acts on it. */
+  href: string;
+}
+
+/** A project window's notices, kept live while the window is open. */
+export interface WindowNotices {
+  /** Every notice not dismissed, newest kind first: conversations, then extensions. */
+  readonly notices: ReadonlySignal<WindowNotice[]>;
+  /** Stops listening. */
+  dispose(): void;
+}
+
+/** A lamp's reasons that are a background failure (the others are set-up states the list shows). */
+const FAILURE_REASONS: ReadonlySet<string> = new Set([
+  "handler-failing",
+  "lifecycle-failed",
+  "needs-review",
+  "cannot-load",
+]);
+
+/** Occasions whose failed calls nobody watched: the clock's, and an agent's. */
+const UNWATCHED_OCCASIONS: ReadonlySet<string> = new Set(["clock", "agent"]);
+
+/** The most failed calls kept as notices; older ones are in their receipts. */
+const MOST_RECEIPTS = 20;
+
+/** The most characters of an error a notice quotes: the receipt has all of it. */
+const MOST_ERROR_CHARS = 200;
+
+/** What a conversation's notice is made from: Chat's row, or the session a fact told. */
+interface SessionFacts {
+  key: string;
+  title: string;
+  agent: string;
+  state: ChatRow["state"];
+  updatedAt: string;
+  waits: "permission" | "sign-in" | null;
+}
+
+/**
+ * Opens a project window's notices.
+ *
+ * @param state The project's live state, whose lamps and facts they are made from.
+ */
+export function openWindowNotices(state: ProjectState): WindowNotices {
+  const sessions = signal<ReadonlyMap<string, SessionFacts>>(new Map());
+  const receipts = signal<Receipt[]>([]);
+  let reading = 0;
+  const readChat = async () => {
+    const mine = ++reading;
+    try {
+      const list = await getJson<ChatListResponse>("/api/chat", { project: state.project });
+      if (mine !== reading) return;
+      const rows = [...list.conversations, ...list.groups.flatMap((group) => group.rows)];
+      sessions.value = new Map(rows.map((row) => [row.key, { ...row, waits: row.waitsFor }]));
+    } catch {
+      // Chat could not be read: its notices wait for the next fact or reconnect.
+    }
+  };
+  const heard = (event: StreamEvent) => {
+    if (event.type === "resync") void readChat();
+    else if (event.type === "session") {
+      const s = event.session;
+      const next = new Map(sessions.value);
+      next.set(s.key, {
+        key: s.key,
+        title: s.title,
+        agent: s.agent,
+        state: s.state,
+        updatedAt: s.updatedAt,
+        waits: s.waitingFor?.kind ?? null,
+      });
+      sessions.value = next;
+    } else if (
+      event.type === "receipt" && event.receipt.outcome === "failed" &&
+      UNWATCHED_OCCASIONS.has(event.receipt.occasion.kind)
+    ) {
+      receipts.value = [event.receipt, ...receipts.value].slice(0, MOST_RECEIPTS);
+    }
+  };
+  const stop = state.listen(heard);
+  void readChat();
+  const notices = computed(() => {
+    const dismissed = dismissedNotices.value;
+    const extensions = state.extensions.value ?? [];
+    const all = [
+      ...[...sessions.value.values()].flatMap((s) => sessionNotice(state.project, s)),
+      ...lampNotices(state.project, extensions),
+    ];
+    // A failure the lamp already tells (its receipt) is told once.
+    const told = new Set(all.map((notice) => notice.id));
+    for (const receipt of receipts.value) {
+      const notice = receiptNotice(state.project, receipt, extensions);
+      if (!told.has(notice.id)) all.push(notice);
+    }
+    return all.filter((notice) => !dismissed.has(notice.id));
+  });
+  return {
+    notices,
+    dispose() {
+      stop();
+      reading++;
+    },
+  };
+}
+
+function sessionNotice(project: string, s: SessionFacts): WindowNotice[] {
+  if (s.state !== "waiting" && s.state !== "failed") return [];
+  const text = s.state === "failed"
+    ? `The agent ${s.agent} failed. Open the conversation to read why, and continue it.`
+    : s.waits === "sign-in"
+    ? `It waits for you to sign in to ${s.agent}.`
+    : s.waits === "permission"
+    ? `The agent ${s.agent} asks your permission.`
+    : `The agent ${s.agent} waits for you.`;
+  return [{
+    id: `${project}\u0000session\u0000${s.key}\u0000${s.state}\u0000${s.updatedAt}`,
+    area: "chat",
+    about: s.key,
+    title: s.state === "failed" ? `Failed: ${s.title}` : `Waits for you: ${s.title}`,
+    text,
+    href: projectPath(project, "chat", s.key),
+  }];
+}
+
+function lampNotices(project: string, extensions: ExtensionSummary[]): WindowNotice[] {
+  return extensions.flatMap((extension) =>
+    extension.lamp.notices
+      .filter((notice) => FAILURE_REASONS.has(notice.reason))
+      .map((notice): WindowNotice => ({
+        id: notice.receiptId
+          ? receiptId(project, notice.receiptId)
+          : `${project}\u0000lamp\u0000${extension.id}\u0000${notice.reason}\u0000${notice.text}`,
+        area: "extensions",
+        about: extension.id,
+        title: `${extension.name} needs you`,
+        text: notice.text,
+        href: projectPath(project, "extensions", extension.id),
+      }))
+  );
+}
+
+function receiptNotice(
+  project: string,
+  receipt: Receipt,
+  extensions: ExtensionSummary[],
+): WindowNotice {
+  const name = extensions.find((e) => e.id === receipt.packageId)?.name ?? receipt.packageId;
+  const when = receipt.occasion.kind === "clock" ? "on the clock" : "called by an agent";
+  const error = receipt.error?.message ?? "";
+  const quoted = error.length > MOST_ERROR_CHARS ? `${error.slice(0, MOST_ERROR_CHARS)}…` : error;
+  return {
+    id: receiptId(project, receipt.id),
+    area: "extensions",
+    about: receipt.packageId,
+    title: `${name}: ${receipt.handler} failed ${when}`,
+    text: quoted
+      ? `${quoted}${/[.!?…]$/.test(quoted) ? "" : "."} Its receipt says more.`
+      : "Its receipt says more.",
+    href: projectPath(project, "extensions", receipt.packageId),
+  };
+}
+
+function receiptId(project: string, id: string): string {
+  return `${project}\u0000receipt\u0000${id}`;
+}
