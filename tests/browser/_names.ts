@@ -123,3 +123,15 @@ export const CHAT = {
   /** A message not sent yet, waiting for the agent's session. */
   notSentYet: "Not sent yet",
 } as const;
+
+/** Finding and moving: the lists' filters and the window's shortcuts. */
+export const FIND = {
+  /** The Extensions list's filter field. */
+  extensionFilter: "Filter extensions",
+  /** Chat's list's filter field. */
+  chatFilter: "Filter conversations",
+  /** Empties a filter that matched nothing. */
+  clear: "Clear",
+  /** The dialog `?` opens, and the navigator's button that opens it. */
+  shortcuts: "Keyboard shortcuts",
+} as const;

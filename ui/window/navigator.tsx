@@ -2,6 +2,7 @@ import { Link } from "../common/link.tsx";
 import type { ProjectState } from "../state/project_state.ts";
 import { type Area, projectPath } from "../state/route.ts";
 import { folderName } from "../common/folder_name.ts";
+import { WindowShortcuts } from "./window_shortcuts.tsx";
 
 /** Props of {@linkcode Navigator}. */
 export interface NavigatorProps {
@@ -84,6 +85,7 @@ export function Navigator(props: NavigatorProps) {
           Not live: reconnecting to Sync…
         </p>
       )}
+      <WindowShortcuts project={state.project} />
     </nav>
   );
 }
