@@ -134,4 +134,8 @@ export const FIND = {
   clear: "Clear",
   /** The dialog `?` opens, and the navigator's button that opens it. */
   shortcuts: "Keyboard shortcuts",
+  /** The command palette Ctrl+K opens. */
+  palette: "Go to or do",
+  /** Its field. */
+  paletteField: "Find a place, an extension, a conversation or an action",
 } as const;

@@ -342,6 +342,108 @@ Deno.test(
           await watched.close();
         },
       );
+
+      await t.step("Ctrl+K finds places, extensions, conversations and actions", async () => {
+        const watched = await openPage(browser, installation, { path: `${window}/extensions` });
+        const { page } = watched;
+        await expectCount(page.locator(".extension-name"), 3);
+        const palette = page.getByRole("dialog", { name: FIND.palette });
+        const field = palette.getByRole("combobox", { name: FIND.paletteField });
+        /** The text of the option the field says is active. */
+        const activeOption = async () => {
+          const id = await field.getAttribute("aria-activedescendant");
+          assert.ok(id, "an option is active");
+          const option = palette.locator(`[id="${id}"]`);
+          assert.equal(await option.getAttribute("role"), "option");
+          assert.equal(await option.getAttribute("aria-selected"), "true");
+          return (await option.textContent()) ?? "";
+        };
+        const open = async () => {
+          await page.keyboard.press("Control+K");
+          await palette.waitFor();
+          await until("the palette's field has the focus", () => hasFocus(field));
+        };
+
+        await open();
+        // Every group is there, and the conversations were read when it opened.
+        await expectText(palette, /Sort the inbox/);
+        for (const group of ["Actions", "Go to", "Extensions", "Conversations"]) {
+          await palette.getByRole("group", { name: group }).waitFor();
+        }
+        await watched.assertAccessible("the command palette");
+        await watched.screenshot("find-palette-light");
+        // Words find an extension by its id; Enter opens its page and the palette goes.
+        await field.fill("mailer");
+        assert.match(await activeOption(), /^Mail/);
+        await field.press("Enter");
+        await expectGone(palette);
+        await until(
+          "Mail's page is shown",
+          () => new URL(page.url()).pathname === linkOf("mailer"),
+        );
+
+        // Down and Up move the active option; the focus stays in the field.
+        await open();
+        await field.fill("the");
+        const first = await activeOption();
+        await field.press("ArrowDown");
+        const second = await activeOption();
+        assert.notEqual(second, first);
+        await field.press("ArrowUp");
+        assert.equal(await activeOption(), first);
+        assert.ok(await hasFocus(field));
+        await field.fill("inbox");
+        assert.match(await activeOption(), /^Sort the inbox/);
+        await field.press("Enter");
+        await until("the conversation is shown", () => /\/chat\/[^/]+$/.test(page.url()));
+        await expectText(
+          page.getByRole("list", { name: CHAT.conversations }).locator('a[aria-current="page"]'),
+          /Sort the inbox/,
+        );
+
+        // An action: Install opens the install dialog, in Extensions; Escape closes it.
+        await open();
+        await field.fill("install");
+        await field.press("Enter");
+        const install = page.getByRole("dialog", { name: "Install an extension" });
+        await install.waitFor();
+        assert.equal(new URL(page.url()).pathname, `${window}/extensions`);
+        await page.keyboard.press("Escape");
+        await expectGone(install);
+        // New conversation, chosen with the mouse, opens its dialog in Chat.
+        await open();
+        await field.fill("new conv");
+        await palette.getByRole("option", { name: /New conversation/ }).click();
+        const begin = page.getByRole("dialog", { name: CHAT.newDialog });
+        await begin.waitFor();
+        assert.equal(new URL(page.url()).pathname, `${window}/chat`);
+        await page.keyboard.press("Escape");
+        await expectGone(begin);
+
+        // From inside a field, Ctrl+K still opens it; nothing found says so; Escape closes it.
+        await page.getByRole("searchbox", { name: FIND.chatFilter }).focus();
+        await open();
+        await field.fill("zebra");
+        await expectText(palette, "Nothing matches “zebra”.");
+        await watched.assertAccessible("a command palette that finds nothing");
+        await page.keyboard.press("Escape");
+        await expectGone(palette);
+        assert.ok(await hasFocus(page.getByRole("searchbox", { name: FIND.chatFilter })));
+        await watched.close();
+
+        const dark = await openPage(browser, installation, {
+          path: `${window}/extensions`,
+          colorScheme: "dark",
+        });
+        await expectCount(dark.page.locator(".extension-name"), 3);
+        await dark.page.keyboard.press("Control+K");
+        const darkField = dark.page.getByRole("combobox", { name: FIND.paletteField });
+        await darkField.waitFor();
+        await darkField.fill("e");
+        await dark.assertAccessible("the command palette (dark)");
+        await dark.screenshot("find-palette-dark");
+        await dark.close();
+      });
     } finally {
       await installation.close();
       await browser.close();

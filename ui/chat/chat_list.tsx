@@ -1,10 +1,11 @@
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import type { ChatListResponse, ChatSessionResponse } from "../../runtime/web/api/chat_types.ts";
 import { navigate, projectPath } from "../state/route.ts";
 import { ListFilter } from "../common/list_filter.tsx";
 import { NoMatches } from "../common/no_matches.tsx";
 import { useListKeys } from "../common/use_list_keys.ts";
 import { listFilter } from "../state/list_filters.ts";
+import { requestedAction } from "../state/requested_action.ts";
 import { chatRowCount, filterChatList } from "./chat_filter.ts";
 import { ChatGroup } from "./chat_group.tsx";
 import { NewConversationDialog } from "./new_conversation_dialog.tsx";
@@ -36,6 +37,13 @@ export function ChatList(props: ChatListProps) {
   const list = props.list === null ? null : filterChatList(props.list, filter.value);
   const shown = list === null ? 0 : chatRowCount(list);
   const [asking, setAsking] = useState(false);
+  // The command palette's "New conversation…".
+  const asked = requestedAction.value === "new-conversation";
+  useEffect(() => {
+    if (!asked) return;
+    requestedAction.value = null;
+    setAsking(true);
+  }, [asked]);
   const begun = (answer: ChatSessionResponse) => {
     setAsking(false);
     props.onBegun();

@@ -85,7 +85,7 @@ export function Navigator(props: NavigatorProps) {
           Not live: reconnecting to Sync…
         </p>
       )}
-      <WindowShortcuts project={state.project} />
+      <WindowShortcuts state={state} />
     </nav>
   );
 }

@@ -21,11 +21,15 @@ export interface ShortcutGroup {
   shortcuts: readonly Shortcut[];
 }
 
-/** Every shortcut of a project's window. None fires while the focus is in a field. */
+/** Every shortcut of a project's window. None but Ctrl+K fires while the focus is in a field. */
 export const windowShortcuts: readonly ShortcutGroup[] = [
   {
     title: "Anywhere in the window",
     shortcuts: [
+      {
+        keys: ["Ctrl K"],
+        does: "Find a place, an extension, a conversation or an action (⌘K on a Mac)",
+      },
       { keys: ["/"], does: "Filter the list" },
       { keys: ["g", "e"], does: "Go to Extensions" },
       { keys: ["g", "c"], does: "Go to Chat" },

@@ -7,6 +7,8 @@ export interface WindowShortcutsOptions {
   project: string;
   /** Shows the shortcuts dialog. */
   onHelp: () => void;
+  /** Opens the command palette. */
+  onPalette: () => void;
 }
 
 /** How long after `g` its second key still counts. */
@@ -30,16 +32,27 @@ const UNTYPED_INPUTS: ReadonlySet<string> = new Set([
  * projects, `?` shows the shortcuts, and Down with nothing focused goes
  * into the list. None fires while the person types in a field, while a
  * dialog is open, or with Ctrl, Alt or the command key held, so they never
- * take a letter from someone typing or the browser's own shortcuts.
+ * take a letter from someone typing or the browser's own shortcuts. Ctrl+K
+ * (⌘K on a Mac) opens the command palette, also from a field, as in an
+ * editor; not while a dialog is open.
  */
 export function useWindowShortcuts(options: WindowShortcutsOptions): void {
-  const { project, onHelp } = options;
+  const { project, onHelp, onPalette } = options;
   useEffect(() => {
     let pendingG = 0;
     const keydown = (event: KeyboardEvent) => {
       if (event.defaultPrevented || event.isComposing) return;
+      if (document.querySelector("dialog[open]")) return;
+      if (
+        (event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey &&
+        event.key.toLowerCase() === "k"
+      ) {
+        event.preventDefault();
+        onPalette();
+        return;
+      }
       if (event.ctrlKey || event.altKey || event.metaKey) return;
-      if (typing(event.target) || document.querySelector("dialog[open]")) return;
+      if (typing(event.target)) return;
       const afterG = pendingG > 0 && event.timeStamp - pendingG <= SEQUENCE_MS;
       pendingG = 0;
       if (afterG) {
@@ -77,7 +90,7 @@ export function useWindowShortcuts(options: WindowShortcutsOptions): void {
     };
     document.addEventListener("keydown", keydown);
     return () => document.removeEventListener("keydown", keydown);
-  }, [project, onHelp]);
+  }, [project, onHelp, onPalette]);
 }
 
 /** Whether keys pressed on `target` are someone typing: a text field, a choice, editable text. */
