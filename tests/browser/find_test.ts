@@ -14,7 +14,7 @@ import {
   tabTo,
   until,
 } from "./_browser.ts";
-import { CHAT, FIND, WINDOW } from "./_names.ts";
+import { CHAT, EXTENSION, FIND, WINDOW } from "./_names.ts";
 
 /** The href of the link that has the focus; "" when what has it is not a link. */
 async function focusedHref(page: Page): Promise<string> {
@@ -175,7 +175,9 @@ Deno.test(
         );
         await expectText(list.locator('a[aria-current="page"]'), "Hello");
         assert.equal(await focusedHref(page), linkOf("hello"), "the opened row keeps the focus");
-        // Tab leaves the list from any row, into the page shown.
+        // Tab leaves the list from any row, into the page shown, once that page is whole.
+        await page.getByRole("main").getByRole("button", { name: EXTENSION.removeButton })
+          .waitFor();
         await page.keyboard.press("ArrowDown");
         await page.keyboard.press("Tab");
         assert.ok(
@@ -312,7 +314,10 @@ Deno.test(
             () => new URL(page.url()).pathname === newestFirst[1],
           );
           await expectText(rows.locator('a[aria-current="page"]'), /Write the release notes/);
-          await page.getByRole("log", { name: CHAT.transcript }).waitFor();
+          // The agent's question takes the focus when it shows; then the person types.
+          const question = page.getByRole("log", { name: CHAT.transcript })
+            .getByRole("group", { name: CHAT.demoPermission });
+          await until("the agent's question has the focus", () => hasFocus(question));
           // `/` typed into the next turn's box is a letter there, not the shortcut.
           const box = page.getByRole("textbox", { name: CHAT.nextTurnField });
           await box.focus();
@@ -443,6 +448,32 @@ Deno.test(
         await dark.assertAccessible("the command palette (dark)");
         await dark.screenshot("find-palette-dark");
         await dark.close();
+      });
+
+      await t.step("in a narrow window the filter and the shortcuts' button stay", async () => {
+        const watched = await openPage(browser, installation, {
+          path: `${window}/extensions`,
+          viewport: { width: 560, height: 800 },
+        });
+        const { page } = watched;
+        const filter = page.getByRole("searchbox", { name: FIND.extensionFilter });
+        await filter.fill("mail");
+        await expectCount(page.locator(".extension-name"), 1);
+        const box = await filter.boundingBox();
+        assert.ok(box && box.width > 150, `the filter is wide enough to type in: ${box?.width}`);
+        // The navigator shows only the button's glyph; its name stays.
+        const button = page.getByRole("button", { name: FIND.shortcuts });
+        assert.equal(
+          await button.locator(".navigator-text").evaluate((text) =>
+            text.getBoundingClientRect().width
+          ),
+          1,
+        );
+        await button.click();
+        await page.getByRole("dialog", { name: FIND.shortcuts }).waitFor();
+        await watched.assertAccessible("the shortcuts dialog in a narrow window");
+        await watched.screenshot("find-narrow-light");
+        await watched.close();
       });
     } finally {
       await installation.close();

@@ -9,8 +9,9 @@ export interface ListKeysOptions {
 
 /**
  * Arrow keys for a list column of links (the Extensions list, Chat's list).
- * The column is one stop for Tab: the row with the focus, else the current
- * one (`aria-current`), else the first, has `tabindex="0"` and the others `-1`
+ * The column is one stop for Tab: the row with the focus, else the one that
+ * had it last, else the current one (`aria-current`), else the first, has
+ * `tabindex="0"` and the others `-1`
  * (a roving tab index), so Tab goes on to the detail instead of through
  * every row. Up and Down move the focus one row, Home and End to the first
  * and last; Enter opens the focused row, as a link does. From the column's
@@ -22,9 +23,10 @@ export interface ListKeysOptions {
  */
 export function useListKeys<T extends HTMLElement>(options: ListKeysOptions): RefObject<T> {
   const ref = useRef<T>(null);
+  const last = useRef<HTMLElement | null>(null);
   // After every render: rows come and go as the list changes or is filtered.
   useLayoutEffect(() => {
-    if (ref.current) rove(ref.current, options.rows, null);
+    if (ref.current) rove(ref.current, options.rows, null, last.current);
   });
   useEffect(() => {
     const column = ref.current;
@@ -68,7 +70,9 @@ export function useListKeys<T extends HTMLElement>(options: ListKeysOptions): Re
     };
     const focusin = (event: FocusEvent) => {
       const target = event.target as HTMLElement;
-      if (target.matches(options.rows)) rove(column, options.rows, target);
+      if (!target.matches(options.rows)) return;
+      last.current = target;
+      rove(column, options.rows, target, null);
     };
     column.addEventListener("keydown", keydown);
     column.addEventListener("focusin", focusin);
@@ -82,20 +86,27 @@ export function useListKeys<T extends HTMLElement>(options: ListKeysOptions): Re
 
 /** Focuses a row and shows it whole, below the column's sticky header. */
 function focusRow(column: HTMLElement, selector: string, row: HTMLElement): void {
-  rove(column, selector, row);
+  rove(column, selector, row, null);
   row.focus();
   row.scrollIntoView({ block: "nearest" });
 }
 
 /**
  * Gives one row the column's tab stop: `stop` when given, else the row that
- * has the focus, else the current one, else the first.
+ * has the focus, else `last` while it is still shown, else the current one,
+ * else the first.
  */
-function rove(column: HTMLElement, selector: string, stop: HTMLElement | null): void {
+function rove(
+  column: HTMLElement,
+  selector: string,
+  stop: HTMLElement | null,
+  last: HTMLElement | null,
+): void {
   const rows = Array.from(column.querySelectorAll<HTMLElement>(selector));
   const active = column.ownerDocument.activeElement;
   const chosen = stop ??
     rows.find((row) => row === active) ??
+    rows.find((row) => row === last) ??
     rows.find((row) => row.hasAttribute("aria-current")) ??
     rows[0];
   for (const row of rows) row.tabIndex = row === chosen ? 0 : -1;

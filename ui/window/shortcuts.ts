@@ -27,7 +27,7 @@ export const windowShortcuts: readonly ShortcutGroup[] = [
     title: "Anywhere in the window",
     shortcuts: [
       {
-        keys: ["Ctrl K"],
+        keys: ["Ctrl+K"],
         does: "Find a place, an extension, a conversation or an action (⌘K on a Mac)",
       },
       { keys: ["/"], does: "Filter the list" },

@@ -32,7 +32,7 @@ export function ShortcutsDialog(props: ShortcutsDialogProps) {
           </dl>
         </div>
       ))}
-      <p class="tertiary">None works while you type in a field.</p>
+      <p class="tertiary">While you type in a field, only Ctrl+K works.</p>
       <div class="dialog-actions">
         <button type="button" class="button primary" onClick={props.onClose} autofocus>
           Close
