@@ -205,3 +205,19 @@ export const NOTICES = {
   /** The button that dismisses a notice of what the person just did. */
   dismissDone: "Dismiss",
 } as const;
+
+/** Finding and moving: the lists' filters and the window's shortcuts. */
+export const FIND = {
+  /** The Extensions list's filter field. */
+  extensionFilter: "Filter extensions",
+  /** Chat's list's filter field. */
+  chatFilter: "Filter conversations",
+  /** Empties a filter that matched nothing. */
+  clear: "Clear",
+  /** The dialog `?` opens, and the navigator's button that opens it. */
+  shortcuts: "Keyboard shortcuts",
+  /** The command palette Ctrl+K opens. */
+  palette: "Go to or do",
+  /** Its field. */
+  paletteField: "Find a place, an extension, a conversation or an action",
+} as const;

@@ -3,7 +3,8 @@
  * of `extensions/` installed in a temp project, with a few receipts), serves
  * it, and writes a PNG of each page of the window, light and dark, at
  * 1280×800, into `docs/screenshots/`. Chat shows the session `extensions/triage`
- * orders from the demo agent, waiting for its permission.
+ * orders from the demo agent, waiting for its permission; the command palette
+ * (Ctrl+K) finds it.
  *
  * It runs with `-A`: playwright, which drives the browser, reads `/proc`
  * paths that Deno grants only with every permission.
@@ -17,6 +18,7 @@ import { examplePath, setUpExamples } from "./_demo.ts";
 import {
   CHAT,
   EXTENSION,
+  FIND,
   INSTALL,
   RECEIPT_ID_ATTRIBUTE,
   RECORDS,
@@ -132,6 +134,15 @@ if (import.meta.main) {
       await dialog.getByRole("button", { name: INSTALL.approve, exact: true }).waitFor();
       await shoot(install, `install-${colorScheme}`);
       await install.close();
+
+      const palette = await openPage(browser, installation, { colorScheme, path: window });
+      await palette.page.getByRole("list", { name: WINDOW.extensionList }).waitFor();
+      await palette.page.keyboard.press("Control+K");
+      const field = palette.page.getByRole("combobox", { name: FIND.paletteField });
+      await field.fill("issue");
+      await palette.page.getByRole("group", { name: "Conversations" }).waitFor();
+      await shoot(palette, `palette-${colorScheme}`);
+      await palette.close();
     }
   } finally {
     await installation.close();

@@ -1,6 +1,12 @@
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import type { ChatListResponse, ChatSessionResponse } from "../../runtime/web/api/chat_types.ts";
 import { navigate, projectPath } from "../state/route.ts";
+import { ListFilter } from "../common/list_filter.tsx";
+import { NoMatches } from "../common/no_matches.tsx";
+import { useListKeys } from "../common/use_list_keys.ts";
+import { listFilter } from "../state/list_filters.ts";
+import { requestedAction } from "../state/requested_action.ts";
+import { chatRowCount, filterChatList } from "./chat_filter.ts";
 import { ChatGroup } from "./chat_group.tsx";
 import { NewConversationDialog } from "./new_conversation_dialog.tsx";
 
@@ -21,24 +27,46 @@ export interface ChatListProps {
 /**
  * Chat's list: what nobody ordered first, under Conversations, then one
  * group per ordering extension, the group with the newest session first;
- * and New conversation.
+ * and New conversation. A filter keeps the rows whose title, agent or
+ * ordering extension has its words; arrow keys move among the rows.
  */
 export function ChatList(props: ChatListProps) {
-  const { list } = props;
+  const filter = listFilter(props.project, "chat");
+  const column = useListKeys<HTMLElement>({ rows: ".chat-link" });
+  const total = props.list === null ? 0 : chatRowCount(props.list);
+  const list = props.list === null ? null : filterChatList(props.list, filter.value);
+  const shown = list === null ? 0 : chatRowCount(list);
   const [asking, setAsking] = useState(false);
+  // The command palette's "New conversation…".
+  const asked = requestedAction.value === "new-conversation";
+  useEffect(() => {
+    if (!asked) return;
+    requestedAction.value = null;
+    setAsking(true);
+  }, [asked]);
   const begun = (answer: ChatSessionResponse) => {
     setAsking(false);
     props.onBegun();
     navigate(projectPath(props.project, "chat", answer.session.key));
   };
-  const empty = list !== null && list.conversations.length === 0 && list.groups.length === 0;
+  const empty = props.list !== null && total === 0;
   return (
-    <section class="list-column" aria-labelledby="chat-title">
+    <section class="list-column" aria-labelledby="chat-title" ref={column}>
       <header class="column-header">
         <h1 id="chat-title" class="column-title">Chat</h1>
         <button type="button" class="button" onClick={() => setAsking(true)}>
           New conversation
         </button>
+        {total > 0 && (
+          <ListFilter
+            value={filter}
+            label="Filter conversations"
+            placeholder="Filter by title, agent or extension"
+            shown={shown}
+            total={total}
+            units={["conversation", "conversations"]}
+          />
+        )}
       </header>
       {props.error && <p class="error" role="alert">{props.error}</p>}
       {empty && (
@@ -52,6 +80,7 @@ export function ChatList(props: ChatListProps) {
           </button>
         </div>
       )}
+      {total > 0 && shown === 0 && <NoMatches value={filter} units="conversations" />}
       {list !== null && list.conversations.length > 0 && (
         <ChatGroup
           id="chat-group-conversations"

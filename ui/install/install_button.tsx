@@ -1,6 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
 import type { InstallAnswer } from "../../runtime/web/api/events_types.ts";
 import { navigate, projectPath } from "../state/route.ts";
+import { requestedAction } from "../state/requested_action.ts";
 import type { ProjectState } from "../state/project_state.ts";
 import { connected } from "../state/connection.ts";
 import { InstallDialog } from "./install_dialog.tsx";
@@ -31,6 +32,14 @@ export function InstallButton(props: InstallButtonProps) {
   useEffect(() => {
     if (done && props.selected !== done.id) setDone(null);
   }, [props.selected]);
+  // The command palette's "Install an extension…".
+  const asked = requestedAction.value === "install";
+  useEffect(() => {
+    if (!asked) return;
+    requestedAction.value = null;
+    setDone(null);
+    setOpen(true);
+  }, [asked]);
   const installed = (answer: InstallAnswer) => {
     setOpen(false);
     setDone(answer);

@@ -2,6 +2,7 @@ import { Link } from "../common/link.tsx";
 import type { ProjectState } from "../state/project_state.ts";
 import { type Area, projectPath } from "../state/route.ts";
 import { folderName } from "../common/folder_name.ts";
+import { WindowShortcuts } from "./window_shortcuts.tsx";
 
 /** Props of {@linkcode Navigator}. */
 export interface NavigatorProps {
@@ -93,6 +94,7 @@ export function Navigator(props: NavigatorProps) {
           ))}
         </ul>
       )}
+      <WindowShortcuts state={state} />
     </nav>
   );
 }
