@@ -11,6 +11,7 @@ import {
   deleteApproval,
   deletePackageRef,
   describePermission,
+  isWidePermission,
   type LoadedPackage,
   type PackageRef,
   readApproval,
@@ -190,16 +191,14 @@ export async function installPackage(
               ? `Cannot take ${id}@${version} as it now is into ${project}`
               : `Cannot update ${id} to ${version} in ${project}`
           }: it asks for more than was approved:\n` +
-            widened.map((p) => `  ${p} — ${describePermission(p)}`).join("\n") +
+            permissionLines(widened) +
             `\n${stillServing(id, approval, pkg.ref)}; ` +
             `to approve it: ${confirm.approve}`,
         );
       }
       throw new ApprovalRequiredError(
         `Cannot install ${id}@${version} into ${project} without approval. It asks for:\n` +
-          (permissions.length
-            ? permissions.map((p) => `  ${p} — ${describePermission(p)}`).join("\n")
-            : "  nothing (no permissions)") +
+          (permissions.length ? permissionLines(permissions) : "  nothing (no permissions)") +
           `\nTo approve these for this project and install it: ${confirm.approve}`,
       );
     }
@@ -293,6 +292,26 @@ async function admitChecked(host: InstallHost, source: string, dir: string): Pro
       `\nFix these (${taskCommand(`check ${folder}`)} shows them) and install again`,
     problems,
   );
+}
+
+/**
+ * The permissions a refusal lists, one a line in the words of the install
+ * card: those that reach past what Sync guards first, each marked `!` under a
+ * warning, as the card sets them apart; then the rest.
+ */
+function permissionLines(permissions: string[]): string {
+  const line = (p: string, mark = "") => `  ${mark}${p} — ${describePermission(p)}`;
+  const wide = permissions.filter(isWidePermission);
+  const plain = permissions.filter((p) => !isWidePermission(p));
+  return [
+    ...(wide.length
+      ? [
+        "  Beyond what Sync guards (approve only a package you trust):",
+        ...wide.map((p) => line(p, "! ")),
+      ]
+      : []),
+    ...plain.map((p) => line(p)),
+  ].join("\n");
 }
 
 /**

@@ -78,6 +78,28 @@ Deno.test("`sync install` says what to type, in the person's own words", async (
       },
     );
 
+    await t.step("what reaches past what Sync guards is listed first, marked", async () => {
+      const runner = await writePackage(root, {
+        id: "runner",
+        handlers: ["runner.run"],
+        service: `export default function register() { return { "runner.run": () => 1 }; }`,
+        permissions: ["background", "host.processes"],
+        manifest: { host: { processes: [{ id: "tail", program: "tail", args: ["-F", "log"] }] } },
+      });
+      const result = await sync("install", runner, "--project", "project");
+      assert.equal(result.code, 1, result.stderr);
+      assert.match(
+        result.stderr,
+        new RegExp(
+          "It asks for:\\n" +
+            " {2}Beyond what Sync guards \\(approve only a package you trust\\):\\n" +
+            " {2}! host\\.processes — may start the programs it declares[^\\n]*\\n" +
+            " {2}! process:tail tail -F log — full user access[^\\n]*\\n" +
+            " {2}background — may run handlers when nobody is looking\\n",
+        ),
+      );
+    });
+
     await t.step("with --replace it installs", async () => {
       const result = await sync(
         "install",
