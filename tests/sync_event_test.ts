@@ -119,7 +119,10 @@ Deno.test("each fact is published on the host's bus where it happens, after it i
         }`,
         manifest: { schedule: [{ handler: "tick.run", description: "Ticks", every: "1h" }] },
       });
-      await assert.rejects(installPackage(env.host, wider, env.project), /asks for more/);
+      await assert.rejects(
+        installPackage(env.host, wider, env.project, { replace: true }),
+        /asks for more/,
+      );
       const events = await drain(watcher);
       assert.deepEqual(events.at(-1), {
         type: "installed",

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { InvalidInputError, ManifestError } from "../errors.ts";
 import { validateManifest } from "../packages/mod.ts";
 import { SYNC_CHECKOUT, taskCommand } from "./checkout.ts";
@@ -49,8 +49,9 @@ export const SCREEN_API_MODULE_URL: string =
  * @param dir Where to create it; it must not exist, or be empty.
  * @param options The package's name, and the API module its `deno.json` maps the import to.
  * @returns The id, the folder, the files written and the handler declared.
- * @throws {InvalidInputError} for an id the manifest rules refuse, or a
- *   folder that exists and is not empty (or is a file).
+ * @throws {InvalidInputError} for an id the manifest rules refuse, an id a
+ *   package beside `dir` already has (installing both would replace one with the
+ *   other), or a folder that exists and is not empty (or is a file).
  * @example
  * ```ts
  * const created = await scaffoldPackage("hello", "/home/ada/hello");
@@ -89,6 +90,7 @@ export async function scaffoldPackage(
     throw new InvalidInputError(`Cannot create package ${JSON.stringify(id)}: ${problems}`);
   }
   await assertEmptyFolder(id, dir);
+  await assertFreshId(id, dir);
 
   const files: [string, string][] = [
     ["manifest.json", `${JSON.stringify(manifest, null, 2)}\n`],
@@ -163,6 +165,36 @@ async function assertEmptyFolder(id: string, dir: string): Promise<void> {
     throw new InvalidInputError(
       `Cannot create package ${id} in ${dir}: the folder is not empty; ` +
         `choose a new folder (${taskCommand(`new ${id} <dir>`)}) or empty this one`,
+    );
+  }
+}
+
+/**
+ * Refuses an id a package in the folder `dir` is written into already has:
+ * two packages with one id replace each other when installed.
+ */
+async function assertFreshId(id: string, dir: string): Promise<void> {
+  const parent = dirname(dir);
+  let entries: Deno.DirEntry[];
+  try {
+    entries = await Array.fromAsync(Deno.readDir(parent));
+  } catch {
+    return; // A folder that does not exist yet holds no package.
+  }
+  for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    if (!entry.isDirectory || entry.name === basename(dir)) continue;
+    const other = join(parent, entry.name);
+    let manifest: unknown;
+    try {
+      manifest = JSON.parse(await Deno.readTextFile(join(other, "manifest.json")));
+    } catch {
+      continue; // Not a package folder, or one whose manifest cannot be read.
+    }
+    if ((manifest as { id?: unknown })?.id !== id) continue;
+    throw new InvalidInputError(
+      `Cannot create package ${id} in ${dir}: ${other} already has a package with the id ` +
+        `${id}, and installing one would replace the other; choose another id ` +
+        `(${taskCommand("new <id>")})`,
     );
   }
 }

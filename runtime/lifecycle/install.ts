@@ -11,6 +11,7 @@ import {
   deleteApproval,
   deletePackageRef,
   describePermission,
+  isWidePermission,
   type LoadedPackage,
   type PackageRef,
   readApproval,
@@ -29,6 +30,7 @@ import type { IsolatePool } from "../isolate/mod.ts";
 import { type HandlerLimits, PACKAGE_FILE_LIMITS } from "../limits.ts";
 import { announceInstalled } from "./_installed.ts";
 import { type LifecycleRun, runLifecycle } from "./moment.ts";
+import { findReplaced, placeOf, replacementText } from "./replacement.ts";
 import type { RemoveHost } from "./remove.ts";
 import {
   openableFolder,
@@ -57,7 +59,31 @@ export interface InstallHost extends RemoveHost {
 export interface InstallOptions {
   /** A person approved the permissions shown. */
   approve?: boolean;
+  /**
+   * A person agreed to replace the package installed under the same id when
+   * this one comes from another source or is older (see `replacement.ts`).
+   */
+  replace?: boolean;
+  /**
+   * How a person says yes where they asked, for a refusal to name: the
+   * command they typed with `--approve` or `--replace` added. The app's
+   * request fields by default.
+   */
+  confirm?: InstallConfirmWords;
 }
+
+/** The words a refusal names for saying yes: what to run, or what to send. */
+export interface InstallConfirmWords {
+  /** How to approve the permissions, such as `sync install ./x --project p --approve`. */
+  approve: string;
+  /** How to replace the installed package, such as `sync install ./x --project p --replace`. */
+  replace: string;
+}
+
+const APP_CONFIRM: InstallConfirmWords = {
+  approve: `send "approve": true with the install`,
+  replace: `send "replace": true with the install`,
+};
 
 /** What an install did. */
 export interface InstallResult {
@@ -83,7 +109,9 @@ export interface InstallResult {
  * @param source A package folder or archive.
  * @param projectDir The project folder.
  * @param options Whether a person approved the permissions shown.
- * @throws {ApprovalRequiredError} when approval is needed and not given.
+ * @throws {ApprovalRequiredError} when approval is needed and not given, or when the
+ *   package would replace the one installed under its id from another source or at a
+ *   newer version, and `replace` is not given.
  * @throws {PackageCheckError} for a package `deno task check` refuses, in its words.
  * @throws {ArchiveError | NotFoundError} for a hostile archive or a bad path.
  * @throws {InvalidInputError} for a folder no project may be (the filesystem root, the home
@@ -119,11 +147,26 @@ export async function installPackage(
   progress("installing");
   const { id, version } = pkg.manifest;
   const permissions = approvablePermissions(pkg.manifest);
+  const confirm = options.confirm ?? APP_CONFIRM;
   let refMoved = false;
   // What this install wrote, undone in reverse when a later step fails, so a
   // refused install leaves no approval, ref or declared id behind.
   const undo: (() => Promise<void>)[] = [];
   try {
+    // Another package under the same id, or an older one, replaces what serves
+    // every project listing it: never without a person's word.
+    const replaced = await findReplaced(host.kv, project, {
+      id,
+      version,
+      source: pkg.ref.source,
+      folder: pkg.ref.source === "folder" ? pkg.ref.dir : undefined,
+    });
+    if (replaced && !options.replace) {
+      throw new ApprovalRequiredError(
+        `Cannot install ${id} ${version} from ${placeOf(pkg.ref)} into ${project} without ` +
+          `your word: it ${replacementText(replaced)}.\nTo replace it: ${confirm.replace}`,
+      );
+    }
     const previous = await readPackageRef(host.kv, id);
     const approval = await readApproval(host.kv, project, id);
     const widened = widenedPermissions(approval?.permissions ?? [], permissions);
@@ -148,18 +191,15 @@ export async function installPackage(
               ? `Cannot take ${id}@${version} as it now is into ${project}`
               : `Cannot update ${id} to ${version} in ${project}`
           }: it asks for more than was approved:\n` +
-            widened.map((p) => `  ${p} — ${describePermission(p)}`).join("\n") +
+            permissionLines(widened) +
             `\n${stillServing(id, approval, pkg.ref)}; ` +
-            `approve it to update: sync install --approve, or "approve": true from the app`,
+            `to approve it: ${confirm.approve}`,
         );
       }
       throw new ApprovalRequiredError(
         `Cannot install ${id}@${version} into ${project} without approval. It asks for:\n` +
-          (permissions.length
-            ? permissions.map((p) => `  ${p} — ${describePermission(p)}`).join("\n")
-            : "  nothing (no permissions)") +
-          `\nApprove these for this project to install it: sync install --approve, or ` +
-          `"approve": true from the app.`,
+          (permissions.length ? permissionLines(permissions) : "  nothing (no permissions)") +
+          `\nTo approve these for this project and install it: ${confirm.approve}`,
       );
     }
 
@@ -252,6 +292,26 @@ async function admitChecked(host: InstallHost, source: string, dir: string): Pro
       `\nFix these (${taskCommand(`check ${folder}`)} shows them) and install again`,
     problems,
   );
+}
+
+/**
+ * The permissions a refusal lists, one a line in the words of the install
+ * card: those that reach past what Sync guards first, each marked `!` under a
+ * warning, as the card sets them apart; then the rest.
+ */
+function permissionLines(permissions: string[]): string {
+  const line = (p: string, mark = "") => `  ${mark}${p} — ${describePermission(p)}`;
+  const wide = permissions.filter(isWidePermission);
+  const plain = permissions.filter((p) => !isWidePermission(p));
+  return [
+    ...(wide.length
+      ? [
+        "  Beyond what Sync guards (approve only a package you trust):",
+        ...wide.map((p) => line(p, "! ")),
+      ]
+      : []),
+    ...plain.map((p) => line(p)),
+  ].join("\n");
 }
 
 /**

@@ -3,13 +3,21 @@
  * a project, read without installing anything. It says what the package is,
  * what runs on the clock (in the words `sync schedule` uses), the permissions
  * to approve (in the words `sync install` prints; for an update, only those
- * it adds), and every problem check finds (as check prints them). An archive
- * is unpacked into a staging folder that is removed before the card is
- * answered; nothing is stored or approved.
+ * it adds; the wide ones marked), the package it would replace under the same
+ * id, and every problem check finds. A folder is checked as `deno task check`
+ * checks it — built first when it has sources, the same problems in the same
+ * order — so reading the card again after an edit rebuilds it. An archive is
+ * checked as install checks it, unpacked into a staging folder that is
+ * removed before the card is answered; nothing is stored or approved.
  *
  * @module
  */
-import { checkBuiltPackage, type CheckProblem, formatProblem } from "../author/mod.ts";
+import {
+  checkBuiltPackage,
+  checkPackage,
+  type CheckProblem,
+  formatProblem,
+} from "../author/mod.ts";
 import { ManifestError } from "../errors.ts";
 import type { IsolatePool } from "../isolate/mod.ts";
 import type { HandlerLimits } from "../limits.ts";
@@ -17,6 +25,7 @@ import {
   approvablePermissions,
   describeEvery,
   describePermission,
+  isWidePermission,
   type Manifest,
   readApproval,
   readManifestAt,
@@ -24,6 +33,7 @@ import {
   withPackageFiles,
 } from "../packages/mod.ts";
 import { resolveProjectDir } from "../projects/mod.ts";
+import { findReplaced, type Replaced } from "./replacement.ts";
 
 /** What reading an install card needs of the host. */
 export interface InstallCardHost {
@@ -45,6 +55,12 @@ export interface CardPermission {
   text: string;
   /** The line `sync install` prints: `net:api.example.com — may reach …`. */
   line: string;
+  /**
+   * True for a permission that reaches past what the host guards (a program
+   * run with full user access, a server on this machine or the local
+   * network): the card sets it apart, and approving is never its default.
+   */
+  wide: boolean;
 }
 
 /** One row the clock would run, as `sync schedule` words it. */
@@ -104,7 +120,16 @@ export interface InstallCard {
   approvedVersion: string | null;
   /** What installing approves: all it asks when new, only what is new for an update. */
   permissions: CardPermission[];
-  /** Every problem check finds; install refuses while there is one. */
+  /**
+   * The package installing this one would replace under the same id — from
+   * another source, or a newer version — which a person must agree to
+   * (`"replace": true`); null when nothing would be replaced.
+   */
+  replaces: Replaced | null;
+  /**
+   * Every problem check finds, as `deno task check` finds them for a folder
+   * (built first); install refuses while there is one.
+   */
   problems: CardProblem[];
   /** True when install would take it (no problems); with approval still to give unless `approved`. */
   installable: boolean;
@@ -125,18 +150,24 @@ export async function readInstallCard(
   projectDir: string,
 ): Promise<InstallCard> {
   const project = await resolveProjectDir(projectDir);
-  const { manifest, problems } = await withPackageFiles(
+  const folder = (await Deno.stat(source).catch(() => null))?.isDirectory ?? false;
+  const { manifest, problems, dir: read } = await withPackageFiles(
     source,
     { home: host.home },
     async (dir) => {
-      const problems = await checkBuiltPackage(dir, { pool: host.pool, limits: host.limits });
+      const options = { pool: host.pool, limits: host.limits };
+      // A folder is checked as `deno task check` checks it, its sources built
+      // first; an archive as install checks it.
+      const problems = folder
+        ? (await checkPackage(dir, options)).problems
+        : await checkBuiltPackage(dir, options);
       let manifest: Manifest | null = null;
       try {
         manifest = await readManifestAt(dir);
       } catch (error) {
         if (!(error instanceof ManifestError)) throw error;
       }
-      return { manifest, problems };
+      return { manifest, problems, dir };
     },
   );
   const card: InstallCard = {
@@ -145,6 +176,7 @@ export async function readInstallCard(
     approval: null,
     approvedVersion: null,
     permissions: [],
+    replaces: null,
     problems: problems.map((problem) => ({ text: formatProblem(problem), problem })),
     installable: problems.length === 0 && manifest !== null,
   };
@@ -170,6 +202,12 @@ export async function readInstallCard(
     })),
     asks,
   };
+  card.replaces = await findReplaced(host.kv, project, {
+    id: manifest.id,
+    version: manifest.version,
+    source: folder ? "folder" : "archive",
+    folder: folder ? read : undefined,
+  });
   card.approvedVersion = approval?.version ?? null;
   card.approval = !approval ? "new" : widened.length > 0 ? "widens" : "approved";
   card.permissions = !approval ? asks : widened.map(cardPermission);
@@ -178,5 +216,5 @@ export async function readInstallCard(
 
 function cardPermission(permission: string): CardPermission {
   const text = describePermission(permission);
-  return { permission, text, line: `${permission} — ${text}` };
+  return { permission, text, line: `${permission} — ${text}`, wide: isWidePermission(permission) };
 }

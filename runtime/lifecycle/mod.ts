@@ -10,7 +10,8 @@
 export { installPackage } from "./install.ts";
 export { approveUpdate } from "./approve.ts";
 export type { ApproveHost } from "./approve.ts";
-export type { InstallHost, InstallOptions, InstallResult } from "./install.ts";
+export type { InstallConfirmWords, InstallHost, InstallOptions, InstallResult } from "./install.ts";
+export type { Replaced } from "./replacement.ts";
 export { removePackage } from "./remove.ts";
 export type { RemoveHost, RemoveOptions, RemoveResult } from "./remove.ts";
 export { openProject } from "./open.ts";

@@ -45,7 +45,7 @@ Deno.test("an update that asks for more waits for approval", BROWSER_TEST, async
       const v2 = await installation.writePackage(
         versioned(id, "2.0.0", ["background", "net:tracker.example.com"]),
       );
-      const stored = await installation.sync(["install", v2, "--project", project]);
+      const stored = await installation.sync(["install", v2, "--project", project, "--replace"]);
       assert.match(stored.stdout + stored.stderr, /2\.0\.0/, stored.stderr);
       assert.equal(await which(id), "1.0.0", "the old version still serves");
     };

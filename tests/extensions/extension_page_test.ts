@@ -22,7 +22,8 @@ Deno.test("describeExtension() describes what serves, and shows only what an upd
       permissions: ["background", "work.agent"],
       manifest: { description: "Reads the feed, now with an agent" },
     });
-    await assert.rejects(installPackage(env.host, wider, env.project), {
+    // Another folder of the id: the person agreed to replace; approval still waits.
+    await assert.rejects(installPackage(env.host, wider, env.project, { replace: true }), {
       name: "ApprovalRequiredError",
     });
     const page = await describeExtension(env.kv, env.project, "feed", env.host);

@@ -200,7 +200,8 @@ Deno.test("readLamp() is red while an update that widens permissions waits", asy
       version: "2.0.0",
       permissions: ["background", "net:api.example.com"],
     });
-    await assert.rejects(installPackage(env.host, wider, env.project), {
+    // Another folder of the id: the person agreed to replace; approval still waits.
+    await assert.rejects(installPackage(env.host, wider, env.project, { replace: true }), {
       name: "ApprovalRequiredError",
     });
     const lamp = await readLamp(env.kv, env.project, "feed", { now });

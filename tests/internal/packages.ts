@@ -126,7 +126,7 @@ export async function testHost(options: TestHostOptions = {}): Promise<TestHost>
     logs,
     async install(spec) {
       const dir = await writePackage(join(root, "packages"), spec);
-      await installPackage(host, dir, realProject, { approve: true });
+      await installPackage(host, dir, realProject, { approve: true, replace: true });
       return dir;
     },
     async installThenEdit(spec) {
@@ -135,7 +135,7 @@ export async function testHost(options: TestHostOptions = {}): Promise<TestHost>
         ...spec,
         service: `export default function register() {\n  return {\n${clean}\n  };\n}\n`,
       });
-      await installPackage(host, dir, realProject, { approve: true });
+      await installPackage(host, dir, realProject, { approve: true, replace: true });
       await Deno.writeTextFile(join(dir, "service", "index.js"), spec.service);
       return dir;
     },

@@ -91,7 +91,8 @@ Deno.test("installPackage() runs the installed handler", async (t) => {
         join(env.home, "..", "packages"),
         lifecycleSpec("seed", { version: "1.1.0" }),
       );
-      await installPackage(env.host, v2, env.project, { approve: true });
+      // Another folder of the same id: the person agrees to replace the first.
+      await installPackage(env.host, v2, env.project, { approve: true, replace: true });
       const records = await seenRecords(await env.host.projectMemory(env.project), "seed");
       assert.deepEqual(records.at(-1)?.fields?.payload, {
         version: "1.1.0",
@@ -180,7 +181,7 @@ Deno.test("installPackage() fails when installed throws and nothing remains", as
         lifecycleSpec("kept", { version: "2.0.0", fail: ["installed"] }),
       );
       await assert.rejects(
-        installPackage(env.host, v2, env.project, { approve: true }),
+        installPackage(env.host, v2, env.project, { approve: true, replace: true }),
         LifecycleFailedError,
       );
       assert.deepEqual(await readPackageRef(env.kv, "kept"), before);

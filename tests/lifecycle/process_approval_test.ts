@@ -54,8 +54,9 @@ Deno.test("declared programs are approved by name, each as full user access", as
         const card = await readInstallCard(env.host, folder, env.project);
         assert.equal(card.approval, "widens");
         assert.deepEqual(card.permissions.map((p) => p.permission), ["process:fetch curl -s"]);
+        // Each version is its own folder: the person agreed to replace the one before.
         await rejectsWith(
-          installPackage(env.host, folder, env.project),
+          installPackage(env.host, folder, env.project, { replace: true }),
           "ApprovalRequiredError",
           /Cannot update tools to 1\.1\.0[^]*process:fetch curl -s — full user access/,
         );
@@ -83,7 +84,7 @@ Deno.test("declared programs are approved by name, each as full user access", as
     await t.step("an update with the same programs needs no approval", async () => {
       const folder = await writePackage(packages, tools("1.3.0", [LSP]));
       assert.equal((await readInstallCard(env.host, folder, env.project)).approval, "approved");
-      const result = await installPackage(env.host, folder, env.project);
+      const result = await installPackage(env.host, folder, env.project, { replace: true });
       assert.deepEqual(result.approved, []);
     });
   } finally {

@@ -399,7 +399,7 @@ Deno.test("`GET /api/processes` runs a screen's declared programs (seed 001's li
         app.test.host,
         await writePackage(join(home, "packages"), { ...TOOLS, version: "1.1.0" }),
         app.test.project,
-        { approve: true },
+        { approve: true, replace: true },
       );
       assert.equal((await socket.exited(pid)).signal, "SIGTERM");
       assert.ok(await allGone([pid]));

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from "preact";
-import { useEffect, useRef } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import type { InstallCard } from "../../runtime/web/api/events_types.ts";
 import { InstallPermissions } from "./install_permissions.tsx";
 
@@ -11,8 +11,11 @@ export interface InstallCardViewProps {
   from: string;
   /** Whether `from` names a file uploaded from the page. */
   uploaded: boolean;
-  /** Approves and installs. */
-  onApprove: () => void;
+  /**
+   * Approves and installs; `replace` is true when the person agreed to
+   * replace the package the card says it replaces.
+   */
+  onApprove: (replace: boolean) => void;
   /** Closes the dialog. */
   onCancel: () => void;
   /** Goes back to the source, with what was given kept. */
@@ -28,15 +31,24 @@ export interface InstallCardViewProps {
 }
 
 /**
- * The install card: what the package is, what it runs on the clock, what it
- * asks of this project, and what check finds, with Approve or Cancel. Every
- * word from the package is rendered as text.
+ * The install card: what the package is, what it would replace, what it runs
+ * on the clock, what it asks of this project, and what check finds, with
+ * Approve or Cancel. Replacing another package of the same id waits for the
+ * person to tick that they mean it; when it asks for a permission beyond what
+ * Sync guards, or replaces a package, the focus lands on a safe control, so
+ * Enter never approves. Every word from the package is rendered as text.
  */
 export function InstallCardView(props: InstallCardViewProps) {
   const { card } = props;
   const pkg = card.package;
   const problems = card.problems;
   const primary = useRef<HTMLButtonElement>(null);
+  const safe = useRef<HTMLButtonElement>(null);
+  const agree = useRef<HTMLInputElement>(null);
+  const [replacing, setReplacing] = useState(false);
+  const replaces = card.installable ? card.replaces : null;
+  const wide = card.approval !== "approved" && card.permissions.some((p) => p.wide);
+  const waits = replaces !== null && !replacing;
   const from = (
     <p class="tertiary install-card-from">
       {props.uploaded ? "Uploaded from " : "From "}
@@ -44,9 +56,15 @@ export function InstallCardView(props: InstallCardViewProps) {
     </p>
   );
   // `autofocus` counts only when the dialog opens; the card comes later, and its primary action
-  // takes the focus then, so Enter approves. Buttons wait with aria-disabled rather than
-  // disabled, which would drop the focus to the page.
-  useEffect(() => primary.current?.focus(), [card]);
+  // takes the focus then, so Enter approves — unless approving hands over more than Sync guards
+  // or replaces a package: then the agreement, or Cancel, has it. Buttons wait with
+  // aria-disabled rather than disabled, which would drop the focus to the page.
+  useEffect(() => {
+    setReplacing(false);
+    if (replaces) agree.current?.focus();
+    else if (wide) safe.current?.focus();
+    else primary.current?.focus();
+  }, [card]);
   return (
     <div class="install-card">
       {pkg
@@ -66,6 +84,30 @@ export function InstallCardView(props: InstallCardViewProps) {
             {from}
           </header>
         )}
+
+      {replaces && (
+        <section
+          class="install-card-section install-card-replaces"
+          aria-labelledby="install-card-replaces"
+        >
+          <h4 id="install-card-replaces" class="install-card-heading install-card-replaces-title">
+            This replaces {replaces.text}
+          </h4>
+          <p class="secondary">
+            Installing it replaces that package in every project that lists {replaces.id}:{" "}
+            {replaces.why}.
+          </p>
+          <label class="install-card-agree">
+            <input
+              type="checkbox"
+              ref={agree}
+              checked={replacing}
+              onChange={(event) => setReplacing((event.currentTarget as HTMLInputElement).checked)}
+            />
+            Replace {replaces.id} {replaces.version} with this package
+          </label>
+        </section>
+      )}
 
       {pkg && pkg.schedule.length > 0 && (
         <section class="install-card-section" aria-labelledby="install-card-clock">
@@ -87,11 +129,16 @@ export function InstallCardView(props: InstallCardViewProps) {
           <h4 id="install-card-problems" class="install-card-heading install-card-problem-title">
             Check found {problems.length === 1 ? "a problem" : `${problems.length} problems`}
           </h4>
-          <pre class="install-card-problems">{problems.map((p) => p.text).join("\n\n")}</pre>
+          {/* It scrolls when long: focusable, so the keyboard scrolls it too. */}
+          <pre class="install-card-problems" tabIndex={0}>
+            {problems.map((p) => p.text).join("\n\n")}
+          </pre>
           <p class="secondary">
             It cannot be installed until it passes check. Fix{" "}
             {problems.length === 1 ? "it" : "them"}{" "}
-            in the package (deno task check shows the same), build it again, then try again.
+            in the package (deno task check shows the same, in the same order), {props.onCheckAgain
+              ? "then Check again: it builds the package and checks it again."
+              : "then choose it again."}
           </p>
         </section>
       )}
@@ -106,6 +153,7 @@ export function InstallCardView(props: InstallCardViewProps) {
               <button
                 type="button"
                 class="button"
+                ref={safe}
                 onClick={() => !props.busy && props.onCancel()}
                 aria-disabled={props.busy ? "true" : undefined}
               >
@@ -113,12 +161,15 @@ export function InstallCardView(props: InstallCardViewProps) {
               </button>
               <button
                 type="button"
-                class="button primary"
+                class={wide ? "button danger" : replaces ? "button" : "button primary"}
                 ref={primary}
-                onClick={() => !props.busy && props.onApprove()}
-                aria-disabled={props.busy ? "true" : undefined}
-                autofocus
-                aria-describedby={props.error ? "install-error" : undefined}
+                onClick={() => !props.busy && !waits && props.onApprove(replaces !== null)}
+                aria-disabled={props.busy || waits ? "true" : undefined}
+                aria-describedby={props.error
+                  ? "install-error"
+                  : waits
+                  ? "install-card-replaces"
+                  : undefined}
               >
                 {card.approval === "approved" ? "Install" : "Approve"}
               </button>

@@ -121,7 +121,7 @@ export function InstallDialog(props: InstallDialogProps) {
     }
   };
 
-  const install = async () => {
+  const install = async (replace: boolean) => {
     if (!read) return;
     setError(null);
     setBusy({ step: "installing" });
@@ -131,6 +131,7 @@ export function InstallDialog(props: InstallDialogProps) {
         project,
         source: read.source,
         approve: read.card.approval !== "approved",
+        replace,
       });
       props.onInstalled(answer);
     } catch (thrown) {

@@ -1,4 +1,4 @@
-import type { InstallCard } from "../../runtime/web/api/events_types.ts";
+import type { CardPermission, InstallCard } from "../../runtime/web/api/events_types.ts";
 
 /** Props of {@linkcode InstallPermissions}. */
 export interface InstallPermissionsProps {
@@ -9,7 +9,9 @@ export interface InstallPermissionsProps {
 /**
  * What installing asks this project to approve, in `sync install`'s words:
  * for an update that widens them, only what is new; for one that does not,
- * that nothing new is asked.
+ * that nothing new is asked. What reaches past what Sync guards (a program
+ * run with full user access, a server on this machine or the local network)
+ * is set apart first, under a warning.
  */
 export function InstallPermissions(props: InstallPermissionsProps) {
   const { card } = props;
@@ -25,6 +27,8 @@ export function InstallPermissions(props: InstallPermissionsProps) {
       </section>
     );
   }
+  const wide = card.permissions.filter((p) => p.wide);
+  const plain = card.permissions.filter((p) => !p.wide);
   return (
     <section class="install-card-section" aria-labelledby="install-card-asks">
       <h4 id="install-card-asks" class="install-card-heading">
@@ -36,21 +40,50 @@ export function InstallPermissions(props: InstallPermissionsProps) {
           {pkg.version}.
         </p>
       )}
+      {wide.length > 0 && (
+        <div class="install-card-wide" role="group" aria-labelledby="install-card-wide-title">
+          <p id="install-card-wide-title" class="install-card-wide-title">
+            <span aria-hidden="true" class="install-card-wide-mark">!</span>
+            Beyond what Sync guards
+          </p>
+          <p class="secondary">
+            Sync cannot see what {wide.length === 1 ? "this does" : "these do"}:{" "}
+            {reach(wide)}. Approve only a package you trust.
+          </p>
+          {permissionList(wide)}
+        </div>
+      )}
       {card.permissions.length === 0
         ? <p class="secondary">No permissions.</p>
-        : (
-          <ul class="install-card-permissions">
-            {card.permissions.map((p) => (
-              <li key={p.permission}>
-                <span class="mono install-card-permission">{p.permission}</span>
-                <span class="secondary">{p.text}</span>
-              </li>
-            ))}
-          </ul>
-        )}
+        : plain.length > 0 &&
+          permissionList(plain)}
       {card.approval === "new" && card.installable && (
         <p class="tertiary">Approving installs it into this project with these permissions.</p>
       )}
     </section>
+  );
+}
+
+/** Why permissions beyond Sync's guard reach so far, for the kinds among them. */
+function reach(wide: CardPermission[]): string {
+  const local = wide.some((p) => p.permission.startsWith("net:"));
+  const programs = wide.some((p) => !p.permission.startsWith("net:"));
+  return [
+    programs ? "a program runs as you, with full user access" : "",
+    local ? "a server on this machine or your network trusts whoever asks" : "",
+  ].filter((part) => part !== "").join(", and ");
+}
+
+/** The permissions, each with what it allows. */
+function permissionList(permissions: CardPermission[]) {
+  return (
+    <ul class="install-card-permissions">
+      {permissions.map((p) => (
+        <li key={p.permission}>
+          <span class="mono install-card-permission">{p.permission}</span>
+          <span class="secondary">{p.text}</span>
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -6,30 +6,45 @@
  */
 import { resolve } from "node:path";
 import { printable } from "../../internal/printable.ts";
+import { commandLine } from "../../packages/mod.ts";
 import { installPackage, installReport, removePackage } from "../../lifecycle/mod.ts";
 import { readDeclaredIds, resolveProjectDir } from "../../projects/mod.ts";
 import type { Command, CommandContext, CommandSummary } from "../command.ts";
 import { describeInstalled } from "../describe_installed.ts";
 import { formatSummaries } from "../format_summaries.ts";
 import { need, needProject } from "../need.ts";
+import { refuseUsage } from "../report_failure.ts";
 import { withHost } from "../with_host.ts";
 
 const INSTALL_OPTIONS = {
   project: { type: "string" },
   approve: { type: "boolean" },
+  replace: { type: "boolean" },
 } as const;
 
 const INSTALL_SUMMARY: readonly CommandSummary[] = [{
-  synopsis: "install <folder|archive> --project <dir> [--approve]",
+  synopsis: "install <folder|archive> --project <dir> [--approve] [--replace]",
   about: "Install a package into a project. Without --approve it\n" +
-    "prints the permissions it asks for and refuses.",
+    "prints the permissions it asks for and refuses. Without\n" +
+    "--replace it refuses to replace a package installed under\n" +
+    "the same id from another source, or a newer version.",
 }];
 
-/** `sync install <folder|archive> --project <dir> [--approve]`. */
+const INSTALL_USAGE = `Usage:
+${formatSummaries(INSTALL_SUMMARY)}
+
+  <folder|archive>  A package folder (holding manifest.json), or an archive
+                    (.tar.gz, .tgz, .tar, .zip) of one.
+  --project <dir>   The project folder to install it into.
+
+Example:
+  sync install ./hello --project ~/code/site --approve`;
+
+/** `sync install <folder|archive> --project <dir> [--approve] [--replace]`. */
 export const installCommand: Command = {
   name: "install",
   summary: INSTALL_SUMMARY,
-  usage: `Usage:\n${formatSummaries(INSTALL_SUMMARY)}`,
+  usage: INSTALL_USAGE,
   options: INSTALL_OPTIONS,
   run: runInstall,
   touchesInstallation: true,
@@ -37,11 +52,30 @@ export const installCommand: Command = {
 
 async function runInstall(context: CommandContext<typeof INSTALL_OPTIONS>): Promise<number> {
   const { args, flags, io } = context;
-  const source = resolve(context.cwd, need(args[0], "install needs a folder or an archive"));
+  if (!args[0]) {
+    return refuseUsage(
+      "install",
+      INSTALL_USAGE,
+      "needs the package folder or archive to install",
+      io,
+    );
+  }
+  const source = resolve(context.cwd, args[0]);
   const project = needProject(flags.project, context.cwd);
+  // A refusal names the command the person typed, with the word it needs added.
+  const typed = (added: "approve" | "replace") => {
+    const words = ["install", args[0]];
+    if (flags.project !== undefined) words.push("--project", flags.project);
+    for (const flag of ["approve", "replace"] as const) {
+      if (flags[flag] || flag === added) words.push(`--${flag}`);
+    }
+    return `sync ${commandLine(words[0], words.slice(1))}`;
+  };
   return await withHost(context, async (host) => {
     const result = await installPackage(host, source, project, {
       approve: flags.approve,
+      replace: flags.replace,
+      confirm: { approve: typed("approve"), replace: typed("replace") },
     });
     for (const line of installReport(result)) io.out(line);
     return 0;

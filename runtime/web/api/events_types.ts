@@ -34,6 +34,7 @@ export type {
   CardProblem,
   CardScheduleRow,
   InstallCard,
+  Replaced,
 } from "../../lifecycle/mod.ts";
 export type { Receipt } from "../../types.ts";
 export type {

@@ -40,6 +40,11 @@ export interface InstallCardRequest {
 export interface InstallRequest extends InstallCardRequest {
   /** A person approved the permissions the card showed; without it, an install that needs approval is refused. */
   approve?: boolean;
+  /**
+   * A person agreed to replace the package installed under the same id (the
+   * card's `replaces`); without it, such an install is refused.
+   */
+  replace?: boolean;
 }
 
 /** What `POST /api/install` answers. */
@@ -91,7 +96,11 @@ export function installRoutes(
     const result = await sayingUpload(
       body.source,
       source,
-      () => installPackage(host, source, body.project, { approve: body.approve === true }),
+      () =>
+        installPackage(host, source, body.project, {
+          approve: body.approve === true,
+          replace: body.replace === true,
+        }),
     );
     // Unpacked into the store now: the upload has done its work.
     if (typeof body.source === "object") await uploads.remove(body.source.upload);
@@ -127,9 +136,9 @@ export function installAnswer(result: InstallResult): InstallAnswer {
 async function readBody(c: Context, install: boolean): Promise<InstallRequest> {
   const shape = install
     ? '{ "project": "<folder>", "source": "<folder or archive>" | { "upload": "<id>" }, ' +
-      '"approve": true }'
+      '"approve": true, "replace": true }'
     : '{ "project": "<folder>", "source": "<folder or archive>" | { "upload": "<id>" } }';
-  const { project, source, approve } = await jsonObjectBody(c, shape);
+  const { project, source, approve, replace } = await jsonObjectBody(c, shape);
   const path = projectPath(project);
   let checked: InstallSource;
   if (typeof source === "string") {
@@ -156,7 +165,17 @@ async function readBody(c: Context, install: boolean): Promise<InstallRequest> {
       `approve: expected true (a person approved) or false, got ${JSON.stringify(approve)}`,
     );
   }
-  return { project: path, source: checked, ...(install ? { approve: approve as boolean } : {}) };
+  if (install && replace !== undefined && typeof replace !== "boolean") {
+    throw new InvalidInputError(
+      `replace: expected true (a person agreed to replace the installed package) or false, ` +
+        `got ${JSON.stringify(replace)}`,
+    );
+  }
+  return {
+    project: path,
+    source: checked,
+    ...(install ? { approve: approve as boolean, replace: replace as boolean } : {}),
+  };
 }
 
 /** The file or folder a source names. */

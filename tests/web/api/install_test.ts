@@ -150,17 +150,40 @@ Deno.test("the install routes answer the card without installing, and install as
         ]);
         assert.equal(card.package?.asks.length, 4);
         assert.equal(card.package?.schedule[0].wording, "every 15 minutes");
+        // An archive where a folder served is another package of the id: the card says so.
+        assert.equal(card.replaces?.text, `feed 1.0.0 from ${first}`);
+        assert.equal(card.replaces?.why, "the new one comes from an archive");
         // Unpacked into a staging folder for the card, and removed before it answered.
         assert.deepEqual(await storeEntries(), before);
         assert.equal((await readPackageRef(env.kv, "feed"))?.version, "1.0.0");
       },
     );
 
+    await t.step("without replace, the API refuses to replace the folder's package", async () => {
+      const response = await post("/api/install", {
+        project: env.project,
+        source: { upload: uploaded },
+        approve: true,
+      });
+      assert.equal(response.status, 403);
+      assert.match(
+        (await response.json()).error,
+        new RegExp(
+          `^Cannot install feed 1\\.1\\.0 from an archive \\(digest [0-9a-f]{16}\\) into ` +
+            `${env.project} without your word: it would replace feed 1\\.0\\.0 from ${first} in ` +
+            `every project that lists feed; the new one comes from an archive\\.\\n` +
+            `To replace it: send "replace": true with the install$`,
+        ),
+      );
+      assert.equal((await readPackageRef(env.kv, "feed"))?.dir, first);
+    });
+
     await t.step("installing the upload with approval takes it; the id is gone after", async () => {
       const response = await post("/api/install", {
         project: env.project,
         source: { upload: uploaded },
         approve: true,
+        replace: true,
       });
       assert.equal(response.status, 200);
       const answer: InstallAnswer = await response.json();
@@ -232,6 +255,13 @@ Deno.test("the install routes answer the card without installing, and install as
       });
       assert.equal(approve.status, 400);
       assert.match((await approve.json()).error, /^approve: /);
+      const replace = await post("/api/install", {
+        project: env.project,
+        source: first,
+        replace: 1,
+      });
+      assert.equal(replace.status, 400);
+      assert.match((await replace.json()).error, /^replace: expected true /);
       const missing = await post("/api/install/card", {
         project: env.project,
         source: join(packages, "no-such"),
