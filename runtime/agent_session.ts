@@ -121,6 +121,11 @@ export interface AgentSession {
   pending?: PendingTurn[];
   /** The `chat.conversation` record it was kept as, once a person pressed Keep; null before. */
   keptAs: string | null;
+  /**
+   * When a person archived it (Chat lists it apart, under Archived); absent
+   * or null while it is not archived.
+   */
+  archivedAt?: string | null;
 }
 
 /**

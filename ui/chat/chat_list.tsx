@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import type { ChatListResponse, ChatSessionResponse } from "../../runtime/web/api/chat_types.ts";
 import { navigate, projectPath } from "../state/route.ts";
+import { ArchivedGroup } from "./archived_group.tsx";
 import { ChatGroup } from "./chat_group.tsx";
 import { NewConversationDialog } from "./new_conversation_dialog.tsx";
 
@@ -31,7 +32,8 @@ export function ChatList(props: ChatListProps) {
     props.onBegun();
     navigate(projectPath(props.project, "chat", answer.session.key));
   };
-  const empty = list !== null && list.conversations.length === 0 && list.groups.length === 0;
+  const empty = list !== null && list.conversations.length === 0 && list.groups.length === 0 &&
+    (list.archived ?? []).length === 0;
   return (
     <section class="list-column" aria-labelledby="chat-title">
       <header class="column-header">
@@ -66,6 +68,13 @@ export function ChatList(props: ChatListProps) {
           selected={props.selected}
         />
       ))}
+      {list !== null && (
+        <ArchivedGroup
+          rows={list.archived ?? []}
+          project={props.project}
+          selected={props.selected}
+        />
+      )}
       {asking && (
         <NewConversationDialog
           project={props.project}

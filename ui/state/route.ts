@@ -72,6 +72,20 @@ export function projectPath(project: string, area: Area = "extensions", id?: str
   return routePath({ page: "project", project, area, id: id ?? null });
 }
 
+/**
+ * The address of a record in a project's records view:
+ * `/p/<project>/records/<kind>/<id>`, each part encoded as one segment.
+ *
+ * @param project The project folder, as the address gives it.
+ * @param kind The record's kind, such as `chat.conversation`.
+ * @param id The record's id within its kind (the part of its key after the kind's `/`).
+ */
+export function recordPath(project: string, kind: string, id: string): string {
+  return `/p/${encodeURIComponent(project)}/records/${encodeURIComponent(kind)}/${
+    encodeURIComponent(id)
+  }`;
+}
+
 /** Where the app is now. */
 export const route = signal<Route>(parseRoute(location.pathname));
 
