@@ -21,7 +21,7 @@ export interface AgentReadiness {
    * to sign in to it.
    */
   state: "ready" | "not-installed" | "command-not-found" | "needs-sign-in";
-  /** Why it is not ready, in words; absent when it is. */
+  /** Why it is not ready, in words, naming it; absent when it is. */
   why?: string;
   /** What to do about it, in words; absent when it is ready. */
   todo?: string;
@@ -58,12 +58,12 @@ export async function agentReadiness(
       return named
         ? {
           state: "not-installed",
-          why: `its program ${command} is not installed (or not on PATH)`,
+          why: `${agent.name}'s program ${command} is not installed (or not on PATH)`,
           todo: `To use it, ${agent.install}`,
         }
         : {
           state: "command-not-found",
-          why: `its command ${command} is not a program on this computer`,
+          why: `${agent.name}'s command ${command} is not a program on this computer`,
           todo: `Check the command in its definition, under Agents on the start page ` +
             `(sync agents add ${agent.name} --command <program>)`,
         };
@@ -77,7 +77,7 @@ export async function agentReadiness(
   if (newest?.state === "waiting" && newest.waitingFor?.kind === "sign-in") {
     return {
       state: "needs-sign-in",
-      why: `it asked to be signed in, in the conversation “${newest.title}”`,
+      why: `${agent.name} asked to be signed in, in the conversation “${newest.title}”`,
       todo: "Sign in as that conversation says, then press Continue there",
     };
   }

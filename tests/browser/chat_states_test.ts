@@ -106,17 +106,17 @@ Deno.test(
           await field.selectOption("missing");
           await expectText(
             dialog.locator(".agent-not-ready"),
-            /Not ready: missing its command \/nonexistent\/sync-test-agent is not a program/,
+            /Not ready: missing's command \/nonexistent\/sync-test-agent is not a program/,
           );
           await field.selectOption("absent");
           await expectText(
             dialog.locator(".agent-not-ready"),
-            /its program sync-no-such-program is not installed \(or not on PATH\)\. To use it, install sync-no-such-program/,
+            /absent's program sync-no-such-program is not installed \(or not on PATH\)\. To use it, install sync-no-such-program/,
           );
           await field.selectOption("signin");
           await expectText(
             dialog.locator(".agent-not-ready"),
-            /asked to be signed in, in the conversation “Hello”/,
+            /signin asked to be signed in, in the conversation “Hello”/,
           );
           await watched.assertAccessible("the agent picker with an agent not ready");
           await watched.screenshot("chat-agent-picker-light");

@@ -1,4 +1,4 @@
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import type { ChatRow as Row } from "../../runtime/web/api/chat_types.ts";
 import { ChatGroup } from "./chat_group.tsx";
 
@@ -14,13 +14,17 @@ export interface ArchivedGroupProps {
 
 /**
  * The archived conversations, at the end of Chat's list: folded under a
- * button that says how many there are, and open while one of them is shown.
+ * button that says how many there are, opened when one of them is shown.
  */
 export function ArchivedGroup(props: ArchivedGroupProps) {
   const holdsSelected = props.rows.some((row) => row.key === props.selected);
   const [open, setOpen] = useState(holdsSelected);
+  // One archived while it is shown, or chosen by its address, opens the group where it went.
+  useEffect(() => {
+    if (holdsSelected) setOpen(true);
+  }, [holdsSelected]);
   if (props.rows.length === 0) return null;
-  const shown = open || holdsSelected;
+  const shown = open;
   return (
     <div class="chat-archived">
       <button

@@ -122,9 +122,11 @@ export function NewConversationDialog(props: NewConversationDialogProps) {
               <div id="new-conversation-agent-about" class="new-conversation-agent-about">
                 {readiness && readiness.state !== "ready" && (
                   <p class="agent-not-ready">
-                    Not ready: {agent} {readiness.why}.{" "}
+                    Not ready: {readiness.why}.{" "}
                     {readiness.todo}. You can begin anyway: your first turn is kept, and sent once
-                    the agent starts (Continue, after you fix it).
+                    {readiness.state === "needs-sign-in"
+                      ? " you sign in and continue."
+                      : " the agent starts (press Continue once it is fixed)."}
                   </p>
                 )}
                 {about && <p class="tertiary">{about}</p>}
