@@ -908,7 +908,10 @@ export class WorkPerformer {
           state: "failed",
           waitingFor: null,
           error: {
-            name: described.name.slice(0, 100),
+            // Sync stopped the agent because the person cancelled: said as theirs, not the agent's.
+            name: live.cancelled && error instanceof AgentFailedError
+              ? "Cancelled"
+              : described.name.slice(0, 100),
             message: reason(described.message),
             ...(stderrTail ? { stderrTail } : {}),
           },

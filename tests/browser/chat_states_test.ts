@@ -59,6 +59,7 @@ Deno.test(
       ]);
       await installation.syncOk(["agents", "add", "absent", "--command", "sync-no-such-program"]);
       await demo("signin", "--needs-sign-in");
+      await demo("slow", "--slow-start");
       await installation.serve();
       const chat = `/p/${encodeURIComponent(project)}/chat`;
 
@@ -212,6 +213,25 @@ Deno.test(
           await expectCount(log.getByRole("article", { name: CHAT.failure }), 0);
           await watched.assertAccessible("a cancelled turn");
           await watched.screenshot("chat-cancelled-light");
+
+          // Cancelled while it starts, Sync stops the agent: said as Cancelled, not as a failure.
+          await begin(page, "no-permission not yet", "slow");
+          await page.getByRole("region", { name: CHAT.activity }).waitFor();
+          await page.getByRole("button", { name: CHAT.cancel }).click();
+          const stopped = log.getByRole("article", { name: STATES.cancelled });
+          await expectText(
+            stopped,
+            /Cancelled\. The agent slow was cancelled while it was starting/,
+          );
+          await expectCount(log.getByRole("article", { name: CHAT.failure }), 0);
+          await expectText(page.locator(".chat-header .chat-state"), "cancelled");
+          await expectText(
+            page.getByRole("list", { name: CHAT.conversations }).locator('a[aria-current="page"]'),
+            /cancelled/,
+          );
+          await expectText(page.getByRole("main"), /Cancelled: Sync stopped the agent\. Continue/);
+          await watched.assertAccessible("a turn cancelled while the agent started");
+          await watched.screenshot("chat-cancelled-starting-light");
           await watched.close();
         },
       );

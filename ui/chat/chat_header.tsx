@@ -8,7 +8,7 @@ import { messageOf, postJson } from "../api/client.ts";
 import { useDelayed } from "../common/use_delayed.ts";
 import { ConversationActions } from "./conversation_actions.tsx";
 import { KeptLine } from "./kept_line.tsx";
-import { sourceSentence, stateWord } from "./chat_words.ts";
+import { cancelledBySync, shownState, sourceSentence } from "./chat_words.ts";
 
 /** Props of {@linkcode ChatHeader}. */
 export interface ChatHeaderProps {
@@ -44,7 +44,7 @@ export function ChatHeader(props: ChatHeaderProps) {
   const [error, setError] = useState<string | null>(null);
   const [last, setLast] = useState<LastKeep | null>(null);
   const slow = useDelayed(busy, 300);
-  const word = stateWord(session.state);
+  const { word, tone } = shownState(session.state, cancelledBySync(session));
   // What the handler that began it does, in its package's words (on the clock, its schedule row's).
   const described = session.source.kind === "handler" ? session.source.description : undefined;
   // Nothing said and nothing changed since the last Keep here: keeping again would write the same.
@@ -100,7 +100,7 @@ export function ChatHeader(props: ChatHeaderProps) {
         {word && (
           <>
             {" · "}
-            <span class={`chat-state state-${session.state}`}>{word}</span>
+            <span class={`chat-state state-${tone}`}>{word}</span>
           </>
         )}
         {session.archivedAt && (

@@ -3,7 +3,7 @@ import type { AgentSession, ChatSessionResponse } from "../../runtime/web/api/ch
 import { messageOf, postJson } from "../api/client.ts";
 import { useDelayed } from "../common/use_delayed.ts";
 import { AgentWords } from "./agent_words.tsx";
-import { messagesWords, signInLead } from "./chat_words.ts";
+import { cancelledBySync, messagesWords, signInLead } from "./chat_words.ts";
 import { SignInWayView } from "./sign_in_way_view.tsx";
 
 /** Props of {@linkcode TurnBox}. */
@@ -242,6 +242,12 @@ function interruptedNotice(session: AgentSession): string {
 /** What Continue and the box do for a session whose agent failed. */
 function failedNotice(session: AgentSession): string {
   const waits = session.pending?.length ?? 0;
+  if (cancelledBySync(session)) {
+    return waits > 0
+      ? `Cancelled: Sync stopped the agent. Continue starts it again and sends the ` +
+        `${messagesWords(waits)} kept below.`
+      : "Cancelled: Sync stopped the agent. Continue starts it again; then type the next turn.";
+  }
   return waits > 0
     ? `The agent failed (why is said above). Continue starts the agent again and sends the ` +
       `${

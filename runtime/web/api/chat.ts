@@ -160,6 +160,9 @@ export function groupSessions(project: string, sessions: AgentSession[]): ChatLi
       agent: session.agent,
       createdAt: session.createdAt,
       updatedAt: session.updatedAt,
+      ...(session.state === "failed" && session.error?.name === "Cancelled"
+        ? { cancelled: true }
+        : {}),
     };
     if (session.archivedAt) {
       archived.push(row);

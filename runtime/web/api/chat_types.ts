@@ -84,6 +84,8 @@ export interface ChatRow {
   createdAt: string;
   /** When it last changed, ISO 8601. */
   updatedAt: string;
+  /** True when it is `failed` because a person cancelled it and Sync stopped the agent. */
+  cancelled?: boolean;
 }
 
 /** A group of Chat's list: the sessions one extension ordered. */
