@@ -708,7 +708,10 @@ export class WorkPerformer {
       await live.writer.flush();
       await live.writes.catch(() => {});
     }
-    return await deleteSession(this.#kv, project, key);
+    const deleted = await deleteSession(this.#kv, project, key);
+    // Told as a change of its pointer, the last: a page that reads it again finds it gone.
+    this.#tell(deleted);
+    return deleted;
   }
 
   /**

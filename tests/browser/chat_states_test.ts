@@ -255,6 +255,8 @@ Deno.test(
       await t.step("a failed conversation is archived, listed apart, and deleted", async () => {
         const watched = await openPage(browser, installation, {
           path: `${chat}/${encodeURIComponent(failedKey)}`,
+          // Told it was deleted, the page may read it once more before it leaves: answered 404.
+          expectedConsole: [/status of 404/],
         });
         const { page } = watched;
         const conversations = page.getByRole("list", { name: CHAT.conversations });
@@ -270,9 +272,25 @@ Deno.test(
         await expectText(archived, /no-permission first words/);
         await watched.assertAccessible("an archived conversation");
         await watched.screenshot("chat-archived-light");
+        // In a narrow window the header's buttons wrap under the title's side, and stay whole.
+        const narrow = await openPage(browser, installation, {
+          path: `${chat}/${encodeURIComponent(failedKey)}`,
+          viewport: { width: 560, height: 800 },
+        });
+        await expectText(narrow.page.getByRole("button", { name: STATES.restore }), "Restore");
+        await narrow.assertAccessible("an archived conversation in a narrow window");
+        await narrow.screenshot("chat-archived-narrow-light");
+        await narrow.close();
         const listed = await installation.syncOk(["chat", "--project", project]);
         assert.match(listed, new RegExp(`Archived\\n  ${failedKey}\\tfailed`));
 
+        // Another window showing it hears that it was deleted.
+        const other = await openPage(browser, installation, {
+          path: `${chat}/${encodeURIComponent(failedKey)}`,
+          // Its read of the conversation, once deleted, is answered 404.
+          expectedConsole: [/status of 404/],
+        });
+        await expectText(other.page.locator(".chat-title"), "no-permission first words");
         await page.getByRole("button", { name: STATES.deleteButton }).click();
         const dialog = page.getByRole("dialog", { name: STATES.deleteDialog });
         await expectText(dialog, /Its transcript, from Chat and from sync chat/);
@@ -281,6 +299,8 @@ Deno.test(
         await dialog.getByRole("button", { name: STATES.deleteConfirm, exact: true }).click();
         await until("the window goes back to the list", () => page.url().endsWith("/chat"));
         await expectCount(page.getByText("no-permission first words"), 0);
+        await expectText(other.page.getByRole("main"), /There is no conversation/);
+        await other.close();
         const after = await installation.syncOk(["chat", "--project", project]);
         assert.doesNotMatch(after, new RegExp(failedKey));
         await watched.close();
