@@ -112,7 +112,12 @@ export interface AgentSession {
   createdAt: string;
   /** When its state or transcript last changed, as an ISO 8601 time. */
   updatedAt: string;
-  /** Why it failed or was interrupted; null otherwise. */
+  /**
+   * Why it failed or was interrupted; null otherwise. `name` is `Cancelled`
+   * when Sync stopped the agent because a person cancelled (while it
+   * started, or when it did not end the turn in time), `Interrupted` when
+   * Sync stopped.
+   */
   error: { name: string; message: string; stderrTail?: string } | null;
   /**
    * A person's messages not sent to the agent yet, oldest first; sent once
@@ -121,6 +126,11 @@ export interface AgentSession {
   pending?: PendingTurn[];
   /** The `chat.conversation` record it was kept as, once a person pressed Keep; null before. */
   keptAs: string | null;
+  /**
+   * When a person archived it (Chat lists it apart, under Archived); absent
+   * or null while it is not archived.
+   */
+  archivedAt?: string | null;
 }
 
 /**

@@ -47,8 +47,11 @@ export interface ThoughtEntry extends EntryBase {
   messageId?: string;
 }
 
-/** How far a tool call is. */
-export type ToolCallStatus = "pending" | "in_progress" | "completed" | "failed";
+/**
+ * How far a tool call is: ACP's four statuses, and Sync's own `cancelled`
+ * for a call a person's cancel stopped before it finished.
+ */
+export type ToolCallStatus = "pending" | "in_progress" | "completed" | "failed" | "cancelled";
 
 /** A tool call the agent started (`tool_call`). Later {@linkcode ToolCallUpdateEntry}s change it. */
 export interface ToolCallEntry extends EntryBase {
@@ -92,7 +95,7 @@ export interface PlanStep {
   content: string;
   /** `high`, `medium` or `low`. */
   priority: string;
-  /** `pending`, `in_progress` or `completed`. */
+  /** `pending`, `in_progress` or `completed`; `cancelled` when a person's cancel stopped it. */
   status: string;
 }
 
@@ -161,6 +164,11 @@ export interface FailureEntry extends EntryBase {
   message: string;
   /** The last of the agent's stderr, when there was any. */
   stderrTail?: string;
+  /**
+   * True when it failed because a person cancelled it and Sync stopped the
+   * agent: what the person asked for, not the agent going wrong.
+   */
+  cancelled?: boolean;
 }
 
 /**

@@ -26,6 +26,7 @@
  */
 import * as acp from "@agentclientprotocol/sdk";
 import { AGENT_LIMITS } from "./agent_limits.ts";
+import { CancelledSteps } from "./cancelled_steps.ts";
 import { authMethodOf } from "./auth_method.ts";
 import {
   type AgentAuthMethod,
@@ -214,6 +215,8 @@ export class AcpSession {
   /** Set when a cancel made Sync stop the agent: what the failure says. */
   #stoppedForCancel: ((what: string) => string) | null = null;
   #cancelTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The turn's tool calls and plan, and what a cancel left unfinished in it. */
+  #steps = new CancelledSteps();
 
   /**
    * Use {@linkcode startAcpSession}, which also initializes.
@@ -571,6 +574,7 @@ export class AcpSession {
       throw new Error("A turn is under way: wait for it to end, or cancel it, before the next");
     }
     this.#turning = true;
+    this.#steps.begin();
     try {
       this.#emit({
         at: this.#now(),
@@ -587,16 +591,19 @@ export class AcpSession {
       );
       // Updates the agent sent before its answer may still be on their way through the SDK.
       await settled();
+      for (const entry of this.#steps.closing(this.#now())) this.#emit(entry);
       this.#emit({ at: this.#now(), kind: "turn_end", stopReason: answer.stopReason });
       return answer.stopReason;
     } catch (error) {
       await settled();
+      for (const entry of this.#steps.closing(this.#now())) this.#emit(entry);
       const failure = error instanceof AgentFailedError ? error : null;
       this.#emit({
         at: this.#now(),
         kind: "failure",
         message: error instanceof Error ? error.message : String(error),
         ...(failure?.stderrTail ? { stderrTail: failure.stderrTail } : {}),
+        ...(this.#stoppedForCancel !== null ? { cancelled: true } : {}),
       });
       throw error;
     } finally {
@@ -615,6 +622,7 @@ export class AcpSession {
    * agent is stopped at once, and the call fails saying so.
    */
   async cancel(): Promise<void> {
+    if (this.#turning) this.#steps.cancel();
     for (const controller of this.#asking) controller.abort();
     if (this.#connection.signal.aborted || this.#exit !== null) return;
     if (this.#sessionId === null || this.#starting) {
@@ -731,6 +739,7 @@ export class AcpSession {
   }
 
   #emit(entry: TranscriptEntry): void {
+    if (this.#turning) this.#steps.see(entry);
     this.#options.onEntry?.(entry);
   }
 

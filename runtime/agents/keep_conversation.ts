@@ -14,7 +14,7 @@
  */
 import type { AgentSession } from "../agent_session.ts";
 import { RECORD_LIMITS, SESSION_LIMITS } from "../limits.ts";
-import { writeRecord } from "../memory/mod.ts";
+import { getContent, getRecord, writeRecord } from "../memory/mod.ts";
 import type { TranscriptEntry } from "../transcript.ts";
 import { readWorkOrder } from "../work/mod.ts";
 import { readTranscript } from "./transcript_store.ts";
@@ -22,26 +22,47 @@ import { readSession, updateSession } from "./session_store.ts";
 import { transcriptText } from "./transcript_text.ts";
 import { NotFoundError } from "../errors.ts";
 
+/**
+ * What Keep did: the record it names, its revision, and whether this Keep
+ * wrote it (false when the record already held exactly what Keep would
+ * write, so nothing was written and its revision stayed).
+ */
+export interface ConversationKept {
+  /** The record's key, `chat.conversation/<session key>`. */
+  key: string;
+  /** Its kind, `chat.conversation`. */
+  kind: string;
+  /** Its id within the kind: the session's key. */
+  id: string;
+  /** Its revision after this Keep. */
+  revision: number;
+  /** True when this Keep wrote a new revision; false when nothing had changed since the last. */
+  written: boolean;
+}
+
 /** The record key a session is kept as. */
 export function conversationKey(sessionKey: string): string {
   return `chat.conversation/${sessionKey}`;
 }
 
 /**
- * Writes (or writes again) the `chat.conversation` record of a session.
+ * Writes (or writes again) the `chat.conversation` record of a session. A
+ * record that holds exactly what would be written (title, fields, content)
+ * is left as it is: keeping a conversation again with nothing new makes no
+ * new revision.
  *
  * @param memory The project's memory.
  * @param session The session's pointer.
  * @param transcript Its transcript and how many entries were dropped.
  * @param now The clock.
- * @returns The record's key.
+ * @returns What was kept, and whether it was written now.
  */
 export async function writeConversation(
   memory: Deno.Kv,
   session: AgentSession,
   transcript: { entries: readonly TranscriptEntry[]; omitted: number },
   now: () => Date,
-): Promise<string> {
+): Promise<ConversationKept> {
   const key = conversationKey(session.key);
   const fields: Record<string, string | number | null> = {
     agent: session.agent,
@@ -55,17 +76,33 @@ export async function writeConversation(
   if (session.source.kind === "handler") fields.handler = session.source.handler;
   const order = session.orderKey ? await readWorkOrder(memory, session.orderKey) : null;
   if (order?.about) fields.about = order.about;
-  await writeRecord(memory, {
-    key,
-    title: session.title,
-    fields,
-    content: transcriptText(
-      transcript.entries,
-      SESSION_LIMITS.maxKeptChars,
-      RECORD_LIMITS.maxContentBytes,
-    ),
-  }, { by: "person", now });
-  return key;
+  const content = transcriptText(
+    transcript.entries,
+    SESSION_LIMITS.maxKeptChars,
+    RECORD_LIMITS.maxContentBytes,
+  );
+  const kept = { key, kind: "chat.conversation", id: session.key };
+  const before = await getRecord(memory, key);
+  if (
+    before !== null && before.title === session.title &&
+    sameFields(before.fields, fields) && await getContent(memory, key) === content
+  ) {
+    return { ...kept, revision: before.revision, written: false };
+  }
+  const written = await writeRecord(memory, { key, title: session.title, fields, content }, {
+    by: "person",
+    now,
+  });
+  return { ...kept, revision: written.revision, written: true };
+}
+
+/** True when two records' fields hold the same values, whatever their order. */
+function sameFields(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const names = Object.keys(a);
+  if (names.length !== Object.keys(b).length) return false;
+  return names.every((name) =>
+    Object.hasOwn(b, name) && JSON.stringify(a[name]) === JSON.stringify(b[name])
+  );
 }
 
 /**
@@ -77,7 +114,7 @@ export async function writeConversation(
  * @param project The project's resolved folder.
  * @param key The session's key.
  * @param now The clock.
- * @returns The session's pointer, its `keptAs` naming the record.
+ * @returns The session's pointer, its `keptAs` naming the record, and what was kept.
  * @throws {NotFoundError} when there is no such session.
  * @throws {StorageError} when either disk refuses; the session is left as it was.
  */
@@ -87,10 +124,15 @@ export async function keepConversation(
   project: string,
   key: string,
   now: () => Date,
-): Promise<AgentSession> {
+): Promise<{ session: AgentSession; kept: ConversationKept }> {
   const session = await readSession(kv, project, key);
   if (!session) throw new NotFoundError(`There is no session ${key} in ${project}`);
   const recordKey = conversationKey(session.key);
+  const transcript = await readTranscript(kv, project, key);
+  if (session.keptAs === recordKey) {
+    // Kept before: the pointer already names the record; only the record may need writing.
+    return { session, kept: await writeConversation(memory, session, transcript, now) };
+  }
   // The pointer first, put back if the record cannot be written: a disk
   // that refuses either leaves neither written, as its refusal says.
   const kept = await updateSession(kv, project, key, (s) => ({
@@ -98,8 +140,9 @@ export async function keepConversation(
     keptAs: recordKey,
     updatedAt: now().toISOString(),
   }));
+  let written: ConversationKept;
   try {
-    await writeConversation(memory, session, await readTranscript(kv, project, key), now);
+    written = await writeConversation(memory, session, transcript, now);
   } catch (error) {
     await updateSession(
       kv,
@@ -112,5 +155,5 @@ export async function keepConversation(
     ).catch(() => {});
     throw error;
   }
-  return kept;
+  return { session: kept, kept: written };
 }

@@ -55,6 +55,7 @@ export { describeSource, orderPrompt } from "./order_prompt.ts";
 export { begunBy } from "./begun_by.ts";
 export type { BegunByOptions } from "./begun_by.ts";
 export { conversationKey, keepConversation, writeConversation } from "./keep_conversation.ts";
+export type { ConversationKept } from "./keep_conversation.ts";
 export {
   createSession,
   listSessions,
@@ -62,6 +63,9 @@ export {
   readSessionState,
   updateSession,
 } from "./session_store.ts";
+export { agentReadiness } from "./agent_readiness.ts";
+export type { AgentReadiness, AgentReadinessOptions } from "./agent_readiness.ts";
+export { archiveSession, checkStopped, deleteSession } from "./session_removal.ts";
 export { readTranscript, TranscriptWriter } from "./transcript_store.ts";
 export type { StoredTranscript, TranscriptWriterOptions } from "./transcript_store.ts";
 export { transcriptText } from "./transcript_text.ts";

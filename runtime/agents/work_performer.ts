@@ -61,9 +61,10 @@ import {
 import { type AgentCommand, spawnAgent } from "./spawn_agent.ts";
 import { readTranscript, type StoredTranscript, TranscriptWriter } from "./transcript_store.ts";
 import { transcriptText } from "./transcript_text.ts";
-import { keepConversation, writeConversation } from "./keep_conversation.ts";
+import { type ConversationKept, keepConversation, writeConversation } from "./keep_conversation.ts";
 import { isActive, liveKey, LiveSession, missingProgram, reason, tailOf } from "./_live_session.ts";
 import { forgetPendingTurn, keepPendingTurn, readPendingTurn } from "./pending_turns.ts";
+import { archiveSession, checkStopped, deleteSession } from "./session_removal.ts";
 
 /**
  * Starts an agent's program in the project folder: the seam where the
@@ -139,7 +140,14 @@ export interface SessionView {
 type PointerChange = Partial<
   Pick<
     AgentSession,
-    "state" | "waitingFor" | "error" | "agentSessionId" | "keptAs" | "title" | "pending"
+    | "state"
+    | "waitingFor"
+    | "error"
+    | "agentSessionId"
+    | "keptAs"
+    | "title"
+    | "pending"
+    | "archivedAt"
   >
 >;
 
@@ -413,7 +421,8 @@ export class WorkPerformer {
     // Waiting for a sign-in, it is sent after Continue; work under way that still looks sends it.
     if (signIn || live.accepting) return;
     live.working = true;
-    await this.#change(live, { state: "running", waitingFor: null, error: null });
+    // Going on with an archived conversation brings it back to Chat's list.
+    await this.#change(live, { state: "running", waitingFor: null, error: null, archivedAt: null });
     this.#work(live, async () => {
       if (live.acp === null) await this.#raise(live, "resume");
       await this.#drain(live);
@@ -545,7 +554,7 @@ export class WorkPerformer {
     const pending = (live.pointer.pending?.length ?? 0) > 0;
     if (live.acp !== null && state === "ended" && !pending) return this.view(project, key);
     live.working = true;
-    await this.#change(live, { state: "running", waitingFor: null, error: null });
+    await this.#change(live, { state: "running", waitingFor: null, error: null, archivedAt: null });
     this.#work(live, async () => {
       const order = live.pointer.agentSessionId === null && live.pointer.orderKey !== null
         ? await readWorkOrder(await this.#projectMemory(project), live.pointer.orderKey)
@@ -608,39 +617,101 @@ export class WorkPerformer {
 
   /**
    * Keeps the conversation: writes it as a `chat.conversation` record in
-   * the project's memory (a person's write; written again when kept again).
+   * the project's memory (a person's write). Kept again, it writes a new
+   * revision only when something changed since; with nothing new, the
+   * record is left as it is and the answer says so (`kept.written`).
    *
    * @param project The project's resolved folder.
    * @param key The session's key.
-   * @returns The session, its `keptAs` naming the record.
+   * @returns The session, its `keptAs` naming the record, and what was kept.
    */
-  async keep(project: string, key: string): Promise<SessionView> {
+  async keep(project: string, key: string): Promise<SessionView & { kept: ConversationKept }> {
     const live = this.#live.get(liveKey(project, key));
     if (live) {
       // With the entries not written yet; a live session's pointer that
       // cannot be written fails the session, in its own words.
       const { session, transcript, omitted } = await this.view(project, key);
-      const recordKey = await writeConversation(
+      const kept = await writeConversation(
         await this.#projectMemory(project),
         session,
         { entries: transcript, omitted },
         () => new Date(this.#now()),
       );
-      await this.#change(live, { keptAs: recordKey });
-      return this.view(project, key);
+      if (live.pointer.keptAs !== kept.key) await this.#change(live, { keptAs: kept.key });
+      return { ...await this.view(project, key), kept };
     }
     // Nothing of it is still being written: kept as the CLI keeps it, the
     // pointer first, so a disk that refuses either leaves neither written.
-    this.#tell(
-      await keepConversation(
-        this.#kv,
-        await this.#projectMemory(project),
-        project,
-        key,
-        () => new Date(this.#now()),
-      ),
+    const { session, kept } = await keepConversation(
+      this.#kv,
+      await this.#projectMemory(project),
+      project,
+      key,
+      () => new Date(this.#now()),
     );
+    this.#tell(session);
+    return { ...await this.view(project, key), kept };
+  }
+
+  /**
+   * Archives a conversation (Chat lists it apart, under Archived), or
+   * restores an archived one to the list.
+   *
+   * @param project The project's resolved folder.
+   * @param key The session's key.
+   * @param archived True to archive it, false to restore it.
+   * @throws {ConflictError} when archiving one that is running or waits for a person.
+   */
+  async archive(project: string, key: string, archived: boolean): Promise<SessionView> {
+    const live = this.#live.get(liveKey(project, key));
+    if (live) {
+      if (archived) checkStopped(live.pointer, "archive");
+      if (live.working && archived) {
+        throw new ConflictError(
+          `The conversation ${key} is running: stop it first, then archive it`,
+        );
+      }
+      await this.#change(live, {
+        archivedAt: archived ? new Date(this.#now()).toISOString() : null,
+      });
+      return this.view(project, key);
+    }
+    this.#tell(await archiveSession(this.#kv, project, key, archived, () => new Date(this.#now())));
     return this.view(project, key);
+  }
+
+  /**
+   * Deletes a conversation from the installation: its pointer, its stored
+   * transcript and its messages not sent yet. Its agent, kept for the next
+   * turn, is stopped first. A kept `chat.conversation` record stays in the
+   * project's memory.
+   *
+   * @param project The project's resolved folder.
+   * @param key The session's key.
+   * @returns The pointer as it was.
+   * @throws {ConflictError} when it is running or waits for a person.
+   */
+  async delete(project: string, key: string): Promise<AgentSession> {
+    const live = this.#live.get(liveKey(project, key));
+    if (live) {
+      checkStopped(live.pointer, "delete");
+      if (live.working || live.holds > 0) {
+        throw new ConflictError(
+          `The conversation ${key} is running: stop it first, then delete it`,
+        );
+      }
+      clearTimeout(live.idle);
+      this.#live.delete(liveKey(project, key));
+      const acp = live.acp;
+      live.acp = null;
+      await acp?.close().catch(() => {});
+      await live.writer.flush();
+      await live.writes.catch(() => {});
+    }
+    const deleted = await deleteSession(this.#kv, project, key);
+    // Told as a change of its pointer, the last: a page that reads it again finds it gone.
+    this.#tell(deleted);
+    return deleted;
   }
 
   /**
@@ -840,7 +911,10 @@ export class WorkPerformer {
           state: "failed",
           waitingFor: null,
           error: {
-            name: described.name.slice(0, 100),
+            // Sync stopped the agent because the person cancelled: said as theirs, not the agent's.
+            name: live.cancelled && error instanceof AgentFailedError
+              ? "Cancelled"
+              : described.name.slice(0, 100),
             message: reason(described.message),
             ...(stderrTail ? { stderrTail } : {}),
           },
@@ -979,6 +1053,8 @@ export class WorkPerformer {
           ...(error instanceof AgentFailedError && error.stderrTail
             ? { stderrTail: error.stderrTail }
             : {}),
+          // Stopped while it started because the person cancelled: not the agent going wrong.
+          ...(live.cancelled ? { cancelled: true } : {}),
         });
       }
       throw error;

@@ -12,7 +12,14 @@ export { bumpGeneration, readGeneration } from "./generation.ts";
 export type { Generation } from "./generation.ts";
 export { ProjectMemories } from "./project_memories.ts";
 export type { ProjectMemoriesOptions } from "./project_memories.ts";
-export { listRecords, openProjectMemory, projectMemoryPath, removeProjectMemory } from "./store.ts";
+export {
+  getContent,
+  getRecord,
+  listRecords,
+  openProjectMemory,
+  projectMemoryPath,
+  removeProjectMemory,
+} from "./store.ts";
 export type { OpenProjectMemoryOptions } from "./store.ts";
 export { parseRecordKey } from "./record.ts";
 export { listRecordKinds, readRecordView, searchRecords } from "./record_view.ts";

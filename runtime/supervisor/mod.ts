@@ -18,3 +18,5 @@ export { sweepOrphans } from "./sweep_orphans.ts";
 export type { SweepOrphansOptions, SweptGroup } from "./sweep_orphans.ts";
 export { childEnvironment } from "./child_environment.ts";
 export { textLines } from "./text_lines.ts";
+export { findProgram } from "./find_program.ts";
+export type { FindProgramOptions } from "./find_program.ts";

@@ -232,6 +232,12 @@ Deno.test("`WorkPerformer.cancel()` stops an agent still being raised, however m
       "The agent slow was cancelled while it was starting, so Sync stopped its process",
     );
     assert.match(stopped.error?.stderrTail ?? "", /getting ready/);
+    assert.equal(stopped.error?.name, "Cancelled");
+    // The transcript says it as the person's cancel, which Chat shows as Cancelled, not in red.
+    const failure = (await work.view(env.project, key)).transcript.findLast((e) =>
+      e.kind === "failure"
+    );
+    assert.ok(failure?.kind === "failure" && failure.cancelled === true, JSON.stringify(failure));
     await until("the last activity fact", () => heard.at(-1)?.activity === null);
   } finally {
     subscription.close();

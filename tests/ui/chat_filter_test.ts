@@ -31,11 +31,13 @@ Deno.test("`filterChatList()` keeps rows by title, agent or ordering extension",
       { extensionId: "triage", name: "Triage", rows: [row("c", "Issue 7: saving is slow")] },
       { extensionId: "mail", name: "Mail", rows: [row("d", "Answer Ada")] },
     ],
+    archived: [row("e", "Old login bug"), row("f", "Plan the week")],
   };
   await t.step("by title", () => {
     const kept = filterChatList(list, "login");
     assert.deepEqual(kept.conversations.map((r) => r.key), ["a"]);
     assert.deepEqual(kept.groups, []);
+    assert.deepEqual(kept.archived.map((r) => r.key), ["e"]);
   });
   await t.step("by agent", () => {
     assert.deepEqual(filterChatList(list, "CODEX").conversations.map((r) => r.key), ["b"]);

@@ -28,6 +28,7 @@ Deno.test("`paletteItems()` lists what the command palette finds", async (t) => 
     chat: {
       project: "/home/ada/site",
       conversations: [],
+      archived: [],
       groups: [{
         extensionId: "triage",
         name: "Triage",

@@ -3,6 +3,7 @@ import type { ChatListResponse } from "../../runtime/web/api/chat_types.ts";
 import type { StreamEvent } from "../../runtime/web/api/events_types.ts";
 import { getJson, messageOf } from "../api/client.ts";
 import type { ProjectState } from "../state/project_state.ts";
+import { navigate, projectPath } from "../state/route.ts";
 import { ChatDetail } from "./chat_detail.tsx";
 import { ChatList } from "./chat_list.tsx";
 
@@ -48,7 +49,8 @@ export function ChatArea(props: ChatAreaProps) {
       if (event.type === "session" || event.type === "resync") void read();
     });
   }, [state]);
-  const empty = list !== null && list.conversations.length === 0 && list.groups.length === 0;
+  const empty = list !== null && list.conversations.length === 0 && list.groups.length === 0 &&
+    (list.archived ?? []).length === 0;
   return (
     <>
       <ChatList
@@ -60,7 +62,17 @@ export function ChatArea(props: ChatAreaProps) {
       />
       <main class="detail-column chat-column" aria-label="Conversation">
         {props.selected
-          ? <ChatDetail key={props.selected} state={state} sessionKey={props.selected} />
+          ? (
+            <ChatDetail
+              key={props.selected}
+              state={state}
+              sessionKey={props.selected}
+              onDeleted={() => {
+                void read();
+                navigate(projectPath(state.project, "chat"));
+              }}
+            />
+          )
           : (
             <div class="empty-detail">
               <p class="secondary">

@@ -21,6 +21,8 @@ export interface ChatDetailProps {
   state: ProjectState;
   /** The session's key. */
   sessionKey: string;
+  /** Told the conversation was deleted. */
+  onDeleted: () => void;
 }
 
 /** What the detail knows of its session. */
@@ -183,7 +185,13 @@ export function ChatDetail(props: ChatDetailProps) {
     lastEntry?.kind !== "failure";
   return (
     <div class="chat-detail">
-      <ChatHeader session={session} project={project} onSession={take} />
+      <ChatHeader
+        session={session}
+        project={project}
+        entries={shown.held.entries.length + shown.held.omitted}
+        onSession={take}
+        onDeleted={props.onDeleted}
+      />
       <TranscriptView
         items={unsaidError
           ? [...items, {

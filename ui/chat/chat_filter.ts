@@ -4,7 +4,8 @@ import { matchesFilter } from "../common/filter_match.ts";
 /**
  * Chat's list as its filter leaves it: each row kept when the filter's words
  * are in its title, its agent's name or the name of the extension that
- * ordered it; a group with no row left goes.
+ * ordered it; a group with no row left goes. Archived sessions are filtered
+ * the same way.
  *
  * @param list The project's sessions, grouped.
  * @param query What the person typed.
@@ -18,6 +19,7 @@ export function filterChatList(list: ChatListResponse, query: string): ChatListR
     groups: list.groups
       .map((group) => ({ ...group, rows: keep(group.rows, group.name) }))
       .filter((group) => group.rows.length > 0),
+    archived: keep(list.archived ?? []),
   };
 }
 

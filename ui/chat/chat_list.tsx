@@ -7,6 +7,7 @@ import { useListKeys } from "../common/use_list_keys.ts";
 import { listFilter } from "../state/list_filters.ts";
 import { requestedAction } from "../state/requested_action.ts";
 import { chatRowCount, filterChatList } from "./chat_filter.ts";
+import { ArchivedGroup } from "./archived_group.tsx";
 import { ChatGroup } from "./chat_group.tsx";
 import { NewConversationDialog } from "./new_conversation_dialog.tsx";
 
@@ -49,7 +50,7 @@ export function ChatList(props: ChatListProps) {
     props.onBegun();
     navigate(projectPath(props.project, "chat", answer.session.key));
   };
-  const empty = props.list !== null && total === 0;
+  const empty = props.list !== null && total === 0 && (props.list.archived ?? []).length === 0;
   return (
     <section class="list-column" aria-labelledby="chat-title" ref={column}>
       <header class="column-header">
@@ -100,6 +101,13 @@ export function ChatList(props: ChatListProps) {
           selected={props.selected}
         />
       ))}
+      {list !== null && (
+        <ArchivedGroup
+          rows={list.archived ?? []}
+          project={props.project}
+          selected={props.selected}
+        />
+      )}
       {asking && (
         <NewConversationDialog
           project={props.project}

@@ -2,7 +2,7 @@ import type { ChatRow as Row } from "../../runtime/web/api/chat_types.ts";
 import { Link } from "../common/link.tsx";
 import { RelativeTime } from "../common/relative_time.tsx";
 import { projectPath } from "../state/route.ts";
-import { stateWord } from "./chat_words.ts";
+import { shownState } from "./chat_words.ts";
 
 /** Props of {@linkcode ChatRow}. */
 export interface ChatRowProps {
@@ -17,7 +17,7 @@ export interface ChatRowProps {
 /** One conversation in Chat's list: its title, when it began, and a quiet word while it is not ended. */
 export function ChatRow(props: ChatRowProps) {
   const { row } = props;
-  const word = stateWord(row.state);
+  const { word, tone } = shownState(row.state, row.cancelled === true);
   return (
     <li class={`chat-row ${props.selected ? "selected" : ""}`}>
       <Link
@@ -31,7 +31,7 @@ export function ChatRow(props: ChatRowProps) {
           {word && (
             <>
               {" · "}
-              <span class={`chat-state state-${row.state}`}>{word}</span>
+              <span class={`chat-state state-${tone}`}>{word}</span>
             </>
           )}
         </span>

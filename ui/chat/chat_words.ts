@@ -25,6 +25,28 @@ export function stateWord(state: AgentSessionState): string | null {
 }
 
 /**
+ * The word for where a session stands, as its header and row show it: as
+ * {@linkcode stateWord}, but `cancelled` for one that failed because the
+ * person cancelled it (Sync stopped the agent), which is not the agent
+ * going wrong.
+ *
+ * @param state Its state.
+ * @param cancelled It failed because of a person's cancel.
+ */
+export function shownState(
+  state: AgentSessionState,
+  cancelled: boolean,
+): { word: string | null; tone: string } {
+  if (state === "failed" && cancelled) return { word: "cancelled", tone: "cancelled" };
+  return { word: stateWord(state), tone: state };
+}
+
+/** True when the session failed because a person cancelled it and Sync stopped its agent. */
+export function cancelledBySync(session: AgentSession): boolean {
+  return session.state === "failed" && session.error?.name === "Cancelled";
+}
+
+/**
  * Who began a session, on what occasion and when, as one sentence: "Begun
  * by the Triage sweep on the clock at 03:00", "Begun by the Triage sweep,
  * called by you, yesterday at 14:12", "Begun by you at 09:30". Work a

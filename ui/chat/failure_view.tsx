@@ -9,12 +9,23 @@ export interface FailureViewProps {
 
 /**
  * A failure: the reason, its commands drawn as code, then the last of what
- * the agent wrote on stderr, unless the reason quotes it already.
+ * the agent wrote on stderr, unless the reason quotes it already. A turn
+ * Sync stopped because the person cancelled it is said quietly, as
+ * Cancelled: the person asked for it, nothing went wrong.
  */
 export function FailureView(props: FailureViewProps) {
   const { entry } = props;
   const tail = entry.stderrTail?.trim() ?? "";
   const quoted = tail !== "" && entry.message.includes(tail);
+  if (entry.cancelled) {
+    return (
+      <article class="chat-entry turn-cancelled" aria-label="Cancelled">
+        <p class="secondary">
+          <span class="turn-cancelled-word">Cancelled.</span> <AgentWords text={entry.message} />
+        </p>
+      </article>
+    );
+  }
   return (
     <article class="chat-entry failure" aria-label="Failure">
       {entry.message.split(/\n\s*\n/).map((paragraph, index) => (

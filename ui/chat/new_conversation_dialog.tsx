@@ -9,6 +9,20 @@ import { Dialog } from "../common/dialog.tsx";
 import { Link } from "../common/link.tsx";
 import { useDelayed } from "../common/use_delayed.ts";
 
+/** A few words for why an agent is not ready, beside its name in the choice. */
+function readinessWord(state: AgentDefinitionView["readiness"]["state"]): string {
+  switch (state) {
+    case "not-installed":
+      return "not installed";
+    case "command-not-found":
+      return "command not found";
+    case "needs-sign-in":
+      return "needs sign-in";
+    case "ready":
+      return "ready";
+  }
+}
+
 /** Props of {@linkcode NewConversationDialog}. */
 export interface NewConversationDialogProps {
   /** The project folder, as the address gives it. */
@@ -21,7 +35,10 @@ export interface NewConversationDialogProps {
 
 /**
  * Begins a conversation: choose one of the installation's agents and type
- * the first turn, which starts at once in the project's folder.
+ * the first turn, which starts at once in the project's folder. The agents
+ * that are ready come first and one of them is chosen; one that is not
+ * ready (not installed, its command not found, waiting for a sign-in) says
+ * why under the choice, and what to do.
  */
 export function NewConversationDialog(props: NewConversationDialogProps) {
   const [agents, setAgents] = useState<AgentDefinitionView[] | null>(null);
@@ -33,7 +50,10 @@ export function NewConversationDialog(props: NewConversationDialogProps) {
   useEffect(() => {
     getJson<AgentsResponse>("/api/agents").then((answer) => {
       setAgents(answer.agents);
-      const first = answer.agents.find((known) => known.name === "demo") ?? answer.agents[0];
+      const ready = answer.agents.filter((known) => known.readiness.state === "ready");
+      // Never one that is not ready, while one is: the demo agent, else the first ready.
+      const first = ready.find((known) => known.name === "demo") ?? ready[0] ??
+        answer.agents[0];
       if (first) setAgent((chosen) => chosen || first.name);
     }, (thrown) => setError(messageOf(thrown)));
   }, []);
@@ -56,7 +76,11 @@ export function NewConversationDialog(props: NewConversationDialogProps) {
       setBusy(false);
     }
   };
-  const about = agents?.find((known) => known.name === agent)?.about;
+  const chosen = agents?.find((known) => known.name === agent);
+  const about = chosen?.about;
+  const readiness = chosen?.readiness;
+  const ready = (agents ?? []).filter((known) => known.readiness.state === "ready");
+  const unready = (agents ?? []).filter((known) => known.readiness.state !== "ready");
   return (
     <Dialog title="New conversation" onClose={props.onClose} class="new-conversation-dialog">
       <form class="new-conversation" onSubmit={begin}>
@@ -75,13 +99,38 @@ export function NewConversationDialog(props: NewConversationDialogProps) {
                 class="input"
                 value={agent}
                 disabled={agents === null}
+                aria-describedby="new-conversation-agent-about"
                 onChange={(event) => setAgent((event.target as HTMLSelectElement).value)}
               >
-                {(agents ?? []).map((known) => (
-                  <option key={known.name} value={known.name}>{known.name}</option>
-                ))}
+                {ready.length > 0 && (
+                  <optgroup label="Ready">
+                    {ready.map((known) => (
+                      <option key={known.name} value={known.name}>{known.name}</option>
+                    ))}
+                  </optgroup>
+                )}
+                {unready.length > 0 && (
+                  <optgroup label="Not ready">
+                    {unready.map((known) => (
+                      <option key={known.name} value={known.name}>
+                        {known.name} — {readinessWord(known.readiness.state)}
+                      </option>
+                    ))}
+                  </optgroup>
+                )}
               </select>
-              {about && <span class="tertiary">{about}</span>}
+              <div id="new-conversation-agent-about" class="new-conversation-agent-about">
+                {readiness && readiness.state !== "ready" && (
+                  <p class="agent-not-ready">
+                    Not ready: {readiness.why}.{" "}
+                    {readiness.todo}. You can begin anyway: your first turn is kept, and sent once
+                    {readiness.state === "needs-sign-in"
+                      ? " you sign in and continue."
+                      : " the agent starts (press Continue once it is fixed)."}
+                  </p>
+                )}
+                {about && <p class="tertiary">{about}</p>}
+              </div>
             </div>
           )}
         <div class="field">

@@ -10,6 +10,7 @@ const STEP_WORDS: Record<string, string> = {
   pending: "to do",
   in_progress: "doing",
   completed: "done",
+  cancelled: "cancelled",
 };
 
 /** The agent's plan: its steps and how far each is. */

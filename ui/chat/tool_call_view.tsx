@@ -11,6 +11,7 @@ const STATUS_WORDS: Record<ToolCallStatus, string> = {
   in_progress: "Running",
   completed: "Done",
   failed: "Failed",
+  cancelled: "Cancelled",
 };
 
 /** A tool call the agent made: what it does, how far it is, the files it touches, and what it produced. */

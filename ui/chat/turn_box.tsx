@@ -4,7 +4,7 @@ import { messageOf, postJson } from "../api/client.ts";
 import { connected } from "../state/connection.ts";
 import { useDelayed } from "../common/use_delayed.ts";
 import { AgentWords } from "./agent_words.tsx";
-import { messagesWords, signInLead } from "./chat_words.ts";
+import { cancelledBySync, messagesWords, signInLead } from "./chat_words.ts";
 import { SignInWayView } from "./sign_in_way_view.tsx";
 
 /** Props of {@linkcode TurnBox}. */
@@ -30,8 +30,9 @@ interface Said {
 /**
  * The conversation's controls: a box for the next turn (Enter sends,
  * Shift+Enter starts a new line), Cancel while the agent works, and
- * Continue for a session that was interrupted, failed, waits for a sign-in
- * or has ended. While the agent is being raised, waits for a sign-in or has
+ * Continue where it does something: for a session that was interrupted,
+ * failed, or waits for a sign-in, saying what it will do. An ended one has
+ * no Continue: the next turn raises its agent again when it needs to. While the agent is being raised, waits for a sign-in or has
  * failed, what is sent is kept and sent once the agent is up. While the next
  * turn cannot be sent, the box looks closed and says why; what is typed in
  * it meanwhile waits there.
@@ -50,9 +51,9 @@ export function TurnBox(props: TurnBoxProps) {
   const waits = session.pending?.length ?? 0;
   // Sync keeps what is sent while the agent is raised; an order not started yet is not raised.
   const raising = props.starting && session.state === "running";
-  const canContinue = session.state === "ended" || session.state === "interrupted" ||
-    session.state === "failed" || signIn !== null;
-  const canSend = canContinue || raising;
+  const canContinue = session.state === "interrupted" || session.state === "failed" ||
+    signIn !== null;
+  const canSend = canContinue || raising || session.state === "ended";
   const reason = reasonOf(session, props.starting);
   const ways = signIn?.ways ?? [];
   const lead = signIn
@@ -178,7 +179,7 @@ export function TurnBox(props: TurnBoxProps) {
               aria-disabled={busy !== null || off}
               onClick={() => act("continue")}
             >
-              Continue
+              {continueWords(session, waits)}
             </button>
           )}
           <button
@@ -196,6 +197,20 @@ export function TurnBox(props: TurnBoxProps) {
       </p>
     </div>
   );
+}
+
+/** Continue's label: what pressing it does, for this session. */
+function continueWords(session: AgentSession, waits: number): string {
+  const sends = waits > 0 ? ` and sends the ${messagesWords(waits)} kept` : "";
+  if (session.waitingFor?.kind === "sign-in") {
+    return `Continue — starts ${session.agent} again, signed in${sends}`;
+  }
+  if (session.agentSessionId === null) {
+    return session.orderKey !== null
+      ? `Continue — starts the agent with its order${sends}`
+      : `Continue — starts the agent${sends}`;
+  }
+  return `Continue — starts the agent again and loads this conversation${sends}`;
 }
 
 /** What sending a message did, as the answer left the session; `unready` when the agent was not up. */
@@ -230,6 +245,12 @@ function interruptedNotice(session: AgentSession): string {
 /** What Continue and the box do for a session whose agent failed. */
 function failedNotice(session: AgentSession): string {
   const waits = session.pending?.length ?? 0;
+  if (cancelledBySync(session)) {
+    return waits > 0
+      ? `Cancelled: Sync stopped the agent. Continue starts it again and sends the ` +
+        `${messagesWords(waits)} kept below.`
+      : "Cancelled: Sync stopped the agent. Continue starts it again; then type the next turn.";
+  }
   return waits > 0
     ? `The agent failed (why is said above). Continue starts the agent again and sends the ` +
       `${

@@ -3,7 +3,11 @@
  * agent session, whoever began it, grouped as Chat groups them (a person's
  * conversations first, then one group per ordering extension), each row
  * followed by what waits on a person, who began it and on what occasion,
- * and what it is about — and `sync chat keep <key>`, which keeps one as a `chat.conversation` record.
+ * and what it is about (archived ones last, under Archived) — and
+ * `sync chat keep <key>`, which keeps one as a `chat.conversation` record;
+ * `archive <key>` and `restore <key>`, which list one apart or back; and
+ * `delete <key>`, which deletes one from the installation (a kept record
+ * stays in the project).
  *
  * @module
  */
@@ -12,7 +16,14 @@ import {
   type AgentSessionWait,
   orderingExtension,
 } from "../../agent_session.ts";
-import { begunBy, keepConversation, listSessions, readTranscript } from "../../agents/mod.ts";
+import {
+  archiveSession,
+  begunBy,
+  deleteSession,
+  keepConversation,
+  listSessions,
+  readTranscript,
+} from "../../agents/mod.ts";
 import { InvalidInputError, NotFoundError } from "../../errors.ts";
 import { printable } from "../../internal/printable.ts";
 import { resolveProjectDir } from "../../projects/mod.ts";
@@ -32,9 +43,23 @@ const SUMMARY: readonly CommandSummary[] = [
     synopsis: "chat keep <key> --project <dir>",
     about: "Keeps a session as a chat.conversation record in the project's memory.",
   },
+  {
+    synopsis: "chat archive <key> --project <dir>",
+    about: "Archives a session that has stopped: Chat lists it apart, under Archived.",
+  },
+  {
+    synopsis: "chat restore <key> --project <dir>",
+    about: "Brings an archived session back to Chat's list.",
+  },
+  {
+    synopsis: "chat delete <key> --project <dir>",
+    about: "Deletes a session that has stopped, and its transcript; a kept record stays.",
+  },
 ];
 
-/** `sync chat --project <dir>` and `sync chat keep <key> --project <dir>`. */
+const VERBS = new Set(["keep", "archive", "restore", "delete"]);
+
+/** `sync chat --project <dir>`, and `keep`, `archive`, `restore` or `delete <key>`. */
 export const chatCommand: Command = {
   name: "chat",
   summary: SUMMARY,
@@ -48,25 +73,53 @@ async function runChat(context: CommandContext<typeof OPTIONS>): Promise<number>
   const { args, flags, io } = context;
   const dir = needProject(flags.project, context.cwd);
   const [verb, key, ...rest] = args;
-  if (rest.length > 0 || (verb !== undefined && (verb !== "keep" || !key))) {
-    throw new InvalidInputError(`sync chat takes: no words (the list), or keep <key>`);
+  if (rest.length > 0 || (verb !== undefined && (!VERBS.has(verb) || !key))) {
+    throw new InvalidInputError(
+      `sync chat takes no words (the list), or one of keep, archive, restore, delete and a ` +
+        `session's key.\n${formatSummaries(SUMMARY)}`,
+    );
   }
   return await withHost(context, async (host) => {
     const project = await resolveProjectDir(dir);
+    // A key is typed here, not chosen: a key that names nothing says where to find one.
+    const named = (error: unknown): never => {
+      if (!(error instanceof NotFoundError)) throw error;
+      throw new NotFoundError(`${error.message}; sync chat --project ${project} lists them`);
+    };
+    if (verb === "archive" || verb === "restore") {
+      const archived = verb === "archive";
+      const now = () => new Date(host.now());
+      const session = await archiveSession(host.kv, project, key, archived, now).catch(named);
+      io.out(
+        archived
+          ? `Archived ${session.key}: Chat lists it under Archived; sync chat restore ${session.key} brings it back`
+          : `Restored ${session.key} to Chat's list`,
+      );
+      return 0;
+    }
+    if (verb === "delete") {
+      const deleted = await deleteSession(host.kv, project, key).catch(named);
+      io.out(
+        `Deleted ${deleted.key} and its transcript` +
+          (deleted.keptAs ? `; the record ${deleted.keptAs} stays in the project` : ""),
+      );
+      return 0;
+    }
     if (verb === "keep") {
       const memory = await host.projectMemory(project);
-      const kept = await keepConversation(
+      const { session, kept } = await keepConversation(
         host.kv,
         memory,
         project,
         key,
         () => new Date(host.now()),
-      ).catch((error) => {
-        // The app offers only sessions there are; here a key is typed, so say where to find one.
-        if (!(error instanceof NotFoundError)) throw error;
-        throw new NotFoundError(`${error.message}; sync chat --project ${project} lists them`);
-      });
-      io.out(`Kept ${kept.key} as ${kept.keptAs}`);
+      ).catch(named);
+      io.out(
+        kept.written
+          ? `Kept ${session.key} as ${kept.key}, revision ${kept.revision}`
+          : `Nothing changed since ${session.key} was kept: ${kept.key} stays at revision ` +
+            `${kept.revision}`,
+      );
       return 0;
     }
     const sessions = (await listSessions(host.kv, project))
@@ -74,7 +127,9 @@ async function runChat(context: CommandContext<typeof OPTIONS>): Promise<number>
     // One group per ordering extension (work its agents ordered in turn included), named
     // as any of its sessions knows it; what no extension ordered leads as Conversations.
     const groups = new Map<string, { heading: string; sessions: typeof sessions }>();
+    const archived = sessions.filter((s) => s.archivedAt);
     for (const session of sessions) {
+      if (session.archivedAt) continue;
       const extension = orderingExtension(session) ?? "";
       const group = groups.get(extension) ??
         { heading: extension === "" ? "Conversations" : extension, sessions: [] };
@@ -85,6 +140,9 @@ async function runChat(context: CommandContext<typeof OPTIONS>): Promise<number>
       groups.set(extension, group);
     }
     const ordered = [...groups.entries()].sort(([a], [b]) => a === "" ? -1 : b === "" ? 1 : 0);
+    if (archived.length > 0) {
+      ordered.push(["archived", { heading: "Archived", sessions: archived }]);
+    }
     for (const [, { heading, sessions: rows }] of ordered) {
       io.out(printable(heading));
       for (const s of rows) {

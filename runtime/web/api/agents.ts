@@ -16,8 +16,11 @@
 import { Hono } from "hono";
 import {
   addAgent,
+  type AgentReadiness,
+  agentReadiness,
   listAgents,
   type ListedAgent,
+  listSessions,
   removeAgent,
   setAgentEnv,
 } from "../../agents/mod.ts";
@@ -65,11 +68,29 @@ export function agentRoutes(kv: Deno.Kv): Hono {
 }
 
 async function agentsResponse(kv: Deno.Kv): Promise<AgentsResponse> {
-  return { agents: (await listAgents(kv)).map(viewOf) };
+  const sessions = await listSessions(kv);
+  const where = { path: ownEnv("PATH"), home: ownEnv("HOME") };
+  return {
+    agents: await Promise.all(
+      (await listAgents(kv)).map(async (agent) =>
+        viewOf(agent, await agentReadiness(agent, sessions, where))
+      ),
+    ),
+  };
 }
 
-function viewOf(agent: ListedAgent): AgentDefinitionView {
+/** One of Sync's own environment variables, or undefined when it may not be read. */
+function ownEnv(name: string): string | undefined {
+  try {
+    return Deno.env.get(name);
+  } catch {
+    return undefined;
+  }
+}
+
+function viewOf(agent: ListedAgent, readiness: AgentReadiness): AgentDefinitionView {
   return {
+    readiness,
     name: agent.name,
     command: agent.command,
     args: agent.args,

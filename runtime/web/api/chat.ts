@@ -2,7 +2,7 @@
  * Chat's API (`chat_types.ts` lists its routes and shapes): a project's
  * sessions grouped as Chat shows them, one session with its transcript, and
  * what a person does in one — begin a conversation, type the next turn,
- * cancel, continue, keep, answer a permission. Every state-changing route
+ * cancel, continue, keep, answer a permission, archive or delete it. Every state-changing route
  * takes `"project"` in its JSON body. What is performed is the
  * {@linkcode WorkPerformer}'s; these routes read and check what is asked.
  *
@@ -17,7 +17,13 @@ import type { SessionView, WorkPerformer } from "../../agents/mod.ts";
 import { InvalidInputError } from "../../errors.ts";
 import { jsonObjectBody } from "../json_object_body.ts";
 import { projectFolder } from "../project_folder.ts";
-import type { ChatGroup, ChatListResponse, ChatRow, ChatSessionResponse } from "./chat_types.ts";
+import type {
+  ChatDeleteResponse,
+  ChatGroup,
+  ChatListResponse,
+  ChatRow,
+  ChatSessionResponse,
+} from "./chat_types.ts";
 
 /**
  * Chat's routes, to mount at `/api/chat`.
@@ -63,7 +69,30 @@ export function chatRoutes(work: WorkPerformer): Hono {
   });
   routes.post("/sessions/:key/keep", async (c) => {
     const project = await projectOf(c);
-    return answer(c, await work.keep(project, c.req.param("key")));
+    const view = await work.keep(project, c.req.param("key"));
+    return c.json({ ...answerOf(view), kept: view.kept } satisfies ChatSessionResponse);
+  });
+  routes.post("/sessions/:key/archive", async (c) => {
+    const body = await jsonObjectBody(c, '{ "project": "<folder>", "archived": true | false }');
+    const project = await projectFolder(body.project);
+    const archived = body.archived ?? true;
+    if (typeof archived !== "boolean") {
+      throw new InvalidInputError(
+        `"archived": true to archive the conversation, false to restore it; got ${
+          JSON.stringify(archived)
+        }`,
+      );
+    }
+    return answer(c, await work.archive(project, c.req.param("key"), archived));
+  });
+  routes.post("/sessions/:key/delete", async (c) => {
+    const project = await projectOf(c);
+    const deleted = await work.delete(project, c.req.param("key"));
+    return c.json(
+      {
+        deleted: { key: deleted.key, title: deleted.title, keptAs: deleted.keptAs },
+      } satisfies ChatDeleteResponse,
+    );
   });
   routes.post("/sessions/:key/permission", async (c) => {
     const takes = '{ "project": "<folder>", "requestId": "…", "optionId": "…" | null }';
@@ -96,21 +125,23 @@ function stringField(body: Record<string, unknown>, name: string, what: string):
 }
 
 function answer(c: Context, view: SessionView): Response {
-  return c.json(
-    {
-      session: view.session,
-      transcript: view.transcript,
-      omitted: view.omitted,
-      activity: view.activity,
-    } satisfies ChatSessionResponse,
-  );
+  return c.json(answerOf(view) satisfies ChatSessionResponse);
+}
+
+function answerOf(view: SessionView): ChatSessionResponse {
+  return {
+    session: view.session,
+    transcript: view.transcript,
+    omitted: view.omitted,
+    activity: view.activity,
+  };
 }
 
 /**
  * A project's sessions as Chat lists them: what no extension ordered first,
  * then one group per ordering extension, the group with the newest session
  * first; rows newest first. A row's group is decided by who ordered it,
- * which never changes.
+ * which never changes. Archived sessions are listed apart, newest first.
  *
  * @param project The project's resolved folder.
  * @param sessions Its sessions' pointers.
@@ -119,6 +150,7 @@ export function groupSessions(project: string, sessions: AgentSession[]): ChatLi
   const newestFirst = (a: ChatRow, b: ChatRow) =>
     a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0;
   const conversations: ChatRow[] = [];
+  const archived: ChatRow[] = [];
   const groups = new Map<string, ChatGroup>();
   for (const session of sessions) {
     const row: ChatRow = {
@@ -129,7 +161,14 @@ export function groupSessions(project: string, sessions: AgentSession[]): ChatLi
       createdAt: session.createdAt,
       updatedAt: session.updatedAt,
       waitsFor: session.waitingFor?.kind ?? null,
+      ...(session.state === "failed" && session.error?.name === "Cancelled"
+        ? { cancelled: true }
+        : {}),
     };
+    if (session.archivedAt) {
+      archived.push(row);
+      continue;
+    }
     // Work an agent ordered while it performed an extension's work is that extension's too.
     const extension = orderingExtension(session);
     if (extension === null) {
@@ -145,7 +184,8 @@ export function groupSessions(project: string, sessions: AgentSession[]): ChatLi
     group.rows.push(row);
   }
   conversations.sort(newestFirst);
+  archived.sort(newestFirst);
   for (const group of groups.values()) group.rows.sort(newestFirst);
   const ordered = [...groups.values()].sort((a, b) => newestFirst(a.rows[0], b.rows[0]));
-  return { project, conversations, groups: ordered };
+  return { project, conversations, groups: ordered, archived };
 }

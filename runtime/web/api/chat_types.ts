@@ -16,8 +16,15 @@
  * - `POST /api/chat/sessions/:key/continue` `{ project }` → {@linkcode ChatSessionResponse}: an
  *   `interrupted` or `ended` session is raised again (`session/load` when the agent can, else a new
  *   session seeded with the stored transcript); the person then types the next turn.
- * - `POST /api/chat/sessions/:key/keep` `{ project }` → {@linkcode ChatSessionResponse}: writes the
- *   `chat.conversation` record.
+ * - `POST /api/chat/sessions/:key/keep` `{ project }` → {@linkcode ChatSessionResponse} with `kept`:
+ *   writes the `chat.conversation` record; kept again with nothing new since, it writes nothing
+ *   and `kept.written` is false.
+ * - `POST /api/chat/sessions/:key/archive` `{ project, archived? }` → {@linkcode ChatSessionResponse}:
+ *   archives a conversation that nothing moves (`archived: false` restores it to the list); one that
+ *   runs or waits is refused (409): cancel its turn first.
+ * - `POST /api/chat/sessions/:key/delete` `{ project }` → {@linkcode ChatDeleteResponse}: deletes a
+ *   conversation that nothing moves from the installation (pointer, transcript, messages not sent
+ *   yet); a kept `chat.conversation` record stays in the project's memory.
  * - `POST /api/chat/sessions/:key/permission` `{ project, requestId, optionId }` →
  *   {@linkcode ChatSessionResponse}: answers a waiting permission request with one of the agent's
  *   options (`optionId: null` cancels it).
@@ -33,6 +40,7 @@
  * @module
  */
 import type { AgentActivity } from "../../agent_activity.ts";
+import type { AgentReadiness } from "../../agents/mod.ts";
 import type { AgentSession } from "../../agent_session.ts";
 import type { TranscriptEntry } from "../../transcript.ts";
 
@@ -44,6 +52,7 @@ export type {
   SignInWay,
 } from "../../agent_session.ts";
 export type { AgentActivity, AgentActivityPhase } from "../../agent_activity.ts";
+export type { AgentReadiness } from "../../agents/mod.ts";
 export type {
   FailureEntry,
   MessageEntry,
@@ -78,6 +87,8 @@ export interface ChatRow {
   updatedAt: string;
   /** What it waits for while `waiting`: a person's answer to a permission, or a sign-in. */
   waitsFor: "permission" | "sign-in" | null;
+  /** True when it is `failed` because a person cancelled it and Sync stopped the agent. */
+  cancelled?: boolean;
 }
 
 /** A group of Chat's list: the sessions one extension ordered. */
@@ -98,6 +109,21 @@ export interface ChatListResponse {
   conversations: ChatRow[];
   /** One group per ordering extension, the group with the newest session first. */
   groups: ChatGroup[];
+  /** The archived sessions, whoever ordered them, newest first: listed apart from the rest. */
+  archived: ChatRow[];
+}
+
+/** `POST /api/chat/sessions/:key/delete`. */
+export interface ChatDeleteResponse {
+  /** The conversation deleted. */
+  deleted: {
+    /** Its key. */
+    key: string;
+    /** Its title. */
+    title: string;
+    /** The record it was kept as, which stays in the project's memory; null when never kept. */
+    keptAs: string | null;
+  };
 }
 
 /** One session, whole. */
@@ -113,6 +139,22 @@ export interface ChatSessionResponse {
    * last heard, its stderr tail, npm downloading it; null otherwise.
    */
   activity: AgentActivity | null;
+  /** `keep` only: what Keep wrote. */
+  kept?: ChatKept;
+}
+
+/** What Keep did: the record it names, its revision, and whether this Keep wrote it. */
+export interface ChatKept {
+  /** The record's key, `chat.conversation/<session key>`. */
+  key: string;
+  /** Its kind, `chat.conversation`. */
+  kind: string;
+  /** Its id within the kind: the session's key. */
+  id: string;
+  /** Its revision after this Keep. */
+  revision: number;
+  /** True when this Keep wrote a new revision; false when nothing had changed since the last. */
+  written: boolean;
 }
 
 /** An agent a session can be begun with. */
@@ -129,6 +171,8 @@ export interface AgentDefinitionView {
   origin: "preset" | "added" | "bundled";
   /** One line on what it is and what it needs (a program to install, a key), for the settings view. */
   about: string;
+  /** Whether it can be begun with now, as far as Sync can tell without starting it; why not, and what to do. */
+  readiness: AgentReadiness;
 }
 
 /** `GET /api/agents`. */

@@ -175,11 +175,19 @@ Deno.test("`sync serve` performs ordered work, and a restart leaves it interrupt
     await t.step("kept, the conversation is a record in the project", async () => {
       const kept = await sync("chat", "keep", key, "--project", project);
       assert.equal(kept.code, 0, kept.stderr);
-      assert.equal(kept.stdout.trim(), `Kept ${key} as chat.conversation/${key}`);
+      assert.equal(kept.stdout.trim(), `Kept ${key} as chat.conversation/${key}, revision 1`);
+      // Kept again with nothing new, it says so and writes no new revision.
+      const again = await sync("chat", "keep", key, "--project", project);
+      assert.equal(again.code, 0, again.stderr);
+      assert.equal(
+        again.stdout.trim(),
+        `Nothing changed since ${key} was kept: chat.conversation/${key} stays at revision 1`,
+      );
       const records = await sync("records", "--project", project, "--kind", "chat.conversation");
       const record = JSON.parse(records.stdout.trim());
       assert.equal(record.title, "Triage issue 7: Slow save");
       assert.equal(record.fields.about, "issues.issue/7");
+      assert.equal(record.revision, 1);
     });
   } finally {
     await serve.stop("SIGTERM");

@@ -2,13 +2,14 @@ import assert from "node:assert/strict";
 import type { ErrorResponse } from "../../../runtime/web/api/types.ts";
 import type {
   AgentsResponse,
+  ChatDeleteResponse,
   ChatListResponse,
   ChatSessionResponse,
 } from "../../../runtime/web/api/chat_types.ts";
 import { createApp } from "../../../runtime/web/app.ts";
 import { getContent, getRecord } from "../../../runtime/memory/store.ts";
 import { testHost } from "../../internal/packages.ts";
-import { readAgent } from "../../../runtime/agents/mod.ts";
+import { readAgent, readTranscript } from "../../../runtime/agents/mod.ts";
 import { commitOrder, performerOver, waitForSession } from "../../internal/sessions.ts";
 
 const TOKEN = "t".repeat(48);
@@ -36,6 +37,17 @@ Deno.test("Chat's API lists, shows and acts on agent sessions", async (t) => {
     const body = await response.json() as ErrorResponse;
     assert.equal(response.status, status, JSON.stringify(body));
     assert.match(body.error, message);
+  };
+  /** Waits until the session's transcript holds the agent's words `said`. */
+  const untilSaid = async (sessionKey: string, said: string) => {
+    for (let tries = 0;; tries++) {
+      const view = await ok<ChatSessionResponse>(
+        await get(`/api/chat/sessions/${sessionKey}?project=${project}`),
+      );
+      if (view.transcript.some((e) => e.kind === "message" && e.text.includes(said))) return;
+      if (tries > 400) throw new Error(`${sessionKey} never said ${said}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
   };
   try {
     let key = "";
@@ -114,8 +126,21 @@ Deno.test("Chat's API lists, shows and acts on agent sessions", async (t) => {
         409,
         /wait for its turn to end/,
       );
+      await untilSaid(key, "Hanging until cancelled");
       await ok(await post(`/api/chat/sessions/${key}/cancel`, { project: env.project }));
       await waitForSession(env.kv, env.project, key, (s) => s.state === "ended");
+      // The step the agent was on is the cancel's, not left "in progress".
+      const cancelled = await ok<ChatSessionResponse>(
+        await get(`/api/chat/sessions/${key}?project=${project}`),
+      );
+      const plan = cancelled.transcript.findLast((e) => e.kind === "plan");
+      assert.ok(plan?.kind === "plan");
+      assert.deepEqual(plan.steps.map((step) => step.status), ["cancelled", "pending", "pending"]);
+      assert.deepEqual(cancelled.transcript.at(-1), {
+        at: cancelled.transcript.at(-1)!.at,
+        kind: "turn_end",
+        stopReason: "cancelled",
+      });
       await refused(
         await post(`/api/chat/sessions/${key}/cancel`, { project: env.project }),
         409,
@@ -135,6 +160,13 @@ Deno.test("Chat's API lists, shows and acts on agent sessions", async (t) => {
         await post(`/api/chat/sessions/${key}/keep`, { project: env.project }),
       );
       assert.equal(kept.session.keptAs, `chat.conversation/${key}`);
+      assert.deepEqual(kept.kept, {
+        key: `chat.conversation/${key}`,
+        kind: "chat.conversation",
+        id: key,
+        revision: 1,
+        written: true,
+      });
       const memory = await env.host.projectMemory(env.project);
       const record = await getRecord(memory, `chat.conversation/${key}`);
       assert.equal(record?.title, "Tidy the docs");
@@ -142,6 +174,16 @@ Deno.test("Chat's API lists, shows and acts on agent sessions", async (t) => {
       assert.equal(record?.fields.agent, "demo");
       const content = await getContent(memory, `chat.conversation/${key}`);
       assert.match(content ?? "", /\*\*Person:\*\* Tidy the docs/);
+    });
+
+    await t.step("Keep again with nothing new writes no revision, and says so", async () => {
+      const again = await ok<ChatSessionResponse>(
+        await post(`/api/chat/sessions/${key}/keep`, { project: env.project }),
+      );
+      assert.equal(again.kept?.written, false);
+      assert.equal(again.kept?.revision, 1);
+      const memory = await env.host.projectMemory(env.project);
+      assert.equal((await getRecord(memory, `chat.conversation/${key}`))?.revision, 1);
     });
 
     await t.step("GET /api/chat groups what extensions ordered under their names", async () => {
@@ -159,6 +201,62 @@ Deno.test("Chat's API lists, shows and acts on agent sessions", async (t) => {
         ["tester", "Tester", ["work-a"]],
       ]);
     });
+
+    await t.step(
+      "archive lists a conversation apart; delete removes it, not its record",
+      async () => {
+        const running = await ok<ChatSessionResponse>(
+          await post("/api/chat/sessions", { project: env.project, agent: "demo", text: "hang" }),
+        );
+        const hanging = running.session.key;
+        await refused(
+          await post(`/api/chat/sessions/${hanging}/archive`, { project: env.project }),
+          409,
+          /is running: stop it first/,
+        );
+        await refused(
+          await post(`/api/chat/sessions/${hanging}/delete`, { project: env.project }),
+          409,
+          /is running: stop it first/,
+        );
+        await untilSaid(hanging, "Hanging until cancelled");
+        await ok(await post(`/api/chat/sessions/${hanging}/cancel`, { project: env.project }));
+        await waitForSession(env.kv, env.project, hanging, (s) => s.state === "ended");
+
+        const archived = await ok<ChatSessionResponse>(
+          await post(`/api/chat/sessions/${key}/archive`, { project: env.project }),
+        );
+        assert.ok(archived.session.archivedAt);
+        let list = await ok<ChatListResponse>(await get(`/api/chat?project=${project}`));
+        assert.deepEqual(list.conversations.map((r) => r.key), [hanging]);
+        assert.deepEqual(list.archived.map((r) => r.key), [key]);
+        await ok(
+          await post(`/api/chat/sessions/${key}/archive`, {
+            project: env.project,
+            archived: false,
+          }),
+        );
+        list = await ok<ChatListResponse>(await get(`/api/chat?project=${project}`));
+        assert.deepEqual(list.conversations.map((r) => r.key).sort(), [hanging, key].sort());
+        assert.deepEqual(list.archived, []);
+
+        const deleted = await ok<ChatDeleteResponse>(
+          await post(`/api/chat/sessions/${key}/delete`, { project: env.project }),
+        );
+        assert.deepEqual(deleted.deleted, {
+          key,
+          title: "Tidy the docs",
+          keptAs: `chat.conversation/${key}`,
+        });
+        await refused(await get(`/api/chat/sessions/${key}?project=${project}`), 404, /no session/);
+        assert.deepEqual(await readTranscript(env.kv, env.project, key), {
+          entries: [],
+          omitted: 0,
+        });
+        const memory = await env.host.projectMemory(env.project);
+        assert.equal((await getRecord(memory, `chat.conversation/${key}`))?.title, "Tidy the docs");
+      },
+    );
 
     await t.step("refusals", async () => {
       await refused(await get(`/api/chat`), 400, /project: required/);
@@ -248,6 +346,10 @@ Deno.test("GET and POST /api/agents list, add and remove agents", async (t) => {
         assert.equal(gemini.origin, "added");
         assert.equal(gemini.command, "/opt/gemini");
         assert.deepEqual(gemini.envNames, ["GEMINI_API_KEY"]);
+        // Its program is not there: it is not ready, and says why and what to do.
+        assert.equal(gemini.readiness.state, "command-not-found");
+        assert.match(gemini.readiness.why ?? "", /gemini's command \/opt\/gemini is not a program/);
+        assert.equal(agents.find((a) => a.name === "demo")?.readiness.state, "ready");
         assert.ok(!JSON.stringify(agents).includes("secret"));
       },
     );
