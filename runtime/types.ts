@@ -8,7 +8,16 @@ import type { Occasion } from "./extension_api/service.ts";
 
 /** Who asked for a call or a piece of work. Set once, never edited. */
 export type Source =
-  | { kind: "person" }
+  | {
+    kind: "person";
+    /**
+     * Where the person asked, when it was not the window's own controls:
+     * `cli` for a handler they called from the command line (`sync call`),
+     * `screen` for a call an extension's screen made while they used it.
+     * Absent on sources stored before it was kept.
+     */
+    via?: "cli" | "screen";
+  }
   | { kind: "clock" }
   | {
     kind: "agent";

@@ -88,7 +88,7 @@ Deno.test("the start page and the page's own answers", BROWSER_TEST, async (t) =
       const status = page.getByRole("status").filter({ hasText: "Opened" });
       await expectText(status, /Opened site/);
       await expectText(status, /greeter\.look\s+ran/);
-      await expectText(status, /grumpy\.look\s+failed: HandlerFailedError: .*the tracker is down/);
+      await expectText(status, /grumpy\.look\s+failed: .*the tracker is down/);
       const recent = page.getByRole("region", { name: START.recentHeading });
       await expectText(recent.getByRole("link"), /site/);
       await expectText(recent, site);

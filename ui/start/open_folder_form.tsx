@@ -80,9 +80,7 @@ export function OpenFolderForm(props: OpenFolderFormProps) {
               {result.opened.map((run) => (
                 <li key={run.packageId} class={run.outcome === "ok" ? "ok" : "failed"}>
                   <span class="mono">{run.handler}</span>{" "}
-                  {run.outcome === "ok"
-                    ? "ran"
-                    : `failed: ${run.error?.name}: ${run.error?.message}`}
+                  {run.outcome === "ok" ? "ran" : `failed: ${run.error?.message}`}
                 </li>
               ))}
               {result.unavailable.map((entry) => (
