@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { closingLines, runHalves, TEST_HALVES } from "../../runtime/dev/test_all.ts";
+import {
+  closingLines,
+  KEPT_FILES,
+  runHalves,
+  runSuite,
+  TEST_HALVES,
+} from "../../runtime/dev/test_all.ts";
 
 Deno.test("`runHalves()` runs every half and reports each, even after one failed", async (t) => {
   const root = await Deno.makeTempDir({ prefix: "sync-test-all-" });
@@ -39,6 +45,38 @@ Deno.test("`runHalves()` runs every half and reports each, even after one failed
       assert.equal(lines[2], "Third: ended with exit code 70 before deno test printed its summary");
       // .ci/run counts the lines that start with deno test's summary: each half once.
       for (const line of lines) assert.doesNotMatch(line, /^(ok|FAILED) \|/);
+    });
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("`runSuite()` gives the tests a temporary folder of their own and leaves nothing in the system's", async (t) => {
+  const root = await Deno.makeTempDir({ prefix: "sync-test-suite-" });
+  try {
+    const system = join(root, "tmp");
+    await Deno.mkdir(system);
+    await Deno.writeTextFile(
+      join(root, "litter_test.ts"),
+      `Deno.test("litters", async () => {\n` +
+        `  await Deno.makeTempDir({ prefix: "sync-litter-" });\n` +
+        `  await Deno.writeTextFile(Deno.env.get("TMPDIR") + "/${KEPT_FILES[0]}", "{}");\n` +
+        `  if (!Deno.env.get("SYNC_SCREENSHOTS")) throw new Error("no screenshot folder");\n` +
+        `});\n`,
+    );
+    const { results, leftBehind } = await runSuite(
+      [{ name: "Litter", args: ["test", "--no-check", "-A", "litter_test.ts"] }],
+      { echo: false, cwd: root, systemTemp: system },
+    );
+
+    await t.step("what a test left is named, then removed with the folder", async () => {
+      assert.equal(results[0].code, 0, results[0].summary ?? "no summary");
+      assert.equal(leftBehind.length, 1);
+      assert.match(leftBehind[0], /^sync-litter-/);
+      const names = [];
+      for await (const entry of Deno.readDir(system)) names.push(entry.name);
+      // Only the file kept on purpose is in the system's temporary folder.
+      assert.deepEqual(names, [KEPT_FILES[0]]);
     });
   } finally {
     await Deno.remove(root, { recursive: true });
