@@ -142,6 +142,14 @@ export function closingLines(results: readonly HalfResult[]): string[] {
 /** What the tests left in the temporary folder they were given and that is kept on purpose. */
 export const KEPT_FILES: readonly string[] = ["sync-browser-measurements.json"];
 
+/**
+ * What `@sparticuz/chromium` unpacks into the temporary folder the first
+ * time a browser test starts Chromium, for the later ones to reuse: the
+ * browser's, not a test's, and removed with the folder without a word.
+ */
+export const UNPACKED_BROWSER =
+  /^(chromium|fonts|locales|lib\w+\.so(\.\d+)*|vk_swiftshader_icd\.json)$/;
+
 /** Options for {@linkcode runSuite}. */
 export interface RunSuiteOptions extends RunHalvesOptions {
   /** The system's temporary folder, where kept files go; `TMPDIR`, else `/tmp`, by default. */
@@ -152,7 +160,7 @@ export interface RunSuiteOptions extends RunHalvesOptions {
 export interface SuiteResult {
   /** How each half ended, in order. */
   results: HalfResult[];
-  /** What the tests left in their temporary folder, kept files aside; removed with it. */
+  /** What the tests left in their temporary folder, kept files and the unpacked browser aside; removed with it. */
   leftBehind: string[];
 }
 
@@ -185,7 +193,7 @@ export async function runSuite(
     for await (const entry of Deno.readDir(scratch)) {
       if (KEPT_FILES.includes(entry.name)) {
         await Deno.rename(join(scratch, entry.name), join(systemTemp, entry.name));
-      } else leftBehind.push(entry.name);
+      } else if (!UNPACKED_BROWSER.test(entry.name)) leftBehind.push(entry.name);
     }
     return { results, leftBehind: leftBehind.sort() };
   } finally {

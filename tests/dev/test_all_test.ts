@@ -60,6 +60,7 @@ Deno.test("`runSuite()` gives the tests a temporary folder of their own and leav
       join(root, "litter_test.ts"),
       `Deno.test("litters", async () => {\n` +
         `  await Deno.makeTempDir({ prefix: "sync-litter-" });\n` +
+        `  await Deno.mkdir(Deno.env.get("TMPDIR") + "/chromium");\n` +
         `  await Deno.writeTextFile(Deno.env.get("TMPDIR") + "/${KEPT_FILES[0]}", "{}");\n` +
         `  if (!Deno.env.get("SYNC_SCREENSHOTS")) throw new Error("no screenshot folder");\n` +
         `});\n`,
