@@ -10,8 +10,14 @@ import type { Occasion } from "./extension_api/service.ts";
 export type Source =
   | {
     kind: "person";
-    /** Where the person asked from: `window` when they pressed Run now on an extension's page. */
-    via?: "window";
+    /**
+     * Where the person asked, when it was not the window's own controls:
+     * `window` when they pressed Run now on an extension's page, `cli` for a
+     * handler they called from the command line (`sync call`), `screen` for a
+     * call an extension's screen made while they used it. Absent on sources
+     * stored before it was kept.
+     */
+    via?: "window" | "cli" | "screen";
   }
   | { kind: "clock" }
   | {

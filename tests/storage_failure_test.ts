@@ -78,7 +78,7 @@ Deno.test("`storageFailure()` tells a disk's failure as a named refusal wherever
             `written. Move that folder aside (or remove it), then call again`,
         );
         assert.equal(httpStatusOf(error), 409);
-        assert.equal(printed(error), `sync call: StorageError: ${error.message}`);
+        assert.equal(printed(error), `sync call: ${error.message}`);
         const receipt = await lastReceipt(env.project);
         assert.equal(receipt.outcome, "failed");
         assert.deepEqual(receipt.error, { name: "StorageError", message: error.message });
@@ -111,7 +111,7 @@ Deno.test("`storageFailure()` tells a disk's failure as a named refusal wherever
       try {
         const result = await runSync(home, ["records", "--project", env.project]);
         assert.equal(result.code, 1);
-        assert.match(result.stderr, /^sync records: StorageError: \S+memory\.kv is a folder/);
+        assert.match(result.stderr, /^sync records: \S+memory\.kv is a folder/);
         assert.doesNotMatch(result.stderr, /unexpected failure|\n\s+at /);
       } finally {
         await Deno.remove(home, { recursive: true });
@@ -323,7 +323,7 @@ Deno.test("`storageFailure()` tells a disk's failure as a named refusal wherever
             assert.equal(result.code, 1, result.stderr);
             assert.match(
               result.stderr,
-              /^sync \w+: StorageError: Cannot open \S+ as a project: this user cannot write in it/,
+              /^sync \w+: Cannot open \S+ as a project: this user cannot write in it/,
             );
           }
         } finally {
@@ -350,7 +350,7 @@ Deno.test("`storageFailure()` tells a disk's failure as a named refusal wherever
         );
         const result = await runSync(home, ["list", "--project", env.project]);
         assert.equal(result.code, 1);
-        assert.match(result.stderr, /^sync list: StorageError: The disk holding \S+ is full/);
+        assert.match(result.stderr, /^sync list: The disk holding \S+ is full/);
         assert.doesNotMatch(result.stderr, /unexpected failure|\n\s+at /);
       },
     });
@@ -531,7 +531,7 @@ Deno.test("`storageFailure()` tells a disk's failure as a named refusal wherever
           assert.equal(code, 1, said);
           assert.match(
             said,
-            /^sync mcp: StorageError: \S+owner\.lock cannot be written: its folder is read-only/,
+            /^sync mcp: \S+owner\.lock cannot be written: its folder is read-only/,
           );
           assert.doesNotMatch(said, /unexpected failure|\n\s+at /);
         } finally {

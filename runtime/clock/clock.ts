@@ -616,7 +616,7 @@ export class Clock {
       });
       // Reported once per attempt, and the stamp keeps it quiet until its interval.
       this.#log(
-        `[${id}] ${handler} failed on the clock in ${project}: ${shown.name}: ${shown.message}`,
+        `[${id}] ${handler} failed on the clock in ${project}: ${shown.message}`,
       );
       report.ran.push({
         project,

@@ -390,7 +390,7 @@ function outside(name: string): Promise<never> {
     new Error(
       `${name}() runs only inside Sync's isolate, where the host serves ` +
         `@sync/extension-api/service; build the package (deno task build) and call the handler ` +
-        `through Sync (sync call <id> <handler>)`,
+        `through Sync (sync call <id> <handler> --project <dir>)`,
     ),
   );
 }

@@ -100,8 +100,7 @@ export async function approveUpdate(
   if (installed?.outcome === "failed") {
     throw new LifecycleFailedError(
       `Cannot approve ${id}@${version} in ${project}: its installed handler ` +
-        `${installed.handler} failed: ${printable(installed.error!.name)}: ` +
-        `${printable(installed.error!.message)}\n` +
+        `${installed.handler} failed: ${printable(installed.error!.message)}\n` +
         `Nothing was approved; ${id}@${serving.serves ?? before.version} keeps serving`,
       { cause: installed.failure },
     );

@@ -213,8 +213,7 @@ export async function installPackage(
     if (installed?.outcome === "failed") {
       throw new LifecycleFailedError(
         `Cannot install ${id}@${version} into ${project}: its installed handler ` +
-          `${installed.handler} failed: ${printable(installed.error!.name)}: ` +
-          `${printable(installed.error!.message)}\n` +
+          `${installed.handler} failed: ${printable(installed.error!.message)}\n` +
           `Nothing was installed; fix the handler and install again`,
         { cause: installed.failure },
       );

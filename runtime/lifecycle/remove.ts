@@ -94,9 +94,8 @@ export async function removePackage(
     if (failed && !options.force) {
       throw new LifecycleFailedError(
         `Cannot remove ${id} from ${project}: its removed handler ${failed.handler} failed: ` +
-          `${printable(failed.error!.name)}: ${printable(failed.error!.message)}\n` +
-          `${id} stays installed. Fix the handler, or remove it anyway: sync remove --force, or ` +
-          `"force": true from the app`,
+          `${printable(failed.error!.message)}\n` +
+          `${id} stays installed. Fix the handler and remove it again, or remove it anyway.`,
         { cause: failed.failure },
       );
     }

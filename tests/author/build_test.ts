@@ -430,7 +430,7 @@ Deno.test("`sync build` prints what it wrote, from the author's folder", async (
       const run = await runAuthor(["build", "nowhere"], root);
       assert.equal(run.code, 1);
       assert.equal(run.stdout, "");
-      assert.match(run.stderr, /^sync build: BuildError: Cannot build .*nowhere: no such folder/);
+      assert.match(run.stderr, /^sync build: Cannot build .*nowhere: no such folder/);
     });
 
     await t.step("a bundler error prints file:line:col and exits 1", async () => {

@@ -187,7 +187,7 @@ Deno.test("`sync new` creates <INIT_CWD>/<id> and says what to do next", async (
       assert.equal(run.code, 2);
       assert.match(
         run.stderr,
-        /InvalidInputError: Cannot create package greeter in .*greeter: the folder is not empty/,
+        /^sync new: Cannot create package greeter in .*greeter: the folder is not empty/,
       );
       assert.equal(await Deno.readTextFile(join(root, "greeter/src/service.ts")), before);
     });

@@ -136,6 +136,7 @@ Deno.test(
           const receipt = page.locator(`[${RECEIPT_ID_ATTRIBUTE}]`).first();
           await until("the receipt has the focus", () => hasFocus(receipt));
           await expectText(receipt, /greeter\.greet/);
+          await expectText(receipt, /By you, with Run now/);
 
           await receipt.getByRole("button", { name: RUN.console }).click();
           const lines = receipt.locator("pre.console-lines");

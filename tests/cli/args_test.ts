@@ -166,7 +166,7 @@ Deno.test("`runCli()` parses each command's words with that command's flags", as
         assert.deepEqual(await sync("receipts", "--limit", limit, "--project", "p"), {
           code: 2,
           stdout: "",
-          stderr: `sync receipts: InvalidInputError: --limit must be a positive whole number, ` +
+          stderr: `sync receipts: --limit must be a positive whole number, ` +
             `not ${JSON.stringify(limit)}`,
         });
       }
@@ -277,7 +277,7 @@ Deno.test("`runCli()` parses each command's words with that command's flags", as
       );
       const payload = await sync("--payload", "{x", "call", "hello", "hello.greet");
       assert.equal(payload.code, 2);
-      assert.match(payload.stderr, /^sync call: InvalidInputError: --payload is not JSON: /);
+      assert.match(payload.stderr, /^sync call: --payload is not JSON: /);
     });
 
     await t.step("missing words and --project are bad usage, said by the command", async () => {
@@ -306,7 +306,7 @@ Deno.test("`runCli()` parses each command's words with that command's flags", as
         const run = await sync(...args);
         assert.deepEqual(
           run,
-          { code: 2, stdout: "", stderr: `sync ${args[0]}: InvalidInputError: ${message}` },
+          { code: 2, stdout: "", stderr: `sync ${args[0]}: ${message}` },
           `sync ${args.join(" ")}`,
         );
       }

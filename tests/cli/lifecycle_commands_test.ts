@@ -60,7 +60,11 @@ Deno.test("`sync open`, `sync install` and `sync remove` run lifecycle handlers"
         result.stderr,
         /Cannot remove watcher from .*: its removed handler watcher\.cleanup failed: .*cannot reach the tracker to unsubscribe/,
       );
-      assert.match(result.stderr, /remove it anyway: sync remove --force/);
+      // The command to type is whole: the id, the project and the flag.
+      assert.match(
+        result.stderr,
+        /\nTo remove it anyway: sync remove watcher --project \/.* --force$/m,
+      );
       const list = await sync("list", "--project", project);
       assert.match(list.stdout, /watcher/);
     });

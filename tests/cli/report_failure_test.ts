@@ -37,7 +37,7 @@ async function sync(cwd: string, ...args: string[]): Promise<Run> {
   return ran(await runCli(args, { io, cwd }));
 }
 
-Deno.test("`reportFailure()` prints a failure as `sync <command>: <ErrorName>: …`, or at its line", async (t) => {
+Deno.test("`reportFailure()` prints a failure as `sync <command>: …` in words, or at its line", async (t) => {
   await t.step("a build problem at a line of source: file:line:col, for an editor", () => {
     const error = new BuildError("Cannot build src/service.ts: Expression expected", {
       file: "src/shout.ts",
@@ -51,7 +51,7 @@ Deno.test("`reportFailure()` prints a failure as `sync <command>: <ErrorName>: �
     });
   });
 
-  await t.step("a build problem with no line: the command and the error's name", () => {
+  await t.step("a build problem with no line: the command and what happened", () => {
     const manifest = new BuildError(
       "Cannot build /p: manifest.json cannot be read (it is missing)",
       { file: "manifest.json" },
@@ -59,21 +59,20 @@ Deno.test("`reportFailure()` prints a failure as `sync <command>: <ErrorName>: �
     assert.deepEqual(report(manifest, "build"), {
       code: 1,
       stdout: "",
-      stderr:
-        "sync build: BuildError: Cannot build /p: manifest.json cannot be read (it is missing)",
+      stderr: "sync build: Cannot build /p: manifest.json cannot be read (it is missing)",
     });
     const folder = new BuildError("Cannot build /q: no such folder", { file: "." });
     assert.equal(
       report(folder, "build").stderr,
-      "sync build: BuildError: Cannot build /q: no such folder",
+      "sync build: Cannot build /q: no such folder",
     );
   });
 
-  await t.step("any other domain error: the command and the error's name", () => {
+  await t.step("any other domain error: the command and what happened, no class name", () => {
     assert.deepEqual(report(new NotFoundError("no such thing"), "list"), {
       code: 1,
       stdout: "",
-      stderr: "sync list: NotFoundError: no such thing",
+      stderr: "sync list: no such thing",
     });
   });
 });
@@ -85,7 +84,7 @@ Deno.test("`runCli()` reports check's and build's own failures in the documented
       assert.deepEqual(await sync(root, "check", "nope"), {
         code: 1,
         stdout: "",
-        stderr: `sync check: NotFoundError: Cannot check ${
+        stderr: `sync check: Cannot check ${
           join(root, "nope")
         }: no such folder; name a package folder (one holding manifest.json)`,
       });
@@ -103,7 +102,7 @@ Deno.test("`runCli()` reports check's and build's own failures in the documented
       assert.deepEqual(await sync(root, "check"), {
         code: 1,
         stdout: "",
-        stderr: `sync check: NotFoundError: Cannot check ${root}: it has no manifest.json; ` +
+        stderr: `sync check: Cannot check ${root}: it has no manifest.json; ` +
           `run check in a package folder, or name one`,
       });
       const json = await sync(root, "check", "--json");
@@ -118,7 +117,7 @@ Deno.test("`runCli()` reports check's and build's own failures in the documented
       assert.equal(run.stdout, "");
       assert.equal(
         run.stderr,
-        `sync build: BuildError: Cannot build ${root}: manifest.json cannot be read ` +
+        `sync build: Cannot build ${root}: manifest.json cannot be read ` +
           `(it is missing); a package folder holds its manifest.json`,
       );
     });
@@ -128,7 +127,7 @@ Deno.test("`runCli()` reports check's and build's own failures in the documented
 });
 
 Deno.test("`reportFailure()` prints at most 2,000 characters of what a handler threw", async (t) => {
-  const PREFIX = "sync call: HandlerFailedError: ";
+  const PREFIX = "sync call: ";
 
   await t.step("a short text whole, on one line", () => {
     assert.equal(
@@ -144,7 +143,7 @@ Deno.test("`reportFailure()` prints at most 2,000 characters of what a handler t
     assert.equal(
       report(new HandlerFailedError(text), "call").stderr,
       `${PREFIX}${"a".repeat(2_000)}… [cut: 1,000 more characters; ` +
-        `the call's receipt has all of it: sync receipts --json]`,
+        `the call's receipt has all of it: sync receipts --project <dir> --json]`,
     );
   });
 
@@ -155,7 +154,7 @@ Deno.test("`reportFailure()` prints at most 2,000 characters of what a handler t
       `${PREFIX}${"b".repeat(2_000)}… [cut: 198,000 more characters; ` +
         `the call's receipt keeps it cut to ${
           RECEIPT_LIMITS.maxErrorMessageChars.toLocaleString("en-US")
-        }: sync receipts --json]`,
+        }: sync receipts --project <dir> --json]`,
     );
   });
 
@@ -198,14 +197,14 @@ Deno.test("`sync call` of a handler that throws 200,000 characters prints a line
     assert.ok(line.length < 2_200, `${line.length} characters`);
     assert.match(
       line,
-      /^sync call: HandlerFailedError: Handler huge\.fail threw N+… \[cut: [\d,]+ more characters; the call's receipt keeps it cut to 4,096: sync receipts --json\]$/,
+      /^sync call: Handler huge\.fail threw N+… \[cut: [\d,]+ more characters; the call's receipt keeps it cut to 4,096: sync receipts --project <dir> --json\]$/,
     );
 
     const receipts = await runSync(home, ["receipts", "--project", project, "--json"]);
     const receipt = JSON.parse(receipts.stdout.trim().split("\n")[0]);
     assert.equal(receipt.error.name, "HandlerFailedError");
     assert.equal(receipt.error.message.length, RECEIPT_LIMITS.maxErrorMessageChars);
-    const shown = line.slice("sync call: HandlerFailedError: ".length, line.indexOf("…"));
+    const shown = line.slice("sync call: ".length, line.indexOf("…"));
     assert.ok(
       receipt.error.message.startsWith(shown),
       "the receipt keeps what was shown, and more",

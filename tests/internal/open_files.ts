@@ -18,14 +18,36 @@ export async function canListOpenFiles(): Promise<boolean> {
   }
 }
 
+/** Options for {@linkcode deletedFilesHeldOpen}. */
+export interface DeletedFilesHeldOpenOptions {
+  /** How long to wait for the last of them to close; 30 s by default. */
+  waitMs?: number;
+}
+
 /**
  * Paths under `folder` that this process holds open and that no longer exist
- * there, such as a `memory.kv` whose project folder was removed.
+ * there, such as a `memory.kv` whose project folder was removed. Closing a
+ * database lets go of its file a moment later, on another thread, and a
+ * listing taken while a file closes can fail: it looks again until none is
+ * held open, and answers what is still held once `waitMs` has passed.
  */
-export async function deletedFilesHeldOpen(folder: string): Promise<string[]> {
-  return (await listOpenFiles())
-    .filter((target) => target.startsWith(folder) && target.endsWith(" (deleted)"))
-    .sort();
+export async function deletedFilesHeldOpen(
+  folder: string,
+  options: DeletedFilesHeldOpenOptions = {},
+): Promise<string[]> {
+  const until = Date.now() + (options.waitMs ?? 30_000);
+  for (;;) {
+    const listed = await listOpenFiles().catch(() => null);
+    const held = listed
+      ?.filter((target) => target.startsWith(folder) && target.endsWith(" (deleted)"))
+      .sort();
+    if (held?.length === 0) return held;
+    if (Date.now() >= until) {
+      if (!held) throw new Error(`cannot list /proc/${Deno.pid}/fd`);
+      return held;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 async function listOpenFiles(): Promise<string[]> {

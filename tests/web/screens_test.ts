@@ -184,7 +184,7 @@ Deno.test("the screen routes serve a package's screen, and only what it may reac
         assert.equal(receipt.id, answer.receipt.id);
         assert.equal(receipt.handler, "board.add");
         assert.deepEqual(receipt.occasion, { kind: "extension" });
-        assert.deepEqual(receipt.source, { kind: "person" });
+        assert.deepEqual(receipt.source, { kind: "person", via: "screen" });
       },
     );
 

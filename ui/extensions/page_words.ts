@@ -7,14 +7,21 @@
 import type { InstallAnswer } from "../../runtime/web/api/events_types.ts";
 import type { Receipt } from "../../runtime/web/api/types.ts";
 
-/** Why a handler was called, in a person's words. */
-export function occasionWords(occasion: Receipt["occasion"]): string {
+/**
+ * Why a handler was called, in a person's words; who asked (a receipt's
+ * source) tells a person's own call from the command line or from a screen
+ * apart from another call.
+ */
+export function occasionWords(occasion: Receipt["occasion"], source?: Receipt["source"]): string {
   switch (occasion.kind) {
     case "clock":
       return "On the clock";
     case "agent":
       return "By an agent";
     case "extension":
+      if (source?.kind === "person" && source.via === "cli") return "By you, from the command line";
+      if (source?.kind === "person" && source.via === "screen") return "By you, from its screen";
+      if (source?.kind === "person" && source.via === "window") return "By you, with Run now";
       return "Called";
     case "lifecycle":
       return occasion.moment ? momentWords(occasion.moment) : "At a lifecycle moment";

@@ -31,7 +31,7 @@ export function ReceiptList(props: ReceiptListProps) {
         {newest
           ? `New receipt: ${newest.handler || "every handler"} ${
             outcomeWords(newest.outcome).toLowerCase()
-          }, ${occasionWords(newest.occasion).toLowerCase()}`
+          }, ${occasionWords(newest.occasion, newest.source).toLowerCase()}`
           : ""}
       </p>
       {receipts.length === 0

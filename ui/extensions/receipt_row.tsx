@@ -33,16 +33,14 @@ export function ReceiptRow(props: ReceiptRowProps) {
         {outcomeWords(receipt.outcome)}
       </span>
       <code class="receipt-handler">{receipt.handler || "every handler"}</code>
-      <span class="secondary receipt-occasion">{occasionWords(receipt.occasion)}</span>
+      <span class="secondary receipt-occasion">
+        {occasionWords(receipt.occasion, receipt.source)}
+      </span>
       <span class="tertiary receipt-when">
         <RelativeTime iso={receipt.startedAt} />
         <span class="receipt-duration">{durationWords(receipt.durationMs)}</span>
       </span>
-      {receipt.error && (
-        <p class="receipt-error">
-          <span class="receipt-error-name">{receipt.error.name}</span>: {receipt.error.message}
-        </p>
-      )}
+      {receipt.error && <p class="receipt-error">{receipt.error.message}</p>}
       <ReceiptRecords receipt={receipt} />
       <div class="receipt-more">
         <ReceiptConversations receipt={receipt} project={props.project} />

@@ -61,7 +61,6 @@ export function RemoveDialog(props: RemoveDialogProps) {
       {error && (
         <p class="error" role="alert">
           {error.text}
-          {error.handlerFailed && " Nothing was removed. You can remove it anyway."}
         </p>
       )}
       <p role="status" class="tertiary action-status">{slow ? `Removing ${props.name}…` : ""}</p>

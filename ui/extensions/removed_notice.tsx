@@ -31,7 +31,7 @@ export function RemovedNotice(props: RemovedNoticeProps) {
         <p class={handler.outcome === "ok" ? "secondary" : "error"}>
           {handler.outcome === "ok"
             ? `Its removed handler ${handler.handler} ran: ok.`
-            : `Its removed handler ${handler.handler} failed: ${handler.error?.name}: ${handler.error?.message}. It was removed anyway.`}
+            : `Its removed handler ${handler.handler} failed: ${handler.error?.message}. It was removed anyway.`}
         </p>
       )}
       {answer.notice && <p class="secondary">{answer.notice}</p>}

@@ -1,5 +1,6 @@
 /**
- * `sync call`: call a handler as a person, and print its JSON answer.
+ * `sync call`: call a handler as a person, and print its JSON answer. Its
+ * receipt says the person called it from the command line.
  *
  * @module
  */
@@ -45,7 +46,7 @@ async function runCall(context: CommandContext<typeof OPTIONS>): Promise<number>
   return await withHost(context, async (host) => {
     const { value } = await host.callHandler(project, id, handler, {
       occasion: { kind: "extension" },
-      source: { kind: "person" },
+      source: { kind: "person", via: "cli" },
       payload,
     });
     io.out(JSON.stringify(value));

@@ -70,9 +70,8 @@ async function runCheck({ args, flags, io, cwd }: CommandContext<typeof OPTIONS>
     report = await checkPackage(dir);
   } catch (error) {
     // Whatever stopped the check is said as the check's own failure, not as a crash.
-    const name = error instanceof Error ? error.name : "Error";
     const message = error instanceof Error ? error.message : String(error);
-    io.err(`sync check: ${name}: Cannot check ${dir}: ${message}`);
+    io.err(`sync check: Cannot check ${dir}: ${message}`);
     return 1;
   }
   if (flags.json) {

@@ -60,9 +60,7 @@ async function runSchedule(context: CommandContext<typeof SCHEDULE_OPTIONS>): Pr
       const attempt = row.lastAttempt;
       const last = attempt
         ? `last ${shortTime(attempt.startedAt)} ${attempt.outcome}` +
-          (attempt.error
-            ? ` (${printable(attempt.error.name)}: ${printable(attempt.error.message)})`
-            : "")
+          (attempt.error ? ` (${printable(attempt.error.message)})` : "")
         : "never ran";
       const next = !row.on
         ? "Off for this project"

@@ -44,8 +44,7 @@ async function runOpen(context: CommandContext<typeof OPTIONS>): Promise<number>
       if (run.outcome === "ok") io.out(`  ${run.handler} (opened): ok`);
       else {
         io.err(
-          `  ${run.handler} (opened) failed: ` +
-            `${printable(run.error!.name)}: ${printable(run.error!.message)}`,
+          `  ${run.handler} (opened) failed: ${printable(run.error!.message)}`,
         );
       }
     }

@@ -7,6 +7,7 @@
 import { resolve } from "node:path";
 import { printable } from "../../internal/printable.ts";
 import { commandLine } from "../../packages/mod.ts";
+import { LifecycleFailedError } from "../../errors.ts";
 import { installPackage, installReport, removePackage } from "../../lifecycle/mod.ts";
 import { readDeclaredIds, resolveProjectDir } from "../../projects/mod.ts";
 import type { Command, CommandContext, CommandSummary } from "../command.ts";
@@ -109,12 +110,21 @@ async function runRemove(context: CommandContext<typeof REMOVE_OPTIONS>): Promis
   const id = need(args[0], "remove needs a package id");
   const project = needProject(flags.project, context.cwd);
   return await withHost(context, async (host) => {
-    const result = await removePackage(host, id, project, { force: flags.force });
+    const result = await removePackage(host, id, project, { force: flags.force }).catch(
+      (error) => {
+        if (!(error instanceof LifecycleFailedError)) throw error;
+        // The command the person can type to remove it anyway.
+        throw new LifecycleFailedError(
+          `${error.message}\nTo remove it anyway: sync remove ${id} --project ${project} --force`,
+          { cause: error.cause },
+        );
+      },
+    );
     const { removed } = result;
     if (removed?.outcome === "failed") {
       io.err(
-        `Its removed handler ${removed.handler} failed: ${printable(removed.error!.name)}: ` +
-          `${printable(removed.error!.message)}; removed anyway (--force)`,
+        `Its removed handler ${removed.handler} failed: ${printable(removed.error!.message)}; ` +
+          `removed anyway (--force)`,
       );
     } else if (removed) io.out(`Ran its removed handler ${removed.handler}: ok`);
     if (result.notice) io.err(printable(result.notice));

@@ -54,7 +54,11 @@ async function runReceipts(context: CommandContext<typeof OPTIONS>): Promise<num
         continue;
       }
       const ms = Date.parse(r.endedAt) - Date.parse(r.startedAt);
-      const occasion = r.occasion.moment
+      // A person's own `sync call` is said as the command they typed; the
+      // handler was told `extension`, which --json keeps.
+      const occasion = r.source?.kind === "person" && r.source.via === "cli"
+        ? "sync call"
+        : r.occasion.moment
         ? `${r.occasion.kind}:${r.occasion.moment}`
         : r.occasion.kind;
       // A handler's name starts with its package's id; where it does not (a call that
@@ -67,10 +71,11 @@ async function runReceipts(context: CommandContext<typeof OPTIONS>): Promise<num
       io.out(
         `${r.startedAt}  ${r.outcome.padEnd(7)} ${what} ` +
           `(${printable(occasion)}, ${ms} ms)` +
-          (r.error ? `  ${printable(r.error.name)}: ${printable(r.error.message)}` : ""),
+          (r.error ? `  ${printable(r.error.message)}` : ""),
       );
     }
-    if (receipts.length === 0) io.out("No receipts yet.");
+    // With --json every line is a receipt: none is no line.
+    if (receipts.length === 0 && !flags.json) io.out("No receipts yet.");
     return 0;
   });
 }

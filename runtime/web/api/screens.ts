@@ -60,7 +60,7 @@ export function screenRoutes(host: WebHost): Hono {
     }
     const { value, receipt } = await host.callHandler(project, id, handler, {
       occasion: { kind: "extension" },
-      source: { kind: "person" },
+      source: { kind: "person", via: "screen" },
       payload: body.payload ?? null,
     });
     return c.json(
