@@ -14,9 +14,11 @@ import type { CliIo } from "./io.ts";
  * Writes what a command threw and answers its exit code: a build problem at
  * a line of the package's source as `file:line:col  message` (the form check
  * prints, where an editor can jump to it); any other domain error, a build
- * problem with no line included, as `sync <command>: <ErrorName>: <message>`
- * with the code `exitCodeOf` gives it; anything else as an unexpected
- * failure with its stack, exit 1.
+ * problem with no line included, as `sync <command>: <message>` — what
+ * happened, in words; the error's class name is for programs (the API's
+ * `name` field, a receipt's `error.name`), never in front of the words — with
+ * the code `exitCodeOf` gives it; anything else as an unexpected failure
+ * with its stack, exit 1.
  *
  * @param error What the command threw.
  * @param command The command's name, for the message.
@@ -38,7 +40,7 @@ export function reportFailure(error: unknown, command: string, io: CliIo): numbe
     const message = error instanceof HandlerFailedError
       ? handlerText(error.message)
       : error.message;
-    io.err(`sync ${command}: ${error.name}: ${message}`);
+    io.err(`sync ${command}: ${message}`);
     return exitCodeOf(error);
   }
   io.err(`sync ${command}: unexpected failure: ${(error as Error)?.stack ?? error}`);
@@ -70,7 +72,7 @@ function handlerText(text: string): string {
     ? "the call's receipt has all of it"
     : `the call's receipt keeps it cut to ${kept.toLocaleString("en-US")}`;
   return `${shown}… [cut: ${(text.length - used).toLocaleString("en-US")} more characters; ` +
-    `${receipt}: sync receipts --json]`;
+    `${receipt}: sync receipts --project <dir> --json]`;
 }
 
 /**
