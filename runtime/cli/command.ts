@@ -7,6 +7,7 @@
  * @module
  */
 import type { ParseArgsOptionsConfig } from "node:util";
+import type { WorkPerformer } from "../agents/mod.ts";
 import type { Host } from "../host/mod.ts";
 import type { CliIo } from "./io.ts";
 
@@ -42,8 +43,12 @@ export type InstallationAccess =
    * process owns the installation.
    */
   | { kind: "typed"; command: string; args: readonly string[] }
-  /** Sent here by the CLI: this serve owns the installation, and the command runs on its host. */
-  | { kind: "served"; host: Host };
+  /**
+   * Sent here by the CLI: this serve owns the installation, and the command
+   * runs on its host; `work` is its performer of conversations, which a
+   * command that changes a conversation goes through.
+   */
+  | { kind: "served"; host: Host; work?: WorkPerformer };
 
 /** What a command runs with. */
 export interface CommandContext<O extends ParseArgsOptionsConfig = ParseArgsOptionsConfig> {

@@ -13,8 +13,9 @@
  * @module
  */
 import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
+import type { WorkPerformer } from "../agents/mod.ts";
 import type { Host } from "../host/mod.ts";
-import type { CommandOutput, CommandRequest } from "../web/mod.ts";
+import type { CommandOutput, CommandRequest, ServedParts } from "../web/mod.ts";
 import type { Command, InstallationAccess } from "./command.ts";
 import { agentsCommand } from "./commands/agents.ts";
 import { buildCommand, newCommand } from "./commands/author.ts";
@@ -94,6 +95,8 @@ export interface RunCliOptions {
    * the installation is taken.
    */
   served?: Host;
+  /** The serve's performer of conversations, with {@linkcode RunCliOptions.served}. */
+  work?: WorkPerformer;
 }
 
 /**
@@ -120,7 +123,7 @@ export async function runCli(args: string[], options: RunCliOptions = {}): Promi
     return 2;
   }
   const installation: InstallationAccess = options.served
-    ? { kind: "served", host: options.served }
+    ? { kind: "served", host: options.served, work: options.work }
     : { kind: "typed", command: command.name, args };
   return await runCommand(command, args.toSpliced(at, 1), io, cwd, installation);
 }
@@ -131,8 +134,18 @@ export async function runCli(args: string[], options: RunCliOptions = {}): Promi
  * console lines go to the person's stderr, as they would had the command
  * run where it was typed.
  */
-function runSentCommand(request: CommandRequest, output: CommandOutput, host: Host) {
-  return runCli(request.args, { io: output, cwd: request.cwd, served: host.withLog(output.err) });
+function runSentCommand(
+  request: CommandRequest,
+  output: CommandOutput,
+  host: Host,
+  { work }: ServedParts,
+) {
+  return runCli(request.args, {
+    io: output,
+    cwd: request.cwd,
+    served: host.withLog(output.err),
+    work,
+  });
 }
 
 /** Where the command's name stands in `args`: the first word that is not a flag or its value. */

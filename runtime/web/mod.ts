@@ -10,5 +10,5 @@
  */
 export type { CommandLine, CommandOutput, CommandRequest, CommandRunner } from "./api/commands.ts";
 export { serve } from "./serve.ts";
-export type { ServeHost, ServeOptions } from "./serve.ts";
+export type { ServedCommandRunner, ServedParts, ServeHost, ServeOptions } from "./serve.ts";
 export type { WebHost } from "./web_host.ts";

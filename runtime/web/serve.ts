@@ -23,7 +23,7 @@ import {
 import { McpEndpoint, type McpHost, SessionTokenRegistry, type SessionTokens } from "../mcp/mod.ts";
 import { syncMcpOffer } from "./sync_mcp_offer.ts";
 import type { Supervisor } from "../supervisor/mod.ts";
-import type { CommandRunner } from "./api/commands.ts";
+import type { CommandOutput, CommandRequest } from "./api/commands.ts";
 import { createApp, type WebApp } from "./app.ts";
 import { ScreenProcesses } from "./screen_processes.ts";
 import { LinkedFolders } from "./linked_folders.ts";
@@ -36,6 +36,24 @@ export interface ServeHost extends Omit<ClockHost, "events">, WebHost, McpHost {
   /** The isolates, warmed before the first request. */
   readonly pool: IsolatePool;
 }
+
+/**
+ * What a command the CLI sends runs with besides the host: the serve's own
+ * performer of conversations, so a conversation the command changes is
+ * changed as the window changes it (its live agent stopped first, a running
+ * one refused, the change told on the event stream).
+ */
+export interface ServedParts {
+  /** The serve's performer of work and conversations. */
+  work: WorkPerformer;
+}
+
+/** Runs a command the CLI sends the owner, with the serve's own parts; answers its exit code. */
+export type ServedCommandRunner = (
+  request: CommandRequest,
+  output: CommandOutput,
+  served: ServedParts,
+) => Promise<number>;
 
 /** Options for {@linkcode serve}. */
 export interface ServeOptions {
@@ -54,7 +72,7 @@ export interface ServeOptions {
    */
   socket?: string;
   /** Runs the commands the CLI sends the owner; absent, the CLI's commands are not taken. */
-  commands?: CommandRunner;
+  commands?: ServedCommandRunner;
   /** Starts agents' programs for work; the performer's own unless given. */
   launchAgent?: AgentLauncher;
   /**
@@ -137,6 +155,7 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
   // The app checks the port requests are addressed to, which with port 0 is
   // known only once the server listens; no request comes before that.
   let app: WebApp | undefined;
+  const commands = options.commands;
   let server: Deno.HttpServer<Deno.NetAddr>;
   let socketServer: Deno.HttpServer<Deno.UnixAddr> | undefined;
   try {
@@ -151,7 +170,7 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
         app = createApp(host, {
           token,
           port,
-          commands: options.commands,
+          commands: commands && ((request, output) => commands(request, output, { work })),
           work,
           mcp,
           processes,

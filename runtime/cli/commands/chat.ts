@@ -9,6 +9,12 @@
  * `delete <key>`, which deletes one from the installation (a kept record
  * stays in the project).
  *
+ * While `sync serve` runs, keep, archive, restore and delete are run there,
+ * by the serve's own performer of conversations, as the window's Chat runs
+ * them: a conversation whose agent is kept for its next turn has it stopped
+ * first, a running one is refused, and an open window is told. With no
+ * serve, nothing is live, and they change the installation's storage here.
+ *
  * @module
  */
 import {
@@ -79,6 +85,8 @@ async function runChat(context: CommandContext<typeof OPTIONS>): Promise<number>
         `session's key.\n${formatSummaries(SUMMARY)}`,
     );
   }
+  // The serve's performer, when the serve runs this command: what it holds live is changed through it.
+  const work = context.installation?.kind === "served" ? context.installation.work : undefined;
   return await withHost(context, async (host) => {
     const project = await resolveProjectDir(dir);
     // A key is typed here, not chosen: a key that names nothing says where to find one.
@@ -89,7 +97,11 @@ async function runChat(context: CommandContext<typeof OPTIONS>): Promise<number>
     if (verb === "archive" || verb === "restore") {
       const archived = verb === "archive";
       const now = () => new Date(host.now());
-      const session = await archiveSession(host.kv, project, key, archived, now).catch(named);
+      const session = await (work
+        ? work.archive(project, key, archived).then((view) =>
+          view.session
+        )
+        : archiveSession(host.kv, project, key, archived, now)).catch(named);
       io.out(
         archived
           ? `Archived ${session.key}: Chat lists it under Archived; sync chat restore ${session.key} brings it back`
@@ -98,7 +110,9 @@ async function runChat(context: CommandContext<typeof OPTIONS>): Promise<number>
       return 0;
     }
     if (verb === "delete") {
-      const deleted = await deleteSession(host.kv, project, key).catch(named);
+      const deleted =
+        await (work ? work.delete(project, key) : deleteSession(host.kv, project, key))
+          .catch(named);
       io.out(
         `Deleted ${deleted.key} and its transcript` +
           (deleted.keptAs ? `; the record ${deleted.keptAs} stays in the project` : ""),
@@ -106,14 +120,13 @@ async function runChat(context: CommandContext<typeof OPTIONS>): Promise<number>
       return 0;
     }
     if (verb === "keep") {
-      const memory = await host.projectMemory(project);
-      const { session, kept } = await keepConversation(
+      const { session, kept } = await (work ? work.keep(project, key) : keepConversation(
         host.kv,
-        memory,
+        await host.projectMemory(project),
         project,
         key,
         () => new Date(host.now()),
-      ).catch(named);
+      )).catch(named);
       io.out(
         kept.written
           ? `Kept ${session.key} as ${kept.key}, revision ${kept.revision}`

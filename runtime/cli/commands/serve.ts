@@ -14,7 +14,7 @@ import {
   syncHome,
 } from "../../projects/mod.ts";
 import { Supervisor } from "../../supervisor/mod.ts";
-import { type CommandOutput, type CommandRequest, serve } from "../../web/mod.ts";
+import { type CommandOutput, type CommandRequest, serve, type ServedParts } from "../../web/mod.ts";
 import type { Command, CommandContext, CommandSummary } from "../command.ts";
 import { formatSummaries } from "../format_summaries.ts";
 import { ownForServing } from "../through_owner.ts";
@@ -28,11 +28,12 @@ const SUMMARY: readonly CommandSummary[] = [{
     "the other commands are run by it.",
 }];
 
-/** Runs a command the CLI sent, on the serve's host; answers its exit code. */
+/** Runs a command the CLI sent, on the serve's host and with its parts; answers its exit code. */
 export type SentCommandRunner = (
   request: CommandRequest,
   output: CommandOutput,
   host: Host,
+  served: ServedParts,
 ) => Promise<number>;
 
 /**
@@ -80,7 +81,7 @@ async function runServe(
         log: io.out,
         ownership,
         socket: ownerSocketPath(home),
-        commands: (request, output) => runSent(request, output, host),
+        commands: (request, output, served) => runSent(request, output, host, served),
       });
       return 0;
     });
