@@ -94,6 +94,12 @@ export function openWindowNotices(state: ProjectState): WindowNotices {
     else if (event.type === "session") {
       const s = event.session;
       const next = new Map(sessions.value);
+      if (event.deleted) {
+        // A deleted conversation needs the person no more.
+        next.delete(s.key);
+        sessions.value = next;
+        return;
+      }
       next.set(s.key, {
         key: s.key,
         title: s.title,
