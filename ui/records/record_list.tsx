@@ -51,25 +51,28 @@ export function RecordList(props: RecordListProps) {
         {!none && (
           <div class="records-filters">
             <label class="visually-hidden" for="records-search">Search records</label>
-            <input
-              id="records-search"
-              class="input records-search"
-              type="search"
-              placeholder="Search titles, names and fields"
-              maxLength={200}
-              aria-keyshortcuts="/"
-              autocomplete="off"
-              spellcheck={false}
-              data-list-filter=""
-              value={props.text}
-              onInput={(event) => props.onText(event.currentTarget.value)}
-              onKeyDown={(event) => {
-                if (event.key !== "Escape") return;
-                event.preventDefault();
-                if (props.text !== "") props.onText("");
-                else event.currentTarget.blur();
-              }}
-            />
+            <div class="list-filter">
+              <input
+                id="records-search"
+                class="input records-search list-filter-input"
+                type="search"
+                placeholder="Search titles, names and fields"
+                maxLength={200}
+                aria-keyshortcuts="/"
+                autocomplete="off"
+                spellcheck={false}
+                data-list-filter=""
+                value={props.text}
+                onInput={(event) => props.onText(event.currentTarget.value)}
+                onKeyDown={(event) => {
+                  if (event.key !== "Escape") return;
+                  event.preventDefault();
+                  if (props.text !== "") props.onText("");
+                  else event.currentTarget.blur();
+                }}
+              />
+              {props.text === "" && <kbd class="list-filter-key" aria-hidden="true">/</kbd>}
+            </div>
             <label class="visually-hidden" for="records-kind">Kind</label>
             <select
               id="records-kind"
