@@ -156,14 +156,22 @@ export interface InstallProgressEvent {
   stage: "unpacking" | "checking" | "installing";
 }
 
-/** An agent session was begun, or its state, title or wait changed. */
+/**
+ * An agent session was begun, or its state, title or wait changed, or it was
+ * deleted.
+ */
 export interface SessionEvent {
   /** The kind of fact. */
   type: "session";
   /** The project's resolved folder. */
   project: string;
-  /** The session's pointer as it is now. */
+  /** The session's pointer as it is now; once deleted, as it was. */
   session: AgentSession;
+  /**
+   * True when a person deleted the session: there is nothing left to read of
+   * it, so a page drops it rather than reading it again.
+   */
+  deleted?: true;
 }
 
 /** An entry was added to an agent session's transcript (one per streamed chunk). */

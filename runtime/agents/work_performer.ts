@@ -709,8 +709,13 @@ export class WorkPerformer {
       await live.writes.catch(() => {});
     }
     const deleted = await deleteSession(this.#kv, project, key);
-    // Told as a change of its pointer, the last: a page that reads it again finds it gone.
-    this.#tell(deleted);
+    // Told as deleted, not as a change: a page drops it instead of reading what is gone.
+    this.#events.publish({
+      type: "session",
+      project: deleted.project,
+      session: deleted,
+      deleted: true,
+    });
     return deleted;
   }
 

@@ -11,7 +11,7 @@ import {
   type Page,
   until,
 } from "./_browser.ts";
-import { CHAT } from "./_names.ts";
+import { CHAT, NOTICES } from "./_names.ts";
 
 const DEMO_AGENT = fileURLToPath(
   new URL("../../runtime/agents/demo/demo_agent.ts", import.meta.url),
@@ -230,6 +230,15 @@ Deno.test(
             /cancelled/,
           );
           await expectText(page.getByRole("main"), /Cancelled: Sync stopped the agent\. Continue/);
+          // What the person cancelled is no background failure: no notice tells it elsewhere.
+          await page.getByRole("link", { name: NOTICES.chatArea }).first().click();
+          await until("Chat's list is shown", () => page.url().endsWith("/chat"));
+          await expectText(page.getByRole("list", { name: CHAT.conversations }), /cancelled/);
+          await expectCount(
+            page.locator(".notice-stack").getByText(/no-permission not yet/),
+            0,
+          );
+          await page.goBack();
           await watched.assertAccessible("a turn cancelled while the agent started");
           await watched.screenshot("chat-cancelled-starting-light");
           await watched.close();
@@ -255,8 +264,6 @@ Deno.test(
       await t.step("a failed conversation is archived, listed apart, and deleted", async () => {
         const watched = await openPage(browser, installation, {
           path: `${chat}/${encodeURIComponent(failedKey)}`,
-          // Told it was deleted, the page may read it once more before it leaves: answered 404.
-          expectedConsole: [/status of 404/],
         });
         const { page } = watched;
         const conversations = page.getByRole("list", { name: CHAT.conversations });
@@ -284,11 +291,10 @@ Deno.test(
         const listed = await installation.syncOk(["chat", "--project", project]);
         assert.match(listed, new RegExp(`Archived\\n  ${failedKey}\\tfailed`));
 
-        // Another window showing it hears that it was deleted.
+        // Another window showing it hears that it was deleted, and reads nothing that is gone:
+        // a read answered 404 would be a console error, which fails the page.
         const other = await openPage(browser, installation, {
           path: `${chat}/${encodeURIComponent(failedKey)}`,
-          // Its read of the conversation, once deleted, is answered 404.
-          expectedConsole: [/status of 404/],
         });
         await expectText(other.page.locator(".chat-title"), "no-permission first words");
         await page.getByRole("button", { name: STATES.deleteButton }).click();
@@ -298,8 +304,21 @@ Deno.test(
         await watched.screenshot("chat-delete-dialog-light");
         await dialog.getByRole("button", { name: STATES.deleteConfirm, exact: true }).click();
         await until("the window goes back to the list", () => page.url().endsWith("/chat"));
-        await expectCount(page.getByText("no-permission first words"), 0);
-        await expectText(other.page.getByRole("main"), /There is no conversation/);
+        await expectText(page.getByRole("status").filter({ hasText: "Deleted" }), /Deleted “/);
+        await expectCount(page.locator(".list-column").getByText("no-permission first words"), 0);
+        await until(
+          "the other window goes back to the list",
+          () => other.page.url().endsWith("/chat"),
+        );
+        const said = other.page.getByRole("main").getByRole("status");
+        await expectText(said, /Deleted “no-permission first words/);
+        await expectCount(
+          other.page.locator(".list-column").getByText("no-permission first words"),
+          0,
+        );
+        await other.assertAccessible("Chat's list after the conversation shown was deleted");
+        await other.screenshot("chat-deleted-elsewhere-light");
+        other.assertClean();
         await other.close();
         const after = await installation.syncOk(["chat", "--project", project]);
         assert.doesNotMatch(after, new RegExp(failedKey));

@@ -2,15 +2,24 @@ import assert from "node:assert/strict";
 import {
   BROWSER_TEST,
   expectCount,
+  expectGone,
   expectText,
+  hasFocus,
   Installation,
   launchBrowser,
   openPage,
+  type Page,
   quietPackage,
+  until,
 } from "./_browser.ts";
-import { RECEIPT_ID_ATTRIBUTE, RECORDS } from "./_names.ts";
+import { FIND, RECEIPT_ID_ATTRIBUTE, RECORDS, WINDOW } from "./_names.ts";
 
 const HOSTILE = "<img src=x onerror=alert(1)>";
+
+/** The href of the link that has the focus; "" when what has it is not a link. */
+async function focusedHref(page: Page): Promise<string> {
+  return await page.evaluate("document.activeElement?.getAttribute('href') ?? ''") as string;
+}
 
 const NOTES = quietPackage("notes", {
   handlers: ["notes.write"],
@@ -158,6 +167,84 @@ export default function register() {
         assert.equal(await page.evaluate("window.__marker"), "no reload");
         await watched.close();
       });
+
+      await t.step(
+        "`g r`, the palette and `/` reach Records; arrow keys move in its list",
+        async () => {
+          const watched = await openPage(browser, installation, {
+            path: `/p/${encodeURIComponent(site)}/extensions`,
+          });
+          const { page } = watched;
+          await page.getByRole("list", { name: WINDOW.extensionList }).waitFor();
+          await page.keyboard.press("g");
+          await page.keyboard.press("r");
+          await page.waitForURL((url) => url.pathname === records);
+          const rows = page.locator(".record-link");
+          await expectCount(rows, 4);
+          const hrefs = await rows.evaluateAll((links) =>
+            links.map((link) => link.getAttribute("href") ?? "")
+          );
+          // `/` puts the focus in the search box; Down goes to the first row, then on.
+          const search = page.getByLabel(RECORDS.search);
+          await page.keyboard.press("/");
+          await until("the search box has the focus", () => hasFocus(search));
+          assert.equal(await search.inputValue(), "", "the / is not typed into the search box");
+          await page.keyboard.press("ArrowDown");
+          await until(
+            "the first row has the focus",
+            async () => await focusedHref(page) === hrefs[0],
+          );
+          await page.keyboard.press("ArrowDown");
+          await until(
+            "the second row has the focus",
+            async () => await focusedHref(page) === hrefs[1],
+          );
+          await page.keyboard.press("End");
+          await until(
+            "the last row has the focus",
+            async () => await focusedHref(page) === hrefs[3],
+          );
+          await page.keyboard.press("Home");
+          await until(
+            "the first row has the focus",
+            async () => await focusedHref(page) === hrefs[0],
+          );
+          // Up from the first row goes back to the search box; Escape leaves it.
+          await page.keyboard.press("ArrowUp");
+          await until("the search box has the focus again", () => hasFocus(search));
+          await page.keyboard.press("ArrowDown");
+          await page.keyboard.press("ArrowDown");
+          await until(
+            "the second row has the focus",
+            async () => await focusedHref(page) === hrefs[1],
+          );
+          // The list is one stop for Tab: only the row with the focus takes it.
+          assert.equal(await page.locator(".record-link[tabindex='0']").count(), 1);
+          await page.keyboard.press("Enter");
+          await page.waitForURL((url) => url.pathname === hrefs[1]);
+          await expectText(page.getByRole("main", { name: RECORDS.detail }), /Written by/);
+          await watched.assertAccessible("Records moved in with the keyboard");
+          await watched.screenshot("records-keys-light");
+
+          // The command palette lists Records among its places.
+          await page.keyboard.press("Control+K");
+          const palette = page.getByRole("dialog", { name: FIND.palette });
+          await palette.waitFor();
+          await page.keyboard.type("records");
+          await expectText(
+            palette.getByRole("group", { name: "Go to" }).getByRole("option"),
+            /Records/,
+          );
+          await page.keyboard.press("Escape");
+          await expectGone(palette);
+
+          // The `?` dialog lists `g r`.
+          await page.keyboard.press("?");
+          const shortcuts = page.getByRole("dialog", { name: FIND.shortcuts });
+          await expectText(shortcuts, /Go to Records/);
+          await watched.close();
+        },
+      );
 
       await t.step("a record that is not there says so in words", async () => {
         const watched = await openPage(browser, installation, {

@@ -54,7 +54,13 @@ Deno.test("`paletteItems()` lists what the command palette finds", async (t) => 
     ]);
     // A screen is a place once its package serves the project; a dark one's is not.
     const places = items.filter((item) => item.group === "Go to").map((item) => item.label);
-    assert.deepEqual(places, ["Extensions", "Chat", "All projects", "Issues screen"]);
+    assert.deepEqual(places, [
+      "Extensions",
+      "Chat",
+      "Records",
+      "All projects",
+      "Issues screen",
+    ]);
   });
   await t.step("an extension is found by its id; a conversation by its ordering extension", () => {
     assert.deepEqual(paletteItems(sources, "DRAFT").map((item) => item.key), ["extension-draft"]);

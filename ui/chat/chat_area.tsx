@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import type { ChatListResponse } from "../../runtime/web/api/chat_types.ts";
+import type { ChatListResponse, ChatRow } from "../../runtime/web/api/chat_types.ts";
 import type { StreamEvent } from "../../runtime/web/api/events_types.ts";
 import { getJson, messageOf } from "../api/client.ts";
 import type { ProjectState } from "../state/project_state.ts";
@@ -18,13 +18,31 @@ export interface ChatAreaProps {
 /**
  * The Chat area: every agent session of the project, whoever ordered it, and
  * the selected one's conversation. The list is read again when a session's
- * pointer changes.
+ * pointer changes. A conversation deleted, here or anywhere, leaves the list
+ * at once; when it was the one shown, the area goes back to its list and
+ * says it was deleted, until another conversation is chosen.
  */
 export function ChatArea(props: ChatAreaProps) {
   const { state } = props;
   const [list, setList] = useState<ChatListResponse | null>(null);
   const [error, setError] = useState<string | null>(null);
   const reading = useRef<{ busy: boolean; again: boolean }>({ busy: false, again: false });
+  // The title of the conversation deleted while it was shown; null when none was.
+  const [deleted, setDeleted] = useState<string | null>(null);
+  // Read by the stream's listener, which outlives a render.
+  const selected = useRef(props.selected);
+  selected.current = props.selected;
+  const listed = useRef(list);
+  listed.current = list;
+  useEffect(() => {
+    if (props.selected !== null) setDeleted(null);
+  }, [props.selected]);
+  const gone = (key: string, title: string) => {
+    setList((before) => before && withoutRow(before, key));
+    if (selected.current !== key) return;
+    setDeleted(title);
+    navigate(projectPath(state.project, "chat"));
+  };
   const read = async () => {
     // One read at a time; facts that come during it ask for one more after it.
     if (reading.current.busy) {
@@ -46,6 +64,7 @@ export function ChatArea(props: ChatAreaProps) {
   useEffect(() => {
     void read();
     return state.listen((event: StreamEvent) => {
+      if (event.type === "session" && event.deleted) gone(event.session.key, event.session.title);
       if (event.type === "session" || event.type === "resync") void read();
     });
   }, [state]);
@@ -68,21 +87,49 @@ export function ChatArea(props: ChatAreaProps) {
               state={state}
               sessionKey={props.selected}
               onDeleted={() => {
+                const key = props.selected!;
+                gone(key, titleOf(listed.current, key) ?? key);
                 void read();
-                navigate(projectPath(state.project, "chat"));
               }}
             />
           )
           : (
             <div class="empty-detail">
-              <p class="secondary">
-                {empty
-                  ? "A conversation is an agent working in this project's folder. Begin one with New conversation."
-                  : "Choose a conversation to read it, answer the agent, or go on with it."}
-              </p>
+              <div>
+                {deleted !== null && <p class="deleted-line" role="status">Deleted “{deleted}”.</p>}
+                <p class="secondary">
+                  {empty
+                    ? "A conversation is an agent working in this project's folder. Begin one with New conversation."
+                    : "Choose a conversation to read it, answer the agent, or go on with it."}
+                </p>
+              </div>
             </div>
           )}
       </main>
     </>
   );
+}
+
+/** The list without the session `key`, wherever it was listed. */
+function withoutRow(list: ChatListResponse, key: string): ChatListResponse {
+  const keep = (row: ChatRow) => row.key !== key;
+  return {
+    ...list,
+    conversations: list.conversations.filter(keep),
+    groups: list.groups
+      .map((group) => ({ ...group, rows: group.rows.filter(keep) }))
+      .filter((group) => group.rows.length > 0),
+    archived: (list.archived ?? []).filter(keep),
+  };
+}
+
+/** The title of the session `key` in the list; null when it is not listed. */
+function titleOf(list: ChatListResponse | null, key: string): string | null {
+  if (list === null) return null;
+  const rows = [
+    ...list.conversations,
+    ...list.groups.flatMap((group) => group.rows),
+    ...(list.archived ?? []),
+  ];
+  return rows.find((row) => row.key === key)?.title ?? null;
 }

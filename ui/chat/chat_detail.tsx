@@ -144,6 +144,8 @@ export function ChatDetail(props: ChatDetailProps) {
         return;
       }
       if (event.type === "session" && event.session.key === sessionKey) {
+        // Deleted: there is nothing to read again; the area goes back to its list.
+        if (event.deleted) return;
         const session = event.session;
         setShown((before) =>
           before.kind === "session"

@@ -67,6 +67,8 @@ interface SessionFacts {
   state: ChatRow["state"];
   updatedAt: string;
   waits: "permission" | "sign-in" | null;
+  /** The person cancelled it, or archived it: nothing there needs them. */
+  settled: boolean;
 }
 
 /**
@@ -84,7 +86,11 @@ export function openWindowNotices(state: ProjectState): WindowNotices {
       const list = await getJson<ChatListResponse>("/api/chat", { project: state.project });
       if (mine !== reading) return;
       const rows = [...list.conversations, ...list.groups.flatMap((group) => group.rows)];
-      sessions.value = new Map(rows.map((row) => [row.key, { ...row, waits: row.waitsFor }]));
+      sessions.value = new Map(
+        rows.map((
+          row,
+        ) => [row.key, { ...row, waits: row.waitsFor, settled: row.cancelled === true }]),
+      );
     } catch {
       // Chat could not be read: its notices wait for the next fact or reconnect.
     }
@@ -94,6 +100,12 @@ export function openWindowNotices(state: ProjectState): WindowNotices {
     else if (event.type === "session") {
       const s = event.session;
       const next = new Map(sessions.value);
+      if (event.deleted) {
+        // A deleted conversation needs the person no more.
+        next.delete(s.key);
+        sessions.value = next;
+        return;
+      }
       next.set(s.key, {
         key: s.key,
         title: s.title,
@@ -101,6 +113,8 @@ export function openWindowNotices(state: ProjectState): WindowNotices {
         state: s.state,
         updatedAt: s.updatedAt,
         waits: s.waitingFor?.kind ?? null,
+        settled: (s.state === "failed" && s.error?.name === "Cancelled") ||
+          (s.archivedAt ?? null) !== null,
       });
       sessions.value = next;
     } else if (
@@ -137,7 +151,7 @@ export function openWindowNotices(state: ProjectState): WindowNotices {
 }
 
 function sessionNotice(project: string, s: SessionFacts): WindowNotice[] {
-  if (s.state !== "waiting" && s.state !== "failed") return [];
+  if (s.settled || (s.state !== "waiting" && s.state !== "failed")) return [];
   const text = s.state === "failed"
     ? `The agent ${s.agent} failed. Open the conversation to read why, and continue it.`
     : s.waits === "sign-in"

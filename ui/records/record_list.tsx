@@ -1,4 +1,5 @@
 import type { RecordKindsResponse, RecordSummary } from "../../runtime/web/api/records_types.ts";
+import { useListKeys } from "../common/use_list_keys.ts";
 import { navigate, projectPath } from "../state/route.ts";
 import { RecordRow } from "./record_row.tsx";
 
@@ -31,7 +32,9 @@ export interface RecordListProps {
 /**
  * The Records area's list: a search box, the kind chosen, and the records
  * found, under their kind's heading when every kind is shown; a button reads
- * the next page, and says how many records a search has read so far.
+ * the next page, and says how many records a search has read so far. As in
+ * the other lists, `/` focuses the search box (Escape empties it, then
+ * leaves it) and arrow keys move among the rows (`useListKeys`).
  */
 export function RecordList(props: RecordListProps) {
   const { kinds, records } = props;
@@ -40,22 +43,36 @@ export function RecordList(props: RecordListProps) {
   const groups = groupByKind(records ?? []);
   const searching = props.text.trim() !== "";
   const none = kinds !== null && kinds.kinds.length === 0;
+  const column = useListKeys<HTMLElement>({ rows: ".record-link" });
   return (
-    <section class="list-column" aria-labelledby="records-title">
+    <section class="list-column" aria-labelledby="records-title" ref={column}>
       <header class="column-header records-header">
         <h1 id="records-title" class="column-title">Records</h1>
         {!none && (
           <div class="records-filters">
             <label class="visually-hidden" for="records-search">Search records</label>
-            <input
-              id="records-search"
-              class="input records-search"
-              type="search"
-              placeholder="Search titles, names and fields"
-              maxLength={200}
-              value={props.text}
-              onInput={(event) => props.onText(event.currentTarget.value)}
-            />
+            <div class="list-filter">
+              <input
+                id="records-search"
+                class="input records-search list-filter-input"
+                type="search"
+                placeholder="Search titles, names and fields"
+                maxLength={200}
+                aria-keyshortcuts="/"
+                autocomplete="off"
+                spellcheck={false}
+                data-list-filter=""
+                value={props.text}
+                onInput={(event) => props.onText(event.currentTarget.value)}
+                onKeyDown={(event) => {
+                  if (event.key !== "Escape") return;
+                  event.preventDefault();
+                  if (props.text !== "") props.onText("");
+                  else event.currentTarget.blur();
+                }}
+              />
+              {props.text === "" && <kbd class="list-filter-key" aria-hidden="true">/</kbd>}
+            </div>
             <label class="visually-hidden" for="records-kind">Kind</label>
             <select
               id="records-kind"

@@ -34,7 +34,7 @@ export interface PaletteSources {
    * The address of an area of the project's window, or of a row in it: `projectPath`, given in
    * so that these entries are made without the browser's address bar.
    */
-  pathOf: (area: "extensions" | "chat" | "screen", id?: string) => string;
+  pathOf: (area: "extensions" | "chat" | "records" | "screen", id?: string) => string;
 }
 
 /**
@@ -83,6 +83,14 @@ export function paletteItems(sources: PaletteSources, query: string): PaletteIte
       label: "Chat",
       detail: "g c",
       target: { kind: "go", path: pathOf("chat") },
+    },
+    {
+      key: "area-records",
+      group: "Go to",
+      label: "Records",
+      detail: "g r",
+      words: "memory",
+      target: { kind: "go", path: pathOf("records") },
     },
     {
       key: "all-projects",

@@ -33,7 +33,8 @@
  *   (a sign-in's key; `value: null` removes it), never answered back; `POST /api/agents/:name/remove`
  *   removes one a person added, or the keys kept beside a preset (409 when there is none).
  *
- * Live: the project's event stream (`GET /api/events`) carries `session` facts (a pointer changed),
+ * Live: the project's event stream (`GET /api/events`) carries `session` facts (a pointer changed;
+ * with `deleted: true`, the conversation was deleted and there is nothing to read of it),
  * `transcript` facts (an entry added) and `activity` facts (what the agent is doing, while a turn
  * runs).
  *

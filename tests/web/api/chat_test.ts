@@ -240,9 +240,20 @@ Deno.test("Chat's API lists, shows and acts on agent sessions", async (t) => {
         assert.deepEqual(list.conversations.map((r) => r.key).sort(), [hanging, key].sort());
         assert.deepEqual(list.archived, []);
 
+        const watcher = env.host.events.subscribe({
+          project: env.project,
+          types: new Set(["session"]),
+        });
         const deleted = await ok<ChatDeleteResponse>(
           await post(`/api/chat/sessions/${key}/delete`, { project: env.project }),
         );
+        // Told as deleted, so a page drops it rather than reading it again.
+        const told: (true | undefined)[] = [];
+        for (let event = await watcher.next(0); event; event = await watcher.next(0)) {
+          if (event.type === "session" && event.session.key === key) told.push(event.deleted);
+        }
+        watcher.close();
+        assert.deepEqual(told, [true]);
         assert.deepEqual(deleted.deleted, {
           key,
           title: "Tidy the docs",
