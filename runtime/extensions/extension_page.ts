@@ -17,6 +17,7 @@ import { EXTENSION_PAGE_LIMITS, type HandlerLimits } from "../limits.ts";
 import {
   approvablePermissions,
   describePermission,
+  isWidePermission,
   type LifecycleMoment,
   type LoadedPackage,
   loadPackage,
@@ -37,6 +38,12 @@ export interface PermissionLine {
   permission: string;
   /** What it lets the package do, such as "may reach api.example.com over the network, through the host". */
   text: string;
+  /**
+   * True for a permission that reaches past what the host guards (a program
+   * run with full user access, a server on this machine or the local
+   * network): the page sets it apart as the install card does.
+   */
+  wide: boolean;
 }
 
 /** One handler the package adds. */
@@ -220,7 +227,11 @@ export async function describeExtension(
 }
 
 function permissionLines(permissions: readonly string[]): PermissionLine[] {
-  return permissions.map((permission) => ({ permission, text: describePermission(permission) }));
+  return permissions.map((permission) => ({
+    permission,
+    text: describePermission(permission),
+    wide: isWidePermission(permission),
+  }));
 }
 
 function handlerLines(manifest: Manifest): HandlerLine[] {

@@ -24,7 +24,7 @@ import {
 } from "../packages/mod.ts";
 import { dirname, join } from "node:path";
 import { ApprovalRequiredError, LifecycleFailedError, PackageCheckError } from "../errors.ts";
-import { checkBuiltPackage, formatProblem, taskCommand } from "../author/mod.ts";
+import { checkBuiltPackage, checkPackage, formatProblem, taskCommand } from "../author/mod.ts";
 import { bumpGeneration, projectMemoryPath, removeProjectMemory } from "../memory/mod.ts";
 import type { IsolatePool } from "../isolate/mod.ts";
 import { type HandlerLimits, PACKAGE_FILE_LIMITS } from "../limits.ts";
@@ -137,8 +137,8 @@ export async function installPackage(
   const pkg = await storePackage(source, {
     home: host.home,
     now: host.now,
-    // What `deno task check` refuses in a built package, install refuses in the same words,
-    // before anything is stored: a folder as it is, an archive in its staging folder.
+    // What `deno task check` refuses, install refuses in the same words, before anything
+    // is stored: a folder built and checked in place, an archive in its staging folder.
     admit: (dir) => {
       progress("checking");
       return admitChecked(host, source, dir);
@@ -269,8 +269,11 @@ export async function installPackage(
 }
 
 /**
- * Runs what `deno task check` runs on a built package over `dir` and refuses
- * it with every problem as check prints it.
+ * Runs `deno task check` over `dir` and refuses it with every problem as
+ * check prints it. A folder is checked as `deno task check` and the install
+ * card check it: its sources built first, so a stale built file is rebuilt
+ * rather than installed, and the problems are the same, in the same order.
+ * An archive is checked as it was packed (its built files are what it is).
  *
  * @throws {PackageCheckError} when check finds problems.
  */
@@ -278,11 +281,10 @@ async function admitChecked(host: InstallHost, source: string, dir: string): Pro
   const isFolder = (await Deno.stat(source).catch(() => null))?.isDirectory ?? false;
   // An archive is checked in its staging folder; a command to run names the author's folder.
   const folder = isFolder ? dir : "<source folder>";
-  const problems = await checkBuiltPackage(dir, {
-    pool: host.pool,
-    limits: host.limits,
-    folder,
-  });
+  const options = { pool: host.pool, limits: host.limits, folder };
+  const problems = isFolder
+    ? (await checkPackage(dir, options)).problems
+    : await checkBuiltPackage(dir, options);
   if (problems.length === 0) return;
   const shown = await manifestLabel(dir) ?? source;
   throw new PackageCheckError(

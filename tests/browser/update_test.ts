@@ -37,13 +37,13 @@ Deno.test("an update that asks for more waits for approval", BROWSER_TEST, async
       return (JSON.parse(answer.stdout) as { version: string }).version;
     };
     /** Installs v1 approved, then v2 from the CLI without --approve, which leaves it waiting. */
-    const waitingUpdate = async (id: string) => {
+    const waitingUpdate = async (id: string, asks = ["net:tracker.example.com"]) => {
       await installation.install(
         await installation.writePackage(versioned(id, "1.0.0", ["background"])),
         project,
       );
       const v2 = await installation.writePackage(
-        versioned(id, "2.0.0", ["background", "net:tracker.example.com"]),
+        versioned(id, "2.0.0", ["background", ...asks]),
       );
       const stored = await installation.sync(["install", v2, "--project", project, "--replace"]);
       assert.match(stored.stdout + stored.stderr, /2\.0\.0/, stored.stderr);
@@ -101,6 +101,42 @@ Deno.test("an update that asks for more waits for approval", BROWSER_TEST, async
         },
       );
     }
+
+    await t.step(
+      "a wide permission stands apart as on the install card, and Approve is not the default",
+      async () => {
+        const id = "prober";
+        await waitingUpdate(id, ["net:localhost", "net:tracker.example.com"]);
+        for (const colorScheme of ["light", "dark"] as const) {
+          const watched = await openPage(browser, installation, {
+            path: `/p/${encodeURIComponent(project)}/extensions/${id}`,
+            colorScheme,
+          });
+          const { page } = watched;
+          const notice = page.getByRole("region", {
+            name: /Version 2\.0\.0 waits for your approval/,
+          });
+          const wide = notice.getByRole("group", { name: "Beyond what Sync guards" });
+          await expectText(wide, /net:localhost/);
+          await expectText(wide, /a server on this machine or your network trusts whoever asks/);
+          await expectText(wide, /Approve only a package you trust/);
+          assert.equal(await wide.getByText("net:tracker.example.com").count(), 0);
+          await expectText(notice, /net:tracker\.example\.com/);
+          const approve = notice.getByRole("button", { name: EXTENSION.approveUpdate });
+          const look = await approve.getAttribute("class");
+          assert.match(look ?? "", /\bdanger\b/);
+          assert.doesNotMatch(look ?? "", /\bprimary\b/, "Approve does not look like the default");
+          assert.equal(await hasFocus(approve), false, "Approve does not have the focus");
+          // Enter where the page left the focus approves nothing.
+          await page.keyboard.press("Enter");
+          await expectText(notice, /net:localhost/);
+          await watched.assertAccessible(`an update asking for a wide permission (${colorScheme})`);
+          await watched.screenshot(`update-waiting-wide-${colorScheme}`);
+          await watched.close();
+        }
+        assert.equal(await which(id), "1.0.0", "nothing was approved");
+      },
+    );
   } finally {
     await installation.close();
     await browser.close();

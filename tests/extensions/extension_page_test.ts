@@ -35,6 +35,7 @@ Deno.test("describeExtension() describes what serves, and shows only what an upd
       widened: [{
         permission: "work.agent",
         text: "may order agent sessions, which spend your agent's tokens, even while you are away",
+        wide: false,
       }],
       serves: "1.0.0",
     });

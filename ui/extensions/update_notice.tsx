@@ -3,6 +3,7 @@ import type { ExtensionPageResponse } from "../../runtime/web/api/types.ts";
 import type { InstallAnswer } from "../../runtime/web/api/events_types.ts";
 import { messageOf, postJson } from "../api/client.ts";
 import { useDelayed } from "../common/use_delayed.ts";
+import { WidePermissions } from "../install/wide_permissions.tsx";
 import { approvedWords } from "./page_words.ts";
 
 /** Props of {@linkcode UpdateNotice}. */
@@ -19,7 +20,8 @@ export interface UpdateNoticeProps {
 
 /**
  * An update that waits for a person: only what it asks for beyond what this
- * project approved, which version serves meanwhile, and Approve.
+ * project approved (what reaches past what Sync guards set apart first, in the
+ * install card's warning), which version serves meanwhile, and Approve.
  */
 export function UpdateNotice(props: UpdateNoticeProps) {
   const { update } = props;
@@ -42,18 +44,25 @@ export function UpdateNotice(props: UpdateNoticeProps) {
     }
   };
   const titleId = "update-title";
+  // What reaches past what Sync guards stands apart, as on the install card, and Approve
+  // then drops the look of the default action; nothing here ever takes the focus for it.
+  const wide = update.widened.filter((line) => line.wide);
+  const plain = update.widened.filter((line) => !line.wide);
   return (
     <section class="update-notice" aria-labelledby={titleId}>
       <h3 id={titleId}>Version {update.version} waits for your approval</h3>
       <p class="secondary">It asks for more than this project approved:</p>
-      <ul class="permission-list">
-        {update.widened.map((line) => (
-          <li key={line.permission}>
-            <span class="primary">{line.text}</span>{" "}
-            <span class="tertiary mono">{line.permission}</span>
-          </li>
-        ))}
-      </ul>
+      <WidePermissions permissions={wide} titleId="update-wide-title" />
+      {plain.length > 0 && (
+        <ul class="permission-list">
+          {plain.map((line) => (
+            <li key={line.permission}>
+              <span class="primary">{line.text}</span>{" "}
+              <span class="tertiary mono">{line.permission}</span>
+            </li>
+          ))}
+        </ul>
+      )}
       <p class="tertiary">
         {update.serves === null
           ? "Nothing serves this project until you approve."
@@ -62,7 +71,7 @@ export function UpdateNotice(props: UpdateNoticeProps) {
       <div class="update-actions">
         <button
           type="button"
-          class="button primary"
+          class={wide.length > 0 ? "button danger" : "button primary"}
           onClick={() => !busy && approve()}
           aria-disabled={busy}
         >

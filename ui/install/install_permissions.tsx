@@ -1,4 +1,5 @@
 import type { CardPermission, InstallCard } from "../../runtime/web/api/events_types.ts";
+import { WidePermissions } from "./wide_permissions.tsx";
 
 /** Props of {@linkcode InstallPermissions}. */
 export interface InstallPermissionsProps {
@@ -40,19 +41,7 @@ export function InstallPermissions(props: InstallPermissionsProps) {
           {pkg.version}.
         </p>
       )}
-      {wide.length > 0 && (
-        <div class="install-card-wide" role="group" aria-labelledby="install-card-wide-title">
-          <p id="install-card-wide-title" class="install-card-wide-title">
-            <span aria-hidden="true" class="install-card-wide-mark">!</span>
-            Beyond what Sync guards
-          </p>
-          <p class="secondary">
-            Sync cannot see what {wide.length === 1 ? "this does" : "these do"}:{" "}
-            {reach(wide)}. Approve only a package you trust.
-          </p>
-          {permissionList(wide)}
-        </div>
-      )}
+      <WidePermissions permissions={wide} titleId="install-card-wide-title" />
       {card.permissions.length === 0
         ? <p class="secondary">No permissions.</p>
         : plain.length > 0 &&
@@ -62,16 +51,6 @@ export function InstallPermissions(props: InstallPermissionsProps) {
       )}
     </section>
   );
-}
-
-/** Why permissions beyond Sync's guard reach so far, for the kinds among them. */
-function reach(wide: CardPermission[]): string {
-  const local = wide.some((p) => p.permission.startsWith("net:"));
-  const programs = wide.some((p) => !p.permission.startsWith("net:"));
-  return [
-    programs ? "a program runs as you, with full user access" : "",
-    local ? "a server on this machine or your network trusts whoever asks" : "",
-  ].filter((part) => part !== "").join(", and ");
 }
 
 /** The permissions, each with what it allows. */

@@ -16,8 +16,9 @@
  *   names) is one module that imports nothing, exports `activate`, makes no
  *   code from strings, and reaches for no global a screen's frame lacks.
  *
- * Install runs {@linkcode checkBuiltPackage} and refuses what it reports, in
- * the same words.
+ * Install refuses what check reports, in the same words: a folder through
+ * `checkPackage` (built first, as here), an archive through
+ * {@linkcode checkBuiltPackage} (its built files are what it ships).
  *
  * @module
  */

@@ -80,6 +80,7 @@ Deno.test("POST /api/extensions/:id/approve approves the update that waits", asy
         widened: [{
           permission: "net:api.example.com",
           text: "may reach api.example.com over the network, through the host",
+          wide: false,
         }],
         serves: "1.0.0",
       });
