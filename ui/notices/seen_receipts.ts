@@ -10,6 +10,8 @@
 
 /** The `localStorage` key the ids are kept under, by project. */
 const STORAGE_KEY = "sync.seenReceipts";
+/** A receipt's id as the server writes it; anything else kept is passed over, not sent. */
+const RECEIPT_ID = /^[0-9a-z]{10}-[0-9a-z]{4}-[0-9a-z]{1,32}$/;
 /** The most projects kept: the oldest go first. */
 const MOST_PROJECTS = 200;
 
@@ -30,6 +32,7 @@ export function seenReceipt(project: string): string | undefined {
  * @param id The receipt's id.
  */
 export function seeReceipt(project: string, id: string): void {
+  if (!RECEIPT_ID.test(id)) return;
   const seen = read();
   const known = seen.get(project);
   if (known !== undefined && known >= id) return;
@@ -49,7 +52,8 @@ function read(): Map<string, string> {
     if (!Array.isArray(parsed)) return new Map();
     return new Map(
       parsed.filter((pair): pair is [string, string] =>
-        Array.isArray(pair) && typeof pair[0] === "string" && typeof pair[1] === "string"
+        Array.isArray(pair) && typeof pair[0] === "string" && typeof pair[1] === "string" &&
+        RECEIPT_ID.test(pair[1])
       ),
     );
   } catch {
