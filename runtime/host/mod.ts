@@ -42,6 +42,8 @@ export {
   RECEIPTS_KEPT,
   writeReceipt,
 } from "./receipts.ts";
+export { matchingReceipts } from "./matching_receipts.ts";
+export type { MatchingReceipts, MatchingReceiptsOptions } from "./matching_receipts.ts";
 export { runningHandlers } from "./running_claim.ts";
 export type { RunningHandlersOptions } from "./running_claim.ts";
 export type { ListReceiptsOptions, ReceiptRef } from "./receipts.ts";

@@ -19,29 +19,25 @@
  *
  * @module
  */
-import { type Context, Hono } from "hono";
-import { isPackageId, notAPackageId } from "../packages/mod.ts";
+import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { secureHeaders } from "hono/secure-headers";
 import { httpStatusOf } from "../error_status.ts";
-import { InvalidInputError } from "../errors.ts";
 import { openProject } from "../lifecycle/mod.ts";
-import { listReceipts, RECEIPTS_KEPT } from "../host/mod.ts";
 import { WEB_LIMITS } from "../limits.ts";
 import { projectPath } from "../projects/mod.ts";
-import { projectFolder } from "./project_folder.ts";
 import { jsonBody } from "./middleware/json_body.ts";
 import { loopbackHost } from "./middleware/loopback_host.ts";
 import { OVER_OWNER_SOCKET, ownerSocketOnly } from "./middleware/owner_socket_only.ts";
 import { sameOrigin } from "./middleware/same_origin.ts";
 import { tokenGuard } from "./middleware/token_guard.ts";
-import { integerParam } from "./query_params.ts";
 import { jsonObjectBody } from "./json_object_body.ts";
 import { commandRoutes, type CommandRunner } from "./api/commands.ts";
 import { extensionApproveRoute } from "./api/extension_approve.ts";
 import { extensionPageRoute } from "./api/extension_page.ts";
 import { extensionRunRoute } from "./api/extension_run.ts";
 import { receiptConsoleRoute } from "./api/receipt_console.ts";
+import { receiptsRoute } from "./api/receipts.ts";
 import { extensionRemoveRoute } from "./api/extension_remove.ts";
 import { extensionsRoute } from "./api/extensions.ts";
 import { extensionSwitchRoute } from "./api/extension_switch.ts";
@@ -192,6 +188,7 @@ export function createApp(host: WebHost, options: AppOptions): WebApp {
   app.route("/api/records", recordRoutes(host));
   app.route("/api/extensions", extensionRunRoute(host));
   app.route("/api/extensions", receiptConsoleRoute(host));
+  app.route("/api/receipts", receiptsRoute(host));
   const uploads = new UploadStore(host.home, { now: host.now });
   app.route("/api", uploadRoutes(uploads));
   app.route("/api", installRoutes(host, uploads));
@@ -207,14 +204,6 @@ export function createApp(host: WebHost, options: AppOptions): WebApp {
     // The thrown errors stay here; their name and message are on each run.
     const opened = result.opened.map(({ failure: _, ...run }) => run);
     return c.json({ ...result, opened });
-  });
-  app.get("/api/receipts", async (c) => {
-    const project = await projectFolder(c.req.query("project"));
-    const receipts = await listReceipts(host.kv, project, {
-      packageId: packageIdParam(c),
-      limit: integerParam(c, "limit", { min: 1, max: RECEIPTS_KEPT, fallback: 50 }),
-    });
-    return c.json({ receipts });
   });
   app.route("/api/screens", screenRoutes(host));
   app.route("/", screens.documents);
@@ -243,12 +232,4 @@ function browsePlaces(given: Partial<BrowsePlaces> = {}): BrowsePlaces {
 /** A screen's document or one of its files. */
 function isScreenPath(path: string): boolean {
   return path.startsWith("/screens/") || path.startsWith(SCREEN_FILES_PATH);
-}
-
-/** The `id` parameter, a package id when given. */
-function packageIdParam(c: Context): string | undefined {
-  const id = c.req.query("id");
-  if (id === undefined || id === "") return undefined;
-  if (!isPackageId(id)) throw new InvalidInputError(`id: ${notAPackageId(id)}`);
-  return id;
 }

@@ -4,19 +4,25 @@
  * extension whose lamp says it needs the person, a conversation waiting for
  * an answer or a sign-in, or one whose agent failed. Built from what the
  * window already has — the lamps of the installed packages, the event
- * stream's receipts and sessions — plus Chat's list, read once and again
- * after the stream was lost.
+ * stream's receipts and sessions — plus Chat's list and the project's failed
+ * background calls the person has not seen (those of while no window was
+ * open), each read once and again after the stream was lost.
  *
  * @module
  */
 import { computed, type ReadonlySignal, signal } from "@preact/signals";
 import type { ChatListResponse, ChatRow } from "../../runtime/web/api/chat_types.ts";
-import type { ExtensionSummary, Receipt } from "../../runtime/web/api/types.ts";
+import type {
+  ExtensionSummary,
+  ProjectReceiptsResponse,
+  Receipt,
+} from "../../runtime/web/api/types.ts";
 import type { StreamEvent } from "../../runtime/web/api/events_types.ts";
 import { getJson } from "../api/client.ts";
 import type { ProjectState } from "../state/project_state.ts";
 import { type Area, projectPath } from "../state/route.ts";
 import { dismissedNotices } from "./dismissed_notices.ts";
+import { seenReceipt, seeReceipt } from "./seen_receipts.ts";
 
 /** A notice of something in the background that needs the person. */
 export interface WindowNotice {
@@ -50,8 +56,11 @@ const FAILURE_REASONS: ReadonlySet<string> = new Set([
   "cannot-load",
 ]);
 
-/** Occasions whose failed calls nobody watched: the clock's, and an agent's. */
-const UNWATCHED_OCCASIONS: ReadonlySet<string> = new Set(["clock", "agent"]);
+/** Occasions whose failed calls nobody watched: the clock's, an agent's, a lifecycle moment's. */
+const UNWATCHED_OCCASIONS: ReadonlySet<string> = new Set(["clock", "agent", "lifecycle"]);
+
+/** The most failures of while no window was open told one by one; the rest are counted. */
+const MOST_MISSED = 3;
 
 /** The most failed calls kept as notices; older ones are in their receipts. */
 const MOST_RECEIPTS = 20;
@@ -79,6 +88,34 @@ interface SessionFacts {
 export function openWindowNotices(state: ProjectState): WindowNotices {
   const sessions = signal<ReadonlyMap<string, SessionFacts>>(new Map());
   const receipts = signal<Receipt[]>([]);
+  /** Failures not seen past those told one by one: how many, and the newest receipt's id. */
+  const missed = signal<{ count: number; newest: string } | null>(null);
+  const addReceipts = (found: readonly Receipt[]) => {
+    const byId = new Map([...receipts.value, ...found].map((receipt) => [receipt.id, receipt]));
+    // Receipt ids sort by when the call started: the newest first.
+    const all = [...byId.values()].sort((a, b) => a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+    receipts.value = all.slice(0, MOST_RECEIPTS);
+    // Told now: a reload asks only for failures newer than these.
+    if (all[0]) seeReceipt(state.project, all[0].id);
+  };
+  let missing = 0;
+  const readMissed = async () => {
+    const mine = ++missing;
+    try {
+      const found = await getJson<ProjectReceiptsResponse>("/api/receipts", {
+        project: state.project,
+        outcome: "failed",
+        occasion: [...UNWATCHED_OCCASIONS].join(","),
+        limit: MOST_MISSED,
+        after: seenReceipt(state.project),
+      });
+      if (mine !== missing || !found.receipts[0]) return;
+      if (found.more > 0) missed.value = { count: found.more, newest: found.receipts[0].id };
+      addReceipts(found.receipts);
+    } catch {
+      // The receipts could not be read: the next reconnect asks again.
+    }
+  };
   let reading = 0;
   const readChat = async () => {
     const mine = ++reading;
@@ -96,8 +133,10 @@ export function openWindowNotices(state: ProjectState): WindowNotices {
     }
   };
   const heard = (event: StreamEvent) => {
-    if (event.type === "resync") void readChat();
-    else if (event.type === "session") {
+    if (event.type === "resync") {
+      void readChat();
+      void readMissed();
+    } else if (event.type === "session") {
       const s = event.session;
       const next = new Map(sessions.value);
       if (event.deleted) {
@@ -121,11 +160,12 @@ export function openWindowNotices(state: ProjectState): WindowNotices {
       event.type === "receipt" && event.receipt.outcome === "failed" &&
       UNWATCHED_OCCASIONS.has(event.receipt.occasion.kind)
     ) {
-      receipts.value = [event.receipt, ...receipts.value].slice(0, MOST_RECEIPTS);
+      addReceipts([event.receipt]);
     }
   };
   const stop = state.listen(heard);
   void readChat();
+  void readMissed();
   const notices = computed(() => {
     const dismissed = dismissedNotices.value;
     const extensions = state.extensions.value ?? [];
@@ -139,6 +179,7 @@ export function openWindowNotices(state: ProjectState): WindowNotices {
       const notice = receiptNotice(state.project, receipt, extensions);
       if (!told.has(notice.id)) all.push(notice);
     }
+    if (missed.value) all.push(missedNotice(state.project, missed.value));
     return all.filter((notice) => !dismissed.has(notice.id));
   });
   return {
@@ -146,6 +187,7 @@ export function openWindowNotices(state: ProjectState): WindowNotices {
     dispose() {
       stop();
       reading++;
+      missing++;
     },
   };
 }
@@ -192,7 +234,7 @@ function receiptNotice(
   extensions: ExtensionSummary[],
 ): WindowNotice {
   const name = extensions.find((e) => e.id === receipt.packageId)?.name ?? receipt.packageId;
-  const when = receipt.occasion.kind === "clock" ? "on the clock" : "called by an agent";
+  const when = occasionWords(receipt);
   const error = receipt.error?.message ?? "";
   const quoted = error.length > MOST_ERROR_CHARS ? `${error.slice(0, MOST_ERROR_CHARS)}…` : error;
   return {
@@ -204,6 +246,29 @@ function receiptNotice(
       ? `${quoted}${/[.!?…]$/.test(quoted) ? "" : "."} Its receipt says more.`
       : "Its receipt says more.",
     href: projectPath(project, "extensions", receipt.packageId),
+  };
+}
+
+function occasionWords(receipt: Receipt): string {
+  const { kind, moment } = receipt.occasion;
+  if (kind === "clock") return "on the clock";
+  if (kind === "agent") return "called by an agent";
+  if (moment === "opened") return "when the project was opened";
+  if (moment === "installed") return "after it was installed";
+  if (moment === "removed") return "before it was removed";
+  return "in the background";
+}
+
+function missedNotice(project: string, missed: { count: number; newest: string }): WindowNotice {
+  return {
+    id: `${project}\u0000missed\u0000${missed.newest}`,
+    area: "extensions",
+    about: "",
+    title: missed.count === 1 ? "1 more failure" : `${missed.count} more failures`,
+    text:
+      "Calls on the clock, by agents or at lifecycle moments failed while no window was open. " +
+      "Each extension's page lists its receipts.",
+    href: projectPath(project, "extensions"),
   };
 }
 

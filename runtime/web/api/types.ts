@@ -35,6 +35,7 @@ export type { Lamp, LampNotice, LampReason, LampState };
 export type { ScheduleView } from "../../clock/mod.ts";
 export type { Outcome, Receipt, Source } from "../../types.ts";
 export type { KeptConsoleLine, ReceiptConsole } from "../../host/mod.ts";
+export type { ProjectReceiptsResponse } from "./receipts_types.ts";
 
 /** What every route answers when it refuses: a message naming what was wrong, and the error's class. */
 export interface ErrorResponse {
