@@ -221,12 +221,13 @@ export default function register() {
           { title: "All projects", glyph: "‹", shown: false },
           { title: "Extensions", glyph: "▦", shown: false },
           { title: "Chat", glyph: "✎", shown: false },
+          { title: "Records", glyph: "▤", shown: false },
           // Their initials meet, so each shows two letters.
           { title: "Board", glyph: "Bo", shown: false },
           { title: "Broken", glyph: "Br", shown: false },
         ]);
         // Each keeps its name for a screen reader, though only its glyph shows.
-        for (const name of ["All projects", "Extensions", "Chat", "Board", "Broken"]) {
+        for (const name of ["All projects", "Extensions", "Chat", "Records", "Board", "Broken"]) {
           await expectCount(navigator.getByRole("link", { name, exact: true }), 1);
         }
         await watched.assertAccessible("the narrow window's navigator");
