@@ -22,6 +22,9 @@ const GREETER = `export default function register() {
     },
     "greeter.count": () => "three greetings so far",
     "greeter.setup": () => null,
+    "greeter.fail": () => {
+      throw new RangeError("the guest list is empty");
+    },
   };
 }`;
 
@@ -54,7 +57,7 @@ Deno.test(
       const project = await installation.project("site");
       const greeter = await installation.writePackage({
         id: "greeter",
-        handlers: ["greeter.greet", "greeter.count", "greeter.setup"],
+        handlers: ["greeter.greet", "greeter.count", "greeter.setup", "greeter.fail"],
         service: GREETER,
         manifest: {
           handlers: {
@@ -72,6 +75,7 @@ Deno.test(
             },
             "greeter.count": { description: "Counts the greetings" },
             "greeter.setup": { description: "Sets up" },
+            "greeter.fail": { description: "Fails" },
           },
           lifecycle: { installed: "greeter.setup" },
         },
@@ -160,6 +164,13 @@ Deno.test(
           const count = handlerRow(page, "greeter.count");
           await count.getByRole("button", { name: RUN.runNow, exact: true }).click();
           await expectText(count.locator("pre.run-answer"), "three greetings so far");
+
+          const fail = handlerRow(page, "greeter.fail");
+          await fail.getByRole("button", { name: RUN.runNow, exact: true }).click();
+          const failure = fail.locator(".run-error");
+          await expectText(failure, /the guest list is empty/);
+          const words = (await failure.textContent()) ?? "";
+          assert.doesNotMatch(words, /^\s*\w+Error:/, `it starts in words: ${words}`);
 
           const setup = handlerRow(page, "greeter.setup");
           const button = setup.getByRole("button", { name: RUN.runNow, exact: true });
