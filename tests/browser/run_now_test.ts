@@ -226,6 +226,13 @@ Deno.test(
         await watched.close();
       });
 
+      await t.step("serve's terminal says nothing of Deno's request signal after Run now", () => {
+        const warned = installation.serveLines.filter((line) =>
+          /request\.signal|legacy/.test(line)
+        );
+        assert.deepEqual(warned, [], "no warning about how a request's signal aborts");
+      });
+
       await t.step(
         "a receipt links to the conversation its call began, and that to what it is about",
         async () => {
