@@ -353,6 +353,9 @@ interface SourcePlace {
 async function runCall(call: Job): Promise<FromWorker & { type: "done" }> {
   const base = { type: "done" as const, callId: call.callId };
   const sent = (done: FromWorker & { type: "done" }) => {
+    // However the call ended, the host learns how many lines it dropped.
+    const dropped = session?.consoleDropped ?? 0;
+    if (dropped > 0) done.consoleDropped = dropped;
     send(done);
     return done;
   };
@@ -847,6 +850,11 @@ class CallSession {
     return this.#onHostCall(this.#vm.getString(nameHandle), argsHandle);
   }
 
+  /** How many console lines the handler wrote past its budget, which were not sent. */
+  get consoleDropped(): number {
+    return Math.max(0, this.#consoleLines - this.#call.limits.maxConsoleLines);
+  }
+
   /** A console line: sent to the host within the call's line budget. */
   onConsole(
     level: ConsoleLevel,
@@ -871,6 +879,7 @@ class CallSession {
         type: "log",
         callId: this.#call.callId,
         level: "warn",
+        notice: true,
         text:
           `console output limit of ${this.#call.limits.maxConsoleLines} lines reached; further lines dropped`,
       });

@@ -17,6 +17,7 @@ const MAIN = new URL("../../main.ts", import.meta.url);
 export const SERVE_FLAGS: readonly string[] = [
   "--unstable-kv",
   "--unstable-worker-options",
+  "--unstable-no-legacy-abort",
   "--allow-read",
   "--allow-write",
   "--allow-net",

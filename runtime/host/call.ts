@@ -515,12 +515,14 @@ async function callOnce(
       },
       // Asked only once a host function answered, so after `preparing`.
       answerLimit: (fn) => dispatch?.answerLimit?.(fn),
-      log: (level: ConsoleLevel, text) => {
-        keep.add(level, text);
+      log: (level: ConsoleLevel, text, notice) => {
+        if (notice) keep.droppedBefore();
+        else keep.add(level, text);
         const line = consoleLine(id, level, text);
         if (telling) resources.log(line);
         else lines.push(line);
       },
+      consoleDropped: (count) => keep.dropped(count),
       signal: refused.signal,
       cancel: options.signal,
     });

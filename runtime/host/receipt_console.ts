@@ -28,6 +28,11 @@ export interface ReceiptConsole {
   lines: KeptConsoleLine[];
   /** How many lines the call wrote after those kept, which are not kept. */
   leftOut: number;
+  /**
+   * The call wrote at least `leftOut` lines more, not exactly: its worker
+   * dropped lines and stopped before it said how many.
+   */
+  atLeast?: boolean;
 }
 
 /**
@@ -40,6 +45,8 @@ export class ConsoleKeep {
   #lines: KeptConsoleLine[] = [];
   #chars = 0;
   #leftOut = 0;
+  #dropping = false;
+  #droppedCounted = false;
   #limits: ReceiptConsoleLimits;
 
   /**
@@ -70,6 +77,26 @@ export class ConsoleKeep {
     this.#chars += line.length;
   }
 
+  /**
+   * Takes the worker's word that it drops the handler's further lines: the
+   * count comes with the call's end ({@linkcode ConsoleKeep.dropped}); until
+   * it does, the call wrote at least one line more.
+   */
+  droppedBefore(): void {
+    this.#dropping = true;
+  }
+
+  /**
+   * Takes how many lines the worker dropped past its budget, which never
+   * reached the host: each is a line left out.
+   *
+   * @param count The lines dropped.
+   */
+  dropped(count: number): void {
+    this.#leftOut += count;
+    this.#droppedCounted = true;
+  }
+
   /** How many lines are kept. */
   get kept(): number {
     return this.#lines.length;
@@ -77,8 +104,10 @@ export class ConsoleKeep {
 
   /** What to store with the receipt; null when the call wrote no line. */
   stored(): ReceiptConsole | null {
-    if (this.#lines.length === 0 && this.#leftOut === 0) return null;
-    return { lines: [...this.#lines], leftOut: this.#leftOut };
+    const uncounted = this.#dropping && !this.#droppedCounted;
+    const leftOut = this.#leftOut + (uncounted ? 1 : 0);
+    if (this.#lines.length === 0 && leftOut === 0) return null;
+    return { lines: [...this.#lines], leftOut, ...(uncounted ? { atLeast: true } : {}) };
   }
 }
 

@@ -96,8 +96,13 @@ export interface CallHooks {
   readAhead?: HostDispatch;
   /** Told, when the call answers, the reads it began with ({@linkcode DoneMessage.reads}). */
   readsMade?: (reads: ReadAhead[]) => void;
-  /** Console lines from handler code. */
-  log?: (level: ConsoleLevel, text: string) => void;
+  /**
+   * Console lines from handler code, and the worker's notice (`notice` true)
+   * that the handler's further lines are dropped past its line budget.
+   */
+  log?: (level: ConsoleLevel, text: string, notice: boolean) => void;
+  /** Told, when the call answers, how many console lines the worker dropped past its budget. */
+  consoleDropped?: (count: number) => void;
   /**
    * Aborted when the call's answer is no longer wanted (its claim was
    * refused): a call that has no worker yet then never runs, and fails.
@@ -442,13 +447,14 @@ export class IsolatePool {
     if (!active || !("callId" in message) || message.callId !== active.callId) return;
     switch (message.type) {
       case "log":
-        active.hooks.log?.(message.level, message.text);
+        active.hooks.log?.(message.level, message.text, message.notice === true);
         return;
       case "host":
         this.#answerHost(slot, active, message.requestId, message.fn, message.args);
         return;
       case "done":
         if (message.reads) active.hooks.readsMade?.(message.reads);
+        if (message.consoleDropped) active.hooks.consoleDropped?.(message.consoleDropped);
         if (message.error) active.reject(toDomainError(message.error));
         else active.resolve(message.value ?? "null");
         if (message.fatal) this.#replace(slot);

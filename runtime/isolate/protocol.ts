@@ -255,6 +255,8 @@ export interface LogMessage {
   level: ConsoleLevel;
   /** The line: the arguments joined by spaces, non-strings as JSON, cut to 4,096 characters. */
   text: string;
+  /** The line is the worker's word that the handler's further lines are dropped, not the handler's. */
+  notice?: true;
 }
 
 /** Worker → host: the call ended. */
@@ -280,6 +282,8 @@ export interface DoneMessage {
    * of the handler's next calls.
    */
   reads?: ReadAhead[];
+  /** How many console lines the handler wrote past its line budget, which were never sent. */
+  consoleDropped?: number;
 }
 
 /** Everything a worker sends. */

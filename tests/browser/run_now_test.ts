@@ -22,6 +22,9 @@ const GREETER = `export default function register() {
     },
     "greeter.count": () => "three greetings so far",
     "greeter.setup": () => null,
+    "greeter.fail": () => {
+      throw new RangeError("the guest list is empty");
+    },
   };
 }`;
 
@@ -54,7 +57,7 @@ Deno.test(
       const project = await installation.project("site");
       const greeter = await installation.writePackage({
         id: "greeter",
-        handlers: ["greeter.greet", "greeter.count", "greeter.setup"],
+        handlers: ["greeter.greet", "greeter.count", "greeter.setup", "greeter.fail"],
         service: GREETER,
         manifest: {
           handlers: {
@@ -72,6 +75,7 @@ Deno.test(
             },
             "greeter.count": { description: "Counts the greetings" },
             "greeter.setup": { description: "Sets up" },
+            "greeter.fail": { description: "Fails" },
           },
           lifecycle: { installed: "greeter.setup" },
         },
@@ -161,6 +165,13 @@ Deno.test(
           await count.getByRole("button", { name: RUN.runNow, exact: true }).click();
           await expectText(count.locator("pre.run-answer"), "three greetings so far");
 
+          const fail = handlerRow(page, "greeter.fail");
+          await fail.getByRole("button", { name: RUN.runNow, exact: true }).click();
+          const failure = fail.locator(".run-error");
+          await expectText(failure, /the guest list is empty/);
+          const words = (await failure.textContent()) ?? "";
+          assert.doesNotMatch(words, /^\s*\w+Error:/, `it starts in words: ${words}`);
+
           const setup = handlerRow(page, "greeter.setup");
           const button = setup.getByRole("button", { name: RUN.runNow, exact: true });
           assert.equal(await button.getAttribute("aria-disabled"), "true");
@@ -213,6 +224,13 @@ Deno.test(
         const receipt = page.locator(`[${RECEIPT_ID_ATTRIBUTE}]`).first();
         await expectText(receipt, /Cancelled/);
         await watched.close();
+      });
+
+      await t.step("serve's terminal says nothing of Deno's request signal after Run now", () => {
+        const warned = installation.serveLines.filter((line) =>
+          /request\.signal|legacy/.test(line)
+        );
+        assert.deepEqual(warned, [], "no warning about how a request's signal aborts");
       });
 
       await t.step(

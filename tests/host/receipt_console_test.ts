@@ -49,12 +49,21 @@ Deno.test("`callHandler()` keeps a call's console lines with its receipt", async
   try {
     await env.install({
       id: "chatty",
-      handlers: ["chatty.talk", "chatty.flood", "chatty.quiet", "chatty.fail"],
+      handlers: [
+        "chatty.talk",
+        "chatty.flood",
+        "chatty.quiet",
+        "chatty.fail",
+        "chatty.torrent",
+        "chatty.spill",
+      ],
       service: `export default function register() {
   return {
     "chatty.talk": (payload) => { console.log("hello", payload?.name ?? "nobody"); console.warn("careful\\nnow"); return 1; },
     "chatty.flood": () => { for (let i = 0; i < 100; i++) console.log(String(i).padStart(3, "0") + "y".repeat(3000)); return 2; },
     "chatty.quiet": () => 3,
+    "chatty.torrent": () => { for (let i = 0; i < 20000; i++) console.log("line " + i); return 4; },
+    "chatty.spill": () => { for (let i = 0; i < 5000; i++) console.log("line " + i); throw new Error("spilt"); },
     "chatty.fail": () => { console.error("about to fail"); throw new Error("it broke"); },
   };
 }`,
@@ -88,6 +97,25 @@ Deno.test("`callHandler()` keeps a call's console lines with its receipt", async
       assert.match(kept.lines[0].text, /^000y+… \[cut: [\d,]+ more characters\]$/);
       assert.equal(kept.lines.length + kept.leftOut, 100, "every line is kept or counted");
       assert.ok(new TextEncoder().encode(JSON.stringify(kept)).byteLength < 64 * 1024);
+    });
+
+    await t.step("past the worker's line budget, every line written is counted", async () => {
+      await env.call("chatty", "chatty.torrent");
+      const receipt = await receiptOf("chatty.torrent");
+      const kept = (await readReceiptConsole(env.kv, env.project, "chatty", receipt.id))!;
+      assert.equal(kept.lines.length, 100);
+      assert.equal(kept.lines[99].text, "line 99", "the worker's own notice is not a kept line");
+      assert.equal(kept.leftOut, 20000 - 100);
+      assert.equal(kept.atLeast, undefined, "counted exactly");
+
+      await assert.rejects(env.call("chatty", "chatty.spill"), { name: "HandlerFailedError" });
+      const spilt = await readReceiptConsole(
+        env.kv,
+        env.project,
+        "chatty",
+        (await receiptOf("chatty.spill")).id,
+      );
+      assert.equal(spilt!.lines.length + spilt!.leftOut, 5000, "a failed call counts them too");
     });
 
     await t.step("a failed call keeps the lines it wrote", async () => {

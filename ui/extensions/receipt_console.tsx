@@ -87,6 +87,7 @@ export function ReceiptConsole(props: ReceiptConsoleProps) {
             </pre>
             {shown.kept.leftOut > 0 && (
               <p class="tertiary">
+                {shown.kept.atLeast ? "At least " : ""}
                 {shown.kept.leftOut === 1
                   ? "1 more line was written and not kept."
                   : `${shown.kept.leftOut} more lines were written and not kept.`}

@@ -36,11 +36,7 @@ export function RunResult(props: RunResultProps) {
           See its receipt
         </a>
       </p>
-      {result.error && (
-        <p class="error run-error">
-          <span class="receipt-error-name">{result.error.name}</span>: {result.error.message}
-        </p>
-      )}
+      {result.error && <p class="error run-error">{result.error.message}</p>}
       {answer?.kind === "none" && <p class="secondary">It answered nothing.</p>}
       {answer && answer.kind !== "none" && (
         <>

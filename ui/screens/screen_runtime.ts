@@ -156,7 +156,7 @@ async function start(connect: ConnectMessage, port: MessagePort): Promise<void> 
     await module.activate(ctx);
     port.postMessage({ type: "activated" });
   } catch (error) {
-    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    const message = error instanceof Error ? error.message : String(error);
     showFailure(message);
     port.postMessage({ type: "activation-failed", message });
   }

@@ -81,6 +81,8 @@ export function extensionRunRoute(host: WebHost): Hono {
         occasion: { kind: "extension" },
         source: { kind: "person", via: "window" },
         payload,
+        // Serve runs with --unstable-no-legacy-abort: the signal aborts only
+        // when the person goes away (Stop), not once the answer is sent.
         signal: c.req.raw.signal,
         onReceipt: (written) => left = written,
       });
