@@ -105,7 +105,9 @@ export async function listFolder(
   try {
     real = await Deno.realPath(given);
   } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw outside(given, roots);
+    const missing = error instanceof Deno.errors.NotFound ||
+      error instanceof Deno.errors.NotADirectory;
+    if (!missing) throw outside(given, roots);
     // Whether something is there is told only inside the roots: the deepest
     // folder of the path that is there, resolved, decides, so a link out of
     // home answers the same whether what follows it exists or not.
