@@ -306,11 +306,18 @@ export interface WebLimits {
    * few names around it.
    */
   maxJsonBodyBytes: number;
+  /**
+   * Deepest nesting of arrays and objects in a request body. Parsing a body
+   * of a million `[` holds the event loop most of a second; a body nested
+   * deeper than this is refused before it is parsed.
+   */
+  maxJsonDepth: number;
 }
 
 /** The limits every request to the web app is held to. */
 export const WEB_LIMITS: Readonly<WebLimits> = Object.freeze({
   maxJsonBodyBytes: 2 * 1024 * 1024,
+  maxJsonDepth: 128,
 });
 
 /** What an extension's page shows of the package's own files. */

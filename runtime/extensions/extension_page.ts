@@ -25,12 +25,12 @@ import {
   packageFile,
   readApproval,
   readServingState,
+  runNowRefusal,
 } from "../packages/mod.ts";
 import { readDeclaredIds } from "../projects/mod.ts";
 import type { Receipt } from "../types.ts";
 import { type Lamp, readLamp } from "./lamp.ts";
 import { type Removal, removalOf } from "./removal.ts";
-import { runNowRefusal } from "./run_refusal.ts";
 
 /** A permission, and what it means in the words `sync install` prints. */
 export interface PermissionLine {

@@ -32,7 +32,7 @@ export type {
   ScheduleLine,
 } from "./extension_page.ts";
 export { removalOf } from "./removal.ts";
-export { runNowRefusal } from "./run_refusal.ts";
+export { runNowRefusal } from "../packages/mod.ts";
 export type { Removal, RemovalManifest, RemovalOptions } from "./removal.ts";
 export { readScreenMemory, screenNetFetch, servingScreen } from "./screen.ts";
 export type {

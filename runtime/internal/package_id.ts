@@ -25,6 +25,26 @@ export function inheritedName(name: string): boolean {
 }
 
 /**
+ * The ids Sync itself writes kinds under, with what those records are. A
+ * package owns every kind under its own id, so a package with one of these
+ * ids would read and overwrite what Sync keeps there.
+ */
+const SYNC_OWN_IDS: ReadonlyMap<string, string> = new Map([
+  ["chat", "its records are the conversations Chat keeps (chat.conversation)"],
+]);
+
+/**
+ * Why `id` is Sync's own and no package's, or null when it is not.
+ *
+ * @param id A package id.
+ * @returns Such as "the id chat is Sync's own: its records are the conversations Chat keeps …".
+ */
+export function syncOwnIdProblem(id: string): string | null {
+  const what = SYNC_OWN_IDS.get(id);
+  return what === undefined ? null : `the id ${id} is Sync's own: ${what}; choose another id`;
+}
+
+/**
  * Whether `id` could be a package's id.
  *
  * @param id Anything.

@@ -10,6 +10,7 @@ import {
   type AgentTool,
   type LoadedPackage,
   publishedKinds,
+  runNowRefusal,
   servingPackage,
 } from "../packages/mod.ts";
 import { readDeclaredIds } from "../projects/mod.ts";
@@ -99,6 +100,12 @@ export async function readProjectOffer(
     for (const [handler, declared] of Object.entries(pkg.manifest.handlers)) {
       if (!declared.agent) continue;
       const name = toolNameOf(handler);
+      // What Sync runs as a package is installed or removed is no agent's to call.
+      const refusal = runNowRefusal(pkg.manifest, handler);
+      if (refusal !== null) {
+        log(`[mcp] ${handler} of ${id} is not offered as a tool: ${refusal}`);
+        continue;
+      }
       if (BUILT_IN_TOOLS.includes(name) || offer.tools.has(name)) {
         log(`[mcp] ${handler} of ${id} is not offered as a tool: the name ${name} is taken`);
         continue;

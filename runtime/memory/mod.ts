@@ -21,7 +21,7 @@ export {
   removeProjectMemory,
 } from "./store.ts";
 export type { OpenProjectMemoryOptions } from "./store.ts";
-export { parseRecordKey } from "./record.ts";
+export { assertKind, parseRecordKey } from "./record.ts";
 export { listRecordKinds, readRecordView, searchRecords } from "./record_view.ts";
 export type {
   RecordKindCount,

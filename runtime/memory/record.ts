@@ -83,6 +83,13 @@ function keyProblem(key: string): string | null {
 
 /** Checks a kind named in a query. */
 export function assertKind(kind: unknown): string {
+  // A kind is the part of a key before "/" and a name of one character follows.
+  const most = RECORD_LIMITS.maxKeyChars - 2;
+  if (typeof kind === "string" && characters(kind) > most) {
+    throw new InvalidInputError(
+      `Invalid kind ${show(kind)}: ${characters(kind)} characters, at most ${most} allowed.`,
+    );
+  }
   if (typeof kind !== "string" || !KIND_PATTERN.test(kind)) {
     throw new InvalidInputError(
       `Invalid kind ${show(kind)}: it must look like "package.type" (${KIND_PATTERN.source}).`,

@@ -22,7 +22,7 @@ import type { LifecycleMoment } from "../extension_api/service.ts";
 import { MANIFEST_LIMITS } from "../limits.ts";
 import { agentSchemaIssues } from "./agent_schema.ts";
 import { parseEvery } from "./every.ts";
-import { inheritedName, PACKAGE_ID_PATTERN } from "../internal/package_id.ts";
+import { inheritedName, PACKAGE_ID_PATTERN, syncOwnIdProblem } from "../internal/package_id.ts";
 
 /** The permissions a manifest may declare besides `net:<host>`. */
 export const PERMISSIONS = ["background", "schedule", "work.agent", "host.processes"] as const;
@@ -63,7 +63,7 @@ function idProblem(id: string): string | undefined {
     return `${show(id)} cannot be an id: every JavaScript object has a property of that name; ` +
       `choose another`;
   }
-  if (ID_PATTERN.test(id)) return undefined;
+  if (ID_PATTERN.test(id)) return syncOwnIdProblem(id) ?? undefined;
   if (ID_PATTERN.test(id.toLowerCase())) {
     return `${show(id)} has uppercase letters; ids are lowercase, like ${show(id.toLowerCase())}`;
   }

@@ -29,6 +29,7 @@ export type {
   ScheduleRow,
 } from "./manifest.ts";
 export { describePermission } from "./permission_text.ts";
+export { runNowRefusal } from "./run_refusal.ts";
 export { isWidePermission } from "./wide_permission.ts";
 export { compareVersions } from "./compare_versions.ts";
 export { sweepStaleStaging } from "./staging.ts";

@@ -19,7 +19,9 @@ const MANIFEST_BYTES = 256 * 1024;
 
 /**
  * Lists the bundled examples whose manifest reads, by name. A folder with no
- * manifest, or one that does not validate, is left out.
+ * manifest, or one that does not validate, is left out; so is one whose
+ * `manifest.json` is not a regular file of its own (a link could point
+ * anywhere serve may read, and opening a FIFO waits for a writer forever).
  *
  * @param dir The folder of examples, resolved.
  * @returns Each example's id, name, version, description and folder.
@@ -35,8 +37,11 @@ export async function listBundledExamples(dir: string): Promise<BundledExample[]
   for (const entry of entries) {
     if (!entry.isDirectory || entry.name.startsWith(".")) continue;
     const path = join(dir, entry.name);
+    const file = join(path, "manifest.json");
     try {
-      const bytes = await readFileAtMost(join(path, "manifest.json"), MANIFEST_BYTES);
+      const info = await Deno.lstat(file);
+      if (!info.isFile || info.size > MANIFEST_BYTES) continue;
+      const bytes = await readFileAtMost(file, MANIFEST_BYTES);
       if (bytes === null) continue;
       const manifest = parseManifest(new TextDecoder().decode(bytes), path);
       examples.push({

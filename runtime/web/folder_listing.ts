@@ -11,8 +11,11 @@ import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { InvalidInputError, NotFoundError, PermissionDeniedError } from "../errors.ts";
 import type { BrowseRoot, FolderEntry, FolderListing } from "./api/types.ts";
 
-/** The most subfolders one listing holds; a folder with more says it holds more. */
+/** The most subfolders one listing holds, the first by name; a folder with more says it holds more. */
 export const FOLDERS_LISTED = 1000;
+
+/** The longest name a folder can have on the filesystems Sync runs on, in bytes of UTF-8. */
+const NAME_MAX_BYTES = 255;
 
 /** Options for {@linkcode listFolder}. */
 export interface ListFolderOptions {
@@ -21,24 +24,37 @@ export interface ListFolderOptions {
 }
 
 /**
- * Resolves the roots, dropping those that are not folders.
+ * Resolves the roots, dropping those that are not folders, and a root that is
+ * the filesystem's root `/` (a HOME of `/`, or a link to it): browsing it
+ * would show the whole disk.
  *
  * @param roots The places the browser may show, with their paths as given.
- * @returns Each root that is a folder, with its resolved path.
+ * @returns Each root that is a folder, with its resolved path; and why each
+ *   root given was not offered, in words.
  */
-export async function resolveRoots(roots: readonly BrowseRoot[]): Promise<BrowseRoot[]> {
+export async function resolveRoots(
+  roots: readonly BrowseRoot[],
+): Promise<{ roots: BrowseRoot[]; leftOut: string[] }> {
   const resolved: BrowseRoot[] = [];
+  const leftOut: string[] = [];
   for (const root of roots) {
     // A relative root (an odd HOME) would be read from wherever serve started.
     if (!isAbsolute(root.path)) continue;
     try {
       const path = await Deno.realPath(root.path);
+      if (path === "/") {
+        leftOut.push(
+          `${root.label} (${root.path}) is not offered: it is the filesystem's root, and ` +
+            `browsing it would show the whole disk. Type the folder's path instead.`,
+        );
+        continue;
+      }
       if ((await Deno.stat(path)).isDirectory) resolved.push({ label: root.label, path });
     } catch {
       // A root that is not there is not offered.
     }
   }
-  return resolved;
+  return { roots: resolved, leftOut };
 }
 
 /**
@@ -63,19 +79,40 @@ export async function listFolder(
     );
   }
   const given = path ?? roots[0].path;
-  if (given.includes("\0") || !isAbsolute(given)) {
+  if (given.includes("\0")) {
+    throw new InvalidInputError(
+      "The path contains a NUL character, which no folder's path holds. Choose a folder from the list.",
+    );
+  }
+  if (!isAbsolute(given)) {
     throw new InvalidInputError(
       `${
         JSON.stringify(given)
       } is not an absolute path: give a folder's full path, starting with /.`,
     );
   }
+  const encoder = new TextEncoder();
+  for (const name of given.split("/")) {
+    const bytes = encoder.encode(name).length;
+    if (bytes > NAME_MAX_BYTES) {
+      throw new InvalidInputError(
+        `The name ${JSON.stringify(`${name.slice(0, 40)}…`)} in the path is too long: ` +
+          `${bytes} bytes, and a folder's name is at most ${NAME_MAX_BYTES}. Choose a folder from the list.`,
+      );
+    }
+  }
   let real: string;
   try {
     real = await Deno.realPath(given);
   } catch (error) {
-    // Whether something is there is told only inside the roots.
-    if (error instanceof Deno.errors.NotFound && rootOf(resolve(given), roots)) {
+    const missing = error instanceof Deno.errors.NotFound ||
+      error instanceof Deno.errors.NotADirectory;
+    if (!missing) throw outside(given, roots);
+    // Whether something is there is told only inside the roots: the deepest
+    // folder of the path that is there, resolved, decides, so a link out of
+    // home answers the same whether what follows it exists or not.
+    const there = await deepestThere(resolve(given));
+    if (there !== null && rootOf(there, roots)) {
       throw new NotFoundError(`There is no folder at ${given}. Choose one from the list.`);
     }
     throw outside(given, roots);
@@ -85,21 +122,25 @@ export async function listFolder(
   if (!(await Deno.stat(real)).isDirectory) {
     throw new InvalidInputError(`${given} is a file, not a folder. Choose a folder.`);
   }
-  const folders: FolderEntry[] = [];
-  let truncated = false;
+  // The first FOLDERS_LISTED by name, whatever order the disk answers in:
+  // at most twice that many are held while the folder is read.
+  const byName = (a: FolderEntry, b: FolderEntry) => a.name.localeCompare(b.name);
+  let folders: FolderEntry[] = [];
+  let found = 0;
   for await (const entry of readFolder(real)) {
     if (!options.hidden && entry.name.startsWith(".")) continue;
     const child = join(real, entry.name);
     if (!entry.isDirectory && !(entry.isSymlink && await linksToFolderInside(child, roots))) {
       continue;
     }
-    if (folders.length === FOLDERS_LISTED) {
-      truncated = true;
-      break;
-    }
+    found++;
     folders.push({ name: entry.name, path: child });
+    if (folders.length === 2 * FOLDERS_LISTED) {
+      folders = folders.sort(byName).slice(0, FOLDERS_LISTED);
+    }
   }
-  folders.sort((a, b) => a.name.localeCompare(b.name));
+  folders = folders.sort(byName).slice(0, FOLDERS_LISTED);
+  const truncated = found > FOLDERS_LISTED;
   return {
     path: real,
     parent: real === root.path ? null : dirname(real),
@@ -119,6 +160,17 @@ async function* readFolder(path: string): AsyncIterable<Deno.DirEntry> {
     throw new PermissionDeniedError(
       `Sync cannot read ${path}: this user may not list it. Choose another folder.`,
     );
+  }
+}
+
+/** The deepest folder of `path` that is there, resolved; null when none is. */
+async function deepestThere(path: string): Promise<string | null> {
+  for (let at = dirname(path);; at = dirname(at)) {
+    try {
+      return await Deno.realPath(at);
+    } catch {
+      if (at === "/") return null;
+    }
   }
 }
 

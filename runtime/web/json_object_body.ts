@@ -6,13 +6,16 @@
  */
 import type { Context } from "hono";
 import { InvalidInputError } from "../errors.ts";
+import { WEB_LIMITS } from "../limits.ts";
+import { nestedDeeperThan } from "./json_depth.ts";
 
 /**
  * Reads the body as a JSON object.
  *
  * @param c The request's context.
  * @param takes What the route takes, for the message (such as `{ "project": "<folder>" }`).
- * @throws {InvalidInputError} when the body is not JSON, or not an object.
+ * @throws {InvalidInputError} when the body is not JSON, is nested deeper
+ *   than `WEB_LIMITS.maxJsonDepth`, or is not an object.
  *
  * Internal to `runtime/web/`: its type is Hono's, which Sync's documented
  * surface does not name.
@@ -23,8 +26,20 @@ export async function jsonObjectBody(
   takes: string,
 ): Promise<Record<string, unknown>> {
   let body: unknown;
+  let text: string;
   try {
-    body = await c.req.json();
+    text = await c.req.text();
+  } catch {
+    throw new InvalidInputError(`${c.req.method} ${c.req.path} takes JSON: ${takes}`);
+  }
+  if (nestedDeeperThan(text, WEB_LIMITS.maxJsonDepth)) {
+    throw new InvalidInputError(
+      `${c.req.method} ${c.req.path} takes JSON nested at most ${WEB_LIMITS.maxJsonDepth} ` +
+        `levels deep, and this body is nested deeper: ${takes}`,
+    );
+  }
+  try {
+    body = JSON.parse(text);
   } catch {
     throw new InvalidInputError(`${c.req.method} ${c.req.path} takes JSON: ${takes}`);
   }

@@ -104,6 +104,18 @@ Deno.test("`scaffoldPackage()` refuses a bad id and a folder in use", async (t) 
       assert.equal(await exists(join(root, "Hello")), false);
     });
 
+    await t.step("an id Sync writes kinds under", async () => {
+      await assert.rejects(
+        () => scaffoldPackage("chat", join(root, "chat")),
+        (error) =>
+          error instanceof InvalidInputError &&
+          error.message ===
+            `Cannot create package "chat": id: the id chat is Sync's own: its records are the ` +
+              `conversations Chat keeps (chat.conversation); choose another id`,
+      );
+      assert.equal(await exists(join(root, "chat")), false);
+    });
+
     await t.step("an id too short", async () => {
       await assert.rejects(
         () => scaffoldPackage("x", join(root, "x")),

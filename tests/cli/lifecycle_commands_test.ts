@@ -53,6 +53,27 @@ Deno.test("`sync open`, `sync install` and `sync remove` run lifecycle handlers"
       assert.deepEqual(moments, ["opened", "installed"]);
     });
 
+    await t.step("`sync call` refuses the installed and removed handlers", async () => {
+      for (
+        const [handler, moment] of [["watcher.setup", "installed"], ["watcher.cleanup", "removed"]]
+      ) {
+        const result = await sync("call", "watcher", handler, "--project", project);
+        assert.equal(result.code, 2, result.stdout);
+        assert.match(
+          result.stderr,
+          new RegExp(
+            `^sync call: Sync runs ${handler} when Watcher is ${moment}; it is not run by hand`,
+          ),
+        );
+      }
+      const receipts = await sync("receipts", "--project", project, "--json");
+      assert.equal(
+        receipts.stdout.trim().split("\n").length,
+        2,
+        "a refused call leaves no receipt",
+      );
+    });
+
     await t.step("remove is refused when the removed handler fails", async () => {
       const result = await sync("remove", "watcher", "--project", project);
       assert.equal(result.code, 1);

@@ -279,6 +279,23 @@ Deno.test("installing a folder links it; a broken package is refused and leaves 
     );
 
     await t.step(
+      "a package with the id chat, Sync's own, is refused and checked as such",
+      async () => {
+        const dir = await writePackage(join(root, "packages"), {
+          id: "chat",
+          handlers: ["chat.read"],
+          service: `export default function register() { return { "chat.read": () => 1 }; }`,
+        });
+        await refusedAsCheck(
+          dir,
+          () => installPackage(env.host, dir, env.project, { approve: true }),
+          /manifest\.json:2:3 {2}id: the id chat is Sync's own: its records are the conversations Chat keeps \(chat\.conversation\); choose another id/,
+        );
+        await assertNothingRecorded("chat");
+      },
+    );
+
+    await t.step(
       "a manifest naming a missing service file is refused, at the service field",
       async () => {
         const dir = await writePackage(join(root, "packages"), {

@@ -830,3 +830,15 @@ Deno.test("`parseManifest()` refuses an id every object inherits, naming its pat
     }],
   );
 });
+
+Deno.test("`parseManifest()` refuses an id Sync writes kinds under, saying what they are", () => {
+  const text = JSON.stringify({ ...minimalManifest(), id: "chat" });
+  assert.deepEqual(
+    issuesOf(() => parseManifest(text, "manifest.json")).filter((i) => i.path === "id"),
+    [{
+      path: "id",
+      message: "the id chat is Sync's own: its records are the conversations Chat keeps " +
+        "(chat.conversation); choose another id",
+    }],
+  );
+});

@@ -205,6 +205,22 @@ Deno.test("the web app admits only its own page and the token's holder", async (
       assert.ok(pulled < 16 * chunk.length, `read ${pulled} bytes of a body it refused`);
     });
 
+    await t.step("jsonObjectBody() refuses a body nested deeper than 128 levels", async () => {
+      const post = (body: string) =>
+        app.request(url("/api/projects/open"), {
+          method: "POST",
+          headers: { cookie: COOKIE, origin: OWN, "content-type": "application/json" },
+          body,
+        });
+      const deep = await post(`{"path": ${"[".repeat(1_000_000)}`);
+      assert.equal(deep.status, 400);
+      assert.match((await deep.json()).error, /nested at most 128 levels deep/);
+      // Brackets inside a string are text, not nesting.
+      const quoted = await post(JSON.stringify({ path: "[".repeat(1000) }));
+      assert.equal(quoted.status, 400);
+      assert.doesNotMatch((await quoted.json()).error, /nested/);
+    });
+
     await t.step("a bad query value is a 400 naming the parameter", async () => {
       const receipts = (query: string) =>
         app.request(url(`/api/receipts?${query}`), { headers: { cookie: COOKIE } });

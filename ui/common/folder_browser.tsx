@@ -123,8 +123,11 @@ export function FolderBrowser(props: FolderBrowserProps) {
               </ul>
             )}
           {listing.truncated && (
-            <p class="tertiary">Only the first {listing.folders.length} folders are listed.</p>
+            <p class="tertiary">
+              Only the first {listing.folders.length} folders by name are listed.
+            </p>
           )}
+          {listing.leftOut?.map((why) => <p class="tertiary" key={why}>{why}</p>)}
         </>
       )}
       {error && <p class="error" role="alert">{error}</p>}

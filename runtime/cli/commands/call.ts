@@ -5,6 +5,8 @@
  * @module
  */
 import { InvalidInputError } from "../../errors.ts";
+import { isPackageId, runNowRefusal, servingPackage } from "../../packages/mod.ts";
+import { readDeclaredIds, resolveProjectDir } from "../../projects/mod.ts";
 import type { Command, CommandContext, CommandSummary } from "../command.ts";
 import { formatSummaries } from "../format_summaries.ts";
 import { need, needProject } from "../need.ts";
@@ -44,6 +46,7 @@ async function runCall(context: CommandContext<typeof OPTIONS>): Promise<number>
   }
   const project = needProject(flags.project, context.cwd);
   return await withHost(context, async (host) => {
+    await refuseByHand(host.kv, project, id, handler);
     const { value } = await host.callHandler(project, id, handler, {
       occasion: { kind: "extension" },
       source: { kind: "person", via: "cli" },
@@ -52,4 +55,24 @@ async function runCall(context: CommandContext<typeof OPTIONS>): Promise<number>
     io.out(JSON.stringify(value));
     return 0;
   });
+}
+
+/**
+ * Refuses, before anything is attempted (no receipt), a handler Sync runs as
+ * the package is installed or removed, in Run now's words. A package that
+ * does not serve is left to the call, which says why.
+ */
+async function refuseByHand(kv: Deno.Kv, dir: string, id: string, handler: string): Promise<void> {
+  if (!isPackageId(id)) return;
+  const project = await resolveProjectDir(dir);
+  let refusal: string | null;
+  try {
+    const pkg = await servingPackage(kv, project, id, {
+      declaredIds: await readDeclaredIds(project),
+    });
+    refusal = runNowRefusal(pkg.manifest, handler);
+  } catch {
+    return;
+  }
+  if (refusal !== null) throw new InvalidInputError(refusal);
 }

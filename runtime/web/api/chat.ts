@@ -15,6 +15,7 @@ import { type Context, Hono } from "hono";
 import { type AgentSession, orderingExtension } from "../../agent_session.ts";
 import type { SessionView, WorkPerformer } from "../../agents/mod.ts";
 import { InvalidInputError } from "../../errors.ts";
+import { RECORD_LIMITS } from "../../limits.ts";
 import { jsonObjectBody } from "../json_object_body.ts";
 import { projectFolder } from "../project_folder.ts";
 import type {
@@ -35,6 +36,10 @@ import type {
  */
 export function chatRoutes(work: WorkPerformer): Hono {
   const routes = new Hono();
+  // A key too long for Deno KV would reach a read and answer 500: every
+  // route naming a session checks its key first.
+  routes.use("/sessions/:key", checkSessionKey);
+  routes.use("/sessions/:key/*", checkSessionKey);
   routes.get("/", async (c) => {
     const project = await projectFolder(c.req.query("project"));
     return c.json(groupSessions(project, await work.list(project)) satisfies ChatListResponse);
@@ -109,6 +114,28 @@ export function chatRoutes(work: WorkPerformer): Hono {
     return answer(c, await work.answer(project, c.req.param("key"), requestId, optionId));
   });
   return routes;
+}
+
+async function checkSessionKey(c: Context, next: () => Promise<void>): Promise<void> {
+  const problem = sessionKeyProblem(c.req.param("key") ?? "");
+  if (problem !== null) throw new InvalidInputError(`This is not a session's key: ${problem}`);
+  await next();
+}
+
+/**
+ * What is wrong with a session key named in a path, or null: it is at most
+ * as long as a record key (Keep writes it under `chat.conversation/`), of
+ * printable characters.
+ */
+function sessionKeyProblem(key: string): string | null {
+  const length = [...key].length;
+  if (length > RECORD_LIMITS.maxKeyChars) {
+    return `${length} characters, at most ${RECORD_LIMITS.maxKeyChars} allowed`;
+  }
+  if (!key.isWellFormed()) return "it contains an unpaired surrogate";
+  // deno-lint-ignore no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(key)) return "it contains a control character";
+  return null;
 }
 
 async function projectOf(c: Context): Promise<string> {

@@ -16,6 +16,8 @@
 import { isAbsolute } from "node:path";
 import { Hono } from "hono";
 import { bearerAuth } from "hono/bearer-auth";
+import { WEB_LIMITS } from "../../limits.ts";
+import { nestedDeeperThan } from "../json_depth.ts";
 
 /** What the CLI sends: the words after `sync`, and where the person typed them. */
 export interface CommandRequest {
@@ -60,7 +62,14 @@ export function commandRoutes(token: string, run: CommandRunner): Hono {
     }
     let body: unknown;
     try {
-      body = await c.req.json();
+      const text = await c.req.text();
+      if (nestedDeeperThan(text, WEB_LIMITS.maxJsonDepth)) {
+        return c.json({
+          error: `POST /api/owner/commands takes JSON nested at most ${WEB_LIMITS.maxJsonDepth} ` +
+            `levels deep, and this body is nested deeper`,
+        }, 400);
+      }
+      body = JSON.parse(text);
     } catch {
       return c.json({ error: "POST /api/owner/commands takes JSON: { args, cwd }" }, 400);
     }

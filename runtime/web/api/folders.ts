@@ -36,13 +36,16 @@ export function folderRoutes(places: () => BrowsePlaces): Hono {
     if (home) given.push({ label: "Home", path: home });
     given.push({ label: "Bundled examples", path: examples });
     const path = c.req.query("path");
-    const listing = await listFolder(path === "" ? undefined : path, await resolveRoots(given), {
+    const { roots, leftOut } = await resolveRoots(given);
+    const listing = await listFolder(path === "" ? undefined : path, roots, {
       hidden: c.req.query("hidden") === "1",
     });
-    return c.json(listing satisfies FolderListing);
+    return c.json({ ...listing, ...(leftOut.length ? { leftOut } : {}) } satisfies FolderListing);
   });
   routes.get("/examples", async (c) => {
-    const [root] = await resolveRoots([{ label: "Bundled examples", path: places().examples }]);
+    const { roots: [root] } = await resolveRoots([
+      { label: "Bundled examples", path: places().examples },
+    ]);
     const examples = root ? await listBundledExamples(root.path) : [];
     return c.json({ examples } satisfies ExamplesResponse);
   });

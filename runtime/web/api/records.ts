@@ -20,6 +20,7 @@ import { InvalidInputError, NotFoundError } from "../../errors.ts";
 import { findReceipts } from "../../host/mod.ts";
 import { RECORD_VIEW_LIMITS } from "../../limits.ts";
 import {
+  assertKind,
   listRecordKinds,
   parseRecordKey,
   projectMemoryPath,
@@ -69,6 +70,7 @@ export function recordRoutes(host: WebHost): Hono {
   routes.get("/", async (c) => {
     const project = await projectFolder(c.req.query("project"));
     const kind = c.req.query("kind") || undefined;
+    if (kind !== undefined) assertKind(kind);
     const text = c.req.query("q") ?? "";
     const cursor = c.req.query("cursor") || undefined;
     const limit = integerParam(c, "limit", {

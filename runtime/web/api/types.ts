@@ -231,6 +231,8 @@ export interface FolderListing {
   folders: FolderEntry[];
   /** Whether it holds more subfolders than are listed. */
   truncated: boolean;
+  /** Why a place was not offered as a root (such as a home folder that is `/`), in words. */
+  leftOut?: string[];
 }
 
 /** One package folder bundled with Sync, in the checkout's `extensions/`. */

@@ -300,6 +300,31 @@ Deno.test("Chat's API lists, shows and acts on agent sessions", async (t) => {
         400,
         /"optionId"/,
       );
+      const long = "k".repeat(3000);
+      await refused(
+        await get(`/api/chat/sessions/${long}?project=${project}`),
+        400,
+        /not a session's key: 3000 characters, at most 300 allowed/,
+      );
+      for (
+        const act of ["delete", "archive", "keep", "cancel", "continue", "prompt", "permission"]
+      ) {
+        await refused(
+          await post(`/api/chat/sessions/${long}/${act}`, {
+            project: env.project,
+            text: "x",
+            requestId: "r",
+            optionId: null,
+          }),
+          400,
+          /not a session's key: 3000 characters, at most 300 allowed/,
+        );
+      }
+      await refused(
+        await get(`/api/chat/sessions/a%01b?project=${project}`),
+        400,
+        /control character/,
+      );
       // There is no route that takes a source: an order's source cannot be changed.
       const response = await post(`/api/chat/sessions/work-a`, {
         project: env.project,

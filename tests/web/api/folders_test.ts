@@ -94,8 +94,71 @@ Deno.test("`GET /api/folders` lists subfolders inside home and the examples, and
         // Encoded twice, the segment is a name, and no folder has it.
         await refused(`?path=${home}/%252e%252e/secret`, 404, /There is no folder at/);
         await refused(`?path=${encodeURIComponent("home/projects")}`, 400, /not an absolute path/);
-        await refused(`?path=${encodeURIComponent(`${home}/\0`)}`, 400, /not an absolute path/);
+        await refused(`?path=${encodeURIComponent(`${home}/\0`)}`, 400, /contains a NUL character/);
+        await refused(
+          `?path=${encodeURIComponent(join(home, "n".repeat(300)))}`,
+          400,
+          /in the path is too long: 300 bytes, and a folder's name is at most 255/,
+        );
         await refused(`?path=${encodeURIComponent(join(home, "todo.txt"))}`, 400, /is a file/);
+      },
+    );
+
+    await t.step(
+      "listFolder() answers the same through a link out, whatever is there",
+      async () => {
+        const outside = /is outside the folders Sync shows/;
+        await refused(`?path=${encodeURIComponent(join(home, "out", "key"))}`, 403, outside);
+        await refused(
+          `?path=${encodeURIComponent(join(home, "out", "nonexistent"))}`,
+          403,
+          outside,
+        );
+        await refused(`?path=${encodeURIComponent(join(home, "out", "a", "b"))}`, 403, outside);
+        await refused(
+          `?path=${encodeURIComponent(join(home, "missing", "deeper"))}`,
+          404,
+          /no folder/,
+        );
+      },
+    );
+
+    await t.step("listFolder() keeps the first 1000 subfolders by name", async () => {
+      const many = join(home, "many");
+      const names = Array.from({ length: 1005 }, (_, i) => `f${String(i).padStart(4, "0")}`);
+      for (const name of names) await Deno.mkdir(join(many, name), { recursive: true });
+      const listed = await listing(`?path=${encodeURIComponent(many)}`);
+      assert.equal(listed.truncated, true);
+      assert.deepEqual(listed.folders.map((f) => f.name), names.slice(0, 1000));
+    });
+
+    await t.step(
+      "resolveRoots() offers no root that is the filesystem's root, saying why",
+      async () => {
+        await Deno.symlink("/", join(root, "slash"));
+        for (const slash of ["/", join(root, "slash")]) {
+          const wide = createApp(env.host, {
+            token: TOKEN,
+            port: 4321,
+            browse: { home: slash, examples },
+          });
+          const response = await wide.request(`${ORIGIN}/api/folders`, {
+            headers: { cookie: COOKIE },
+          });
+          const body = await response.json() as FolderListing;
+          assert.equal(response.status, 200, JSON.stringify(body));
+          assert.deepEqual(body.roots.map((r) => r.label), ["Bundled examples"]);
+          assert.equal(body.path, examples);
+          assert.match(
+            body.leftOut?.[0] ?? "",
+            /^Home \(.*\) is not offered: it is the filesystem's root/,
+          );
+          const disk = await wide.request(`${ORIGIN}/api/folders?path=/etc`, {
+            headers: { cookie: COOKIE },
+          });
+          await disk.body?.cancel();
+          assert.equal(disk.status, 403);
+        }
       },
     );
 

@@ -127,6 +127,11 @@ Deno.test("the Records API lists kinds, searches and reads a record with its rec
         400,
         /kind/,
       );
+      await refused(
+        await get(`/api/records?${q}&kind=evil.${"k".repeat(3000)}`),
+        400,
+        /3005 characters, at most 298 allowed/,
+      );
       await refused(await get(`/api/records?${q}&limit=100000`), 400, /limit/);
       await refused(await get(`/api/records?${q}&limit=-1`), 400, /limit/);
       await refused(await get(`/api/records/one?${q}&kind=notes.note`), 400, /name: required/);

@@ -1,14 +1,14 @@
 /**
- * Which handlers a person may run by hand from an extension's page (Run now),
- * and in what words one that may not is refused: a handler a package runs
+ * Which handlers may be called by hand — Run now on an extension's page,
+ * `sync call`, an agent's tool — and in what words one that may not is refused: a handler a package runs
  * when it is installed or removed sets up or takes down what the package
  * keeps, and is Sync's to call at that moment.
  *
  * @module
  */
-import type { LifecycleMoment, Manifest } from "../packages/mod.ts";
+import type { LifecycleMoment, Manifest } from "./manifest.ts";
 
-/** The moments whose handler Run now does not call. */
+/** The moments whose handler is not called by hand. */
 const NOT_BY_HAND: readonly LifecycleMoment[] = ["installed", "removed"];
 
 /**
