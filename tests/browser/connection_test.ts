@@ -277,6 +277,11 @@ Deno.test(
             const nav = narrow.page.getByRole("navigation");
             await nav.getByRole("link", { name: /^Chat 1 notice$/ }).locator(".navigator-count")
               .waitFor();
+            // The project's name stays in sight, its whole folder on hover.
+            const short = nav.locator(".navigator-short");
+            assert.ok(await short.isVisible(), "the project's name is shown");
+            await expectText(short, "site");
+            assert.equal(await short.getAttribute("title"), project);
             await narrow.assertAccessible("the window with notices, narrow");
             await narrow.screenshot("window-notices-narrow-light");
           } finally {
