@@ -67,12 +67,13 @@ export async function writeConversation(
   const fields: Record<string, string | number | null> = {
     agent: session.agent,
     source: session.source.kind,
-    extensionId: session.extensionId,
-    orderKey: session.orderKey,
     state: session.state,
     begunAt: session.createdAt,
     omitted: transcript.omitted,
   };
+  // What a conversation a person began has none of is left out, rather than written as null.
+  if (session.extensionId !== null) fields.extensionId = session.extensionId;
+  if (session.orderKey !== null) fields.orderKey = session.orderKey;
   if (session.source.kind === "handler") fields.handler = session.source.handler;
   const order = session.orderKey ? await readWorkOrder(memory, session.orderKey) : null;
   if (order?.about) fields.about = order.about;

@@ -250,8 +250,18 @@ Deno.test("Chat shows a conversation with the demo agent live", BROWSER_TEST, as
         await log.getByRole("article", { name: CHAT.failure }).first().waitFor();
         await expectText(
           page.getByRole("main"),
-          /Continue starts the agent again and sends the 1 message kept below/,
+          /Continue starts the agent again and sends the 1 message kept above/,
         );
+        // What waits to be sent follows the failure, with no empty room between them.
+        const failureBox = await log.getByRole("article", { name: CHAT.failure }).first()
+          .boundingBox();
+        const waitingBox = await page.getByRole("region", { name: CHAT.notSentYet }).boundingBox();
+        assert.ok(failureBox && waitingBox);
+        assert.ok(
+          waitingBox.y - (failureBox.y + failureBox.height) < 64,
+          `${waitingBox.y - (failureBox.y + failureBox.height)} px between them`,
+        );
+        await watched.screenshot("chat-failed-waiting-light");
         await defineLater(true);
         await page.getByRole("button", { name: CHAT.continue }).click();
         await expectText(log, /You said: «no-permission my first words»/);

@@ -11,7 +11,7 @@ import {
   quietPackage,
   until,
 } from "./_browser.ts";
-import { CHAT, EXTENSION, NOTICES, WINDOW } from "./_names.ts";
+import { CHAT, EXTENSION, NOTICES, RUN, WINDOW } from "./_names.ts";
 
 /** What Chromium prints while the served address does not answer. */
 const REFUSED = [/ERR_CONNECTION_REFUSED/, /Failed to load resource/];
@@ -78,6 +78,13 @@ Deno.test(
           await prompt.waitFor();
           const allow = prompt.getByRole("button", { name: "Allow" });
           assert.equal(await allow.getAttribute("aria-disabled"), "false");
+          // A Keep that Sync did not answer says so; the line goes once the window is back.
+          await page.route("**/keep", (route) => route.abort());
+          await page.getByRole("button", { name: CHAT.keep, exact: true }).click();
+          const unanswered = page.getByRole("alert").filter({ hasText: /not answering/ });
+          await expectText(unanswered, /comes back by itself/);
+          assert.doesNotMatch(await unanswered.innerText(), /reload/);
+          await page.unroute("**/keep");
 
           await installation.stopServe();
           const lost = page.getByRole("status").filter({ hasText: NOTICES.lost });
@@ -93,7 +100,16 @@ Deno.test(
             await page.getByRole("button", { name: CHAT.send }).getAttribute("aria-disabled"),
             "true",
           );
+          for (const name of [CHAT.keep, CHAT.newButton]) {
+            assert.equal(
+              await page.getByRole("button", { name, exact: true }).getAttribute("aria-disabled"),
+              "true",
+              `${name} is held`,
+            );
+          }
           // Held, a click does nothing: no error of a call that could not be made.
+          await page.getByRole("button", { name: CHAT.newButton }).dispatchEvent("click");
+          await expectCount(page.getByRole("dialog", { name: CHAT.newDialog }), 0);
           await allow.dispatchEvent("click");
           await expectCount(prompt.getByRole("alert"), 0);
           await watched.assertAccessible("a conversation while Sync does not answer");
@@ -105,6 +121,7 @@ Deno.test(
             /read again/,
           );
           await expectGone(lost);
+          await expectGone(unanswered);
           // The turn Sync stopped is told as Sync's stop, never as the agent's failure.
           await expectText(log, /Stopped when Sync stopped/);
           await expectCount(log.getByRole("article", { name: CHAT.failure }), 0);
@@ -113,6 +130,46 @@ Deno.test(
           await page.getByRole("button", { name: CHAT.continue }).waitFor();
           await watched.assertAccessible("a conversation after Sync came back");
           await watched.screenshot("connection-back-light");
+          await watched.close();
+        },
+      );
+
+      await t.step(
+        "serve stops under an extension's page: Run now, With a payload… and Remove… are held",
+        async () => {
+          await installation.install(
+            await installation.writePackage(quietPackage("held")),
+            project,
+          );
+          const watched = await openPage(browser, installation, {
+            path: `${extensions}/held`,
+            expectedConsole: REFUSED,
+          });
+          const { page } = watched;
+          const held = [RUN.runNow, RUN.withPayload, EXTENSION.removeButton];
+          const states = () =>
+            Promise.all(
+              held.map((name) =>
+                page.getByRole("button", { name, exact: true }).first().getAttribute(
+                  "aria-disabled",
+                )
+              ),
+            );
+          assert.deepEqual(await states(), [null, null, null]);
+          await installation.stopServe();
+          await until(
+            "Run now, With a payload… and Remove… are held",
+            async () => (await states()).every((state) => state === "true"),
+          );
+          await page.getByRole("button", { name: EXTENSION.removeButton }).dispatchEvent("click");
+          await expectCount(page.getByRole("dialog", { name: EXTENSION.removeDialog }), 0);
+          await watched.assertAccessible("an extension's page while Sync does not answer");
+          await watched.screenshot("connection-lost-extension-light");
+          await installation.serveAgain();
+          await until(
+            "the buttons are free again",
+            async () => (await states()).every((state) => state === null),
+          );
           await watched.close();
         },
       );
@@ -220,6 +277,11 @@ Deno.test(
             const nav = narrow.page.getByRole("navigation");
             await nav.getByRole("link", { name: /^Chat 1 notice$/ }).locator(".navigator-count")
               .waitFor();
+            // The project's name stays in sight, its whole folder on hover.
+            const short = nav.locator(".navigator-short");
+            assert.ok(await short.isVisible(), "the project's name is shown");
+            await expectText(short, "site");
+            assert.equal(await short.getAttribute("title"), project);
             await narrow.assertAccessible("the window with notices, narrow");
             await narrow.screenshot("window-notices-narrow-light");
           } finally {

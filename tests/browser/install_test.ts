@@ -170,6 +170,11 @@ Deno.test("installing from the window", BROWSER_TEST, async (t) => {
         element.getBoundingClientRect().height,
       ]);
       assert.ok(program < line * 1.5, `the command line is on one line: ${program}px high`);
+      // Dismiss is as wide as its word, not the list column's width.
+      const dismiss = await result.getByRole("button", { name: "Dismiss" }).boundingBox();
+      const column = await result.boundingBox();
+      assert.ok(dismiss && column);
+      assert.ok(dismiss.width < column.width / 2, `Dismiss is ${dismiss.width}px wide`);
       await watched.screenshot("install-result-program-light");
       await watched.close();
     });

@@ -124,6 +124,8 @@ Deno.test(
         await page.getByLabel(RECORDS.search).fill("printer");
         await expectCount(rows, 2);
         await expectText(rows.first(), /Printer jam/);
+        // A row names its record by its whole key, never by a bare name.
+        await expectText(rows.first(), /notes\.note\/printer · revision 1/);
         await expectText(rows.nth(1), /Buy paper/);
         await page.getByLabel(RECORDS.search).fill("ADA");
         await expectCount(rows, 1);

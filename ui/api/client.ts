@@ -59,16 +59,22 @@ export function postJson<T>(path: string, body: unknown): Promise<T> {
   });
 }
 
+/** What a call that Sync did not answer says; the window comes back by itself once Sync answers. */
+const NOT_ANSWERING =
+  "Sync is not answering. Is deno task serve still running? Start it again; this window comes back by itself.";
+
+/** Whether an error line says only that Sync did not answer (so it goes once Sync answers again). */
+export function notAnswering(message: string | null): boolean {
+  return message === NOT_ANSWERING;
+}
+
 /** Sends a request; a refusal becomes an {@linkcode ApiError} with the server's message. */
 export async function send<T>(url: string, init: RequestInit): Promise<T> {
   let response: Response;
   try {
     response = await fetch(url, { ...init, credentials: "same-origin" });
   } catch {
-    throw new ApiError(
-      "Sync is not answering. Is deno task serve still running? Start it again, then reload.",
-      0,
-    );
+    throw new ApiError(NOT_ANSWERING, 0);
   }
   const text = await response.text();
   let body: unknown = null;

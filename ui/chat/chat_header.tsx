@@ -6,6 +6,8 @@ import type {
 } from "../../runtime/web/api/chat_types.ts";
 import { messageOf, postJson } from "../api/client.ts";
 import { useDelayed } from "../common/use_delayed.ts";
+import { connected } from "../state/connection.ts";
+import { useAnsweringError } from "../state/use_answering_error.ts";
 import { AboutLink } from "./about_link.tsx";
 import { ConversationActions } from "./conversation_actions.tsx";
 import { KeptLine } from "./kept_line.tsx";
@@ -42,7 +44,9 @@ interface LastKeep {
 export function ChatHeader(props: ChatHeaderProps) {
   const { session } = props;
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useAnsweringError();
+  // While Sync does not answer, Keep cannot write: it is held, as Send is.
+  const off = !connected.value;
   const [last, setLast] = useState<LastKeep | null>(null);
   const slow = useDelayed(busy, 300);
   const { word, tone } = shownState(session.state, cancelledBySync(session));
@@ -52,7 +56,7 @@ export function ChatHeader(props: ChatHeaderProps) {
   const unchanged = last !== null && last.updatedAt === session.updatedAt &&
     last.entries === props.entries;
   const keep = async () => {
-    if (busy || unchanged) return;
+    if (busy || unchanged || off) return;
     setBusy(true);
     setError(null);
     try {
@@ -82,7 +86,7 @@ export function ChatHeader(props: ChatHeaderProps) {
           <button
             type="button"
             class="button"
-            aria-disabled={busy || unchanged}
+            aria-disabled={busy || unchanged || off}
             aria-describedby="chat-kept"
             onClick={keep}
           >

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
 import type { ChatListResponse, ChatSessionResponse } from "../../runtime/web/api/chat_types.ts";
+import { connected } from "../state/connection.ts";
 import { navigate, projectPath } from "../state/route.ts";
 import { ListFilter } from "../common/list_filter.tsx";
 import { NoMatches } from "../common/no_matches.tsx";
@@ -50,12 +51,19 @@ export function ChatList(props: ChatListProps) {
     props.onBegun();
     navigate(projectPath(props.project, "chat", answer.session.key));
   };
+  // While Sync does not answer, nothing can begin: the buttons are held, as Send is.
+  const off = !connected.value;
   const empty = props.list !== null && total === 0 && (props.list.archived ?? []).length === 0;
   return (
     <section class="list-column" aria-labelledby="chat-title" ref={column}>
       <header class="column-header">
         <h1 id="chat-title" class="column-title">Chat</h1>
-        <button type="button" class="button" onClick={() => setAsking(true)}>
+        <button
+          type="button"
+          class="button"
+          aria-disabled={off}
+          onClick={() => !off && setAsking(true)}
+        >
           New conversation
         </button>
         {total > 0 && (
@@ -76,7 +84,12 @@ export function ChatList(props: ChatListProps) {
             No conversations in this project. Begin one with an agent, or install an extension that
             orders work.
           </p>
-          <button type="button" class="button primary" onClick={() => setAsking(true)}>
+          <button
+            type="button"
+            class="button primary"
+            aria-disabled={off}
+            onClick={() => !off && setAsking(true)}
+          >
             Begin a conversation…
           </button>
         </div>

@@ -6,6 +6,7 @@ import type {
 } from "../../runtime/web/api/chat_types.ts";
 import { messageOf, postJson } from "../api/client.ts";
 import { connected } from "../state/connection.ts";
+import { useAnsweringError } from "../state/use_answering_error.ts";
 
 /** Props of {@linkcode PermissionPrompt}. */
 export interface PermissionPromptProps {
@@ -39,7 +40,7 @@ export function PermissionPrompt(props: PermissionPromptProps) {
   const { request, answer } = props;
   const ref = useRef<HTMLDivElement>(null);
   const [busy, setBusy] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useAnsweringError();
   const open = props.active && answer === null;
   useEffect(() => {
     if (open) ref.current?.focus({ preventScroll: false });

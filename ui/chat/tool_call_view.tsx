@@ -1,4 +1,5 @@
 import type { ToolCallEntry, ToolCallStatus } from "../../runtime/web/api/chat_types.ts";
+import { toolKindWords, toolTitleWords } from "./tool_words.ts";
 
 /** Props of {@linkcode ToolCallView}. */
 export interface ToolCallViewProps {
@@ -19,15 +20,19 @@ export function ToolCallView(props: ToolCallViewProps) {
   const { call } = props;
   // The agent names the status: only the words kept here for it, never what every object inherits.
   const status = Object.hasOwn(STATUS_WORDS, call.status) ? STATUS_WORDS[call.status] : call.status;
+  const title = toolTitleWords(call.title);
+  const kind = toolKindWords(call.toolKind);
   return (
     <article
       class={`chat-entry tool-call tool-${call.status}`}
-      aria-label={`Tool call: ${call.title}`}
+      aria-label={`Tool call: ${title}`}
     >
       <div class="tool-call-top">
         <span class="tool-status-mark" aria-hidden="true" />
-        <span class="tool-call-title">{call.title}</span>
-        {call.toolKind && <span class="tertiary mono">{call.toolKind}</span>}
+        <span class="tool-call-title" title={title === call.title ? undefined : call.title}>
+          {title}
+        </span>
+        {kind && <span class="tertiary mono">{kind}</span>}
         <span class={`tool-status tertiary`}>{status}</span>
       </div>
       {call.paths && call.paths.length > 0 && (

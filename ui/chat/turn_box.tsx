@@ -2,6 +2,7 @@ import { useRef, useState } from "preact/hooks";
 import type { AgentSession, ChatSessionResponse } from "../../runtime/web/api/chat_types.ts";
 import { messageOf, postJson } from "../api/client.ts";
 import { connected } from "../state/connection.ts";
+import { useAnsweringError } from "../state/use_answering_error.ts";
 import { useDelayed } from "../common/use_delayed.ts";
 import { AgentWords } from "./agent_words.tsx";
 import { cancelledBySync, messagesWords, signInLead } from "./chat_words.ts";
@@ -41,7 +42,7 @@ export function TurnBox(props: TurnBoxProps) {
   const { session } = props;
   const [text, setText] = useState("");
   const [busy, setBusy] = useState<Action | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useAnsweringError();
   const [said, setSaid] = useState<Said[]>([]);
   const box = useRef<HTMLTextAreaElement>(null);
   const slow = useDelayed(busy !== null, 300);
@@ -87,7 +88,7 @@ export function TurnBox(props: TurnBoxProps) {
             text: waits > 0
               ? `Raising the agent again; it gets the ${
                 messagesWords(waits)
-              } kept below once it is up…`
+              } kept above once it is up…`
               : "Raising the agent again…",
             when: (s) => s.state === "running",
           },
@@ -233,7 +234,7 @@ function interruptedNotice(session: AgentSession): string {
   const stopped = session.agentSessionId === null
     ? "Interrupted: Sync stopped before the agent's session opened."
     : "Interrupted: Sync stopped while the agent was working.";
-  const kept = waits > 0 ? `the ${messagesWords(waits)} kept below` : null;
+  const kept = waits > 0 ? `the ${messagesWords(waits)} kept above` : null;
   const does = session.agentSessionId === null && session.orderKey !== null
     ? `Continue starts the agent with its order${kept ? `, then sends ${kept}` : ""}.`
     : kept
@@ -248,14 +249,14 @@ function failedNotice(session: AgentSession): string {
   if (cancelledBySync(session)) {
     return waits > 0
       ? `Cancelled: Sync stopped the agent. Continue starts it again and sends the ` +
-        `${messagesWords(waits)} kept below.`
+        `${messagesWords(waits)} kept above.`
       : "Cancelled: Sync stopped the agent. Continue starts it again; then type the next turn.";
   }
   return waits > 0
     ? `The agent failed (why is said above). Continue starts the agent again and sends the ` +
       `${
         messagesWords(waits)
-      } kept below; a message you send now goes after them, once the agent is up.`
+      } kept above; a message you send now goes after them, once the agent is up.`
     : "The agent failed (why is said above). Continue starts the agent again; then type the next " +
       "turn. Or send it now: it is sent once the agent is up.";
 }

@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
 import type { Removal, RemoveResponse } from "../../runtime/web/api/types.ts";
+import { connected } from "../state/connection.ts";
 import { lastRemoval } from "../state/last_removal.ts";
 import { navigate, projectPath } from "../state/route.ts";
 import { RemoveDialog } from "./remove_dialog.tsx";
@@ -30,7 +31,12 @@ export function RemoveSection(props: RemoveSectionProps) {
         <p class="secondary">
           It stops running here. Its records and receipts stay.
         </p>
-        <button type="button" class="button danger" onClick={() => setAsking(true)}>
+        <button
+          type="button"
+          class="button danger"
+          aria-disabled={connected.value ? undefined : "true"}
+          onClick={() => connected.value && setAsking(true)}
+        >
           Remove…
         </button>
       </div>

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { HandlerLine, ReceiptLine, RunResponse } from "../../runtime/web/api/types.ts";
-import { messageOf, send } from "../api/client.ts";
+import { messageOf, notAnswering, send } from "../api/client.ts";
+import { connected } from "../state/connection.ts";
 import { jsonProblem } from "./json_problem.ts";
 import { outcomeWords } from "./page_words.ts";
 import { PayloadEditor } from "./payload_editor.tsx";
@@ -54,6 +55,8 @@ export function RunNow(props: RunNowProps) {
   const reasonId = `run-why-${name}`;
   const panelId = `run-panel-${name}`;
 
+  // While Sync does not answer, nothing can run: the buttons are held, as Send is.
+  const off = !connected.value;
   const trimmed = text.trim();
   const problem = checked && trimmed !== "" ? jsonProblem(text) : null;
   const misfits = checked && declared && trimmed !== "" && problem === null
@@ -68,6 +71,11 @@ export function RunNow(props: RunNowProps) {
     return () => clearInterval(timer);
   }, [run.state]);
 
+  // A run Sync did not answer can be tried again once it answers: its error line goes.
+  useEffect(() => {
+    if (!off && run.state === "refused" && notAnswering(run.message)) setRun({ state: "idle" });
+  }, [off]);
+
   // The editor, once opened, takes the focus.
   useEffect(() => {
     if (!editing || editorOpened.current) return;
@@ -76,7 +84,7 @@ export function RunNow(props: RunNowProps) {
   }, [editing]);
 
   const start = async (withPayload: boolean) => {
-    if (why || run.state === "running") return;
+    if (why || off || run.state === "running") return;
     let payload: unknown = null;
     if (withPayload && text.trim() !== "") {
       setChecked(true);
@@ -105,6 +113,7 @@ export function RunNow(props: RunNowProps) {
   };
 
   const runButton = () => {
+    if (off) return;
     if (declared && !editing) {
       setEditing(true);
       return;
@@ -132,7 +141,7 @@ export function RunNow(props: RunNowProps) {
           ref={runButtonRef}
           type="button"
           class={`button${editing ? " primary" : ""}`}
-          aria-disabled={why !== null || run.state === "running" ? "true" : undefined}
+          aria-disabled={why !== null || off || run.state === "running" ? "true" : undefined}
           aria-describedby={why ? reasonId : undefined}
           aria-expanded={declared && !editing ? false : undefined}
           aria-controls={declared && !editing ? panelId : undefined}
@@ -146,7 +155,8 @@ export function RunNow(props: RunNowProps) {
             class="button quiet"
             aria-expanded={false}
             aria-controls={panelId}
-            onClick={() => setEditing(true)}
+            aria-disabled={off ? "true" : undefined}
+            onClick={() => !off && setEditing(true)}
           >
             With a payload…
           </button>

@@ -13,7 +13,11 @@ export interface RecordRowProps {
   selected: boolean;
 }
 
-/** One record in the list: its title (or its name), its name, revision and when it was written. */
+/**
+ * One record in the list: its title (or its name), its whole key (kind and
+ * name, as `sync` and handlers name it: a bare name would say nothing),
+ * revision and when it was written.
+ */
 export function RecordRow(props: RecordRowProps) {
   const { record } = props;
   const name = record.key.slice(record.kind.length + 1);
@@ -26,7 +30,7 @@ export function RecordRow(props: RecordRowProps) {
       >
         <span class="primary record-row-title">{record.title || name}</span>
         <span class="tertiary record-row-facts">
-          <span class="mono record-row-name">{name}</span>
+          <span class="mono record-row-name">{record.key}</span>
           {` · revision ${record.revision}`}
           {" · "}
           <RelativeTime iso={record.updatedAt} />

@@ -39,7 +39,7 @@ export function RecordWriters(props: RecordWritersProps) {
                   <code>{writer.receipt.handler}</code>
                   <span class="secondary">
                     {" · "}
-                    {occasionWords(writer.receipt.occasion)} ·{" "}
+                    {occasionWords(writer.receipt.occasion, writer.receipt.source)} ·{" "}
                     {outcomeWords(writer.receipt.outcome)}
                   </span>
                 </Link>

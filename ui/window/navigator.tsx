@@ -46,6 +46,8 @@ export function Navigator(props: NavigatorProps) {
       <div class="navigator-project">
         <div class="primary navigator-text">{folderName(folder)}</div>
         <div class="tertiary mono navigator-text" title={folder}>{folder}</div>
+        {/* In a narrow window the name stays, cut short, with the whole folder on hover. */}
+        <div class="navigator-short" aria-hidden="true" title={folder}>{folderName(folder)}</div>
       </div>
       <ul class="navigator-areas">
         {areas.map(({ area, label, glyph }) => {

@@ -122,6 +122,7 @@ export function recordRoutes(host: WebHost): Hono {
           id: receipt.id,
           handler: receipt.handler,
           occasion: receipt.occasion,
+          ...(receipt.source === undefined ? {} : { source: receipt.source }),
           outcome: receipt.outcome,
           startedAt: receipt.startedAt,
         },

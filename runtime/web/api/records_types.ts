@@ -41,6 +41,8 @@ export interface WriterReceipt {
   handler: string;
   /** Why it was called. */
   occasion: Receipt["occasion"];
+  /** Who asked for the call, when the receipt says (a person's Run now, the CLI). */
+  source?: Receipt["source"];
   /** How the call ended. */
   outcome: Outcome;
   /** When it started, as an ISO 8601 time. */

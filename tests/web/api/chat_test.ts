@@ -172,6 +172,9 @@ Deno.test("Chat's API lists, shows and acts on agent sessions", async (t) => {
       assert.equal(record?.title, "Tidy the docs");
       assert.equal(record?.updatedBy, "person");
       assert.equal(record?.fields.agent, "demo");
+      // A conversation a person began has no extension and no order: no null fields for them.
+      assert.equal(Object.hasOwn(record?.fields ?? {}, "extensionId"), false);
+      assert.equal(Object.hasOwn(record?.fields ?? {}, "orderKey"), false);
       const content = await getContent(memory, `chat.conversation/${key}`);
       assert.match(content ?? "", /\*\*Person:\*\* Tidy the docs/);
     });

@@ -104,6 +104,8 @@ Deno.test("the Records API lists kinds, searches and reads a record with its rec
         assert.equal(body.writers[1].revision, 1);
         assert.equal(body.writers[1].receipt?.handler, "notes.write");
         assert.equal(body.writers[1].receipt?.outcome, "ok");
+        // Who asked for the call comes with it, so the page says it as the receipts do.
+        assert.deepEqual(body.writers[1].receipt?.source, { kind: "person" });
         assert.equal(body.writers[1].receipt?.id, body.writers[1].receiptId);
         const slashed = await get(`/api/records/one?${q}&kind=notes.note&name=second%2Fpart`);
         assert.equal(((await slashed.json()) as RecordResponse).record.title, "Coffee");
