@@ -16,7 +16,7 @@ const MOST_SHOWN = 3;
 
 /**
  * The window's quiet notices of what failed in the background or waits for
- * the person, in a corner over whatever page is shown: each says what, goes
+ * the person, at the foot of the navigator whatever page is shown: each says what, goes
  * to where it is acted on, and can be dismissed. New ones are read out
  * politely; none takes the focus.
  */
