@@ -1187,9 +1187,11 @@ class CallSession {
     return {
       name: "HandlerFailedError",
       // A value that is not an Error is said as what it is: `threw "a string"`, `threw null`.
+      // An Error is said by its message: what happened, in words; its class
+      // name (`TypeError`, `NetworkError`) tells a person nothing more.
       message: name === "Thrown"
         ? `${this.#what(stage)} threw ${message}`
-        : `${this.#what(stage)} threw ${name}: ${message}`,
+        : `${this.#what(stage)} failed: ${message || `an error named ${name}, with no message`}`,
     };
   }
 

@@ -68,7 +68,7 @@ Deno.test("receipts arrive on the open page", BROWSER_TEST, async (t) => {
         const secondRow = page.locator(`[${RECEIPT_ID_ATTRIBUTE}="${second.id}"]`);
         // What happened, in words first: the handler's own error follows, no class name leads.
         const error = secondRow.locator(".receipt-error");
-        await expectText(error, "Handler echo.fail threw TypeError: no tracker configured");
+        await expectText(error, "Handler echo.fail failed: no tracker configured");
         assert.doesNotMatch(await error.innerText(), CLASS_NAME_FIRST);
         // Newest first; the page was not loaded again.
         const ids = await receipts.locator(`[${RECEIPT_ID_ATTRIBUTE}]`).evaluateAll((rows) =>
@@ -96,7 +96,7 @@ Deno.test("receipts arrive on the open page", BROWSER_TEST, async (t) => {
         alert,
         /^Cannot remove echo from .*: its removed handler echo\.gone failed: /,
       );
-      await expectText(alert, /Handler echo\.gone threw Error: the tracker still holds a lock/);
+      await expectText(alert, /Handler echo\.gone failed: the tracker still holds a lock/);
       assert.doesNotMatch(await alert.innerText(), CLASS_NAME_FIRST);
       await watched.assertAccessible("the remove dialog, refused");
       await watched.screenshot("remove-refused");

@@ -131,8 +131,8 @@ Deno.test("`reportFailure()` prints at most 2,000 characters of what a handler t
 
   await t.step("a short text whole, on one line", () => {
     assert.equal(
-      report(new HandlerFailedError("Handler a.b threw Error: no\nway"), "call").stderr,
-      `${PREFIX}Handler a.b threw Error: no\\nway`,
+      report(new HandlerFailedError("Handler a.b failed: no\nway"), "call").stderr,
+      `${PREFIX}Handler a.b failed: no\\nway`,
     );
     const edge = "x".repeat(MAX_PRINTED_HANDLER_ERROR);
     assert.equal(report(new HandlerFailedError(edge), "call").stderr, `${PREFIX}${edge}`);
@@ -179,7 +179,7 @@ Deno.test("`sync call` of a handler that throws 200,000 characters prints a line
       service: `export default function register() {
   return {
     "huge.fail": () => {
-      const error = new Error("m".repeat(100000));
+      const error = new Error("m".repeat(200000));
       error.name = "N".repeat(100000);
       throw error;
     },
@@ -197,7 +197,7 @@ Deno.test("`sync call` of a handler that throws 200,000 characters prints a line
     assert.ok(line.length < 2_200, `${line.length} characters`);
     assert.match(
       line,
-      /^sync call: Handler huge\.fail threw N+… \[cut: [\d,]+ more characters; the call's receipt keeps it cut to 4,096: sync receipts --project <dir> --json\]$/,
+      /^sync call: Handler huge\.fail failed: m+… \[cut: [\d,]+ more characters; the call's receipt keeps it cut to 4,096: sync receipts --project <dir> --json\]$/,
     );
 
     const receipts = await runSync(home, ["receipts", "--project", project, "--json"]);

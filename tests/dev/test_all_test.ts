@@ -90,3 +90,74 @@ Deno.test("`TEST_HALVES` runs the browser tests apart from the rest, and all of 
   assert.ok(!rest.args.includes("-A"), "the tests without a browser run without -A");
   assert.deepEqual(browser.args.slice(-2), ["-A", "tests/browser/"]);
 });
+
+const RUNNER = new URL("../../runtime/dev/test_all.ts", import.meta.url).pathname;
+
+/** Starts `deno task test`'s runner as `deno task test` does, with `args` and its own TMPDIR. */
+function startRunner(tmp: string, args: string[]): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-read", "--allow-write", "--allow-env", "--allow-run", RUNNER, ...args],
+    env: { TMPDIR: tmp, NO_COLOR: "1" },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+}
+
+/** The `sync-test-run-*` folders in `tmp`. */
+async function runFolders(tmp: string): Promise<string[]> {
+  const found: string[] = [];
+  for await (const entry of Deno.readDir(tmp)) {
+    if (entry.name.startsWith("sync-test-run-")) found.push(entry.name);
+  }
+  return found;
+}
+
+Deno.test("`deno task test` says what it runs when asked, and cleans up when stopped", async (t) => {
+  const tmp = await Deno.makeTempDir({ prefix: "sync-test-all-run-" });
+  try {
+    await t.step("--help says what runs and how long it takes, and runs nothing", async () => {
+      const { code, stdout } = await startRunner(tmp, ["--help"]).output();
+      const text = new TextDecoder().decode(stdout);
+      assert.equal(code, 0);
+      assert.match(text, /tests\/browser\//);
+      assert.match(text, /about 12 minutes on 2 cores/);
+      assert.deepEqual(await runFolders(tmp), []);
+    });
+
+    await t.step("an unknown argument is refused with the usage", async () => {
+      const { code, stderr } = await startRunner(tmp, ["--frobnicate"]).output();
+      assert.equal(code, 2);
+      assert.match(
+        new TextDecoder().decode(stderr),
+        /takes no arguments but --help, not: --frobnicate/,
+      );
+      assert.deepEqual(await runFolders(tmp), []);
+    });
+
+    await t.step("SIGTERM stops the running deno test and removes its folder", async () => {
+      const runner = startRunner(tmp, []);
+      const drained = Promise.all([
+        runner.stdout.pipeTo(new WritableStream()),
+        runner.stderr.pipeTo(new WritableStream()),
+      ]);
+      try {
+        while ((await runFolders(tmp)).length === 0) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        runner.kill("SIGTERM");
+        const { code } = await runner.status;
+        assert.equal(code, 143);
+        assert.deepEqual(await runFolders(tmp), []);
+      } finally {
+        try {
+          runner.kill("SIGKILL");
+        } catch { /* already ended */ }
+        await runner.status;
+        await drained;
+      }
+    });
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+});

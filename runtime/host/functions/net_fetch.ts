@@ -191,14 +191,12 @@ async function checkedAddress(
     addresses = await untilAborted((options.resolve ?? resolveHost)(hostname), signal);
   } catch (error) {
     if (signal.aborted) throw fetchFailure(signal.reason as Error, url.host, options);
-    throw new NetworkError(
-      `net.fetch() to ${url.host} failed: ${hostname} does not resolve (${
-        (error as Error).message
-      })`,
-    );
+    throw new NetworkError(unresolved(url.host, (error as Error).message));
   }
   if (addresses.length === 0) {
-    throw new NetworkError(`net.fetch() to ${url.host} failed: ${hostname} has no address`);
+    throw new NetworkError(
+      `could not reach ${url.host} (no such host: ${hostname} has no address)`,
+    );
   }
   for (const address of addresses) {
     refuseUnspecified(url, address);
@@ -257,12 +255,12 @@ function fetchFailure(
 ): Error {
   if (error.name === "TimeoutError") {
     return new NetworkError(
-      `net.fetch() to ${host} failed: no answer within ${options.timeoutMs} ms`,
+      `could not reach ${host} (no answer within ${options.timeoutMs} ms)`,
     );
   }
   if (options.signal?.aborted) {
     return new NetworkError(
-      `net.fetch() to ${host} failed: the handler call it was made for ended`,
+      `stopped fetching from ${host}: the handler call it was made for ended`,
     );
   }
   // The client's cause ends with what went wrong ("…: connection refused").
@@ -274,9 +272,40 @@ function fetchFailure(
         `and ${options.maxHeaderBytes} bytes of names and values)`,
     );
   }
-  return new NetworkError(
-    `net.fetch() to ${host} failed: ${error.message}${detail ? ` (${detail})` : ""}`,
-  );
+  return new NetworkError(`could not reach ${host} (${inWords(detail || error.message)})`);
+}
+
+/** What a failed name lookup said (`getaddrinfo ENOTFOUND …`), as a person reads it. */
+function unresolved(host: string, said: string): string {
+  if (/ENOTFOUND|not known|no such host|NXDOMAIN/i.test(said)) {
+    return `could not reach ${host} (no such host)`;
+  }
+  if (/EAI_AGAIN|temporary failure/i.test(said)) {
+    return `could not reach ${host} (its name could not be looked up: is this machine online?)`;
+  }
+  return `could not reach ${host} (its name could not be looked up: ${said})`;
+}
+
+/**
+ * The common ways a connection fails, in words: what the HTTP client said
+ * names the system's error, which few people know by its code.
+ */
+const FAILURE_WORDS: readonly (readonly [RegExp, string])[] = [
+  [/dns error|failed to lookup|not known|ENOTFOUND|no such host/i, "no such host"],
+  [/connection refused|ECONNREFUSED/i, "it refused the connection: is the server running?"],
+  [/connection reset|ECONNRESET|broken pipe/i, "the connection was cut off"],
+  [/timed out|ETIMEDOUT/i, "no answer in time"],
+  [
+    /network is unreachable|no route to host|ENETUNREACH|EHOSTUNREACH/i,
+    "no route to it: is this machine online?",
+  ],
+  [/certificate|tls|ssl|handshake/i, "its secure connection could not be set up"],
+];
+
+function inWords(detail: string): string {
+  const found = FAILURE_WORDS.find(([pattern]) => pattern.test(detail));
+  if (!found) return detail;
+  return /certificate|tls|ssl|handshake/i.test(detail) ? `${found[1]}: ${detail}` : found[1];
 }
 
 function allowed(url: URL, hosts: readonly string[]): boolean {

@@ -321,7 +321,7 @@ const BROKEN: Record<string, Expected[]> = {
     file: "service/index.js",
     line: 2,
     column: 28,
-    message: "Loading service/index.js threw SyntaxError: unexpected token: 'not'",
+    message: "Loading service/index.js failed: unexpected token: 'not'",
   }],
   "register-missing": [{
     rule: "register",
@@ -343,7 +343,7 @@ const BROKEN: Record<string, Expected[]> = {
     file: "service/index.js",
     line: 1,
     column: 1,
-    message: "register() in service/index.js threw Error: the tracker token is not set",
+    message: "register() in service/index.js failed: the tracker token is not set",
   }],
   "register-returns-nothing": [{
     rule: "register",
