@@ -1,4 +1,5 @@
-import type { CardPermission, InstallCard } from "../../runtime/web/api/events_types.ts";
+import type { InstallCard } from "../../runtime/web/api/events_types.ts";
+import { PermissionList } from "./permission_list.tsx";
 import { WidePermissions } from "./wide_permissions.tsx";
 
 /** Props of {@linkcode InstallPermissions}. */
@@ -45,24 +46,10 @@ export function InstallPermissions(props: InstallPermissionsProps) {
       {card.permissions.length === 0
         ? <p class="secondary">No permissions.</p>
         : plain.length > 0 &&
-          permissionList(plain)}
+          <PermissionList permissions={plain} />}
       {card.approval === "new" && card.installable && (
         <p class="tertiary">Approving installs it into this project with these permissions.</p>
       )}
     </section>
-  );
-}
-
-/** The permissions, each with what it allows. */
-function permissionList(permissions: CardPermission[]) {
-  return (
-    <ul class="install-card-permissions">
-      {permissions.map((p) => (
-        <li key={p.permission}>
-          <span class="mono install-card-permission">{p.permission}</span>
-          <span class="secondary">{p.text}</span>
-        </li>
-      ))}
-    </ul>
   );
 }

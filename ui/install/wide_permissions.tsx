@@ -1,10 +1,7 @@
+import { type ListedPermission, PermissionList } from "./permission_list.tsx";
+
 /** One permission as the warning lists it. */
-export interface WidePermission {
-  /** As the manifest declares it, such as `host.processes`. */
-  permission: string;
-  /** What it allows, in the words `sync install` prints. */
-  text: string;
-}
+export type WidePermission = ListedPermission;
 
 /** Props of {@linkcode WidePermissions}. */
 export interface WidePermissionsProps {
@@ -33,14 +30,7 @@ export function WidePermissions(props: WidePermissionsProps) {
         Sync cannot see what {permissions.length === 1 ? "this does" : "these do"}:{" "}
         {reach(permissions)}. Approve only a package you trust.
       </p>
-      <ul class="install-card-permissions">
-        {permissions.map((p) => (
-          <li key={p.permission}>
-            <span class="mono install-card-permission">{p.permission}</span>
-            <span class="secondary">{p.text}</span>
-          </li>
-        ))}
-      </ul>
+      <PermissionList permissions={permissions} />
     </div>
   );
 }
