@@ -342,7 +342,10 @@ Deno.test("readLamp() is red for a handler that failed again and again, whatever
         ]);
         assert.match(red.notices[0].text, /^Its handler pair\.flaky failed its last 3 attempts/);
         assert.match(red.notices[0].text, /the last, called by a person or a screen: /);
-        assert.match(red.notices[0].text, /: Handler pair\.flaky failed: .*the tracker answered 503/);
+        assert.match(
+          red.notices[0].text,
+          /: Handler pair\.flaky failed: .*the tracker answered 503/,
+        );
         assert.doesNotMatch(red.notices[0].text, /HandlerFailedError|\d{4}-\d\d-\d\dT/);
       },
     );
