@@ -186,12 +186,12 @@ Deno.test("`netFetch()` reaches a declared name only at addresses the package ma
             resolve: resolver({ "api.example.com": [address] }),
           }),
           NetworkError,
-          /^net\.fetch\(\) to api\.example\.com failed: /,
+          /^could not reach api\.example\.com \(/,
         );
       }
     });
 
-    await t.step("a name that does not resolve fails with the resolver's words", async () => {
+    await t.step("a name that does not resolve fails, saying so in words", async () => {
       await rejectsWith(
         netFetch("https://nowhere.test/", {
           ...options,
@@ -199,8 +199,7 @@ Deno.test("`netFetch()` reaches a declared name only at addresses the package ma
           resolve: resolver({}),
         }),
         NetworkError,
-        "net.fetch() to nowhere.test failed: nowhere.test does not resolve " +
-          "(getaddrinfo ENOTFOUND nowhere.test)",
+        "could not reach nowhere.test (no such host)",
       );
     });
 
@@ -213,7 +212,7 @@ Deno.test("`netFetch()` reaches a declared name only at addresses the package ma
           resolve: () => new Promise(() => {}),
         }),
         NetworkError,
-        "net.fetch() to slow.test failed: no answer within 100 ms",
+        "could not reach slow.test (no answer within 100 ms)",
       );
     });
   } finally {
