@@ -16,7 +16,7 @@ export interface ReportLine {
 
 /** One goal: a measured ratio and the limit it must stay within. */
 export interface Goal {
-  /** The goal's number in `docs/benchmarks.md` and a short name, e.g. `1. pool call`. */
+  /** The goal's number in `docs/benchmarks.md` and a short name, e.g. `6. pool call`. */
   name: string;
   /** How the ratio is formed, in words. */
   formula: string;
@@ -34,6 +34,20 @@ export interface Goal {
 export function goalMet(goal: Goal): boolean {
   if (goal.limit === undefined) return true;
   return goal.direction === "at most" ? goal.measured <= goal.limit : goal.measured >= goal.limit;
+}
+
+/**
+ * Orders goals by the number and letter their names start with (`1a`, `1b`,
+ * `2`, `3a`, …, `8b`); goals of one number and letter keep their order.
+ */
+export function byGoalNumber(a: Goal, b: Goal): number {
+  const key = (goal: Goal): [number, string] => {
+    const match = /^(\d+)([a-z]?)/.exec(goal.name);
+    return match ? [Number(match[1]), match[2]] : [Infinity, ""];
+  };
+  const [numberA, letterA] = key(a);
+  const [numberB, letterB] = key(b);
+  return numberA - numberB || (letterA < letterB ? -1 : letterA > letterB ? 1 : 0);
 }
 
 /** Formats a time in ms as µs below 1 ms. */

@@ -1,5 +1,5 @@
 /**
- * Goal 4: one look of the clock over many scheduled projects with nothing
+ * Goals 8a and 8b: one look of the clock over many scheduled projects with nothing
  * due, with the installation KV on disk. One installation is grown from 100
  * projects (5 scheduled packages each) to 1,000 and then to 10,000, and timed
  * at each size, so the cost per project shows whether it stays flat. Growing
@@ -165,7 +165,7 @@ export async function measureTick(options: TickOptions = {}): Promise<TickResult
     ).join(", ");
     const goals: Goal[] = [
       {
-        name: "4a. clock tick, 1,000 projects × 5 packages, none due",
+        name: "8a. clock tick, 1,000 projects × 5 packages, none due",
         formula: "one tick, p50",
         measured: at1000.p50,
         limit: 50,
@@ -173,7 +173,7 @@ export async function measureTick(options: TickOptions = {}): Promise<TickResult
         unit: "ms",
       },
       {
-        name: `4b. tick cost per project flat from 100 to ${largest.toLocaleString("en")}`,
+        name: `8b. tick cost per project flat from 100 to ${largest.toLocaleString("en")}`,
         formula: `most a size costs per project ÷ what a smaller one did (${describe})`,
         measured: growth,
         limit: 1.5,
