@@ -434,6 +434,14 @@ export async function measureCallPath(options: CallPathOptions = {}): Promise<Ca
         unit: "×",
       },
       {
+        name: "5. four callers ÷ one caller (printed, no limit)",
+        formula: `calls per second of four callers (${four.rate.toFixed(0)}/s) ÷ of one ` +
+          `(${one.rate.toFixed(0)}/s); the bound is ${(bound / one.rate).toFixed(2)}× one caller's`,
+        measured: four.rate / one.rate,
+        direction: "at least",
+        unit: "×",
+      },
+      {
         name: "7. Sync vs runSandboxed",
         formula: "@sebastianwessel/quickjs runSandboxed ÷ Host.callHandler trivial (KV on disk)",
         measured: p50(line.sandboxed) / p50(line.host),

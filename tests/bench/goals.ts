@@ -18,7 +18,6 @@ const progress = (line: string) => console.error(`  … ${line}`);
 const started = performance.now();
 const startup = await measureStartup({ progress });
 printStartup(startup.rows);
-for (const note of startup.notes) console.log(`  note: ${note}`);
 progress("timing the call path: every line in rounds, after warming each up");
 const callPath = await measureCallPath();
 printLines("Call path (p50 over rounds; KV on disk unless said)", callPath.lines);
