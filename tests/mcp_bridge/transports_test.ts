@@ -26,7 +26,7 @@ function streamOf(chunks: (string | Uint8Array)[]): ReadableStream<Uint8Array> {
 }
 
 /** A real MCP server of the SDK on 127.0.0.1, and each request it was sent. */
-async function sdkServer(json: boolean) {
+function sdkServer(json: boolean) {
   const seen: { method: string; headers: Headers }[] = [];
   const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
   const servers: McpServer[] = [];
@@ -106,7 +106,7 @@ const answerTo = (id: number) => (message: JsonRpcMessage) =>
 Deno.test("`StreamableHttpClient` speaks Streamable HTTP with the SDK's server", async (t) => {
   for (const json of [false, true]) {
     await t.step(`answers as ${json ? "JSON" : "an event stream"}`, async (t) => {
-      const server = await sdkServer(json);
+      const server = sdkServer(json);
       const { http, got, until } = client(server.url);
       try {
         await t.step("initialize is answered, and the session's id kept", async () => {
