@@ -46,6 +46,8 @@ export class StdioLines {
   #paused = false;
   #resume: (() => void) | null = null;
   #closed = false;
+  /** The last write, which every earlier one precedes. */
+  #written: Promise<void> = Promise.resolve();
 
   /** Takes hold of stdout; nothing is read until {@linkcode StdioLines.start}. */
   constructor(options: StdioLinesOptions) {
@@ -81,15 +83,20 @@ export class StdioLines {
    * @throws when stdout is closed (the client is gone).
    */
   send(message: JsonRpcMessage): Promise<void> {
-    return this.#writer.write(this.#encoder.encode(JSON.stringify(message) + "\n"));
+    this.#written = this.#writer.write(this.#encoder.encode(JSON.stringify(message) + "\n"));
+    return this.#written;
   }
 
-  /** Stops reading and lets go of stdin and stdout (neither is closed). */
-  close(): void {
+  /**
+   * Stops reading and lets go of stdin and stdout (neither is closed), once
+   * what was written has reached stdout: the process may exit right after.
+   */
+  async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     this.resume();
     this.#reader?.cancel().catch(() => {});
+    await this.#written.catch(() => {});
     this.#writer.releaseLock();
   }
 

@@ -437,5 +437,5 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
     await link.http.terminateSession();
   } catch { /* the owner is gone, or ended the session itself */ }
   closeLink(link);
-  stdio.close();
+  await stdio.close();
 }

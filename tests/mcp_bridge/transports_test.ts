@@ -307,6 +307,6 @@ Deno.test("`StdioLines` reads a message a line, however the lines come", async (
   await t.step("a message is written as one line", async () => {
     await lines.send({ jsonrpc: "2.0", id: 1, result: { text: "a\nb" } });
     assert.deepEqual(written, ['{"jsonrpc":"2.0","id":1,"result":{"text":"a\\nb"}}\n']);
-    lines.close();
+    await lines.close();
   });
 });
