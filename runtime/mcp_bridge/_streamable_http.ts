@@ -56,8 +56,13 @@ export interface StreamableHttpClientOptions {
   onerror: (error: Error) => void;
 }
 
-/** The delays before opening the GET stream again, in ms, when the server sets none. */
-const REOPEN_DELAYS_MS = [1000, 1500];
+/** Tries in a row to open the GET stream again once it ended. */
+const REOPEN_TRIES = 2;
+
+/** The pause before the try `attempt` (from 0), in ms, when the server set none: 1 s, then 1.5 s. */
+function reopenDelayMs(attempt: number): number {
+  return 1000 * 1.5 ** attempt;
+}
 
 /** One session with an MCP server over Streamable HTTP. */
 export class StreamableHttpClient {
@@ -198,8 +203,7 @@ export class StreamableHttpClient {
 
   /**
    * Opens the GET stream, once at a time; when it ends or breaks, opens it
-   * again after a pause, up to {@linkcode REOPEN_DELAYS_MS}'s count of tries
-   * in a row.
+   * again after a pause, up to {@linkcode REOPEN_TRIES} tries in a row.
    */
   #openStream(attempt: number): void {
     if (this.#streamOpen || this.#abort.signal.aborted) return;
@@ -225,10 +229,10 @@ export class StreamableHttpClient {
         this.#streamOpen = false;
       }
       const next = opened ? 0 : attempt + 1;
-      if (next >= REOPEN_DELAYS_MS.length || this.#abort.signal.aborted) return;
+      if (next >= REOPEN_TRIES || this.#abort.signal.aborted) return;
       this.#reopenTimer = setTimeout(
         () => this.#openStream(next),
-        this.#retryMs ?? REOPEN_DELAYS_MS[next],
+        this.#retryMs ?? reopenDelayMs(next),
       );
     })();
   }
