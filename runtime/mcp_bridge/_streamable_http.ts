@@ -16,6 +16,10 @@
  *   405 there means the server keeps no such stream.
  * - {@linkcode StreamableHttpClient.terminateSession} DELETEs the session.
  *
+ * A request whose event stream ends before its answer is told
+ * ({@linkcode StreamableHttpClientOptions.onunanswered}): the server keeps no
+ * events to resume it from, so the answer is lost.
+ *
  * A refusal (any status but 2xx) is thrown as an {@linkcode HttpRefusalError}
  * with the body's text, 404 meaning the server no longer has the session;
  * a failure to reach the server is `fetch`'s `TypeError`. What goes wrong on
@@ -24,7 +28,13 @@
  *
  * @module
  */
-import { isRequest, type JsonRpcMessage, methodOf, readJsonRpc } from "./_json_rpc.ts";
+import {
+  isRequest,
+  type JsonRpcId,
+  type JsonRpcMessage,
+  methodOf,
+  readJsonRpc,
+} from "./_json_rpc.ts";
 import { sseEvents } from "./_sse_events.ts";
 
 /** What the server answered instead of taking a message. */
@@ -54,6 +64,17 @@ export interface StreamableHttpClientOptions {
   onmessage: (message: JsonRpcMessage) => void;
   /** Something the server sent that is no JSON-RPC message (it is skipped). */
   onerror: (error: Error) => void;
+  /**
+   * A request whose event stream ended, or broke, before its answer came:
+   * the server went away mid-answer, or the client was closed. The server
+   * keeps no events to resume the stream from, so the answer will not come.
+   */
+  onunanswered?: (id: JsonRpcId) => void;
+}
+
+/** A message's id, if it has one. */
+function idOf(message: JsonRpcMessage): JsonRpcId | undefined {
+  return (message as { id?: JsonRpcId }).id;
 }
 
 /** Tries in a row to open the GET stream again once it ended. */
@@ -124,7 +145,10 @@ export class StreamableHttpClient {
     }
     const type = response.headers.get("content-type")?.split(";")[0].trim().toLowerCase();
     if (type === "text/event-stream") {
-      void this.#readEvents(response.body!).catch(() => {});
+      const id = message.id;
+      void this.#readEvents(response.body!, id).catch(() => false).then((answered) => {
+        if (!answered) this.#options.onunanswered?.(id);
+      });
     } else if (type === "application/json") {
       const data: unknown = await response.json();
       for (const item of Array.isArray(data) ? data : [data]) this.#receive(JSON.stringify(item));
@@ -171,17 +195,20 @@ export class StreamableHttpClient {
     return this.#options.fetch ? this.#options.fetch(this.#url, full) : fetch(this.#url, full);
   }
 
-  /** Reads one message the server sent; the version an `initialize` answer names is kept. */
-  #receive(text: string): void {
+  /**
+   * Reads one message the server sent, and gives it on; the version an
+   * `initialize` answer names is kept. Null when it is no message.
+   */
+  #receive(text: string): JsonRpcMessage | null {
     let message: JsonRpcMessage;
     try {
       message = readJsonRpc(text);
     } catch (error) {
       this.#options.onerror(error as Error);
-      return;
+      return null;
     }
-    if (!Object.hasOwn(message, "method") && Object.hasOwn(message, "id")) {
-      const id = (message as { id: string | number }).id;
+    const id = idOf(message);
+    if (!Object.hasOwn(message, "method") && id !== undefined) {
       if (this.#initializing.delete(id)) {
         const version = (message as { result?: { protocolVersion?: unknown } }).result
           ?.protocolVersion;
@@ -189,16 +216,25 @@ export class StreamableHttpClient {
       }
     }
     this.#options.onmessage(message);
+    return message;
   }
 
-  /** Reads an event stream's messages; settles when it ends, throws when it breaks. */
-  async #readEvents(body: ReadableStream<Uint8Array>): Promise<void> {
+  /**
+   * Reads an event stream's messages until it ends; true when the answer to
+   * request `awaited` was among them. Throws when the stream breaks.
+   */
+  async #readEvents(body: ReadableStream<Uint8Array>, awaited?: JsonRpcId): Promise<boolean> {
+    let answered = false;
     const events = sseEvents(body, { onRetry: (ms) => this.#retryMs = ms });
     for await (const { event, data, id } of events) {
       if (id !== undefined) this.#lastEventId = id;
       if (data === "" || (event !== "" && event !== "message")) continue;
-      this.#receive(data);
+      const message = this.#receive(data);
+      if (message && !Object.hasOwn(message, "method") && idOf(message) === awaited) {
+        answered = true;
+      }
     }
+    return answered;
   }
 
   /**

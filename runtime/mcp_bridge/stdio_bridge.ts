@@ -26,7 +26,9 @@
  * send it to yet; afterwards it goes to the owner like any request.
  *
  * Messages go to the owner in the order they were read, a few at once
- * (`_bridge_queue.ts`); answers come back as the owner gives them.
+ * (`_bridge_queue.ts`); answers come back as the owner gives them. A request
+ * whose answer the owner began and never finished (it went away mid-call) is
+ * answered with an error saying so, never sent again: it may have run.
  *
  * The bridge sends the token and the project's path only where its caller
  * says: `sync mcp` gives it the owner's socket in the installation folder.
@@ -47,7 +49,9 @@ import { BridgeQueue, messageBytes } from "./_bridge_queue.ts";
 import {
   isAnswer,
   isRequest,
+  type JsonRpcId,
   type JsonRpcMessage,
+  type JsonRpcNotification,
   methodOf,
   NotJsonRpcError,
 } from "./_json_rpc.ts";
@@ -212,8 +216,11 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
     resume: () => stdio.resume(),
     observe: options.observe,
   });
+  /** Requests the client called off (`notifications/cancelled`) and not yet answered. */
+  const cancelled = new Set<unknown>();
   const answeredRequest = (id: unknown) => {
     unanswered.delete(id);
+    cancelled.delete(id);
     queue.answered(id);
     if (stdinEnded && unanswered.size === 0) finish();
   };
@@ -240,6 +247,7 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
       onerror: (error) => {
         if (link === opened) options.log(`sync mcp: ${link.name} sent ${unreadAnswer(error)}`);
       },
+      onunanswered: (id) => cutOff(id, target.name),
     });
     const opened: Link = { http, name: target.name, socket: target.socket };
     if (!replay || !initialize) return opened;
@@ -295,6 +303,30 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
       }
     })();
     return relinking;
+  };
+
+  /**
+   * Answers a request whose answer the owner began and never finished (it
+   * went away mid-call, or its session was replaced): the client is not left
+   * waiting. It is not sent again, since it may have run.
+   */
+  const cutOff = (id: JsonRpcId, name: string) => {
+    if (!unanswered.has(id)) return;
+    // The client called it off and waits for no answer; its turn is over all the same.
+    if (cancelled.has(id)) return answeredRequest(id);
+    options.log(
+      `sync mcp: ${name} did not finish answering a request; it was answered with an error`,
+    );
+    answeredRequest(id);
+    stdio.send({
+      jsonrpc: "2.0",
+      id,
+      error: {
+        code: -32603,
+        message: `Sync's answer through ${name} was cut off before it came, so whether the ` +
+          `request ran is not known here; is deno task serve still running?`,
+      },
+    }).catch(() => finish());
   };
 
   const refuse = async (message: JsonRpcMessage, error: unknown) => {
@@ -387,6 +419,10 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
 
   const read = (message: JsonRpcMessage) => {
     const method = methodOf(message);
+    if (method === "notifications/cancelled") {
+      const requestId = (message as JsonRpcNotification).params?.requestId;
+      if (unanswered.has(requestId)) cancelled.add(requestId);
+    }
     if (method === "ping" && isRequest(message) && !queue.opened) {
       stdio.send({ jsonrpc: "2.0", id: message.id, result: {} }).catch(() => finish());
       return;
