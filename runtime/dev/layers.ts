@@ -51,6 +51,8 @@ export const DOMAIN_RANKS: Readonly<Record<string, number>> = {
   clock: 4,
   // sync-mcp: what agents reach of a project (memory, work, handlers as tools); calls through the host.
   mcp: 4,
+  // `sync mcp`: stdio carried to the serve's `/mcp`; it loads nothing of mcp/ or the host.
+  mcp_bridge: 4,
   author: 4,
   // Agent sessions over ACP; they will sit on host, work, projects and the process supervisor.
   agents: 4,

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { bridgeStdio } from "../../runtime/mcp/mod.ts";
+import { bridgeStdio } from "../../runtime/mcp_bridge/mod.ts";
 import {
   OWNER_SOCKET_ORIGIN,
   ownerSocketClient,

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { bridgeStdio } from "../../mcp/mod.ts";
+import { bridgeStdio } from "../../mcp_bridge/mod.ts";
 import {
   openableFolder,
   OWNER_SOCKET_ORIGIN,

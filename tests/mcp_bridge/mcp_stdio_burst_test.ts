@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { BRIDGE_LIMITS } from "../../runtime/mcp/mod.ts";
+import { BRIDGE_LIMITS } from "../../runtime/mcp_bridge/mod.ts";
 import { initializeRequest } from "../internal/mcp_initialize.ts";
 import { REPO_ROOT } from "../internal/cli.ts";
 import { ServeProcess } from "../internal/serve_process.ts";

@@ -26,23 +26,38 @@
  * send it to yet; afterwards it goes to the owner like any request.
  *
  * Messages go to the owner in the order they were read, a few at once
- * (`_bridge_queue.ts`); answers come back as the owner gives them.
+ * (`_bridge_queue.ts`); answers come back as the owner gives them. A request
+ * whose answer the owner began and never finished (it went away mid-call) is
+ * answered with an error saying so, never sent again: it may have run.
  *
  * The bridge sends the token and the project's path only where its caller
  * says: `sync mcp` gives it the owner's socket in the installation folder.
  *
+ * An MCP client starts the bridge each time it connects, so it starts as
+ * fast as Deno does: it loads no npm package. Its two transports, stdio
+ * lines (`_stdio_lines.ts`) and the client's side of Streamable HTTP
+ * (`_streamable_http.ts`), are written here, a few hundred lines together;
+ * the MCP SDK's, with the schemas they check messages against, took 0.19 s
+ * and 60 MB to load, several times Deno's own start. They speak the same
+ * wire as the SDK's.
+ *
  * @module
  */
-import process from "node:process";
-// @ts-types="@modelcontextprotocol/sdk/server/stdio"
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-// @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types";
 import { describeError } from "../internal/describe_error.ts";
 import type { OwnerSocketClient } from "../projects/mod.ts";
 import { BridgeQueue, messageBytes } from "./_bridge_queue.ts";
-import { BRIDGE_LIMITS, type BridgeLimits } from "./mcp_limits.ts";
+import {
+  isAnswer,
+  isRequest,
+  type JsonRpcId,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  methodOf,
+  NotJsonRpcError,
+} from "./_json_rpc.ts";
+import { StdioLines } from "./_stdio_lines.ts";
+import { HttpRefusalError, StreamableHttpClient } from "./_streamable_http.ts";
+import { BRIDGE_LIMITS, type BridgeLimits } from "./bridge_limits.ts";
 
 /** Where the owner's `/mcp` is, and the token it takes. */
 export interface BridgeTarget {
@@ -82,7 +97,7 @@ export interface BridgeOptions extends BridgeTarget {
 
 /** One session at the owner, and the transport it goes over. */
 interface Link {
-  http: StreamableHTTPClientTransport;
+  http: StreamableHttpClient;
   /** What the owner is called, for what the bridge says. */
   name: string;
   /** The connection the transport goes over, when it is not the global `fetch`'s. */
@@ -90,14 +105,9 @@ interface Link {
 }
 
 /** Closes a session's transport and the connection under it. */
-async function closeLink(link: Link): Promise<void> {
-  await link.http.close().catch(() => {});
+function closeLink(link: Link): void {
+  link.http.close();
   link.socket?.close();
-}
-
-/** The JSON-RPC method of a message, if it has one. */
-function methodOf(message: JSONRPCMessage): string | undefined {
-  return "method" in message ? message.method : undefined;
 }
 
 /**
@@ -105,37 +115,20 @@ function methodOf(message: JSONRPCMessage): string | undefined {
  * longer has the session (it answers 404): what a new session mends.
  */
 function sessionLost(error: unknown): boolean {
-  if ((error as { code?: unknown } | null)?.code === 404) return true;
+  if (error instanceof HttpRefusalError && error.status === 404) return true;
   return error instanceof TypeError;
 }
 
 /**
- * True when what the SDK's HTTP transport reports on `onerror` only says the
- * owner went away: its stream broke, or reconnecting it failed. The bridge
- * says that once, in its own words, when it opens a new session; the send
- * that failed is answered by the bridge either way.
- */
-function goneNoise(error: unknown): boolean {
-  if (sessionLost(error)) return true;
-  const message = error instanceof Error ? error.message : String(error);
-  return /^(SSE stream disconnected|Failed to reconnect|Maximum reconnection attempts)/.test(
-    message,
-  ) || /^Streamable HTTP error: Failed to open SSE stream/.test(message);
-}
-
-/**
  * The JSON-RPC error the owner answered a message with, when its refusal
- * (a 4xx the SDK's transport throws with the body's text) carried one.
+ * (a 4xx, with the error as its body) carried one.
  */
 function refusalOf(error: unknown): { code: number; message: string } | null {
-  const status = (error as { code?: unknown } | null)?.code;
-  if (typeof status !== "number" || status < 400 || status > 499) return null;
-  const text = /^Streamable HTTP error: Error POSTing to endpoint: (\{.*\})$/s.exec(
-    (error as Error).message,
-  )?.[1];
-  if (text === undefined) return null;
+  if (!(error instanceof HttpRefusalError) || error.status < 400 || error.status > 499) {
+    return null;
+  }
   try {
-    const { error: refused } = JSON.parse(text);
+    const { error: refused } = JSON.parse(error.body);
     return typeof refused?.code === "number" && typeof refused?.message === "string"
       ? { code: refused.code, message: refused.message }
       : null;
@@ -157,15 +150,24 @@ function socketBusy(error: unknown): boolean {
   return /\(Connect\): Resource temporarily unavailable/.test(text);
 }
 
-/**
- * What the bridge says of a line on stdin the SDK's stdio transport could not
- * read (it reports it on `onerror` and reads on).
- */
+/** The message of a JSON-RPC error answer. */
+function errorOf(message: JsonRpcMessage): string {
+  return (message as { error: { message: string } }).error.message;
+}
+
+/** What the bridge says of something the owner sent that is no message (it reads on). */
+function unreadAnswer(error: Error): string {
+  return error instanceof SyntaxError
+    ? `something that is not JSON (${error.message}); it was skipped`
+    : "JSON that is not a JSON-RPC message; it was skipped";
+}
+
+/** What the bridge says of a line on stdin it could not read (it reads on). */
 function unreadLine(error: unknown): string {
   if (error instanceof SyntaxError) {
     return `a line on stdin is not JSON (${error.message}); it was not answered`;
   }
-  if ((error as { name?: unknown } | null)?.name === "ZodError") {
+  if (error instanceof NotJsonRpcError) {
     return "a line on stdin is JSON but not a JSON-RPC message; it was not answered";
   }
   return `stdin: ${describeError(error).message}`;
@@ -180,12 +182,19 @@ function unreadLine(error: unknown): string {
  * @param options Where to, with which token, how to find the owner again, and where to tell problems.
  */
 export async function bridgeStdio(options: BridgeOptions): Promise<void> {
-  const stdio = new StdioServerTransport();
   let finish: () => void = () => {};
   const finished = new Promise<void>((resolve) => finish = resolve);
+  const stdio = new StdioLines({
+    onmessage: (message) => read(message),
+    // A line it cannot read is skipped, and reading goes on (as MCP's own
+    // servers do): the bridge says so on stderr.
+    onerror: (error) => options.log(`sync mcp: ${unreadLine(error)}`),
+    onend: () => stdinEnd(),
+    onclose: () => finish(),
+  });
   /** The client's own `initialize` and `initialized`, sent again to open a new session. */
-  let initialize: JSONRPCMessage | undefined;
-  let initialized: JSONRPCMessage | undefined;
+  let initialize: JsonRpcMessage | undefined;
+  let initialized: JsonRpcMessage | undefined;
   let replays = 0;
   let link: Link;
   let relinking: Promise<Link> | null = null;
@@ -199,16 +208,19 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
   const unanswered = new Set<unknown>();
   let stdinEnded = false;
   const limits = options.limits ?? BRIDGE_LIMITS;
-  const queue = new BridgeQueue<JSONRPCMessage>({
+  const queue = new BridgeQueue<JsonRpcMessage>({
     limits,
     send: (message) => forward(message),
     // Past the bound the bridge reads no further: the client's writes wait in the pipe.
-    pause: () => process.stdin.pause(),
-    resume: () => process.stdin.resume(),
+    pause: () => stdio.pause(),
+    resume: () => stdio.resume(),
     observe: options.observe,
   });
+  /** Requests the client called off (`notifications/cancelled`) and not yet answered. */
+  const cancelled = new Set<unknown>();
   const answeredRequest = (id: unknown) => {
     unanswered.delete(id);
+    cancelled.delete(id);
     queue.answered(id);
     if (stdinEnded && unanswered.size === 0) finish();
   };
@@ -216,42 +228,31 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
   let saidFull = false;
 
   const open = async (target: BridgeTarget, replay: boolean): Promise<Link> => {
-    const http = new StreamableHTTPClientTransport(target.url, {
-      requestInit: { headers: { authorization: `Bearer ${target.token}` } },
-      fetch: target.socket?.fetch,
-    });
-    const opened: Link = { http, name: target.name, socket: target.socket };
     // The answer to a replayed `initialize` is the bridge's, not the client's.
     const replayId = `sync-mcp-bridge-${++replays}`;
     let answered: (error?: string) => void = () => {};
     const answer = new Promise<string | undefined>((resolve) => answered = resolve);
-    http.onmessage = (message: JSONRPCMessage) => {
-      if (replay && "id" in message && message.id === replayId && !("method" in message)) {
-        answered("error" in message ? message.error.message : undefined);
-        return;
-      }
-      stdio.send(message).catch(() => finish());
-      if ("id" in message && !("method" in message)) answeredRequest(message.id);
-    };
-    // The SDK reports a broken stream, and every try to reconnect it, here:
-    // the bridge says once that it lost the owner, when it opens a new session.
-    http.onerror = (error: Error) => {
-      if (link !== opened || goneNoise(error)) return;
-      options.log(`sync mcp: ${describeError(error).message}`);
-    };
-    // Only the session in use ends the bridge by closing; one replaced is closed by the bridge.
-    http.onclose = () => {
-      if (link === opened) finish();
-    };
-    try {
-      await http.start();
-    } catch (error) {
-      await closeLink(opened);
-      throw error;
-    }
+    const http: StreamableHttpClient = new StreamableHttpClient(target.url, {
+      token: target.token,
+      fetch: target.socket?.fetch,
+      onmessage: (message) => {
+        if (replay && isAnswer(message) && message.id === replayId) {
+          answered(Object.hasOwn(message, "error") ? errorOf(message) : undefined);
+          return;
+        }
+        stdio.send(message).catch(() => finish());
+        if (isAnswer(message)) answeredRequest(message.id);
+      },
+      // What the owner sent that is no message: nobody's to answer, the bridge says it.
+      onerror: (error) => {
+        if (link === opened) options.log(`sync mcp: ${link.name} sent ${unreadAnswer(error)}`);
+      },
+      onunanswered: (id) => cutOff(id, target.name),
+    });
+    const opened: Link = { http, name: target.name, socket: target.socket };
     if (!replay || !initialize) return opened;
     try {
-      await http.send({ ...initialize, id: replayId } as JSONRPCMessage);
+      await http.send({ ...initialize, id: replayId } as JsonRpcMessage);
       const timeoutMs = options.initializeTimeoutMs ?? 10_000;
       let timer: ReturnType<typeof setTimeout> | undefined;
       const refused = await Promise.race([
@@ -267,7 +268,7 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
       return opened;
     } catch (error) {
       // A session that could not be opened is not left half open.
-      await closeLink(opened);
+      closeLink(opened);
       throw error;
     }
   };
@@ -284,8 +285,8 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
         const target = await options.reconnect!();
         const fresh = await open(target, true);
         link = fresh;
-        await closeLink(lost);
-        // One line, in place of what the SDK's transport reported as the stream broke.
+        closeLink(lost);
+        // One line: the stream that broke with the owner went unreported.
         options.log(
           `sync mcp: ${
             why instanceof TypeError
@@ -304,7 +305,31 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
     return relinking;
   };
 
-  const refuse = async (message: JSONRPCMessage, error: unknown) => {
+  /**
+   * Answers a request whose answer the owner began and never finished (it
+   * went away mid-call, or its session was replaced): the client is not left
+   * waiting. It is not sent again, since it may have run.
+   */
+  const cutOff = (id: JsonRpcId, name: string) => {
+    if (!unanswered.has(id)) return;
+    // The client called it off and waits for no answer; its turn is over all the same.
+    if (cancelled.has(id)) return answeredRequest(id);
+    options.log(
+      `sync mcp: ${name} did not finish answering a request; it was answered with an error`,
+    );
+    answeredRequest(id);
+    stdio.send({
+      jsonrpc: "2.0",
+      id,
+      error: {
+        code: -32603,
+        message: `Sync's answer through ${name} was cut off before it came, so whether the ` +
+          `request ran is not known here; is deno task serve still running?`,
+      },
+    }).catch(() => finish());
+  };
+
+  const refuse = async (message: JsonRpcMessage, error: unknown) => {
     // The owner's own refusal (a project it does not open, a bad request) is
     // passed on as it said it; a failure to reach it is the bridge's to say.
     const refused = refusalOf(error);
@@ -314,7 +339,7 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
         ? `sync mcp: ${link.name} refused a message: ${why}`
         : `sync mcp: ${link.name} did not take a message: ${why}`,
     );
-    if ("id" in message && "method" in message) {
+    if (isRequest(message)) {
       answeredRequest(message.id);
       await stdio.send({
         jsonrpc: "2.0",
@@ -333,7 +358,7 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
    * socket turned the connection away as busy: the owner is there and never
    * saw the message. A second refusal is told like any failure.
    */
-  const send = async (used: Link, message: JSONRPCMessage) => {
+  const send = async (used: Link, message: JsonRpcMessage) => {
     try {
       await used.http.send(message);
     } catch (error) {
@@ -343,7 +368,7 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
     }
   };
 
-  const forward = async (message: JSONRPCMessage) => {
+  const forward = async (message: JsonRpcMessage) => {
     const used = link;
     let lost: unknown;
     try {
@@ -368,7 +393,7 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
   };
 
   /** Answers a request past the hold's bound at once; drops a notification. */
-  const refuseHeld = (message: JSONRPCMessage) => {
+  const refuseHeld = (message: JsonRpcMessage) => {
     if (!saidFull) {
       saidFull = true;
       options.log(
@@ -376,7 +401,7 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
           `initialize; the bridge refuses the requests past them and drops the notifications`,
       );
     }
-    if (!("id" in message) || methodOf(message) === undefined) return;
+    if (!isRequest(message)) return;
     answeredRequest(message.id);
     stdio.send({
       jsonrpc: "2.0",
@@ -392,15 +417,17 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
     }).catch(() => finish());
   };
 
-  stdio.onmessage = (message: JSONRPCMessage) => {
+  const read = (message: JsonRpcMessage) => {
     const method = methodOf(message);
-    if (method === "ping" && "id" in message && !queue.opened) {
-      stdio.send({ jsonrpc: "2.0", id: message.id as string | number, result: {} }).catch(() =>
-        finish()
-      );
+    if (method === "notifications/cancelled") {
+      const requestId = (message as JsonRpcNotification).params?.requestId;
+      if (unanswered.has(requestId)) cancelled.add(requestId);
+    }
+    if (method === "ping" && isRequest(message) && !queue.opened) {
+      stdio.send({ jsonrpc: "2.0", id: message.id, result: {} }).catch(() => finish());
       return;
     }
-    const first = method === "initialize" && "id" in message && !initializeSeen;
+    const first = method === "initialize" && isRequest(message) && !initializeSeen;
     const bytes = messageBytes(message);
     // The client's first initialize and initialized are what the held wait for: never refused.
     const needed = first || (method === "notifications/initialized" && !initialized);
@@ -408,7 +435,7 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
       refuseHeld(message);
       return;
     }
-    if ("id" in message && method !== undefined) unanswered.add(message.id);
+    if (isRequest(message)) unanswered.add(message.id);
     if (method === "initialize") initialize = message;
     else if (method === "notifications/initialized") initialized = message;
     if (first) {
@@ -419,16 +446,12 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
     }
     queue.push(message, bytes);
   };
-  // The SDK's stdio server reads on past a line it cannot read and answers
-  // nothing (its own servers do the same): the bridge says so on stderr.
-  stdio.onerror = (error: Error) => options.log(`sync mcp: ${unreadLine(error)}`);
-  stdio.onclose = () => finish();
-  process.stdin.once("end", () => {
+  const stdinEnd = () => {
     stdinEnded = true;
     // Requests held for an `initialize` that will never come are refused, so the bridge can end.
     if (!initializeSeen) {
       for (const message of queue.takeHeld()) {
-        if (!("id" in message) || methodOf(message) === undefined) continue;
+        if (!isRequest(message)) continue;
         answeredRequest(message.id);
         stdio.send({
           jsonrpc: "2.0",
@@ -442,13 +465,13 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
       }
     }
     if (unanswered.size === 0) finish();
-  });
+  };
   link = await open(options, false);
-  await stdio.start();
+  stdio.start();
   await finished;
   try {
     await link.http.terminateSession();
   } catch { /* the owner is gone, or ended the session itself */ }
-  await closeLink(link);
-  await stdio.close().catch(() => {});
+  closeLink(link);
+  await stdio.close();
 }

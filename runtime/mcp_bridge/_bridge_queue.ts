@@ -15,7 +15,7 @@
  *
  * @module
  */
-import type { BridgeLimits } from "./mcp_limits.ts";
+import type { BridgeLimits } from "./bridge_limits.ts";
 
 /** How many messages are at the owner and how many wait, as a test watches it. */
 export interface BridgeQueueState {

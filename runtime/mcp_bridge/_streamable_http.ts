@@ -1,0 +1,275 @@
+/**
+ * MCP's Streamable HTTP transport, the client's side, as far as the bridge
+ * uses it: one session at one URL, with a Bearer token.
+ *
+ * - Each message is POSTed alone, accepting `application/json` and
+ *   `text/event-stream`. The `Mcp-Session-Id` the answer to `initialize`
+ *   carries goes on every later request, and so does `MCP-Protocol-Version`,
+ *   the version that answer names.
+ * - A request is answered as JSON (one message or several) or as an event
+ *   stream whose `message` events are the answer and anything the server
+ *   sends before it; a notification or an answer is taken with 202.
+ * - Once `notifications/initialized` is taken, a GET opens the stream the
+ *   server tells the client things on unasked (`tools/list_changed`); when
+ *   it ends it is opened again, after the server's `retry:` or a backoff,
+ *   twice at most in a row, with `Last-Event-ID` if the server gave ids. A
+ *   405 there means the server keeps no such stream.
+ * - {@linkcode StreamableHttpClient.terminateSession} DELETEs the session.
+ *
+ * A request whose event stream ends before its answer is told
+ * ({@linkcode StreamableHttpClientOptions.onunanswered}): the server keeps no
+ * events to resume it from, so the answer is lost.
+ *
+ * A refusal (any status but 2xx) is thrown as an {@linkcode HttpRefusalError}
+ * with the body's text, 404 meaning the server no longer has the session;
+ * a failure to reach the server is `fetch`'s `TypeError`. What goes wrong on
+ * the GET stream is nobody's to answer, and is not reported: the next POST
+ * finds it out.
+ *
+ * @module
+ */
+import {
+  isRequest,
+  type JsonRpcId,
+  type JsonRpcMessage,
+  methodOf,
+  readJsonRpc,
+} from "./_json_rpc.ts";
+import { sseEvents } from "./_sse_events.ts";
+
+/** What the server answered instead of taking a message. */
+export class HttpRefusalError extends Error {
+  /** The error's name. */
+  override name = "HttpRefusalError";
+  /** The HTTP status. */
+  readonly status: number;
+  /** The body's text (a JSON-RPC error, from an MCP server). */
+  readonly body: string;
+
+  /** A refusal with `status` and the body's `text`. */
+  constructor(status: number, body: string) {
+    super(`it answered HTTP ${status}${body ? `: ${body}` : ""}`);
+    this.status = status;
+    this.body = body;
+  }
+}
+
+/** Options for {@linkcode StreamableHttpClient}. */
+export interface StreamableHttpClientOptions {
+  /** The Bearer token every request carries. */
+  token: string;
+  /** The `fetch` to send with (a client of the owner's socket); the global one without it. */
+  fetch?: (input: URL, init: RequestInit) => Promise<Response>;
+  /** Each message from the server. */
+  onmessage: (message: JsonRpcMessage) => void;
+  /** Something the server sent that is no JSON-RPC message (it is skipped). */
+  onerror: (error: Error) => void;
+  /**
+   * A request whose event stream ended, or broke, before its answer came:
+   * the server went away mid-answer, or the client was closed. The server
+   * keeps no events to resume the stream from, so the answer will not come.
+   */
+  onunanswered?: (id: JsonRpcId) => void;
+}
+
+/** A message's id, if it has one. */
+function idOf(message: JsonRpcMessage): JsonRpcId | undefined {
+  return (message as { id?: JsonRpcId }).id;
+}
+
+/** Tries in a row to open the GET stream again once it ended. */
+const REOPEN_TRIES = 2;
+
+/** The pause before the try `attempt` (from 0), in ms, when the server set none: 1 s, then 1.5 s. */
+function reopenDelayMs(attempt: number): number {
+  return 1000 * 1.5 ** attempt;
+}
+
+/** One session with an MCP server over Streamable HTTP. */
+export class StreamableHttpClient {
+  #url: URL;
+  #options: StreamableHttpClientOptions;
+  #abort = new AbortController();
+  #sessionId: string | undefined;
+  #protocolVersion: string | undefined;
+  /** Ids of `initialize` requests sent and not yet answered. */
+  #initializing = new Set<string | number>();
+  #streamOpen = false;
+  #lastEventId: string | undefined;
+  #retryMs: number | undefined;
+  #reopenTimer: ReturnType<typeof setTimeout> | undefined;
+
+  /** A client of the server at `url`; nothing is sent until a message is. */
+  constructor(url: URL, options: StreamableHttpClientOptions) {
+    this.#url = url;
+    this.#options = options;
+  }
+
+  /** The session's id, once the server gave one. */
+  get sessionId(): string | undefined {
+    return this.#sessionId;
+  }
+
+  /**
+   * Sends one message. Settles once the server took it: a JSON answer read,
+   * an event stream begun (its events come to `onmessage` as they arrive),
+   * or 202.
+   *
+   * @throws {HttpRefusalError} when the server answers with another status.
+   * @throws {TypeError} when the server cannot be reached.
+   */
+  async send(message: JsonRpcMessage): Promise<void> {
+    if (isRequest(message) && message.method === "initialize") {
+      this.#initializing.add(message.id);
+    }
+    const headers = this.#headers();
+    headers.set("content-type", "application/json");
+    headers.set("accept", "application/json, text/event-stream");
+    const response = await this.#fetch({
+      method: "POST",
+      headers,
+      body: JSON.stringify(message),
+    });
+    const sessionId = response.headers.get("mcp-session-id");
+    if (sessionId) this.#sessionId = sessionId;
+    if (!response.ok) {
+      const text = await response.text().catch(() => "");
+      throw new HttpRefusalError(response.status, text);
+    }
+    if (response.status === 202 || !isRequest(message)) {
+      await response.body?.cancel();
+      if (response.status === 202 && methodOf(message) === "notifications/initialized") {
+        this.#openStream(0);
+      }
+      return;
+    }
+    const type = response.headers.get("content-type")?.split(";")[0].trim().toLowerCase();
+    if (type === "text/event-stream") {
+      const id = message.id;
+      void this.#readEvents(response.body!, id).catch(() => false).then((answered) => {
+        if (!answered) this.#options.onunanswered?.(id);
+      });
+    } else if (type === "application/json") {
+      const data: unknown = await response.json();
+      for (const item of Array.isArray(data) ? data : [data]) this.#receive(JSON.stringify(item));
+    } else {
+      await response.body?.cancel();
+      throw new HttpRefusalError(response.status, `an answer of type ${type ?? "none"}`);
+    }
+  }
+
+  /**
+   * Ends the session at the server (DELETE); a server that keeps sessions
+   * open answers 405, which is no failure.
+   *
+   * @throws {HttpRefusalError} when the server refuses it.
+   */
+  async terminateSession(): Promise<void> {
+    if (this.#sessionId === undefined) return;
+    const response = await this.#fetch({ method: "DELETE", headers: this.#headers() });
+    await response.body?.cancel();
+    if (!response.ok && response.status !== 405) {
+      throw new HttpRefusalError(response.status, "");
+    }
+    this.#sessionId = undefined;
+  }
+
+  /** Stops everything under way: the GET stream, answers streaming in, a reopening. */
+  close(): void {
+    clearTimeout(this.#reopenTimer);
+    this.#abort.abort();
+  }
+
+  #headers(): Headers {
+    const headers = new Headers({ authorization: `Bearer ${this.#options.token}` });
+    if (this.#sessionId !== undefined) headers.set("mcp-session-id", this.#sessionId);
+    if (this.#protocolVersion !== undefined) {
+      headers.set("mcp-protocol-version", this.#protocolVersion);
+    }
+    return headers;
+  }
+
+  #fetch(init: RequestInit): Promise<Response> {
+    // A redirect is a refusal: the token goes to this URL and no other.
+    const full = { ...init, redirect: "manual" as const, signal: this.#abort.signal };
+    return this.#options.fetch ? this.#options.fetch(this.#url, full) : fetch(this.#url, full);
+  }
+
+  /**
+   * Reads one message the server sent, and gives it on; the version an
+   * `initialize` answer names is kept. Null when it is no message.
+   */
+  #receive(text: string): JsonRpcMessage | null {
+    let message: JsonRpcMessage;
+    try {
+      message = readJsonRpc(text);
+    } catch (error) {
+      this.#options.onerror(error as Error);
+      return null;
+    }
+    const id = idOf(message);
+    if (!Object.hasOwn(message, "method") && id !== undefined) {
+      if (this.#initializing.delete(id)) {
+        const version = (message as { result?: { protocolVersion?: unknown } }).result
+          ?.protocolVersion;
+        if (typeof version === "string") this.#protocolVersion = version;
+      }
+    }
+    this.#options.onmessage(message);
+    return message;
+  }
+
+  /**
+   * Reads an event stream's messages until it ends; true when the answer to
+   * request `awaited` was among them. Throws when the stream breaks.
+   */
+  async #readEvents(body: ReadableStream<Uint8Array>, awaited?: JsonRpcId): Promise<boolean> {
+    let answered = false;
+    const events = sseEvents(body, { onRetry: (ms) => this.#retryMs = ms });
+    for await (const { event, data, id } of events) {
+      if (id !== undefined) this.#lastEventId = id;
+      if (data === "" || (event !== "" && event !== "message")) continue;
+      const message = this.#receive(data);
+      if (message && !Object.hasOwn(message, "method") && idOf(message) === awaited) {
+        answered = true;
+      }
+    }
+    return answered;
+  }
+
+  /**
+   * Opens the GET stream, once at a time; when it ends or breaks, opens it
+   * again after a pause, up to {@linkcode REOPEN_TRIES} tries in a row.
+   */
+  #openStream(attempt: number): void {
+    if (this.#streamOpen || this.#abort.signal.aborted) return;
+    this.#streamOpen = true;
+    void (async () => {
+      const headers = this.#headers();
+      headers.set("accept", "text/event-stream");
+      if (this.#lastEventId !== undefined) headers.set("last-event-id", this.#lastEventId);
+      let opened = false;
+      try {
+        const response = await this.#fetch({ method: "GET", headers });
+        if (!response.ok) {
+          await response.body?.cancel();
+          // 405: the server keeps no such stream; 404: it no longer has the session.
+          if (response.status === 405 || response.status === 404) return;
+          throw new HttpRefusalError(response.status, "");
+        }
+        opened = true;
+        if (response.body) await this.#readEvents(response.body);
+      } catch {
+        // Told by the next POST, which finds the server gone or the session lost.
+      } finally {
+        this.#streamOpen = false;
+      }
+      const next = opened ? 0 : attempt + 1;
+      if (next >= REOPEN_TRIES || this.#abort.signal.aborted) return;
+      this.#reopenTimer = setTimeout(
+        () => this.#openStream(next),
+        this.#retryMs ?? reopenDelayMs(next),
+      );
+    })();
+  }
+}
