@@ -19,19 +19,20 @@
  * when Sync stopped become `interrupted`, with the order's `onInterrupted`
  * shown; only a person continues them.
  *
- * This file is the sessions' life in this run: what a person asks, the
- * turns and the messages that wait for them, and when a session leaves
+ * This file is the sessions' life in this run: what a person asks and
+ * what it starts, which sessions are held live, and when one leaves
  * memory. Its parts, each given what it needs as a small options object:
  * finding the orders (`_outbox_scanner.ts`), raising an agent
  * (`_raise_agent.ts`), running a piece of a session's work
- * (`_session_work.ts`), writing and telling a session's changes
+ * (`_session_work.ts`), the turns and the messages that wait for them
+ * (`_session_turns.ts`), writing and telling a session's changes
  * (`_session_writes.ts`), the permissions an agent asks
  * (`_permission_requests.ts`), and putting a conversation away
  * (`session_removal.ts`).
  *
  * @module
  */
-import type { AgentSession, PendingTurn } from "../agent_session.ts";
+import type { AgentSession } from "../agent_session.ts";
 import type { AgentActivity } from "../agent_activity.ts";
 import type { EventBus } from "../event_bus.ts";
 import { ConflictError, InvalidInputError, NotFoundError } from "../errors.ts";
@@ -42,8 +43,6 @@ import type { SyncEvent } from "../sync_event.ts";
 import type { TranscriptEntry } from "../transcript.ts";
 import { readWorkOrder, type WorkOrder } from "../work/mod.ts";
 import { listAgents, type ListedAgent, readAgent } from "./agent_definitions.ts";
-import { AGENT_LIMITS } from "./agent_limits.ts";
-import { AgentFailedError } from "./agent_errors.ts";
 import type { AgentLauncher, McpServersFor } from "./agent_launcher.ts";
 import { orderPrompt } from "./order_prompt.ts";
 import { createSession, listSessions, readSession } from "./session_store.ts";
@@ -51,7 +50,7 @@ import { spawnAgent } from "./spawn_agent.ts";
 import { readTranscript, type StoredTranscript, TranscriptWriter } from "./transcript_store.ts";
 import { type ConversationKept, keepConversation, writeConversation } from "./keep_conversation.ts";
 import { isActive, liveKey, LiveSession } from "./_live_session.ts";
-import { forgetPendingTurn, keepPendingTurn, readPendingTurn } from "./pending_turns.ts";
+import { forgetPendingTurn, keepPendingTurn } from "./pending_turns.ts";
 import {
   archiveConversation,
   type ConversationRemovalOptions,
@@ -61,6 +60,7 @@ import { OutboxScanner } from "./_outbox_scanner.ts";
 import { raiseAgent, type RaiseAgentOptions } from "./_raise_agent.ts";
 import { SessionWrites } from "./_session_writes.ts";
 import { type SessionWorkOptions, startWork } from "./_session_work.ts";
+import { queueMessage, runTurn, sendPending, type SessionTurnsOptions } from "./_session_turns.ts";
 import {
   answerPermission,
   askPermission,
@@ -128,6 +128,7 @@ export class WorkPerformer {
   #raising: RaiseAgentOptions;
   #permissions: PermissionRequestsOptions;
   #work: SessionWorkOptions;
+  #turns: SessionTurnsOptions;
 
   /**
    * A performer over an installation; nothing happens before {@linkcode WorkPerformer.start}.
@@ -181,6 +182,7 @@ export class WorkPerformer {
       ask: (live, request, signal) => askPermission(live, request, signal, this.#permissions),
     };
     this.#permissions = { writes: this.#writes, stopping };
+    this.#turns = { kv: this.#kv, now: this.#now, writes: this.#writes, stopping };
     this.#work = { writes: this.#writes, stopping, track, idle: (live) => this.#idle(live) };
   }
 
@@ -333,7 +335,7 @@ export class WorkPerformer {
     const live = this.#makeLive(pointer, { entries: [], omitted: 0 });
     startWork(live, async () => {
       await raiseAgent(live, "new", this.#raising);
-      await this.#drain(live);
+      await sendPending(live, this.#turns);
     }, this.#work);
     return this.view(project, pointer.key);
   }
@@ -375,7 +377,7 @@ export class WorkPerformer {
         `The session ${key} is ${state}: wait for its turn to end (or cancel it) before the next`,
       );
     }
-    await this.#queue(live, text);
+    await queueMessage(live, text, this.#turns);
     // Waiting for a sign-in, it is sent after Continue; work under way that still looks sends it.
     if (signIn || live.accepting) return;
     live.working = true;
@@ -388,72 +390,8 @@ export class WorkPerformer {
     });
     startWork(live, async () => {
       if (live.acp === null) await raiseAgent(live, "resume", this.#raising);
-      await this.#drain(live);
+      await sendPending(live, this.#turns);
     }, this.#work);
-  }
-
-  /**
-   * Keeps a person's message, whole, to be sent once the agent's session
-   * opens; a message that cannot be kept is refused, never answered as kept.
-   */
-  async #queue(live: LiveSession, text: string): Promise<void> {
-    const { project, key } = live.pointer;
-    if ((live.pointer.pending?.length ?? 0) >= AGENT_LIMITS.maxPendingTurns) {
-      throw new ConflictError(
-        `The session ${key} has ${AGENT_LIMITS.maxPendingTurns} messages waiting to be sent ` +
-          `already: continue it (or sign in) so the agent gets them, then send more`,
-      );
-    }
-    const at = new Date(this.#now()).toISOString();
-    const turn = await keepPendingTurn(
-      this.#kv,
-      project,
-      key,
-      { id: newId(this.#now()), at },
-      text,
-    );
-    // Whether the pointer took it, not whether it still lists it: it may be sent by now.
-    if (!await this.#writes.change(live, (s) => ({ pending: [...(s.pending ?? []), turn] }))) {
-      await forgetPendingTurn(this.#kv, project, key, turn.id).catch(() => {});
-      throw new ConflictError(
-        `Your message to the session ${key} could not be kept: Sync could not write the ` +
-          `session's state. It was not sent; send it again once the session shows why`,
-      );
-    }
-  }
-
-  /**
-   * Sends the pending turns, oldest first, one turn each, while the agent's
-   * session is open; stops when a turn does not end (`ended`) or when none
-   * is left. A session with nothing pending ends.
-   */
-  async #drain(live: LiveSession): Promise<void> {
-    for (;;) {
-      const next: PendingTurn | undefined = live.pointer.pending?.[0];
-      if (next === undefined) {
-        // Decided together with looking: a message queued from now on needs work of its own.
-        live.accepting = false;
-        if (live.pointer.state !== "ended") {
-          await this.#writes.change(live, { state: "ended", waitingFor: null });
-        }
-        return;
-      }
-      const { project, key } = live.pointer;
-      const text = await readPendingTurn(this.#kv, project, key, next.id) ?? next.text;
-      await this.#turn(live, text, next.id);
-      // A turn cancelled before it was sent leaves its message pending: nothing more is sent.
-      const unsent = live.pointer.pending?.[0]?.id === next.id;
-      if (unsent || live.pointer.state !== "ended" || this.#stopping) return;
-    }
-  }
-
-  /** A pending turn was sent: it leaves the pointer and the store. */
-  async #sent(live: LiveSession, id: string): Promise<void> {
-    await this.#writes.change(
-      live,
-      (s) => ({ pending: (s.pending ?? []).filter((t) => t.id !== id) }),
-    );
-    await forgetPendingTurn(this.#kv, live.pointer.project, live.pointer.key, id);
   }
 
   /**
@@ -532,7 +470,7 @@ export class WorkPerformer {
         : null;
       if (order) {
         if (live.acp === null) await raiseAgent(live, "new", this.#raising);
-        await this.#turn(live, await orderPrompt(this.#kv, order));
+        await runTurn(live, await orderPrompt(this.#kv, order), this.#turns);
         if (live.pointer.state !== "ended") return;
       } else if (live.acp === null) {
         await raiseAgent(
@@ -542,7 +480,7 @@ export class WorkPerformer {
         );
       }
       // What the person said meanwhile (a first message among it) is sent now.
-      await this.#drain(live);
+      await sendPending(live, this.#turns);
     }, this.#work);
     return this.view(project, key);
   }
@@ -688,7 +626,7 @@ export class WorkPerformer {
     startWork(live, async () => {
       const text = await orderPrompt(this.#kv, order);
       await raiseAgent(live, "new", this.#raising);
-      await this.#turn(live, text);
+      await runTurn(live, text, this.#turns);
     }, this.#work);
     return true;
   }
@@ -764,44 +702,6 @@ export class WorkPerformer {
         `A turn is at most ${this.#limits.maxTurnChars} characters; this one has ${text.length}`,
       );
     }
-  }
-
-  /**
-   * One turn: `running` while it goes, `ended` when the agent ends it. A
-   * pending turn (`pendingId`) leaves the pointer once it is on its way.
-   */
-  async #turn(live: LiveSession, text: string, pendingId?: string): Promise<void> {
-    const acp = live.acp;
-    if (acp === null) throw new AgentFailedError(`The agent ${live.pointer.agent} is not running`);
-    if (live.pointer.state !== "running") {
-      await this.#writes.change(live, { state: "running", waitingFor: null, error: null });
-    }
-    live.activity?.show("working");
-    if (live.cancelled) {
-      live.cancelled = false;
-      this.#writes.entry(live, {
-        at: new Date(this.#now()).toISOString(),
-        kind: "turn_end",
-        stopReason: "cancelled",
-      });
-      await this.#writes.change(live, { state: "ended", waitingFor: null });
-      return;
-    }
-    let sent = text;
-    if (live.seed !== null) {
-      sent = `Sync restored this conversation in a new session; here is what was said before:\n\n` +
-        `${live.seed}\n\nThe person now says:\n\n${text}`;
-      live.seed = null;
-      live.seededText = text;
-    }
-    const turn = acp.prompt(sent);
-    // Its failure is the turn's, heard below once the message has left the pending ones.
-    turn.catch(() => {});
-    if (pendingId !== undefined) await this.#sent(live, pendingId);
-    await turn;
-    live.cancelled = false;
-    if (this.#stopping) return;
-    await this.#writes.change(live, { state: "ended", waitingFor: null });
   }
 
   /**
