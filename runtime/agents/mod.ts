@@ -71,13 +71,8 @@ export type { StoredTranscript, TranscriptWriterOptions } from "./transcript_sto
 export { transcriptText } from "./transcript_text.ts";
 export { WorkPerformer } from "./work_performer.ts";
 export { supervisedLauncher, supervisedPeer } from "./supervised_agent.ts";
-export type {
-  AgentLauncher,
-  McpOffer,
-  McpServersFor,
-  SessionView,
-  WorkPerformerOptions,
-} from "./work_performer.ts";
+export type { SessionView, WorkPerformerOptions } from "./work_performer.ts";
+export type { AgentLauncher, McpOffer, McpServersFor } from "./agent_launcher.ts";
 export type {
   EntryBase,
   FailureEntry,

@@ -9,7 +9,7 @@
  */
 import type { SupervisedProcess, Supervisor } from "../supervisor/mod.ts";
 import type { AgentPeer } from "./agent_peer.ts";
-import type { AgentLauncher } from "./work_performer.ts";
+import type { AgentLauncher } from "./agent_launcher.ts";
 
 /**
  * A launcher that starts agents with the supervisor.

@@ -19,78 +19,53 @@
  * when Sync stopped become `interrupted`, with the order's `onInterrupted`
  * shown; only a person continues them.
  *
+ * This file is the sessions' life in this run: what a person asks and
+ * what it starts, which sessions are held live, and when one leaves
+ * memory. Its parts, each given what it needs as a small options object:
+ * finding the orders (`_outbox_scanner.ts`), raising an agent
+ * (`_raise_agent.ts`), running a piece of a session's work
+ * (`_session_work.ts`), the turns and the messages that wait for them
+ * (`_session_turns.ts`), writing and telling a session's changes
+ * (`_session_writes.ts`), the permissions an agent asks
+ * (`_permission_requests.ts`), and putting a conversation away
+ * (`session_removal.ts`).
+ *
  * @module
  */
-import {
-  type AgentSession,
-  type AgentSessionState,
-  orderingExtension,
-  type PendingTurn,
-} from "../agent_session.ts";
+import type { AgentSession } from "../agent_session.ts";
 import type { AgentActivity } from "../agent_activity.ts";
 import type { EventBus } from "../event_bus.ts";
 import { ConflictError, InvalidInputError, NotFoundError } from "../errors.ts";
-import { cutText } from "../internal/cut_text.ts";
 import { describeError } from "../internal/describe_error.ts";
 import { newId } from "../internal/id.ts";
 import { SESSION_LIMITS, type SessionLimits } from "../limits.ts";
-import { projectsPrefix } from "../projects/mod.ts";
+import type { SyncEvent } from "../sync_event.ts";
 import type { TranscriptEntry } from "../transcript.ts";
-import { listWorkOrders, readWorkOrder, type WorkOrder } from "../work/mod.ts";
-import {
-  type AgentFacts,
-  type McpServer,
-  type PermissionAnswer,
-  type PermissionRequest,
-  startAcpSession,
-} from "./acp_session.ts";
-import { ActivityTracker, watchedPeer } from "./activity_tracker.ts";
+import { readWorkOrder, type WorkOrder } from "../work/mod.ts";
 import { listAgents, type ListedAgent, readAgent } from "./agent_definitions.ts";
-import { AGENT_LIMITS } from "./agent_limits.ts";
-import { AgentFailedError, AgentSignInRequiredError } from "./agent_errors.ts";
-import type { AgentPeer } from "./agent_peer.ts";
-import { type NpmRunner, npmRunner, withFetchLog } from "./npm_fetch.ts";
+import type { AgentLauncher, McpServersFor } from "./agent_launcher.ts";
 import { orderPrompt } from "./order_prompt.ts";
-import {
-  createSession,
-  listSessions,
-  readSession,
-  sessionsThatExist,
-  updateSession,
-} from "./session_store.ts";
-import { type AgentCommand, spawnAgent } from "./spawn_agent.ts";
+import { createSession, listSessions, readSession } from "./session_store.ts";
+import { spawnAgent } from "./spawn_agent.ts";
 import { readTranscript, type StoredTranscript, TranscriptWriter } from "./transcript_store.ts";
-import { transcriptText } from "./transcript_text.ts";
 import { type ConversationKept, keepConversation, writeConversation } from "./keep_conversation.ts";
-import { isActive, liveKey, LiveSession, missingProgram, reason, tailOf } from "./_live_session.ts";
-import { forgetPendingTurn, keepPendingTurn, readPendingTurn } from "./pending_turns.ts";
-import { archiveSession, checkStopped, deleteSession } from "./session_removal.ts";
-
-/**
- * Starts an agent's program in the project folder: the seam where the
- * process supervisor takes over from {@linkcode spawnAgent}.
- *
- * @throws {Deno.errors.NotFound} (or an error naming the program) when the program is missing.
- */
-export type AgentLauncher = (
-  command: AgentCommand,
-  options: { cwd: string; owner: string; onStderr?: (text: string) => void },
-) => Promise<AgentPeer>;
-
-/** What a session is offered of MCP, and how to end what was issued for it. */
-export interface McpOffer {
-  /** The servers, as ACP spells them. */
-  servers: McpServer[];
-  /** Called once the agent's process has ended: a token issued for the session dies with it. */
-  release?: () => Promise<void>;
-}
-
-/**
- * The MCP servers a session is offered (`session/new`, `session/load`),
- * given what the agent takes (`agent.mcpHttp`): where `serve` offers
- * sync-mcp. None unless given.
- */
-export type McpServersFor = (session: AgentSession, agent: AgentFacts) => Promise<McpOffer>;
+import { isActive, liveKey, LiveSession } from "./_live_session.ts";
+import { forgetPendingTurn, keepPendingTurn } from "./pending_turns.ts";
+import {
+  archiveConversation,
+  type ConversationRemovalOptions,
+  deleteConversation,
+} from "./session_removal.ts";
+import { OutboxScanner } from "./_outbox_scanner.ts";
+import { raiseAgent, type RaiseAgentOptions } from "./_raise_agent.ts";
+import { SessionWrites } from "./_session_writes.ts";
+import { type SessionWorkOptions, startWork } from "./_session_work.ts";
+import { queueMessage, runTurn, sendPending, type SessionTurnsOptions } from "./_session_turns.ts";
+import {
+  answerPermission,
+  askPermission,
+  type PermissionRequestsOptions,
+} from "./_permission_requests.ts";
 
 /** Options for a {@linkcode WorkPerformer}. */
 export interface WorkPerformerOptions {
@@ -136,29 +111,6 @@ export interface SessionView {
   activity: AgentActivity | null;
 }
 
-/** Changes a pointer may be given. */
-type PointerChange = Partial<
-  Pick<
-    AgentSession,
-    | "state"
-    | "waitingFor"
-    | "error"
-    | "agentSessionId"
-    | "keptAs"
-    | "title"
-    | "pending"
-    | "archivedAt"
-  >
->;
-
-/**
- * How long after an order's key is made its call may still be committing it
- * (a handler call's longest run, with room to spare). A scan of a project's
- * outbox moves past the orders older than this that have their sessions, so
- * that the next reads only what came after them.
- */
-const ORDERS_SETTLE_MS = 10 * 60_000;
-
 /** Performs work orders and a person's conversations; one per process that serves. */
 export class WorkPerformer {
   #kv: Deno.Kv;
@@ -166,26 +118,17 @@ export class WorkPerformer {
   #projectMemory: (project: string) => Promise<Deno.Kv>;
   #now: () => number;
   #log: (line: string) => void;
-  #launch: AgentLauncher;
-  #mcpServersFor: McpServersFor;
-  #initializeTimeoutMs: number | undefined;
-  #sessionTimeoutMs: number | undefined;
-  #cancelGraceMs: number | undefined;
   #limits: SessionLimits;
-  #envHas: (name: string) => boolean;
   #live = new Map<string, LiveSession>();
-  #scans = new Map<string, Promise<void>>();
-  /**
-   * Per project, the key of an order such that it and every order before it
-   * has its session (or is not one a session performs), and is older than
-   * {@linkcode ORDERS_SETTLE_MS}: scans list only the orders after it.
-   */
-  #scanned = new Map<string, string>();
   #tasks = new Set<Promise<unknown>>();
   #stopping = false;
   #started = false;
-  #listening: Promise<void> | null = null;
-  #subscription: ReturnType<EventBus["subscribe"]> | null = null;
+  #writes: SessionWrites;
+  #scanner: OutboxScanner;
+  #raising: RaiseAgentOptions;
+  #permissions: PermissionRequestsOptions;
+  #work: SessionWorkOptions;
+  #turns: SessionTurnsOptions;
 
   /**
    * A performer over an installation; nothing happens before {@linkcode WorkPerformer.start}.
@@ -198,14 +141,49 @@ export class WorkPerformer {
     this.#projectMemory = options.projectMemory;
     this.#now = options.now ?? Date.now;
     this.#log = options.log ?? ((line) => console.error(line));
-    this.#launch = options.launch ??
-      ((command, { cwd, onStderr }) => Promise.resolve(spawnAgent(command, { cwd, onStderr })));
-    this.#mcpServersFor = options.mcpServersFor ?? (() => Promise.resolve({ servers: [] }));
-    this.#initializeTimeoutMs = options.initializeTimeoutMs;
-    this.#sessionTimeoutMs = options.sessionTimeoutMs;
-    this.#cancelGraceMs = options.cancelGraceMs;
     this.#limits = options.limits ?? SESSION_LIMITS;
-    this.#envHas = options.envHas ?? hostEnvHas;
+    const envHas = options.envHas ?? hostEnvHas;
+    const stopping = () => this.#stopping;
+    const track = (task: Promise<unknown>) => this.#track(task);
+    const publish = (event: SyncEvent) => this.#events.publish(event);
+    this.#writes = new SessionWrites({
+      kv: this.#kv,
+      publish,
+      now: this.#now,
+      log: this.#log,
+      stopping,
+      track,
+    });
+    this.#scanner = new OutboxScanner({
+      kv: this.#kv,
+      events: this.#events,
+      projectMemory: this.#projectMemory,
+      now: this.#now,
+      log: this.#log,
+      stopping,
+      perform: (order) => this.#perform(order),
+    });
+    this.#raising = {
+      kv: this.#kv,
+      publish,
+      now: this.#now,
+      launch: options.launch ??
+        ((command, { cwd, onStderr }) => Promise.resolve(spawnAgent(command, { cwd, onStderr }))),
+      mcpServersFor: options.mcpServersFor ?? (() => Promise.resolve({ servers: [] })),
+      envHas,
+      initializeTimeoutMs: options.initializeTimeoutMs,
+      sessionTimeoutMs: options.sessionTimeoutMs,
+      cancelGraceMs: options.cancelGraceMs,
+      limits: this.#limits,
+      writes: this.#writes,
+      stopping,
+      track,
+      idle: (live) => this.#idle(live),
+      ask: (live, request, signal) => askPermission(live, request, signal, this.#permissions),
+    };
+    this.#permissions = { writes: this.#writes, stopping };
+    this.#turns = { kv: this.#kv, now: this.#now, writes: this.#writes, stopping };
+    this.#work = { writes: this.#writes, stopping, track, idle: (live) => this.#idle(live) };
   }
 
   /**
@@ -218,15 +196,9 @@ export class WorkPerformer {
     this.#started = true;
     for (const session of await listSessions(this.#kv)) {
       if (!isActive(session.state)) continue;
-      await this.#interrupt(session.project, session.key, session.state);
+      await this.#writes.interrupt(session.project, session.key, session.state);
     }
-    // Only receipts are listened for (and `resync`, which comes whatever the kinds): the
-    // performer's own transcript facts, large and many, are not held for it.
-    this.#subscription = this.#events.subscribe({ types: new Set(["receipt"]) });
-    this.#listening = this.#listen();
-    for await (const entry of this.#kv.list<{ path: string }>({ prefix: projectsPrefix() })) {
-      this.scan(entry.value.path);
-    }
+    await this.#scanner.start();
   }
 
   /**
@@ -236,9 +208,7 @@ export class WorkPerformer {
    */
   async stop(): Promise<void> {
     this.#stopping = true;
-    this.#subscription?.close();
-    await this.#listening;
-    await Promise.allSettled(this.#scans.values());
+    await this.#scanner.stop();
     await Promise.allSettled([...this.#live.values()].map(async (live) => {
       clearTimeout(live.idle);
       for (const resolve of live.asking.values()) resolve("cancelled");
@@ -256,7 +226,7 @@ export class WorkPerformer {
       await live.writer.flush();
       await live.writes.catch(() => {});
       if (isActive(live.pointer.state)) {
-        await this.#interrupt(live.pointer.project, live.pointer.key, live.pointer.state);
+        await this.#writes.interrupt(live.pointer.project, live.pointer.key, live.pointer.state);
       }
     }
     this.#live.clear();
@@ -270,17 +240,7 @@ export class WorkPerformer {
    * @returns When the scan is done (the sessions it began go on).
    */
   scan(project: string): Promise<void> {
-    const before = this.#scans.get(project) ?? Promise.resolve();
-    const next = before.then(() => this.#scan(project)).catch((error) => {
-      this.#log(
-        `Could not look for work ordered in ${project}: ${describeError(error).message}`,
-      );
-    });
-    this.#scans.set(project, next);
-    next.then(() => {
-      if (this.#scans.get(project) === next) this.#scans.delete(project);
-    });
-    return next;
+    return this.#scanner.scan(project);
   }
 
   /**
@@ -371,12 +331,12 @@ export class WorkPerformer {
       await forgetPendingTurn(this.#kv, project, key, first.id);
       throw new ConflictError(`A session ${pointer.key} exists already; try again`);
     }
-    this.#tell(pointer);
+    this.#writes.tell(pointer);
     const live = this.#makeLive(pointer, { entries: [], omitted: 0 });
-    this.#work(live, async () => {
-      await this.#raise(live, "new");
-      await this.#drain(live);
-    });
+    startWork(live, async () => {
+      await raiseAgent(live, "new", this.#raising);
+      await sendPending(live, this.#turns);
+    }, this.#work);
     return this.view(project, pointer.key);
   }
 
@@ -417,77 +377,21 @@ export class WorkPerformer {
         `The session ${key} is ${state}: wait for its turn to end (or cancel it) before the next`,
       );
     }
-    await this.#queue(live, text);
+    await queueMessage(live, text, this.#turns);
     // Waiting for a sign-in, it is sent after Continue; work under way that still looks sends it.
     if (signIn || live.accepting) return;
     live.working = true;
     // Going on with an archived conversation brings it back to Chat's list.
-    await this.#change(live, { state: "running", waitingFor: null, error: null, archivedAt: null });
-    this.#work(live, async () => {
-      if (live.acp === null) await this.#raise(live, "resume");
-      await this.#drain(live);
+    await this.#writes.change(live, {
+      state: "running",
+      waitingFor: null,
+      error: null,
+      archivedAt: null,
     });
-  }
-
-  /**
-   * Keeps a person's message, whole, to be sent once the agent's session
-   * opens; a message that cannot be kept is refused, never answered as kept.
-   */
-  async #queue(live: LiveSession, text: string): Promise<void> {
-    const { project, key } = live.pointer;
-    if ((live.pointer.pending?.length ?? 0) >= AGENT_LIMITS.maxPendingTurns) {
-      throw new ConflictError(
-        `The session ${key} has ${AGENT_LIMITS.maxPendingTurns} messages waiting to be sent ` +
-          `already: continue it (or sign in) so the agent gets them, then send more`,
-      );
-    }
-    const at = new Date(this.#now()).toISOString();
-    const turn = await keepPendingTurn(
-      this.#kv,
-      project,
-      key,
-      { id: newId(this.#now()), at },
-      text,
-    );
-    // Whether the pointer took it, not whether it still lists it: it may be sent by now.
-    if (!await this.#change(live, (s) => ({ pending: [...(s.pending ?? []), turn] }))) {
-      await forgetPendingTurn(this.#kv, project, key, turn.id).catch(() => {});
-      throw new ConflictError(
-        `Your message to the session ${key} could not be kept: Sync could not write the ` +
-          `session's state. It was not sent; send it again once the session shows why`,
-      );
-    }
-  }
-
-  /**
-   * Sends the pending turns, oldest first, one turn each, while the agent's
-   * session is open; stops when a turn does not end (`ended`) or when none
-   * is left. A session with nothing pending ends.
-   */
-  async #drain(live: LiveSession): Promise<void> {
-    for (;;) {
-      const next: PendingTurn | undefined = live.pointer.pending?.[0];
-      if (next === undefined) {
-        // Decided together with looking: a message queued from now on needs work of its own.
-        live.accepting = false;
-        if (live.pointer.state !== "ended") {
-          await this.#change(live, { state: "ended", waitingFor: null });
-        }
-        return;
-      }
-      const { project, key } = live.pointer;
-      const text = await readPendingTurn(this.#kv, project, key, next.id) ?? next.text;
-      await this.#turn(live, text, next.id);
-      // A turn cancelled before it was sent leaves its message pending: nothing more is sent.
-      const unsent = live.pointer.pending?.[0]?.id === next.id;
-      if (unsent || live.pointer.state !== "ended" || this.#stopping) return;
-    }
-  }
-
-  /** A pending turn was sent: it leaves the pointer and the store. */
-  async #sent(live: LiveSession, id: string): Promise<void> {
-    await this.#change(live, (s) => ({ pending: (s.pending ?? []).filter((t) => t.id !== id) }));
-    await forgetPendingTurn(this.#kv, live.pointer.project, live.pointer.key, id);
+    startWork(live, async () => {
+      if (live.acp === null) await raiseAgent(live, "resume", this.#raising);
+      await sendPending(live, this.#turns);
+    }, this.#work);
   }
 
   /**
@@ -520,7 +424,7 @@ export class WorkPerformer {
     }
     if (signIn) {
       const stopped = live ?? this.#makeLive(session, await this.#stored(project, key));
-      await this.#change(stopped, { state: "ended", waitingFor: null });
+      await this.#writes.change(stopped, { state: "ended", waitingFor: null });
       const view = await this.view(project, key);
       this.#idle(stopped);
       return view;
@@ -554,21 +458,30 @@ export class WorkPerformer {
     const pending = (live.pointer.pending?.length ?? 0) > 0;
     if (live.acp !== null && state === "ended" && !pending) return this.view(project, key);
     live.working = true;
-    await this.#change(live, { state: "running", waitingFor: null, error: null, archivedAt: null });
-    this.#work(live, async () => {
+    await this.#writes.change(live, {
+      state: "running",
+      waitingFor: null,
+      error: null,
+      archivedAt: null,
+    });
+    startWork(live, async () => {
       const order = live.pointer.agentSessionId === null && live.pointer.orderKey !== null
         ? await readWorkOrder(await this.#projectMemory(project), live.pointer.orderKey)
         : null;
       if (order) {
-        if (live.acp === null) await this.#raise(live, "new");
-        await this.#turn(live, await orderPrompt(this.#kv, order));
+        if (live.acp === null) await raiseAgent(live, "new", this.#raising);
+        await runTurn(live, await orderPrompt(this.#kv, order), this.#turns);
         if (live.pointer.state !== "ended") return;
       } else if (live.acp === null) {
-        await this.#raise(live, live.pointer.agentSessionId === null ? "new" : "resume");
+        await raiseAgent(
+          live,
+          live.pointer.agentSessionId === null ? "new" : "resume",
+          this.#raising,
+        );
       }
       // What the person said meanwhile (a first message among it) is sent now.
-      await this.#drain(live);
-    });
+      await sendPending(live, this.#turns);
+    }, this.#work);
     return this.view(project, key);
   }
 
@@ -590,28 +503,13 @@ export class WorkPerformer {
     optionId: string | null,
   ): Promise<SessionView> {
     const live = this.#live.get(liveKey(project, key));
-    const resolve = live?.asking.get(requestId);
-    if (!live || !resolve) {
+    if (!await answerPermission(live, requestId, optionId, this.#permissions)) {
       await this.#pointer(project, key);
       throw new ConflictError(
         `The session ${key} has no permission request ${requestId} waiting: it was answered, ` +
           `cancelled, or asked before Sync restarted`,
       );
     }
-    if (optionId !== null) {
-      // The live request's options: its stored entry may have been cut to fit.
-      const options = live.options.get(requestId) ?? [];
-      if (!options.some((o) => o.optionId === optionId)) {
-        throw new InvalidInputError(
-          `${JSON.stringify(optionId)} is not one of the options the agent offered: ` +
-            options.map((o) => `${o.optionId} (${o.name})`).join(", "),
-        );
-      }
-    }
-    live.asking.delete(requestId);
-    resolve(optionId === null ? "cancelled" : { optionId });
-    // The agent goes on; the state is `running` again (or waits for another request) once written.
-    await this.#asked(live);
     return this.view(project, key);
   }
 
@@ -637,7 +535,7 @@ export class WorkPerformer {
         { entries: transcript, omitted },
         () => new Date(this.#now()),
       );
-      if (live.pointer.keptAs !== kept.key) await this.#change(live, { keptAs: kept.key });
+      if (live.pointer.keptAs !== kept.key) await this.#writes.change(live, { keptAs: kept.key });
       return { ...await this.view(project, key), kept };
     }
     // Nothing of it is still being written: kept as the CLI keeps it, the
@@ -649,7 +547,7 @@ export class WorkPerformer {
       key,
       () => new Date(this.#now()),
     );
-    this.#tell(session);
+    this.#writes.tell(session);
     return { ...await this.view(project, key), kept };
   }
 
@@ -663,20 +561,7 @@ export class WorkPerformer {
    * @throws {ConflictError} when archiving one that is running or waits for a person.
    */
   async archive(project: string, key: string, archived: boolean): Promise<SessionView> {
-    const live = this.#live.get(liveKey(project, key));
-    if (live) {
-      if (archived) checkStopped(live.pointer, "archive");
-      if (live.working && archived) {
-        throw new ConflictError(
-          `The conversation ${key} is running: stop it first, then archive it`,
-        );
-      }
-      await this.#change(live, {
-        archivedAt: archived ? new Date(this.#now()).toISOString() : null,
-      });
-      return this.view(project, key);
-    }
-    this.#tell(await archiveSession(this.#kv, project, key, archived, () => new Date(this.#now())));
+    await archiveConversation(project, key, archived, this.#removal(project, key));
     return this.view(project, key);
   }
 
@@ -692,70 +577,20 @@ export class WorkPerformer {
    * @throws {ConflictError} when it is running or waits for a person.
    */
   async delete(project: string, key: string): Promise<AgentSession> {
-    const live = this.#live.get(liveKey(project, key));
-    if (live) {
-      checkStopped(live.pointer, "delete");
-      if (live.working || live.holds > 0) {
-        throw new ConflictError(
-          `The conversation ${key} is running: stop it first, then delete it`,
-        );
-      }
-      clearTimeout(live.idle);
-      this.#live.delete(liveKey(project, key));
-      const acp = live.acp;
-      live.acp = null;
-      await acp?.close().catch(() => {});
-      await live.writer.flush();
-      await live.writes.catch(() => {});
-    }
-    const deleted = await deleteSession(this.#kv, project, key);
-    // Told as deleted, not as a change: a page drops it instead of reading what is gone.
-    this.#events.publish({
-      type: "session",
-      project: deleted.project,
-      session: deleted,
-      deleted: true,
+    return await deleteConversation(project, key, {
+      ...this.#removal(project, key),
+      forget: (live) => this.#live.delete(liveKey(live.pointer.project, live.pointer.key)),
     });
-    return deleted;
   }
 
-  /**
-   * Listens for receipts of calls that ordered work in their project. Only
-   * those: the outbox keeps every order made, so looking at it after every
-   * call would cost each call more the longer a project has had work.
-   */
-  async #listen(): Promise<void> {
-    const subscription = this.#subscription!;
-    while (!subscription.closed) {
-      const event = await subscription.next(60_000);
-      if (event === null) continue;
-      if (event.type === "receipt" && event.workOrdered) this.scan(event.project);
-      else if (event.type === "resync") {
-        for await (const entry of this.#kv.list<{ path: string }>({ prefix: projectsPrefix() })) {
-          this.scan(entry.value.path);
-        }
-      }
-    }
-  }
-
-  async #scan(project: string): Promise<void> {
-    if (this.#stopping) return;
-    const memory = await this.#projectMemory(project);
-    const after = this.#scanned.get(project);
-    const orders = await listWorkOrders(memory, after === undefined ? {} : { after });
-    const begun = await sessionsThatExist(this.#kv, project, orders.map((o) => o.key));
-    const settled = this.#now() - ORDERS_SETTLE_MS;
-    let passed = after;
-    let passing = true;
-    for (const order of orders) {
-      if (this.#stopping) return;
-      let done = begun.has(order.key) || order.kind !== "agent.session";
-      if (!done) done = await this.#perform(order);
-      // Passed over by later scans only while every order before it is done and settled.
-      passing &&= done && Date.parse(order.orderedAt) < settled;
-      if (passing) passed = order.key;
-    }
-    if (passed !== undefined) this.#scanned.set(project, passed);
+  /** What putting a conversation away needs of this performer. */
+  #removal(project: string, key: string): ConversationRemovalOptions {
+    return {
+      kv: this.#kv,
+      live: this.#live.get(liveKey(project, key)),
+      writes: this.#writes,
+      now: this.#now,
+    };
   }
 
   /**
@@ -786,13 +621,13 @@ export class WorkPerformer {
     };
     // Another process (or an earlier scan) began it: it is not started twice.
     if (!await createSession(this.#kv, pointer)) return true;
-    this.#tell(pointer);
+    this.#writes.tell(pointer);
     const live = this.#makeLive(pointer, { entries: [], omitted: 0 });
-    this.#work(live, async () => {
+    startWork(live, async () => {
       const text = await orderPrompt(this.#kv, order);
-      await this.#raise(live, "new");
-      await this.#turn(live, text);
-    });
+      await raiseAgent(live, "new", this.#raising);
+      await runTurn(live, text, this.#turns);
+    }, this.#work);
     return true;
   }
 
@@ -870,241 +705,6 @@ export class WorkPerformer {
   }
 
   /**
-   * Runs a piece of a session's work in the background: a failure becomes
-   * the session's state (`failed`, or `waiting` for a sign-in), never a
-   * rejection nobody hears.
-   */
-  #work(live: LiveSession, what: () => Promise<void>): void {
-    live.working = true;
-    live.accepting = true;
-    live.cancelled = false;
-    const mine = ++live.task;
-    clearTimeout(live.idle);
-    // One piece of a session's work at a time: a piece begun while the one before is still
-    // failing (closing its agent, writing `failed`) waits for it, so that one agent at most is
-    // raised for the session and its messages are sent once, in order.
-    const before = live.tasks;
-    const task = (async () => {
-      await before;
-      try {
-        if (this.#stopping) return;
-        // The piece before may have written its own end meanwhile.
-        if (live.pointer.state !== "running") {
-          await this.#change(live, { state: "running", waitingFor: null, error: null });
-        }
-        await what();
-      } catch (error) {
-        // What the person sends from now on waits with the session for Continue.
-        if (live.task === mine) live.accepting = false;
-        if (this.#stopping) return;
-        await live.acp?.close().catch(() => {});
-        live.acp = null;
-        if (error instanceof AgentSignInRequiredError) {
-          await this.#change(live, {
-            state: "waiting",
-            waitingFor: {
-              kind: "sign-in",
-              text: reason(error.message),
-              ...(error.ways.length > 0 ? { ways: error.ways } : {}),
-            },
-          });
-          return;
-        }
-        const described = describeError(error);
-        const stderrTail = error instanceof AgentFailedError ? tailOf(error.stderrTail) : "";
-        await this.#change(live, {
-          state: "failed",
-          waitingFor: null,
-          error: {
-            // Sync stopped the agent because the person cancelled: said as theirs, not the agent's.
-            name: live.cancelled && error instanceof AgentFailedError
-              ? "Cancelled"
-              : described.name.slice(0, 100),
-            message: reason(described.message),
-            ...(stderrTail ? { stderrTail } : {}),
-          },
-        });
-      } finally {
-        // A newer piece of work may have begun once this one set the state.
-        if (live.task === mine) {
-          live.working = false;
-          live.accepting = false;
-          live.activity?.rest();
-          if (!this.#stopping) this.#idle(live);
-        }
-      }
-    })();
-    live.tasks = task;
-    this.#tasks.add(task);
-    task.finally(() => this.#tasks.delete(task));
-  }
-
-  /**
-   * Raises the session's agent: a new session, or the agent's own loaded
-   * again (`session/load`) when it can, else a new one seeded with the
-   * stored transcript.
-   */
-  async #raise(live: LiveSession, mode: "new" | "resume"): Promise<void> {
-    live.opening = true;
-    try {
-      await this.#raiseAgent(live, mode);
-    } finally {
-      live.opening = false;
-    }
-  }
-
-  /** {@linkcode WorkPerformer.#raise}, while `opening` is set. */
-  async #raiseAgent(live: LiveSession, mode: "new" | "resume"): Promise<void> {
-    const pointer = live.pointer;
-    try {
-      const definition = await readAgent(this.#kv, pointer.agent);
-      if (!definition) {
-        const names = (await listAgents(this.#kv)).map((a) => a.name).join(", ");
-        throw new AgentFailedError(
-          `There is no agent named ${pointer.agent}: add one with ` +
-            `sync agents add ${pointer.agent} --command <program>, or order one of: ${names}`,
-        );
-      }
-      let command: AgentCommand = {
-        command: definition.command,
-        args: definition.args,
-        env: definition.env,
-      };
-      // npm fetching the agent (npx, on first use) is asked to say so, and is shown.
-      const runner = npmRunner(command);
-      if (runner !== null) command = withFetchLog(command);
-      const activity = this.#activity(live, runner);
-      let peer: AgentPeer;
-      try {
-        peer = watchedPeer(
-          await this.#launch(command, {
-            cwd: pointer.project,
-            owner: ownerOf(pointer),
-            onStderr: (text) => activity.stderr(text),
-          }),
-          activity,
-        );
-      } catch (error) {
-        throw missingProgram(definition, error);
-      }
-      if (this.#stopping) {
-        await peer.stop();
-        throw new AgentFailedError("Sync is stopping");
-      }
-      live.peer = peer;
-      const raising = new AbortController();
-      live.raising = raising;
-      let offer: McpOffer | null = null;
-      const acp = await startAcpSession(peer, {
-        agentName: pointer.agent,
-        project: pointer.project,
-        askPermission: (request, signal) => this.#ask(live, request, signal),
-        onEntry: (entry) => this.#entry(live, entry),
-        mcpServers: async (facts) => {
-          offer ??= await this.#mcpServersFor(live.pointer, facts);
-          return offer.servers;
-        },
-        agentCommand: [definition.command, ...definition.args],
-        envHas: (name) =>
-          (Object.hasOwn(definition.env, name) && definition.env[name] !== "") ||
-          (!name.startsWith("SYNC_") && this.#envHas(name)),
-        signsOfLife: activity,
-        initializeTimeoutMs: this.#initializeTimeoutMs,
-        sessionTimeoutMs: this.#sessionTimeoutMs,
-        cancelGraceMs: this.#cancelGraceMs,
-        now: () => new Date(this.#now()),
-        cancelled: raising.signal,
-      });
-      live.acp = acp;
-      live.peer = null;
-      live.raising = null;
-      activity.ready();
-      acp.exited.then(() => {
-        // Stopping waits for it: a token must not outlive its agent.
-        const released = offer?.release?.().catch(() => {});
-        if (released) {
-          this.#tasks.add(released);
-          released.finally(() => this.#tasks.delete(released));
-        }
-        // Between turns the agent may end by itself: the next turn raises it again.
-        if (live.acp === acp && !live.working) {
-          live.acp = null;
-          if (!this.#stopping) this.#idle(live);
-        }
-      });
-      if (mode === "resume" && pointer.agentSessionId !== null && acp.facts.loadSession) {
-        try {
-          await acp.load(pointer.agentSessionId);
-          return;
-        } catch (error) {
-          if (!(error instanceof AgentFailedError)) throw error;
-          // It cannot load this one (it restarted and forgot it): a new session, seeded.
-        }
-      }
-      const sessionId = await acp.newSession();
-      if (mode === "resume") {
-        const earlier = transcriptText(live.writer.transcript.entries, this.#limits.maxSeedChars);
-        live.seed = earlier.trim() === "" ? null : earlier;
-      }
-      await this.#change(live, { agentSessionId: sessionId });
-    } catch (error) {
-      live.peer = null;
-      live.raising = null;
-      if (!(error instanceof AgentSignInRequiredError) && !this.#stopping) {
-        this.#entry(live, {
-          at: new Date(this.#now()).toISOString(),
-          kind: "failure",
-          message: describeError(error).message,
-          ...(error instanceof AgentFailedError && error.stderrTail
-            ? { stderrTail: error.stderrTail }
-            : {}),
-          // Stopped while it started because the person cancelled: not the agent going wrong.
-          ...(live.cancelled ? { cancelled: true } : {}),
-        });
-      }
-      throw error;
-    }
-  }
-
-  /**
-   * One turn: `running` while it goes, `ended` when the agent ends it. A
-   * pending turn (`pendingId`) leaves the pointer once it is on its way.
-   */
-  async #turn(live: LiveSession, text: string, pendingId?: string): Promise<void> {
-    const acp = live.acp;
-    if (acp === null) throw new AgentFailedError(`The agent ${live.pointer.agent} is not running`);
-    if (live.pointer.state !== "running") {
-      await this.#change(live, { state: "running", waitingFor: null, error: null });
-    }
-    live.activity?.show("working");
-    if (live.cancelled) {
-      live.cancelled = false;
-      this.#entry(live, {
-        at: new Date(this.#now()).toISOString(),
-        kind: "turn_end",
-        stopReason: "cancelled",
-      });
-      await this.#change(live, { state: "ended", waitingFor: null });
-      return;
-    }
-    let sent = text;
-    if (live.seed !== null) {
-      sent = `Sync restored this conversation in a new session; here is what was said before:\n\n` +
-        `${live.seed}\n\nThe person now says:\n\n${text}`;
-      live.seed = null;
-      live.seededText = text;
-    }
-    const turn = acp.prompt(sent);
-    // Its failure is the turn's, heard below once the message has left the pending ones.
-    turn.catch(() => {});
-    if (pendingId !== undefined) await this.#sent(live, pendingId);
-    await turn;
-    live.cancelled = false;
-    if (this.#stopping) return;
-    await this.#change(live, { state: "ended", waitingFor: null });
-  }
-
-  /**
    * A session whose turn is over: its agent is kept for the next turn a
    * while (`idleAgentMs`), then stopped, and the session leaves memory (its
    * pointer and transcript stay; the next turn raises the agent again). One
@@ -1137,202 +737,6 @@ export class WorkPerformer {
     this.#tasks.add(task);
     task.finally(() => this.#tasks.delete(task));
   }
-
-  /**
-   * A permission the agent asks: the session waits for a person's answer,
-   * and stays `waiting` while any request is open (`waitingFor` names the
-   * oldest still open).
-   */
-  #ask(
-    live: LiveSession,
-    request: PermissionRequest,
-    signal: AbortSignal,
-  ): Promise<PermissionAnswer> {
-    const answered = new Promise<PermissionAnswer>((resolve) => {
-      live.asking.set(request.requestId, resolve);
-      live.options.set(request.requestId, request.options);
-      signal.addEventListener("abort", () => resolve("cancelled"), { once: true });
-    });
-    this.#change(live, {
-      state: "waiting",
-      waitingFor: { kind: "permission", requestId: live.asking.keys().next().value ?? "" },
-    });
-    return answered.finally(() => {
-      live.options.delete(request.requestId);
-      if (live.asking.delete(request.requestId)) this.#asked(live);
-    });
-  }
-
-  /**
-   * A request was answered: the session is `running` again, or still
-   * `waiting` for the oldest request still open.
-   */
-  async #asked(live: LiveSession): Promise<void> {
-    if (this.#stopping || !live.working) return;
-    const oldest: string | undefined = live.asking.keys().next().value;
-    await this.#change(
-      live,
-      oldest === undefined
-        ? { state: "running", waitingFor: null }
-        : { state: "waiting", waitingFor: { kind: "permission", requestId: oldest } },
-    );
-  }
-
-  /**
-   * An entry of the transcript: kept, and told as it is kept (fitted to one
-   * stored value), so a page is told no more than the store holds. Replayed
-   * entries are Sync's already.
-   */
-  #entry(live: LiveSession, entry: TranscriptEntry): void {
-    if (entry.replay) return;
-    let kept = entry;
-    // Sync stopping ends the agent's process: the turn failing for it is Sync's doing.
-    if (entry.kind === "failure" && this.#stopping) kept = { at: entry.at, kind: "stopped" };
-    if (entry.kind === "user" && live.seededText !== null) {
-      kept = { ...entry, text: live.seededText };
-      live.seededText = null;
-    }
-    this.#events.publish({
-      type: "transcript",
-      project: live.pointer.project,
-      sessionKey: live.pointer.key,
-      entry: live.writer.add(kept),
-    });
-  }
-
-  /**
-   * Changes a live session's pointer, after its transcript is written (a
-   * page that hears the fact and reads finds both), and tells it. Resolves true once written,
-   * false when the write failed (the session is then failed in Sync's words).
-   */
-  #change(
-    live: LiveSession,
-    change: PointerChange | ((session: AgentSession) => PointerChange),
-  ): Promise<boolean> {
-    const write = live.writes.then(async () => {
-      await live.writer.flush();
-      const written = await updateSession(
-        this.#kv,
-        live.pointer.project,
-        live.pointer.key,
-        (s) => ({
-          ...s,
-          ...(typeof change === "function" ? change(s) : change),
-          updatedAt: new Date(this.#now()).toISOString(),
-        }),
-      );
-      live.pointer = written;
-      this.#tell(written);
-      return true;
-    }).catch(async (error) => {
-      const why = cutText(describeError(error).message, 500);
-      this.#log(
-        `The session ${live.pointer.key} in ${live.pointer.project} could not be written: ${why}`,
-      );
-      // A state that cannot be written must not stay `running`: the session fails with Sync's own words.
-      await this.#failUnwritten(live, why);
-      return false;
-    });
-    live.writes = write;
-    return write;
-  }
-
-  /**
-   * A pointer write failed: the session becomes `failed` with a short
-   * reason Sync writes itself, and its agent is stopped, so it never stays
-   * `running` or `waiting` with nothing moving it.
-   */
-  async #failUnwritten(live: LiveSession, why: string): Promise<void> {
-    try {
-      const written = await updateSession(
-        this.#kv,
-        live.pointer.project,
-        live.pointer.key,
-        (s) => ({
-          ...s,
-          state: "failed",
-          waitingFor: null,
-          error: {
-            name: "SessionNotWritten",
-            message: `Sync could not write this session's state (${why}), so it stopped the ` +
-              `agent; press Continue in the app's Chat to pick it up.`,
-          },
-          updatedAt: new Date(this.#now()).toISOString(),
-        }),
-      );
-      live.pointer = written;
-      this.#tell(written);
-    } catch (error) {
-      this.#log(
-        `The session ${live.pointer.key} in ${live.pointer.project} could not be marked failed: ` +
-          describeError(error).message,
-      );
-    }
-    for (const resolve of live.asking.values()) resolve("cancelled");
-    const acp = live.acp;
-    const peer = live.peer;
-    live.acp = null;
-    live.peer = null;
-    this.#track(Promise.allSettled([acp?.close(), peer?.stop()]));
-  }
-
-  /** A session left running or waiting by a Sync that stopped: `interrupted`, for a person to continue. */
-  async #interrupt(project: string, key: string, was: AgentSessionState): Promise<void> {
-    try {
-      const written = await updateSession(this.#kv, project, key, (s) =>
-        isActive(s.state)
-          ? {
-            ...s,
-            state: "interrupted",
-            waitingFor: null,
-            error: {
-              name: "Interrupted",
-              message: `Sync stopped while this session was ${was}. Its order asked to ` +
-                `${s.onInterrupted === "continue" ? "continue" : "wait for a person"}; ` +
-                `nothing resumes by itself: press Continue in the app's Chat to pick it up.`,
-            },
-            updatedAt: new Date(this.#now()).toISOString(),
-          }
-          : null);
-      this.#tell(written);
-    } catch (error) {
-      this.#log(`Could not mark ${key} in ${project} interrupted: ${describeError(error).message}`);
-    }
-  }
-
-  /**
-   * A new tracker of what the session's agent process is doing, shown at
-   * once as `starting`; it replaces the tracker of an earlier process.
-   */
-  #activity(live: LiveSession, runner: NpmRunner | null): ActivityTracker {
-    live.activity?.rest();
-    const { project, key } = live.pointer;
-    const tracker = new ActivityTracker({
-      runner,
-      now: this.#now,
-      publish: (activity) =>
-        this.#events.publish({ type: "activity", project, sessionKey: key, activity }),
-    });
-    live.activity = tracker;
-    tracker.show("starting");
-    return tracker;
-  }
-
-  #tell(session: AgentSession): void {
-    this.#events.publish({ type: "session", project: session.project, session });
-  }
-}
-
-/**
- * Whose agents a session's process counts among, so that each is held to the
- * limit per owner and none can use up another's: the ordering extension's
- * (also for work an agent performing that extension's work ordered in turn),
- * the work agents a person connected ordered, or a person's conversations.
- */
-function ownerOf(session: AgentSession): string {
-  const extension = orderingExtension(session);
-  if (extension !== null) return `work ordered by ${extension}`;
-  return session.source.kind === "agent" ? "work ordered by agents" : "conversations with agents";
 }
 
 /** True when Sync's own environment sets the variable, not empty; false when it may not be read. */

@@ -9,15 +9,8 @@
  */
 export { assertSwitchable } from "./assert_switchable.ts";
 export { Clock } from "./clock.ts";
-export type {
-  ClockHost,
-  ClockOptions,
-  SkipReason,
-  StartOptions,
-  TickReport,
-  TickRun,
-  TickSkip,
-} from "./clock.ts";
+export type { ClockHost, ClockOptions, StartOptions } from "./clock.ts";
+export type { SkipReason, TickReport, TickRun, TickSkip } from "./tick_report.ts";
 export { knownProjectPath, projectOrWhereItWent } from "./known_project_path.ts";
 export { clearClockLease } from "./lease.ts";
 export { describeSchedule } from "./schedule_view.ts";

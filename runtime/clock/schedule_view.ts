@@ -6,7 +6,8 @@
  * @module
  */
 import { isSwitchedOff } from "./switch.ts";
-import { type SkipReason, skipReasonOf } from "./clock.ts";
+import type { SkipReason } from "./tick_report.ts";
+import { skipReasonOf } from "./_tick_skips.ts";
 import {
   describeEvery,
   loadPackage,
