@@ -43,10 +43,13 @@ import type { CrossedError, FromWorker, ToWorker } from "../runtime/isolate/prot
 // Wasm in a file of its own, so the loader's JavaScript is small to parse.
 const variant = wasmfile as unknown as QuickJSSyncVariant;
 
-// QuickJS's loader takes the Node path when it sees `process`, and Deno makes
-// `process` on first use by loading its Node layer: some 30 ms of a worker's
-// start, for nothing the worker needs, since it is handed QuickJS compiled.
-// Taken away before anything looks at it, the loader takes the worker path.
+// The bundle the pool starts holds the browser build of QuickJS's loader,
+// which never looks at `process`. Run from its sources, the worker gets the
+// Node build, which takes the Node path when it sees `process`, and Deno
+// makes `process` on first use by loading its Node layer: some 30 ms of a
+// worker's start, for nothing the worker needs, since it is handed QuickJS
+// compiled. Taken away before anything looks at it, either build takes the
+// worker path.
 Reflect.deleteProperty(globalThis, "process");
 
 /**
