@@ -2,6 +2,9 @@
  * The isolate pool: Web Workers with no Deno permissions, each running QuickJS,
  * that run handler calls one at a time. The host side of the protocol in
  * `protocol.ts`, whose worker side is `workers/isolate_worker.ts`.
+ * Workers start from that file's bundle, `workers/dist/isolate_worker.js`
+ * (`deno task build:worker`): one module to load rather than a dozen, which
+ * is a large part of a worker's cold start.
  *
  * @module
  */
@@ -163,7 +166,14 @@ function endedSignal(active: Active): AbortSignal {
  */
 const CALL_ENDED = new DOMException("The handler call ended", "AbortError");
 
-const WORKER_URL = new URL("../../workers/isolate_worker.ts", import.meta.url);
+/**
+ * The module every isolate worker starts from: `workers/isolate_worker.ts`
+ * bundled with all it imports, so a new worker loads and compiles one file.
+ */
+export const ISOLATE_WORKER_URL: URL = new URL(
+  "../../workers/dist/isolate_worker.js",
+  import.meta.url,
+);
 
 /**
  * Runs handler calls in QuickJS isolates inside permissionless workers. A
@@ -311,7 +321,7 @@ export class IsolatePool {
 
   /** Gives `slot` a new worker; messages from any earlier worker are ignored. */
   #startWorker(slot: Slot): void {
-    const worker = new Worker(WORKER_URL, {
+    const worker = new Worker(ISOLATE_WORKER_URL, {
       type: "module",
       name: "sync-isolate",
       deno: { permissions: "none" },
