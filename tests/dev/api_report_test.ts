@@ -258,6 +258,20 @@ Deno.test("`reduceApiShape()` refuses what it cannot describe", async (t) => {
     );
   });
 
+  await t.step("a kind of declaration it does not describe, by name", async () => {
+    const { dir, root } = await scratchApi(
+      `${A_V1}/** A namespace. */\nexport namespace N {\n  /** x. */\n  export const x = 1;\n}\n`,
+    );
+    try {
+      await assert.rejects(
+        makeApiShape({ deno: DENO, root }),
+        /the API exports N as a namespace, a kind the API report does not describe/,
+      );
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  });
+
   await t.step("entries that disagree on API_VERSION", async () => {
     const { dir, root } = await scratchApi(A_V1);
     try {
