@@ -14,7 +14,8 @@
  */
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { apiVersionProblem, compareApiShapes } from "./api_bump.ts";
-import { type ApiEntry, type ApiRole, type ApiShape, member, reduceApiShape } from "./api_shape.ts";
+import type { ApiRole } from "./api_roles.ts";
+import { type ApiEntry, type ApiShape, member, reduceApiShape } from "./api_shape.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 /** Where the report is kept, from the repository's root. */

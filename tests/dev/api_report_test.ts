@@ -11,8 +11,8 @@ import {
   renderApiReport,
   writeApiReport,
 } from "../../runtime/dev/api_report.ts";
+import type { ApiRole } from "../../runtime/dev/api_roles.ts";
 import {
-  type ApiRole,
   type ApiShape,
   type ApiSymbol,
   member,
