@@ -14,11 +14,12 @@
  *
  * @module
  */
-import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
+import type { ParseArgsOptionsConfig } from "node:util";
 import type { WorkPerformer } from "../agents/mod.ts";
 import type { Host } from "../host/mod.ts";
 import { syncHome } from "../projects/mod.ts";
 import type { CommandOutput, CommandRequest, ServedParts } from "../web/mod.ts";
+import { argTokens } from "./arg_tokens.ts";
 import type { Command, InstallationAccess, PreparedCommand } from "./command.ts";
 import { agentsCommand } from "./commands/agents.ts";
 import { buildCommand, newCommand } from "./commands/author.ts";
@@ -154,13 +155,7 @@ function runSentCommand(
 
 /** Where the command's name stands in `args`: the first word that is not a flag or its value. */
 function commandIndex(args: string[]): number {
-  const { tokens } = parseArgs({
-    args,
-    options: ALL_OPTIONS,
-    allowPositionals: true,
-    strict: false,
-    tokens: true,
-  });
+  const { tokens } = argTokens(args, ALL_OPTIONS);
   return tokens.find((token) => token.kind === "positional")?.index ?? -1;
 }
 

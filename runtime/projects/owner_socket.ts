@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../internal/posix_path.ts";
 import { ConflictError, UnsafeFileError } from "../errors.ts";
 import { assertThisUsers } from "./this_user.ts";
 

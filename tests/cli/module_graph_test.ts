@@ -87,6 +87,12 @@ Deno.test("`runCli()`'s own path loads no module of the runtime's heavy domains"
     assert.deepEqual(npm, [], `sync help loads:\n${npm.join("\n")}`);
   });
 
+  await t.step("`sync help` loads no `node:` module", () => {
+    // The first one sets up Deno's Node layer: several megabytes for a process that lives 50 ms.
+    const node = [...help.loaded].filter((specifier) => specifier.startsWith("node:")).sort();
+    assert.deepEqual(node, [], `sync help loads:\n${node.join("\n")}`);
+  });
+
   await t.step("a command sent to a running serve loads nothing of them either", () => {
     // runCli decides the installation's owner (through_owner.ts, which sends
     // the command over the serve's socket with serve_client.ts) before it
@@ -102,8 +108,8 @@ Deno.test("`runCli()`'s own path loads no module of the runtime's heavy domains"
       [],
       `sending a command loads:\n${heavyOf(forwarding.loaded).join("\n")}`,
     );
-    const npm = [...forwarding.loaded].filter((specifier) => specifier.startsWith("npm:"));
-    assert.deepEqual(npm, [], `sending a command loads:\n${npm.join("\n")}`);
+    const outside = [...forwarding.loaded].filter((specifier) => /^(npm|node):/.test(specifier));
+    assert.deepEqual(outside, [], `sending a command loads:\n${outside.join("\n")}`);
   });
 
   await t.step("what the CLI imports later is a command's implementation, and only that", () => {
