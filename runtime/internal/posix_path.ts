@@ -3,8 +3,8 @@
  * only ones Sync serves: its owner's socket, its folder modes), written
  * here so that `sync help` and a command sent to a serve need no `node:`
  * module: the first import of one sets up Deno's Node layer, which costs a
- * short-lived CLI process several megabytes (a sixth of its memory). They answer what
- * `node:path`'s POSIX functions answer.
+ * short-lived CLI process several megabytes (a sixth of its memory). They
+ * answer what `node:path`'s POSIX functions answer.
  *
  * @module
  */
