@@ -12,7 +12,6 @@
  *
  * @module
  */
-import { dirname } from "node:path";
 import { StorageError, type StorageProblem, SyncError } from "./errors.ts";
 
 /** What each problem's message says, after the file's path. */
@@ -131,7 +130,7 @@ export async function writingFailure(error: unknown, path: string): Promise<Stor
  * takes one.
  */
 async function folderFailure(path: string): Promise<StorageError | null> {
-  const folder = dirname(path);
+  const folder = folderOf(path);
   let probe: string | null = null;
   try {
     probe = await Deno.makeTempFile({ dir: folder, prefix: ".sync-write-probe-" });
@@ -150,4 +149,15 @@ async function folderFailure(path: string): Promise<StorageError | null> {
 
 function refusal(problem: StorageProblem, path: string, reason: string): StorageError {
   return new StorageError(TELLS.get(problem)!(path, reason), { problem, path });
+}
+
+/**
+ * The folder holding the file at `path`, a path as Sync makes them (absolute,
+ * `/`-separated, no trailing `/`): written here rather than taken from
+ * `node:path`, whose first import costs the CLI's short-lived process
+ * several megabytes.
+ */
+function folderOf(path: string): string {
+  const at = path.lastIndexOf("/");
+  return at === -1 ? "." : path.slice(0, at) || "/";
 }

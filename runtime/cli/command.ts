@@ -1,8 +1,12 @@
 /**
  * What a CLI command is: its name, how `sync help` lists it, its own usage
- * text, the flags it takes and what it runs. `runCli` (in `sync.ts`) finds a
- * command by name in its table, parses the words after it with that
- * command's flags only, and maps what it throws to a message and an exit code.
+ * text, the flags it takes, how it reads its words and what it runs.
+ * `runCli` (in `sync.ts`) finds a command by name in its table, parses the
+ * words after it with that command's flags only, has the command read them,
+ * decides where it runs, and maps what it throws to a message and an exit
+ * code. A command's declaration (`commands/<name>.ts`) is light; its
+ * implementation (`commands/run_<name>.ts`) is imported only by the process
+ * that runs it.
  *
  * @module
  */
@@ -33,16 +37,17 @@ export type FlagValues<O extends ParseArgsOptionsConfig> = {
 };
 
 /**
- * How a command that touches the installation reaches it: the installation
- * has one owner at a time (see `through_owner.ts`).
+ * How a command that touches the installation reaches it, once its owner is
+ * decided (see `through_owner.ts`): the installation has one owner at a time.
  */
 export type InstallationAccess =
   /**
-   * Typed here: through the owner, by `withHost` — sent whole (`args`, every
-   * word after `sync`) to the serve that runs, or run here while this
-   * process owns the installation.
+   * Typed here, and this process owns the installation for the length of
+   * the command: `runCli` took it before it loaded the command's
+   * implementation, and lets it go after; `withHost` opens the KV and a host
+   * over it in `home`.
    */
-  | { kind: "typed"; command: string; args: readonly string[] }
+  | { kind: "owned"; home: string }
   /**
    * Sent here by the CLI: this serve owns the installation, and the command
    * runs on its host; `work` is its performer of conversations, which a
@@ -50,8 +55,8 @@ export type InstallationAccess =
    */
   | { kind: "served"; host: Host; work?: WorkPerformer };
 
-/** What a command runs with. */
-export interface CommandContext<O extends ParseArgsOptionsConfig = ParseArgsOptionsConfig> {
+/** The words a command was given, read with its flags, and where it was typed. */
+export interface CommandWords<O extends ParseArgsOptionsConfig = ParseArgsOptionsConfig> {
   /** The words after the command's name that are not flags. */
   args: string[];
   /** The command's flags, as given. */
@@ -64,6 +69,14 @@ export interface CommandContext<O extends ParseArgsOptionsConfig = ParseArgsOpti
    * the person typed from it: a serve running the command is elsewhere.
    */
   cwd: string;
+}
+
+/** Where a prepared command runs. */
+export interface CommandContext {
+  /** Where it writes. */
+  io: CliIo;
+  /** The folder relative paths start from, as the person knows it. */
+  cwd: string;
   /**
    * How the command reaches the installation; given to commands that touch
    * it (see {@linkcode Command.touchesInstallation}), which use it through
@@ -72,7 +85,20 @@ export interface CommandContext<O extends ParseArgsOptionsConfig = ParseArgsOpti
   installation?: InstallationAccess;
 }
 
-/** One `sync` command. Adding a command is adding one of these to the table in `sync.ts`. */
+/**
+ * A command read from its words, ready to run: it imports the command's
+ * implementation (`commands/run_<name>.ts`) when called, and answers the
+ * exit code. A domain error it throws becomes a message and an exit code
+ * (see `report_failure.ts`).
+ */
+export type PreparedCommand = (context: CommandContext) => Promise<number>;
+
+/**
+ * One `sync` command: what it is called, how it is listed and used, and how
+ * it reads its words. Adding a command is adding one of these to the table
+ * in `sync.ts`. A declaration loads nothing of the runtime: `sync help` and
+ * a command sent to a running serve load only declarations.
+ */
 export interface Command<O extends ParseArgsOptionsConfig = ParseArgsOptionsConfig> {
   /** The word after `sync`, such as `install`. */
   name: string;
@@ -89,8 +115,9 @@ export interface Command<O extends ParseArgsOptionsConfig = ParseArgsOptionsConf
    */
   touchesInstallation?: boolean;
   /**
-   * Runs the command and answers its exit code. A domain error it throws
-   * becomes a message and an exit code (see `report_failure.ts`).
+   * Reads the command's words, refusing bad usage by throwing (a
+   * `WordsError` is refused with the command's usage), before the owner is
+   * decided or anything is loaded; answers what runs the command.
    */
-  run(context: CommandContext<O>): Promise<number>;
+  prepare(words: CommandWords<O>): PreparedCommand;
 }

@@ -1,12 +1,14 @@
 /**
  * Reads the words of a command line against the flags a command takes, and
- * says in our own words what is wrong with them: `node:util`'s `parseArgs`
- * is run leniently and its tokens are checked here, so that no message of
- * its own (with its quoting, and its refusal of `--limit -1`) reaches a person.
+ * says in our own words what is wrong with them: they are read leniently, as
+ * `node:util`'s `parseArgs` reads them (`arg_tokens.ts`), and the tokens are
+ * checked here, so that no message of its own (with its quoting, and its
+ * refusal of `--limit -1`) reaches a person.
  *
  * @module
  */
-import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
+import type { ParseArgsOptionsConfig } from "node:util";
+import { argTokens } from "./arg_tokens.ts";
 import type { FlagValues } from "./command.ts";
 
 /** The words read: each flag's value, and the words that are not flags. */
@@ -42,13 +44,7 @@ export function parseWords(
   options: ParseArgsOptionsConfig,
   taker: string | undefined,
 ): ParsedWords {
-  const { values, positionals, tokens } = parseArgs({
-    args,
-    options,
-    allowPositionals: true,
-    strict: false,
-    tokens: true,
-  });
+  const { values, positionals, tokens } = argTokens(args, options);
   for (const token of tokens) {
     if (token.kind !== "option") continue;
     const flag = token.rawName;

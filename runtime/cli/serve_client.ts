@@ -8,8 +8,8 @@
  *
  * @module
  */
-import { ConflictError, OwnerGoneError } from "../errors.ts";
-import { OWNER_SOCKET_ORIGIN, type OwnerNote, ownerSocketClient } from "../projects/mod.ts";
+import { ConflictError, OwnerGoneError, UnsafeFileError } from "../errors.ts";
+import { type OwnerNote, postToOwner } from "../projects/mod.ts";
 import type { CommandLine, CommandRequest } from "../web/mod.ts";
 import type { CliIo } from "./io.ts";
 
@@ -41,44 +41,42 @@ export async function sendToServe(
         `command finished (${why}); what it did is unknown: look with sync receipts, ` +
         `sync records or sync list before you run it again`,
     );
-  const socket = await ownerSocketClient(home);
+  const answer = await postToOwner(home, {
+    path: "/api/owner/commands",
+    token,
+    body: JSON.stringify(request),
+  }).catch((error) => {
+    // The socket found not to be this person's: nothing was sent.
+    if (error instanceof UnsafeFileError) throw error;
+    throw gone(causeOf(error));
+  });
+  // Nothing answers on the socket: nothing was sent, so the command may be run elsewhere.
+  if (!answer) return null;
   try {
-    let response: Response;
-    try {
-      response = await socket.fetch(`${OWNER_SOCKET_ORIGIN}/api/owner/commands`, {
-        method: "POST",
-        headers: { "authorization": `Bearer ${token}`, "content-type": "application/json" },
-        body: JSON.stringify(request),
-      });
-    } catch (error) {
-      // Refused at connect (no socket, or nothing listens): nothing was sent,
-      // so the command may be run elsewhere.
-      if (/\(Connect\)|Connection refused|No such file/i.test(causeOf(error))) return null;
-      throw gone(causeOf(error));
-    }
-    if (!response.ok || !response.body) {
-      const said = await response.text().catch(() => "");
+    if (answer.status < 200 || answer.status > 299) {
+      const said = await textOf(answer.body).catch(() => "");
       throw new ConflictError(
         `The sync serve that owns this installation (pid ${owner.pid}) refused the command ` +
-          `(${response.status}: ${said.slice(0, 200)}); stop it and try again`,
+          `(${answer.status}: ${said.slice(0, 200)}); stop it and try again`,
       );
     }
-    return await readLines(response.body, io, gone);
+    return await readLines(answer.body, io, gone);
   } finally {
-    socket.close();
+    answer.close();
   }
 }
 
 /** Writes the answer's lines as they come; answers the exit code its last line says. */
 async function readLines(
-  body: ReadableStream<Uint8Array>,
+  body: AsyncIterable<Uint8Array>,
   io: CliIo,
   gone: (why: string) => OwnerGoneError,
 ): Promise<number> {
+  const decoder = new TextDecoder();
   let rest = "";
   try {
-    for await (const chunk of body.pipeThrough(new TextDecoderStream())) {
-      const lines = (rest + chunk).split("\n");
+    for await (const chunk of body) {
+      const lines = (rest + decoder.decode(chunk, { stream: true })).split("\n");
       rest = lines.pop()!;
       for (const line of lines) {
         const exit = writeLine(JSON.parse(line) as CommandLine, io);
@@ -89,6 +87,14 @@ async function readLines(
     throw gone(causeOf(error));
   }
   throw gone("its answer ended early");
+}
+
+/** The whole of a body, as text. */
+async function textOf(body: AsyncIterable<Uint8Array>): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = "";
+  for await (const chunk of body) text += decoder.decode(chunk, { stream: true });
+  return text + decoder.decode();
 }
 
 /** Writes one line of the answer; answers the exit code when it is the last. */

@@ -6,17 +6,21 @@
  *
  * Run it as `deno task sync <command>` (and `deno task check|build|new`);
  * `SYNC_HOME` chooses the installation. Each command is one entry of
- * {@linkcode COMMANDS}, from a file under `commands/`. A command that
- * touches the installation runs in its owner (`through_owner.ts`): the
- * serve that runs, or this process for the length of the command.
+ * {@linkcode COMMANDS}, declared in a file under `commands/` that loads
+ * nothing of the runtime; its implementation is imported only when it runs
+ * in this process. A command that touches the installation runs in its
+ * owner (`through_owner.ts`), decided before its implementation is loaded:
+ * the serve that runs, or this process for the length of the command.
  *
  * @module
  */
-import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
+import type { ParseArgsOptionsConfig } from "node:util";
 import type { WorkPerformer } from "../agents/mod.ts";
 import type { Host } from "../host/mod.ts";
+import { syncHome } from "../projects/mod.ts";
 import type { CommandOutput, CommandRequest, ServedParts } from "../web/mod.ts";
-import type { Command, InstallationAccess } from "./command.ts";
+import { argTokens } from "./arg_tokens.ts";
+import type { Command, InstallationAccess, PreparedCommand } from "./command.ts";
 import { agentsCommand } from "./commands/agents.ts";
 import { buildCommand, newCommand } from "./commands/author.ts";
 import { callCommand } from "./commands/call.ts";
@@ -34,6 +38,7 @@ import { formatSummaries } from "./format_summaries.ts";
 import { type CliIo, consoleIo } from "./io.ts";
 import { parseWords, WordsError } from "./parse_words.ts";
 import { refuseUsage, reportFailure } from "./report_failure.ts";
+import { throughOwner } from "./through_owner.ts";
 
 /** Every command, in the order `sync help` lists them. */
 export const COMMANDS: readonly Command[] = [
@@ -122,10 +127,10 @@ export async function runCli(args: string[], options: RunCliOptions = {}): Promi
     io.err(`sync ${command.name}: runs where it is typed, not in sync serve`);
     return 2;
   }
-  const installation: InstallationAccess = options.served
+  const served: InstallationAccess | undefined = options.served
     ? { kind: "served", host: options.served, work: options.work }
-    : { kind: "typed", command: command.name, args };
-  return await runCommand(command, args.toSpliced(at, 1), io, cwd, installation);
+    : undefined;
+  return await runCommand(command, { args, at }, io, cwd, served);
 }
 
 /**
@@ -150,27 +155,28 @@ function runSentCommand(
 
 /** Where the command's name stands in `args`: the first word that is not a flag or its value. */
 function commandIndex(args: string[]): number {
-  const { tokens } = parseArgs({
-    args,
-    options: ALL_OPTIONS,
-    allowPositionals: true,
-    strict: false,
-    tokens: true,
-  });
+  const { tokens } = argTokens(args, ALL_OPTIONS);
   return tokens.find((token) => token.kind === "positional")?.index ?? -1;
 }
 
-/** Parses a command's words with its own flags, then runs it. */
+/**
+ * Parses a command's words with its own flags and has the command read
+ * them; then runs it where it runs (see {@linkcode runWhereOwned}).
+ */
 async function runCommand(
   command: Command,
-  args: string[],
+  typed: { args: string[]; at: number },
   io: CliIo,
   cwd: string,
-  installation: InstallationAccess,
+  served: InstallationAccess | undefined,
 ): Promise<number> {
   let parsed;
   try {
-    parsed = parseWords(args, { ...command.options, ...HELP_OPTION }, command.name);
+    parsed = parseWords(
+      typed.args.toSpliced(typed.at, 1),
+      { ...command.options, ...HELP_OPTION },
+      command.name,
+    );
   } catch (error) {
     if (!(error instanceof WordsError)) throw error;
     return refuseUsage(command.name, command.usage, error.message, io);
@@ -195,16 +201,40 @@ async function runCommand(
     );
   }
   try {
-    return await command.run({
-      args: parsed.positionals,
-      flags,
-      io,
-      cwd,
-      ...(command.touchesInstallation ? { installation } : {}),
-    });
+    let run: PreparedCommand;
+    try {
+      run = command.prepare({ args: parsed.positionals, flags, io, cwd });
+    } catch (error) {
+      if (!(error instanceof WordsError)) throw error;
+      return refuseUsage(command.name, command.usage, error.message, io);
+    }
+    if (!command.touchesInstallation) return await run({ io, cwd });
+    if (served) return await run({ io, cwd, installation: served });
+    return await runWhereOwned(command.name, typed.args, run, io, cwd);
   } catch (error) {
     return reportFailure(error, command.name, io);
   }
+}
+
+/**
+ * Runs a command typed here that touches the installation in its owner,
+ * decided before the command's implementation is loaded: sent whole (`args`,
+ * every word after `sync`, and the folder typed in) to the serve that owns the
+ * installation, which runs it from its first word, loading nothing of the
+ * runtime here; else run here while this process holds the installation.
+ */
+async function runWhereOwned(
+  name: string,
+  args: string[],
+  run: PreparedCommand,
+  io: CliIo,
+  cwd: string,
+): Promise<number> {
+  const home = syncHome();
+  return await throughOwner(
+    { home, command: name, args, cwd, io },
+    () => run({ io, cwd, installation: { kind: "owned", home } }),
+  );
 }
 
 /**

@@ -1,8 +1,8 @@
 /**
- * The installation a command works in, through its owner (see
- * `through_owner.ts`): the serve's host when the serve runs the command;
- * else the command is sent to the serve that runs, or this process takes
- * the installation for the command's length, opens `SYNC_HOME`'s KV and a
+ * The installation a command works in, in its owner (see `through_owner.ts`,
+ * which `runCli` decides before it loads the command's implementation): the
+ * serve's host when the serve runs the command; else this process owns the
+ * installation for the command's length, and opens `SYNC_HOME`'s KV and a
  * host over it, and closes both after it, whatever happens.
  *
  * A command writes nothing before it calls {@linkcode withHost}: sent to a
@@ -11,10 +11,9 @@
  * @module
  */
 import { Host } from "../host/mod.ts";
-import { openInstallation, syncHome } from "../projects/mod.ts";
+import { openInstallation } from "../projects/mod.ts";
 import type { CommandContext } from "./command.ts";
 import type { CliIo } from "./io.ts";
-import { throughOwner } from "./through_owner.ts";
 import { definedAgents, sessionWorkState } from "./installation_work.ts";
 
 /**
@@ -22,12 +21,12 @@ import { definedAgents, sessionWorkState } from "./installation_work.ts";
  * console lines go to the command's stderr, so that stdout holds only the
  * command's answer.
  *
- * @param context The command's context: its `io`, its `cwd`, and how it reaches the installation.
+ * @param context The command's context: its `io`, and how it reaches the installation.
  * @param use What the command does with the host (its KV is `host.kv`); answers the exit code.
- * @returns The command's exit code, wherever it ran.
+ * @returns The command's exit code.
  */
 export async function withHost(
-  context: Pick<CommandContext, "io" | "cwd" | "installation">,
+  context: Pick<CommandContext, "io" | "installation">,
   use: (host: Host) => Promise<number>,
 ): Promise<number> {
   const access = context.installation;
@@ -36,11 +35,7 @@ export async function withHost(
     throw new Error("withHost() is for commands that touch the installation");
   }
   if (access.kind === "served") return await use(access.host);
-  const home = syncHome();
-  return await throughOwner(
-    { home, command: access.command, args: access.args, cwd: context.cwd, io: context.io },
-    () => withOwnedHost(home, context.io, use),
-  );
+  return await withOwnedHost(access.home, context.io, use);
 }
 
 /**

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../internal/posix_path.ts";
 import { InvalidInputError, UnsafeFileError } from "../errors.ts";
 import { retryWhenLocked } from "../internal/retry_when_locked.ts";
 import { openingFailure, writingFailure } from "../storage_failure.ts";

@@ -16,7 +16,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../internal/posix_path.ts";
 import { privateInstallationFolder } from "./home.ts";
 import { storageFailure } from "../storage_failure.ts";
 import { assertThisUsers } from "./this_user.ts";

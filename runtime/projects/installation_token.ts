@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../internal/posix_path.ts";
 import { NotFoundError, UnsafeFileError } from "../errors.ts";
 import { storageFailure } from "../storage_failure.ts";
 import { assertThisUsers } from "./this_user.ts";

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../internal/posix_path.ts";
 import { ConflictError, UnsafeFileError } from "../errors.ts";
 import { assertThisUsers } from "./this_user.ts";
 
@@ -99,6 +99,24 @@ export interface OwnerSocketClient {
  *   open to other users, or something other than a socket is there.
  */
 export async function ownerSocketClient(home: string): Promise<OwnerSocketClient> {
+  const path = await thisPersonsOwnerSocket(home);
+  const client = Deno.createHttpClient({ proxy: { transport: "unix", path } });
+  return {
+    fetch: (input, init) => fetch(input, { ...init, client }),
+    close: () => client.close(),
+  };
+}
+
+/**
+ * The path of the owner's socket, once it is found to be this person's: the
+ * folder and the socket (when there is one) belong to the user running
+ * Sync, and the folder is closed to other users.
+ *
+ * @param home The installation folder.
+ * @throws {UnsafeFileError} when the folder or the socket belongs to another user, the folder is
+ *   open to other users, or something other than a socket is there.
+ */
+export async function thisPersonsOwnerSocket(home: string): Promise<string> {
   const path = ownerSocketPath(home);
   const [folder, socket] = await Promise.all([Deno.stat(home), Deno.lstat(path).catch(() => null)]);
   // Another user's folder, or socket, is that user's listener: nothing is sent to it.
@@ -123,9 +141,5 @@ export async function ownerSocketClient(home: string): Promise<OwnerSocketClient
       `${path} is not a socket; stop sync serve, remove it, and start sync serve again`,
     );
   }
-  const client = Deno.createHttpClient({ proxy: { transport: "unix", path } });
-  return {
-    fetch: (input, init) => fetch(input, { ...init, client }),
-    close: () => client.close(),
-  };
+  return path;
 }

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { join, parse } from "node:path";
+import { isRoot, join } from "../internal/posix_path.ts";
 import { InvalidInputError, NotFoundError } from "../errors.ts";
 import { PROJECT_LIMITS } from "../limits.ts";
 import { linkTarget } from "../internal/link_target.ts";
@@ -75,7 +75,7 @@ let knownHome: { given: string; real: string } | null = null;
  * every caller, so no route, command or endpoint can leave it out).
  */
 function refuseHoldingFolder(real: string, dir: string): void {
-  if (parse(real).root === real) {
+  if (isRoot(real)) {
     throw new InvalidInputError(
       `Cannot open ${dir} as a project: it is the filesystem root; open the project's own folder`,
     );

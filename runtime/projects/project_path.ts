@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { isAbsolute, resolve } from "node:path";
+import { isAbsolute, resolve } from "../internal/posix_path.ts";
 import { InvalidInputError } from "../errors.ts";
 import { PROJECT_LIMITS } from "../limits.ts";
 

@@ -7,18 +7,10 @@
  *
  * @module
  */
-import {
-  addAgent,
-  type AgentRemoval,
-  listAgents,
-  parseAgentDefinition,
-  removeAgent,
-} from "../../agents/mod.ts";
-import { exitCodeOf } from "../../error_status.ts";
-import { ConflictError, InvalidInputError } from "../../errors.ts";
-import type { Command, CommandContext, CommandSummary } from "../command.ts";
+import { InvalidInputError } from "../../errors.ts";
+import type { Command, CommandSummary, CommandWords, PreparedCommand } from "../command.ts";
 import { formatSummaries } from "../format_summaries.ts";
-import { withHost } from "../with_host.ts";
+import type { AgentsRequest } from "./run_agents.ts";
 
 const OPTIONS = {
   command: { type: "string" },
@@ -48,12 +40,11 @@ export const agentsCommand: Command = {
   summary: SUMMARY,
   usage: `Usage:\n${formatSummaries(SUMMARY)}`,
   options: OPTIONS,
-  run: runAgents,
   touchesInstallation: true,
+  prepare: prepareAgents,
 };
 
-async function runAgents(context: CommandContext<typeof OPTIONS>): Promise<number> {
-  const { args, flags, io } = context;
+function prepareAgents({ args, flags }: CommandWords<typeof OPTIONS>): PreparedCommand {
   const [verb, name, ...rest] = args;
   if (rest.length > 0 || (verb !== undefined && verb !== "add" && verb !== "remove")) {
     throw new InvalidInputError(`sync agents takes: list (no words), add <name>, remove <name>`);
@@ -64,51 +55,20 @@ async function runAgents(context: CommandContext<typeof OPTIONS>): Promise<numbe
   if (verb !== undefined && !name) {
     throw new InvalidInputError(`sync agents ${verb} needs the agent's name`);
   }
-  // Checked before the installation is reached: a command writes nothing before withHost.
-  const definition = verb === "add"
-    ? parseAgentDefinition({
-      name,
-      command: flags.command,
-      args: flags.arg ?? [],
-      env: Object.fromEntries((flags.env ?? []).map(envPair)),
-    })
-    : null;
-  return await withHost(context, async (host) => {
-    if (definition) {
-      const added = await addAgent(host.kv, definition);
-      io.out(`Added ${added.name}: ${[added.command, ...added.args].join(" ")}`);
-      return 0;
-    }
-    if (verb === "remove") {
-      let removed: AgentRemoval;
-      try {
-        removed = await removeAgent(host.kv, name);
-      } catch (error) {
-        // Nothing to remove is an answer in words, not a failure to name by its class.
-        if (!(error instanceof ConflictError)) throw error;
-        io.err(`sync agents: ${error.message}`);
-        return exitCodeOf(error);
+  const request: AgentsRequest = {
+    verb,
+    name,
+    ...(verb === "add"
+      ? {
+        given: {
+          command: flags.command,
+          args: flags.arg ?? [],
+          env: Object.fromEntries((flags.env ?? []).map(envPair)),
+        },
       }
-      const { back, envNames } = removed;
-      io.out(
-        envNames.length > 0
-          ? `Removed ${envNames.join(", ")} kept beside the ${name} preset; it stays the preset`
-          : back
-          ? `Removed your ${name}; the ${back.origin} ${name} is back: ` +
-            [back.command, ...back.args].join(" ")
-          : `Removed ${name}`,
-      );
-      return 0;
-    }
-    for (const agent of await listAgents(host.kv)) {
-      const env = Object.keys(agent.env);
-      io.out(
-        `${agent.name}\t${agent.origin}\t${[agent.command, ...agent.args].join(" ")}` +
-          (env.length ? `\t(env: ${env.join(", ")})` : "") + `\n  ${agent.about}`,
-      );
-    }
-    return 0;
-  });
+      : {}),
+  };
+  return async (context) => (await import("./run_agents.ts")).runAgents(request, context);
 }
 
 function envPair(pair: string): [string, string] {

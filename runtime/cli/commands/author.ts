@@ -6,12 +6,9 @@
  *
  * @module
  */
-import { resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { buildPackage, scaffoldPackage, serviceParseNote } from "../../author/mod.ts";
-import type { Command, CommandContext, CommandSummary } from "../command.ts";
-import { formatBytes } from "../format_bytes.ts";
-import { refuseUsage } from "../report_failure.ts";
+import type { Command, CommandSummary, CommandWords, PreparedCommand } from "../command.ts";
+import { WordsError } from "../parse_words.ts";
+import type { NewRequest } from "./run_new.ts";
 
 /** What `build --help` and `new --help` print: the two commands together. */
 const USAGE = `Usage:
@@ -21,9 +18,6 @@ const USAGE = `Usage:
                      handler, a record type, agent instructions and a deno.json.
     --screen         Also a screen: src/index.tsx, built into ui/index.js, which the
                      project's window shows once the package is installed.`;
-
-/** This Sync checkout, whose `deno.json` holds the tasks. */
-const CHECKOUT = fileURLToPath(new URL("../../..", import.meta.url)).replace(/\/$/, "");
 
 const BUILD_OPTIONS = {} as const;
 
@@ -38,23 +32,12 @@ export const buildCommand: Command = {
   summary: BUILD_SUMMARY,
   usage: USAGE,
   options: BUILD_OPTIONS,
-  run: runBuild,
+  prepare: prepareBuild,
 };
 
-async function runBuild({ args, io, cwd }: CommandContext<typeof BUILD_OPTIONS>): Promise<number> {
-  const dir = resolve(cwd, args[0] ?? ".");
-  const { outputs } = await buildPackage(dir);
-  if (outputs.length === 0) {
-    io.out(`Nothing to build in ${dir}: it has no src/service.ts or src/index.tsx`);
-    return 0;
-  }
-  io.out(`Built ${dir}`);
-  for (const output of outputs) {
-    io.out(`  ${output.output}  ${formatBytes(output.bytes)}  (from ${output.source})`);
-    const note = serviceParseNote(output);
-    if (note) io.out(`  ${note}`);
-  }
-  return 0;
+function prepareBuild({ args }: CommandWords<typeof BUILD_OPTIONS>): PreparedCommand {
+  const dir = args[0];
+  return async (context) => (await import("./run_build.ts")).runBuild(dir, context);
 }
 
 const NEW_OPTIONS = { name: { type: "string" }, screen: { type: "boolean" } } as const;
@@ -70,37 +53,16 @@ export const newCommand: Command = {
   summary: NEW_SUMMARY,
   usage: USAGE,
   options: NEW_OPTIONS,
-  run: runNew,
+  prepare: prepareNew,
 };
 
-async function runNew(
-  { args, flags, io, cwd }: CommandContext<typeof NEW_OPTIONS>,
-): Promise<number> {
-  const id = args[0];
-  if (!id) {
-    return refuseUsage("new", USAGE, "needs a package id, and optionally a folder", io);
-  }
-  const dir = resolve(cwd, args[1] ?? id);
-  const created = await scaffoldPackage(id, dir, { name: flags.name, screen: flags.screen });
-  io.out(`Created ${created.id} in ${created.dir}:`);
-  for (const file of created.files) io.out(`  ${file}`);
-  io.out("");
-  // The tasks are this checkout's; --cwd runs them from wherever the author is.
-  const task = `deno task --cwd ${CHECKOUT}`;
-  io.out("Next:");
-  io.out(
-    `  1. Edit ${created.dir}/src/service.ts (and manifest.json for new handlers)` +
-      (flags.screen ? ` and src/index.tsx, the screen.` : "."),
-  );
-  io.out(`  2. Check it:    ${task} check ${created.dir}`);
-  io.out(
-    `  3. Install it:  ${task} sync install ${created.dir} --project <project folder> --approve`,
-  );
-  io.out(
-    `  4. Call it:     ${task} sync call ${created.id} ${created.handler} --project <project folder>`,
-  );
-  if (flags.screen) {
-    io.out(`  5. See it:      open the project in the app (${task} serve); the navigator lists it`);
-  }
-  return 0;
+function prepareNew({ args, flags }: CommandWords<typeof NEW_OPTIONS>): PreparedCommand {
+  if (!args[0]) throw new WordsError("needs a package id, and optionally a folder");
+  const request: NewRequest = {
+    id: args[0],
+    dir: args[1],
+    name: flags.name,
+    screen: flags.screen,
+  };
+  return async (context) => (await import("./run_new.ts")).runNew(request, context);
 }

@@ -5,12 +5,10 @@
  * @module
  */
 import { InvalidInputError } from "../../errors.ts";
-import { isPackageId, runNowRefusal, servingPackage } from "../../packages/mod.ts";
-import { readDeclaredIds, resolveProjectDir } from "../../projects/mod.ts";
-import type { Command, CommandContext, CommandSummary } from "../command.ts";
+import type { Command, CommandSummary, CommandWords, PreparedCommand } from "../command.ts";
 import { formatSummaries } from "../format_summaries.ts";
 import { need, needProject } from "../need.ts";
-import { withHost } from "../with_host.ts";
+import type { CallRequest } from "./run_call.ts";
 
 const OPTIONS = {
   project: { type: "string" },
@@ -28,12 +26,11 @@ export const callCommand: Command = {
   summary: SUMMARY,
   usage: `Usage:\n${formatSummaries(SUMMARY)}`,
   options: OPTIONS,
-  run: runCall,
   touchesInstallation: true,
+  prepare: prepareCall,
 };
 
-async function runCall(context: CommandContext<typeof OPTIONS>): Promise<number> {
-  const { args, flags, io } = context;
+function prepareCall({ args, flags, cwd }: CommandWords<typeof OPTIONS>): PreparedCommand {
   const id = need(args[0], "call needs a package id and a handler");
   const handler = need(args[1], "call needs a handler name after the package id");
   let payload: unknown = null;
@@ -44,35 +41,6 @@ async function runCall(context: CommandContext<typeof OPTIONS>): Promise<number>
       throw new InvalidInputError(`--payload is not JSON: ${(error as Error).message}`);
     }
   }
-  const project = needProject(flags.project, context.cwd);
-  return await withHost(context, async (host) => {
-    await refuseByHand(host.kv, project, id, handler);
-    const { value } = await host.callHandler(project, id, handler, {
-      occasion: { kind: "extension" },
-      source: { kind: "person", via: "cli" },
-      payload,
-    });
-    io.out(JSON.stringify(value));
-    return 0;
-  });
-}
-
-/**
- * Refuses, before anything is attempted (no receipt), a handler Sync runs as
- * the package is installed or removed, in Run now's words. A package that
- * does not serve is left to the call, which says why.
- */
-async function refuseByHand(kv: Deno.Kv, dir: string, id: string, handler: string): Promise<void> {
-  if (!isPackageId(id)) return;
-  const project = await resolveProjectDir(dir);
-  let refusal: string | null;
-  try {
-    const pkg = await servingPackage(kv, project, id, {
-      declaredIds: await readDeclaredIds(project),
-    });
-    refusal = runNowRefusal(pkg.manifest, handler);
-  } catch {
-    return;
-  }
-  if (refusal !== null) throw new InvalidInputError(refusal);
+  const request: CallRequest = { id, handler, payload, project: needProject(flags.project, cwd) };
+  return async (context) => (await import("./run_call.ts")).runCall(request, context);
 }

@@ -7,11 +7,7 @@
  *
  * @module
  */
-import { resolve } from "node:path";
-import { checkPackage, formatProblem } from "../../author/mod.ts";
-import { NotFoundError } from "../../errors.ts";
-import type { Command, CommandContext, CommandSummary } from "../command.ts";
-import { formatBytes } from "../format_bytes.ts";
+import type { Command, CommandSummary, CommandWords, PreparedCommand } from "../command.ts";
 
 const USAGE = `Usage: check [dir] [--json]
 
@@ -38,59 +34,11 @@ export const checkCommand: Command = {
   summary: SUMMARY,
   usage: USAGE,
   options: OPTIONS,
-  run: runCheck,
+  prepare: prepareCheck,
 };
 
-async function runCheck({ args, flags, io, cwd }: CommandContext<typeof OPTIONS>): Promise<number> {
-  const dir = resolve(cwd, args[0] ?? ".");
-  try {
-    await Deno.stat(resolve(dir, "manifest.json"));
-  } catch {
-    const folder = await Deno.stat(dir).then((info) => info.isDirectory, () => false);
-    const what = folder ? "it has no manifest.json" : "no such folder";
-    const hint = folder
-      ? "run check in a package folder, or name one"
-      : "name a package folder (one holding manifest.json)";
-    if (!flags.json) throw new NotFoundError(`Cannot check ${dir}: ${what}; ${hint}`);
-    io.out(JSON.stringify({
-      ok: false,
-      problems: [{
-        rule: "manifest-json",
-        file: "manifest.json",
-        message: `Cannot check ${dir}: ${what}`,
-        hint,
-      }],
-      build: { outputs: [] },
-      warnings: [],
-    }));
-    return 1;
-  }
-  let report;
-  try {
-    report = await checkPackage(dir);
-  } catch (error) {
-    // Whatever stopped the check is said as the check's own failure, not as a crash.
-    const message = error instanceof Error ? error.message : String(error);
-    io.err(`sync check: Cannot check ${dir}: ${message}`);
-    return 1;
-  }
-  if (flags.json) {
-    io.out(JSON.stringify(report, null, 2));
-    return report.ok ? 0 : 1;
-  }
-  for (const output of report.build.outputs) {
-    io.out(`Built ${output.output} from ${output.source} (${formatBytes(output.bytes)})`);
-  }
-  for (const problem of report.problems) io.out(formatProblem(problem));
-  // A warning does not fail the check: shown after the problems, and not counted.
-  for (const warning of report.warnings) io.out(`warning: ${formatProblem(warning)}`);
-  const count = report.problems.length;
-  io.out(
-    count === 0
-      ? `${dir}: no problems`
-      : `${dir}: ${count} problem${count === 1 ? "" : "s"}; fix ${
-        count === 1 ? "it" : "them"
-      } and run check again`,
-  );
-  return count === 0 ? 0 : 1;
+function prepareCheck({ args, flags }: CommandWords<typeof OPTIONS>): PreparedCommand {
+  const dir = args[0];
+  const json = flags.json === true;
+  return async (context) => (await import("./run_check.ts")).runCheck({ dir, json }, context);
 }

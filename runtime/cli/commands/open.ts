@@ -3,12 +3,9 @@
  *
  * @module
  */
-import { printable } from "../../internal/printable.ts";
-import { openProject } from "../../lifecycle/mod.ts";
-import type { Command, CommandContext, CommandSummary } from "../command.ts";
+import type { Command, CommandSummary, CommandWords, PreparedCommand } from "../command.ts";
 import { formatSummaries } from "../format_summaries.ts";
 import { needProject } from "../need.ts";
-import { withHost } from "../with_host.ts";
 
 const OPTIONS = { project: { type: "string" } } as const;
 
@@ -24,33 +21,11 @@ export const openCommand: Command = {
   summary: SUMMARY,
   usage: `Usage:\n${formatSummaries(SUMMARY)}`,
   options: OPTIONS,
-  run: runOpen,
   touchesInstallation: true,
+  prepare: prepareOpen,
 };
 
-async function runOpen(context: CommandContext<typeof OPTIONS>): Promise<number> {
-  const { flags, io } = context;
-  const dir = needProject(flags.project, context.cwd);
-  return await withHost(context, async (host) => {
-    // The person's home folder is never a project; the app refuses it by the same rule.
-    const result = await openProject(host, dir);
-    const ids = result.project.extensionIds;
-    io.out(
-      `Opened ${result.project.path}: ${
-        ids.length ? `${ids.length} installed (${ids.join(", ")})` : "nothing installed"
-      }${result.scheduled ? "; on the clock's scheduled list" : ""}`,
-    );
-    for (const run of result.opened) {
-      if (run.outcome === "ok") io.out(`  ${run.handler} (opened): ok`);
-      else {
-        io.err(
-          `  ${run.handler} (opened) failed: ${printable(run.error!.message)}`,
-        );
-      }
-    }
-    for (const { packageId, message } of result.unavailable) {
-      io.err(`  ${packageId} cannot serve here: ${printable(message)}`);
-    }
-    return 0;
-  });
+function prepareOpen({ flags, cwd }: CommandWords<typeof OPTIONS>): PreparedCommand {
+  const dir = needProject(flags.project, cwd);
+  return async (context) => (await import("./run_open.ts")).runOpen(dir, context);
 }

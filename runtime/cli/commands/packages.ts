@@ -4,18 +4,12 @@
  *
  * @module
  */
-import { resolve } from "node:path";
-import { printable } from "../../internal/printable.ts";
-import { commandLine } from "../../packages/mod.ts";
-import { LifecycleFailedError } from "../../errors.ts";
-import { installPackage, installReport, removePackage } from "../../lifecycle/mod.ts";
-import { readDeclaredIds, resolveProjectDir } from "../../projects/mod.ts";
-import type { Command, CommandContext, CommandSummary } from "../command.ts";
-import { describeInstalled } from "../describe_installed.ts";
+import { resolve } from "../../internal/posix_path.ts";
+import type { Command, CommandSummary, CommandWords, PreparedCommand } from "../command.ts";
 import { formatSummaries } from "../format_summaries.ts";
 import { need, needProject } from "../need.ts";
-import { refuseUsage } from "../report_failure.ts";
-import { withHost } from "../with_host.ts";
+import { WordsError } from "../parse_words.ts";
+import type { InstallRequest } from "./run_install.ts";
 
 const INSTALL_OPTIONS = {
   project: { type: "string" },
@@ -47,40 +41,25 @@ export const installCommand: Command = {
   summary: INSTALL_SUMMARY,
   usage: INSTALL_USAGE,
   options: INSTALL_OPTIONS,
-  run: runInstall,
   touchesInstallation: true,
+  prepare: prepareInstall,
 };
 
-async function runInstall(context: CommandContext<typeof INSTALL_OPTIONS>): Promise<number> {
-  const { args, flags, io } = context;
-  if (!args[0]) {
-    return refuseUsage(
-      "install",
-      INSTALL_USAGE,
-      "needs the package folder or archive to install",
-      io,
-    );
-  }
-  const source = resolve(context.cwd, args[0]);
-  const project = needProject(flags.project, context.cwd);
-  // A refusal names the command the person typed, with the word it needs added.
-  const typed = (added: "approve" | "replace") => {
-    const words = ["install", args[0]];
-    if (flags.project !== undefined) words.push("--project", flags.project);
-    for (const flag of ["approve", "replace"] as const) {
-      if (flags[flag] || flag === added) words.push(`--${flag}`);
-    }
-    return `sync ${commandLine(words[0], words.slice(1))}`;
-  };
-  return await withHost(context, async (host) => {
-    const result = await installPackage(host, source, project, {
+function prepareInstall(
+  { args, flags, cwd }: CommandWords<typeof INSTALL_OPTIONS>,
+): PreparedCommand {
+  if (!args[0]) throw new WordsError("needs the package folder or archive to install");
+  const request: InstallRequest = {
+    source: resolve(cwd, args[0]),
+    project: needProject(flags.project, cwd),
+    typed: {
+      source: args[0],
+      project: flags.project,
       approve: flags.approve,
       replace: flags.replace,
-      confirm: { approve: typed("approve"), replace: typed("replace") },
-    });
-    for (const line of installReport(result)) io.out(line);
-    return 0;
-  });
+    },
+  };
+  return async (context) => (await import("./run_install.ts")).runInstall(request, context);
 }
 
 const REMOVE_OPTIONS = {
@@ -101,36 +80,16 @@ export const removeCommand: Command = {
   summary: REMOVE_SUMMARY,
   usage: `Usage:\n${formatSummaries(REMOVE_SUMMARY)}`,
   options: REMOVE_OPTIONS,
-  run: runRemove,
   touchesInstallation: true,
+  prepare: prepareRemove,
 };
 
-async function runRemove(context: CommandContext<typeof REMOVE_OPTIONS>): Promise<number> {
-  const { args, flags, io } = context;
+function prepareRemove({ args, flags, cwd }: CommandWords<typeof REMOVE_OPTIONS>): PreparedCommand {
   const id = need(args[0], "remove needs a package id");
-  const project = needProject(flags.project, context.cwd);
-  return await withHost(context, async (host) => {
-    const result = await removePackage(host, id, project, { force: flags.force }).catch(
-      (error) => {
-        if (!(error instanceof LifecycleFailedError)) throw error;
-        // The command the person can type to remove it anyway.
-        throw new LifecycleFailedError(
-          `${error.message}\nTo remove it anyway: sync remove ${id} --project ${project} --force`,
-          { cause: error.cause },
-        );
-      },
-    );
-    const { removed } = result;
-    if (removed?.outcome === "failed") {
-      io.err(
-        `Its removed handler ${removed.handler} failed: ${printable(removed.error!.message)}; ` +
-          `removed anyway (--force)`,
-      );
-    } else if (removed) io.out(`Ran its removed handler ${removed.handler}: ok`);
-    if (result.notice) io.err(printable(result.notice));
-    io.out(`Removed ${id}; its records stay in the project's memory`);
-    return 0;
-  });
+  const project = needProject(flags.project, cwd);
+  const force = flags.force;
+  return async (context) =>
+    (await import("./run_remove.ts")).runRemove({ id, project, force }, context);
 }
 
 const LIST_OPTIONS = { project: { type: "string" } } as const;
@@ -146,19 +105,11 @@ export const listCommand: Command = {
   summary: LIST_SUMMARY,
   usage: `Usage:\n${formatSummaries(LIST_SUMMARY)}`,
   options: LIST_OPTIONS,
-  run: runList,
   touchesInstallation: true,
+  prepare: prepareList,
 };
 
-async function runList(context: CommandContext<typeof LIST_OPTIONS>): Promise<number> {
-  const { flags, io } = context;
-  const dir = needProject(flags.project, context.cwd);
-  return await withHost(context, async (host) => {
-    // A read: it does not open the project (that is `sync open`).
-    const project = await resolveProjectDir(dir);
-    const ids = await readDeclaredIds(project);
-    if (ids.length === 0) io.out("Nothing is installed in this project.");
-    for (const id of ids) io.out(await describeInstalled(host.kv, project, id, { now: host.now }));
-    return 0;
-  });
+function prepareList({ flags, cwd }: CommandWords<typeof LIST_OPTIONS>): PreparedCommand {
+  const dir = needProject(flags.project, cwd);
+  return async (context) => (await import("./run_list.ts")).runList(dir, context);
 }

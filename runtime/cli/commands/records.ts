@@ -3,12 +3,10 @@
  *
  * @module
  */
-import { listRecords } from "../../memory/mod.ts";
-import { resolveProjectDir } from "../../projects/mod.ts";
-import type { Command, CommandContext, CommandSummary } from "../command.ts";
+import type { Command, CommandSummary, CommandWords, PreparedCommand } from "../command.ts";
 import { formatSummaries } from "../format_summaries.ts";
 import { needProject } from "../need.ts";
-import { withHost } from "../with_host.ts";
+import type { RecordsRequest } from "./run_records.ts";
 
 const OPTIONS = {
   project: { type: "string" },
@@ -27,27 +25,15 @@ export const recordsCommand: Command = {
   summary: SUMMARY,
   usage: `Usage:\n${formatSummaries(SUMMARY)}`,
   options: OPTIONS,
-  run: runRecords,
   touchesInstallation: true,
+  prepare: prepareRecords,
 };
 
-async function runRecords(context: CommandContext<typeof OPTIONS>): Promise<number> {
-  const { flags, io } = context;
-  const dir = needProject(flags.project, context.cwd);
-  return await withHost(context, async (host) => {
-    const memory = await host.projectMemory(await resolveProjectDir(dir));
-    // Page by page, so a large memory prints as it is read.
-    let cursor: string | undefined;
-    do {
-      const page = await listRecords(memory, {
-        kind: flags.kind,
-        prefix: flags.prefix,
-        limit: 500,
-        cursor,
-      });
-      for (const record of page.records) io.out(JSON.stringify(record));
-      cursor = page.cursor;
-    } while (cursor);
-    return 0;
-  });
+function prepareRecords({ flags, cwd }: CommandWords<typeof OPTIONS>): PreparedCommand {
+  const request: RecordsRequest = {
+    dir: needProject(flags.project, cwd),
+    kind: flags.kind,
+    prefix: flags.prefix,
+  };
+  return async (context) => (await import("./run_records.ts")).runRecords(request, context);
 }

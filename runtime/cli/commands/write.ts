@@ -7,12 +7,10 @@
  * @module
  */
 import { InvalidInputError } from "../../errors.ts";
-import { writeRecord } from "../../memory/mod.ts";
-import { resolveProjectDir } from "../../projects/mod.ts";
-import type { Command, CommandContext, CommandSummary } from "../command.ts";
+import type { Command, CommandSummary, CommandWords, PreparedCommand } from "../command.ts";
 import { formatSummaries } from "../format_summaries.ts";
 import { need, needProject } from "../need.ts";
-import { withHost } from "../with_host.ts";
+import type { WriteRequest } from "./run_write.ts";
 
 const OPTIONS = {
   project: { type: "string" },
@@ -34,13 +32,12 @@ export const writeCommand: Command = {
   summary: SUMMARY,
   usage: `Usage:\n${formatSummaries(SUMMARY)}`,
   options: OPTIONS,
-  run: runWrite,
   touchesInstallation: true,
+  prepare: prepareWrite,
 };
 
-async function runWrite(context: CommandContext<typeof OPTIONS>): Promise<number> {
-  const { flags, io } = context;
-  const dir = needProject(flags.project, context.cwd);
+function prepareWrite({ flags, cwd }: CommandWords<typeof OPTIONS>): PreparedCommand {
+  const dir = needProject(flags.project, cwd);
   const key = need(flags.key, "sync write needs --key <kind/name>, such as issues.issue/7");
   let fields: unknown;
   if (flags.fields !== undefined) {
@@ -50,15 +47,12 @@ async function runWrite(context: CommandContext<typeof OPTIONS>): Promise<number
       throw new InvalidInputError(`--fields takes a JSON object, such as '{"state":"open"}'`);
     }
   }
-  return await withHost(context, async (host) => {
-    const memory = await host.projectMemory(await resolveProjectDir(dir));
-    const written = await writeRecord(memory, {
-      key,
-      ...(flags.title !== undefined ? { title: flags.title } : {}),
-      ...(fields !== undefined ? { fields: fields as Record<string, never> } : {}),
-      ...(flags.content !== undefined ? { content: flags.content } : {}),
-    }, { now: () => new Date(host.now()) });
-    io.out(JSON.stringify(written));
-    return 0;
-  });
+  const request: WriteRequest = {
+    dir,
+    key,
+    title: flags.title,
+    fields,
+    content: flags.content,
+  };
+  return async (context) => (await import("./run_write.ts")).runWrite(request, context);
 }
