@@ -339,7 +339,7 @@ export async function measureCallPath(options: CallPathOptions = {}): Promise<Ca
         unit: "×",
       },
       {
-        name: "2a. host call, trivial, KV on disk",
+        name: "3d. host call, trivial, KV on disk",
         formula: "Host.callHandler trivial ÷ (IsolatePool.call + one KV commit on disk)",
         measured: p50(line.host) / hostFloor,
         limit: 1.5,
@@ -347,7 +347,7 @@ export async function measureCallPath(options: CallPathOptions = {}): Promise<Ca
         unit: "×",
       },
       {
-        name: "2a. with the commit as a call makes it (printed, no limit)",
+        name: "3d. with the commit as a call makes it (printed, no limit)",
         formula:
           "Host.callHandler trivial ÷ (IsolatePool.call + one KV commit right after a pool call)",
         measured: p50(line.host) / (p50(line.pool) + p50(line.commitAfterPool)),
@@ -355,7 +355,7 @@ export async function measureCallPath(options: CallPathOptions = {}): Promise<Ca
         unit: "×",
       },
       {
-        name: "2b. host call with one memory.list of 3, KV on disk",
+        name: "3e. host call with one memory.list of 3, KV on disk",
         formula: "Host.callHandler memory.list ÷ (IsolatePool.call + one KV commit + one KV read)",
         measured: p50(line.list) / (hostFloor + p50(line.read)),
         limit: 1.5,
