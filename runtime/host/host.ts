@@ -64,6 +64,13 @@ export interface HostOptions {
    * is taken when absent.
    */
   agents?: DefinedAgents;
+  /**
+   * How long a call runs before it claims its handler when nothing else made
+   * it (`CLAIM_AFTER_MS`, `call.ts`, when absent): what counts a call's
+   * crossings passes a longer one, so that a loaded machine does not change
+   * what is counted.
+   */
+  claimAfterMs?: number;
 }
 
 /**
@@ -148,6 +155,7 @@ export class Host implements HandlerCaller {
       // Shared with the views `withLog` makes: they run calls in this process too.
       runningHere: new Set(),
       learntReads: new LearntReads(),
+      claimAfterMs: options.claimAfterMs,
     };
   }
 

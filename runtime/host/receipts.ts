@@ -170,27 +170,47 @@ export async function writeReceipt(kv: Deno.Kv, receipt: Receipt): Promise<void>
   await trimReceipts(kv, stored.project, stored.packageId);
 }
 
-/** Receipts released with their claims between two looks at a package's count. */
-const TRIM_EVERY = 25;
+/**
+ * Each package's count of receipts in a project as this process knows it,
+ * per installation KV: read at the first receipt written with a claim's
+ * release, then added to by each one after, and read again only once it
+ * passes the bound. One process owns an installation at a time and writes
+ * its receipts, so the count known is the count stored; receipts another
+ * process wrote meanwhile are found at that next read, which trims them too.
+ */
+const knownCounts = new WeakMap<Deno.Kv, Map<string, number>>();
 
-/** Receipts written with a claim's release per (project, package), since this process started. */
-const releasedSince = new Map<string, number>();
+/** Packages whose count one installation keeps known at most; past it they are read again. */
+const KNOWN_COUNTS = 4_096;
 
 /**
  * Drops a package's oldest receipts past {@linkcode RECEIPTS_KEPT} now and
  * then, for receipts written in another atomic write (a claim's release): the
- * count is read at the first such receipt of a package in a project and at
- * every {@linkcode TRIM_EVERY}th after it, not at every call.
+ * count is read at the first such receipt of a package in a project, and
+ * again only once the receipts written since would bring it past the bound,
+ * never at every call.
  *
  * @param kv The installation's KV.
  * @param receipt The receipt just written.
  */
 export async function trimReceiptsNowAndThen(kv: Deno.Kv, receipt: Receipt): Promise<void> {
-  const name = `${receipt.project}\0${receipt.packageId}`;
-  const released = releasedSince.get(name) ?? 0;
-  if (!releasedSince.has(name) && releasedSince.size >= 4_096) releasedSince.clear();
-  releasedSince.set(name, (released + 1) % TRIM_EVERY);
-  if (released === 0) await trimReceipts(kv, receipt.project, receipt.packageId);
+  const counts = knownCountsOf(kv);
+  const known = counts.get(countName(receipt.project, receipt.packageId));
+  if (known !== undefined && known < RECEIPTS_KEPT + TRIM_SLACK) {
+    counts.set(countName(receipt.project, receipt.packageId), known + 1);
+    return;
+  }
+  await trimReceipts(kv, receipt.project, receipt.packageId);
+}
+
+function countName(project: string, packageId: string): string {
+  return `${project}\0${packageId}`;
+}
+
+function knownCountsOf(kv: Deno.Kv): Map<string, number> {
+  let counts = knownCounts.get(kv);
+  if (!counts) knownCounts.set(kv, counts = new Map());
+  return counts;
 }
 
 /** Receipts a package may have past {@linkcode RECEIPTS_KEPT} before its oldest are dropped. */
@@ -218,25 +238,37 @@ const U64_WRAP = 1n << 64n;
  */
 async function trimReceipts(kv: Deno.Kv, project: string, packageId: string): Promise<void> {
   const countKey = receiptCountKey(project, packageId);
-  const count = Number((await kv.get<Deno.KvU64>(countKey)).value?.value ?? 0n);
-  if (count <= RECEIPTS_KEPT + TRIM_SLACK) return;
-  const oldest = await Array.fromAsync(
-    kv.list<Receipt>({ prefix: receiptsPrefix(project, packageId) }, {
-      limit: count - RECEIPTS_KEPT,
-    }),
-  );
-  for (let at = 0; at < oldest.length; at += TRIM_BATCH) {
-    const batch = oldest.slice(at, at + TRIM_BATCH);
-    const op = kv.atomic();
-    for (const entry of batch) {
-      op.check(entry).delete(entry.key).delete(receiptIndexKey(project, entry.value.id))
-        .delete(receiptConsoleKey(project, packageId, entry.value.id));
+  const counts = knownCountsOf(kv);
+  const name = countName(project, packageId);
+  // Not known until the read and the trim settle it.
+  counts.delete(name);
+  let count = Number((await kv.get<Deno.KvU64>(countKey)).value?.value ?? 0n);
+  if (count > RECEIPTS_KEPT + TRIM_SLACK) {
+    const oldest = await Array.fromAsync(
+      kv.list<Receipt>({ prefix: receiptsPrefix(project, packageId) }, {
+        limit: count - RECEIPTS_KEPT,
+      }),
+    );
+    for (let at = 0; at < oldest.length; at += TRIM_BATCH) {
+      const batch = oldest.slice(at, at + TRIM_BATCH);
+      const op = kv.atomic();
+      for (const entry of batch) {
+        op.check(entry).delete(entry.key).delete(receiptIndexKey(project, entry.value.id))
+          .delete(receiptConsoleKey(project, packageId, entry.value.id));
+      }
+      // Taken off the count in the same write, by a sum rather than a set, so
+      // that the receipts other calls count meanwhile are not undone. A batch
+      // whose receipt changed meanwhile (an interrupted one given its outcome)
+      // writes nothing: the next trim takes it.
+      const written = await op.sum(countKey, U64_WRAP - BigInt(batch.length)).commit();
+      if (written.ok) count -= batch.length;
     }
-    // Taken off the count in the same write, by a sum rather than a set, so
-    // that the receipts other calls count meanwhile are not undone. A batch
-    // whose receipt changed meanwhile (an interrupted one given its outcome)
-    // writes nothing: the next trim takes it.
-    await op.sum(countKey, U64_WRAP - BigInt(batch.length)).commit();
+  }
+  // What other calls of this process counted while it read is not known: it is read again.
+  if (counts.has(name)) counts.delete(name);
+  else {
+    if (counts.size >= KNOWN_COUNTS) counts.clear();
+    counts.set(name, count);
   }
 }
 

@@ -198,6 +198,8 @@ export class IsolatePool {
   #nextCallId = 1;
   #closed = false;
   #replaced = 0;
+  #sent = 0;
+  #received = 0;
 
   /**
    * Makes a pool; no worker starts until the first call (or {@linkcode IsolatePool.warm}).
@@ -211,6 +213,15 @@ export class IsolatePool {
   /** Workers terminated and replaced so far (after a hang or a crash). */
   get replacedWorkers(): number {
     return this.#replaced;
+  }
+
+  /**
+   * Messages about calls sent to workers and received from them so far (a
+   * worker's start and its `ready` are not counted): what a call costs in
+   * crossings between threads, counted where it is cheap to count.
+   */
+  get messages(): { sent: number; received: number } {
+    return { sent: this.#sent, received: this.#received };
   }
 
   /** Starts one worker ahead of the first call. */
@@ -423,7 +434,7 @@ export class IsolatePool {
       };
       slot.active = active;
       cancel?.addEventListener("abort", onCancel, { once: true });
-      slot.worker.postMessage(message satisfies ToWorker);
+      this.#post(slot, message);
       if (message.type === "call" && message.ahead) {
         this.#readAhead(slot, active, message.ahead).catch(() => {/* the worker is gone */});
       }
@@ -449,10 +460,16 @@ export class IsolatePool {
       }
     }));
     if (slot.active !== active) return;
-    slot.worker.postMessage({ type: "ahead", callId: active.callId, values } satisfies ToWorker);
+    this.#post(slot, { type: "ahead", callId: active.callId, values });
+  }
+
+  #post(slot: Slot, message: ToWorker): void {
+    this.#sent++;
+    slot.worker.postMessage(message);
   }
 
   #onMessage(slot: Slot, message: FromWorker): void {
+    this.#received++;
     const active = slot.active;
     if (!active || !("callId" in message) || message.callId !== active.callId) return;
     switch (message.type) {
@@ -495,7 +512,7 @@ export class IsolatePool {
           `calls and ${limits.maxHostBytesInFlight} bytes`,
       );
       reply = { type: "host-result", callId: active.callId, requestId, error: crossError(refused) };
-      if (slot.active === active) slot.worker.postMessage(reply);
+      if (slot.active === active) this.#post(slot, reply);
       return;
     }
     active.inFlight++;
@@ -516,7 +533,7 @@ export class IsolatePool {
       active.inFlight--;
       active.inFlightBytes -= bytes;
     }
-    if (slot.active === active) slot.worker.postMessage(reply);
+    if (slot.active === active) this.#post(slot, reply);
   }
 }
 

@@ -26,8 +26,8 @@ export interface Goal {
   limit?: number;
   /** Whether the measured value must be at most or at least the limit. */
   direction: "at most" | "at least";
-  /** The unit both numbers are printed in. */
-  unit: "×" | "ms";
+  /** The unit both numbers are printed in; a count is printed as a plain number. */
+  unit: "×" | "ms" | "count";
 }
 
 /** Whether `goal` is met. */
@@ -56,6 +56,7 @@ export function formatMs(ms: number): string {
 }
 
 function formatValue(value: number, unit: Goal["unit"]): string {
+  if (unit === "count") return String(value);
   return unit === "ms" ? formatMs(value) : `${value.toFixed(2)}×`;
 }
 

@@ -8,6 +8,7 @@
  * @module
  */
 import { measureCallPath } from "./call_path_goals.ts";
+import { measureCrossings } from "./crossing_counts.ts";
 import { byGoalNumber, goalMet, printGoals, printLines } from "./goal_report.ts";
 import { measureStartup, printStartup } from "./startup_goals.ts";
 import { measureTick } from "./tick_goals.ts";
@@ -21,11 +22,15 @@ printStartup(startup.rows);
 progress("timing the call path: every line in rounds, after warming each up");
 const callPath = await measureCallPath();
 printLines("Call path (p50 over rounds; KV on disk unless said)", callPath.lines);
+const crossings = await measureCrossings();
+console.log("\nCrossings of one host call (counted; installation KV on disk)\n");
+for (const line of crossings.lines) console.log(`  ${line}`);
 const tick = await measureTick({ progress });
 printLines("Clock tick (installation KV on disk)", tick.lines);
 for (const note of tick.notes) console.log(`  note: ${note}`);
 const goals = [
   ...startup.goals,
+  ...crossings.goals,
   ...callPath.goals,
   ...tick.goals,
 ].sort(byGoalNumber);

@@ -5,8 +5,10 @@ import {
   latestReceipt,
   listReceipts,
   RECEIPTS_KEPT,
+  trimReceiptsNowAndThen,
   writeReceipt,
 } from "../../runtime/host/receipts.ts";
+import { countingKv } from "../internal/counting_kv.ts";
 import { RECEIPT_LIMITS } from "../../runtime/limits.ts";
 import { receiptCountKey } from "../../runtime/host/keys.ts";
 import type { Outcome, Receipt } from "../../runtime/types.ts";
@@ -161,6 +163,26 @@ Deno.test("`writeReceipt()` drops a package's oldest receipts past the number ke
       assert.equal(writes, 1 + 3);
     },
   );
+});
+
+Deno.test("`trimReceiptsNowAndThen()` reads a package's count at its first receipt and once the receipts since pass the bound", async () => {
+  using raw = await Deno.openKv(":memory:");
+  const { kv, count } = countingKv(raw);
+  const countReads: number[] = [];
+  // Receipts written as a claim's release writes them, each followed by its look at the count.
+  for (let n = 1; n <= 600; n++) {
+    const op = kv.atomic();
+    await addReceipt(kv, op, receipt(n, "flow"));
+    assert.ok((await op.commit()).ok);
+    count.keysRead = [];
+    await trimReceiptsNowAndThen(kv, receipt(n, "flow"));
+    if (count.keysRead.some((key) => key.startsWith("receipt_count"))) countReads.push(n);
+  }
+  // The first, then the one that brings the count known past 500 + 50, which trims to 500.
+  assert.deepEqual(countReads, [1, 551]);
+  const flow = await listReceipts(kv, P, { packageId: "flow", limit: 10_000 });
+  assert.equal(flow.length, 549);
+  assert.equal((await kv.get<Deno.KvU64>(receiptCountKey(P, "flow"))).value?.value, 549n);
 });
 
 Deno.test("`writeReceipt()` keeps every receipt within what one value may hold, cut visibly", async (t) => {
