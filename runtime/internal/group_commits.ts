@@ -88,16 +88,28 @@ class Group {
   #touched = new Map<string, Touch>();
   #checks = 0;
   #mutations = 0;
+  /** A member whose keys could not be read goes alone: Deno KV tells it why. */
+  #closed = false;
 
   /** Adds `waiting` when it cannot see the members nor pass the limits; says whether it did. */
   admit(waiting: Waiting): boolean {
+    if (this.#closed) return false;
     const { checks, mutations, enqueues } = waiting.recorded;
     const first = this.members.length === 0;
     if (
       !first && (this.#checks + checks.length > MAX_CHECKS ||
         this.#mutations + mutations.length + enqueues.length > MAX_MUTATIONS)
     ) return false;
-    const own = touches(waiting.recorded);
+    let own: Map<string, Touch>;
+    try {
+      own = touches(waiting.recorded);
+    } catch {
+      if (first) {
+        this.members.push(waiting);
+        this.#closed = true;
+      }
+      return first;
+    }
     if (!first) {
       for (const [name, touch] of own) {
         const other = this.#touched.get(name);

@@ -93,6 +93,25 @@ Deno.test("`groupCommits()` commits what waits for a commit under way in one tra
       assert.equal(transactions(outcomes), 6);
     });
 
+    await t.step(
+      "a write with a key that is no key fails alone, and the others commit",
+      async () => {
+        const outcomes = await Promise.allSettled([
+          kv.atomic().set(["c", 0], 0).commit(),
+          kv.atomic().set(["c", 1], 1).commit(),
+          kv.atomic().set("not a key" as unknown as Deno.KvKey, 2).commit(),
+          kv.atomic().set(["c", 3], 3).commit(),
+        ]);
+        assert.deepEqual(outcomes.map((o) => o.status), [
+          "fulfilled",
+          "fulfilled",
+          "rejected",
+          "fulfilled",
+        ]);
+        assert.equal((await kv.get(["c", 3])).value, 3);
+      },
+    );
+
     await t.step("checks past 100 in all are split into groups within the limit", async () => {
       const outcomes = await allAtOnce([0, 1, 2, 3].map((n) => {
         const op = kv.atomic().set(["checked", n], n);
