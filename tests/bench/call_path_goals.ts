@@ -140,7 +140,10 @@ interface CallersRun {
   byThread: Map<string, number>;
   /** CPU per call of the busiest thread all calls share, ms. */
   sharedThreadMsPerCall: number;
-  /** The cores the process got around the run ({@linkcode coresAvailable}); set for four callers. */
+  /**
+   * The cores the process got around the run ({@linkcode coresAvailable}), or
+   * the CPU the run used ÷ its time when that is more; set for four callers.
+   */
   cores?: number;
 }
 
@@ -353,7 +356,8 @@ export async function measureCallPath(options: CallPathOptions = {}): Promise<Ca
 
     // Goal 5: one caller, then four on different handlers, alternating so load falls on both.
     // The cores the process gets are read right before and after each four-caller run: on a
-    // machine other processes keep busy, the scheduler gives it less than all of them.
+    // machine other processes keep busy, the scheduler gives it less than all of them. A run
+    // that used more than that shows the process could have it: the more of the two counts.
     const calls = options.concurrentCalls ?? 200;
     const hz = await ticksPerSecond();
     const machineCores = navigator.hardwareConcurrency;
@@ -364,7 +368,11 @@ export async function measureCallPath(options: CallPathOptions = {}): Promise<Ca
       ones.push(await runCallers(disk.host, disk.project, 1, calls, hz));
       const coresBefore = await coresAvailable(machineCores);
       const run = await runCallers(disk.host, disk.project, 4, calls, hz);
-      run.cores = (coresBefore + await coresAvailable(machineCores)) / 2;
+      const used = run.rate * run.cpuMsPerCall / 1000;
+      run.cores = Math.min(
+        machineCores,
+        Math.max(used, (coresBefore + await coresAvailable(machineCores)) / 2),
+      );
       fours.push(run);
     }
     const one = fastest(ones);
