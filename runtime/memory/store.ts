@@ -30,6 +30,7 @@ import {
   MemoryUnreadableError,
   NotFoundError,
 } from "../errors.ts";
+import { groupCommits } from "../internal/group_commits.ts";
 import { retryWhenLocked } from "../internal/retry_when_locked.ts";
 import { LOCK_RETRY, RECORD_LIMITS } from "../limits.ts";
 import { describeGiven } from "../internal/describe_given.ts";
@@ -170,7 +171,8 @@ export async function openProjectMemory(
     );
   }
   // A full or read-only disk, met by a commit, is told naming the file.
-  return retryWhenLocked(kv, {
+  // Concurrent calls' commits go together, one transaction each group (`groupCommits`).
+  return groupCommits(retryWhenLocked(kv, {
     ...LOCK_RETRY,
     failure: async (error) => {
       const refusal = await writingFailure(error, path);
@@ -178,7 +180,7 @@ export async function openProjectMemory(
       options.onStorageFailure?.(refusal);
       return refusal;
     },
-  });
+  }));
 }
 
 /**

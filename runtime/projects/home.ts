@@ -5,6 +5,7 @@
  */
 import { join } from "../internal/posix_path.ts";
 import { InvalidInputError, UnsafeFileError } from "../errors.ts";
+import { groupCommits } from "../internal/group_commits.ts";
 import { retryWhenLocked } from "../internal/retry_when_locked.ts";
 import { openingFailure, writingFailure } from "../storage_failure.ts";
 import { LOCK_RETRY } from "../limits.ts";
@@ -65,6 +66,9 @@ export async function privateInstallationFolder(home: string): Promise<void> {
  * and passes it in; the caller closes it. A write that finds the file locked
  * by another program is retried (`retryWhenLocked`); a full or read-only
  * disk is a `StorageError` naming the file, at opening and at every write.
+ * Atomic writes made while another is being committed (concurrent calls'
+ * receipts) are committed together, one transaction and one `fsync` for all
+ * (`groupCommits`), each with the outcome it would have had alone.
  *
  * @param home The installation folder, as {@linkcode syncHome} finds it.
  * @throws {StorageError} when the disk under it is full, read-only or gone.
@@ -78,8 +82,8 @@ export async function openInstallation(home: string): Promise<Deno.Kv> {
   } catch (error) {
     throw await openingFailure(error, path) ?? error;
   }
-  return retryWhenLocked(kv, {
+  return groupCommits(retryWhenLocked(kv, {
     ...LOCK_RETRY,
     failure: async (error) => await writingFailure(error, path) ?? error,
-  });
+  }));
 }

@@ -21,7 +21,14 @@ import { openInstallation } from "../../runtime/projects/home.ts";
 import type { Goal, ReportLine } from "./goal_report.ts";
 import { loadQuickJSInProcess, quickJSOneShot } from "./quickjs_one_shot.ts";
 import { sampleInRounds, type Timing } from "./sample.ts";
-import { concurrentBound, cpuPerCallByGroup, threadStats, ticksPerSecond } from "./thread_cpu.ts";
+import {
+  busiestSharedThread,
+  concurrentBound,
+  coresAvailable,
+  cpuPerCallByGroup,
+  threadStats,
+  ticksPerSecond,
+} from "./thread_cpu.ts";
 import { writePackage } from "../internal/packages.ts";
 
 /** The trivial handlers: no imports, so every runner evaluates the same text. */
@@ -131,6 +138,13 @@ interface CallersRun {
   cpuMsPerCall: number;
   /** CPU per call by thread group (from `/proc`, in 10 ms ticks), ms. */
   byThread: Map<string, number>;
+  /** CPU per call of the busiest thread all calls share, ms. */
+  sharedThreadMsPerCall: number;
+  /**
+   * The cores the process got around the run ({@linkcode coresAvailable}), or
+   * the CPU the run used ÷ its time when that is more; set for four callers.
+   */
+  cores?: number;
 }
 
 /**
@@ -159,6 +173,11 @@ async function runCallers(
     msPerCall: ms / calls,
     cpuMsPerCall: (cpu.user + cpu.system) / 1000 / total,
     byThread: cpuPerCallByGroup(before, after, { pid: Deno.pid, calls: total, ticksPerSecond: hz }),
+    sharedThreadMsPerCall: busiestSharedThread(before, after, {
+      pid: Deno.pid,
+      calls: total,
+      ticksPerSecond: hz,
+    }),
   };
 }
 
@@ -336,19 +355,31 @@ export async function measureCallPath(options: CallPathOptions = {}): Promise<Ca
     const p50 = (name: string) => t(name).p50;
 
     // Goal 5: one caller, then four on different handlers, alternating so load falls on both.
+    // The cores the process gets are read right before and after each four-caller run: on a
+    // machine other processes keep busy, the scheduler gives it less than all of them. A run
+    // that used more than that shows the process could have it: the more of the two counts.
     const calls = options.concurrentCalls ?? 200;
     const hz = await ticksPerSecond();
+    const machineCores = navigator.hardwareConcurrency;
     await runCallers(disk.host, disk.project, 4, 5, hz);
     const ones: CallersRun[] = [];
     const fours: CallersRun[] = [];
     for (let round = 0; round < 3; round++) {
       ones.push(await runCallers(disk.host, disk.project, 1, calls, hz));
-      fours.push(await runCallers(disk.host, disk.project, 4, calls, hz));
+      const coresBefore = await coresAvailable(machineCores);
+      const run = await runCallers(disk.host, disk.project, 4, calls, hz);
+      const used = run.rate * run.cpuMsPerCall / 1000;
+      run.cores = Math.min(
+        machineCores,
+        Math.max(used, (coresBefore + await coresAvailable(machineCores)) / 2),
+      );
+      fours.push(run);
     }
     const one = fastest(ones);
     const four = fastest(fours);
-    const cores = navigator.hardwareConcurrency;
+    const cores = four.cores!;
     const bound = concurrentBound(one, { cores, callers: 4 });
+    const machineBound = concurrentBound(one, { cores: machineCores, callers: 4 });
 
     const reportLines: ReportLine[] = Object.values(line).map((name) => ({
       name,
@@ -425,11 +456,22 @@ export async function measureCallPath(options: CallPathOptions = {}): Promise<Ca
       {
         name: "5. four concurrent callers, against the bound from CPU per call",
         formula: `four callers on different handlers, ${four.rate.toFixed(0)} calls/s ÷ ` +
-          `the bound, ${bound.toFixed(0)}/s = the lesser of ${cores} cores ÷ one call's CPU ` +
-          `(${one.cpuMsPerCall.toFixed(2)} ms) and 4 callers ÷ one call's time ` +
-          `(${one.msPerCall.toFixed(2)} ms)`,
+          `the bound, ${bound.toFixed(0)}/s = the least of ${cores.toFixed(2)} cores the ` +
+          `process got (of ${machineCores}) ÷ one call's CPU (${
+            one.cpuMsPerCall.toFixed(2)
+          } ms), ` +
+          `4 callers ÷ one call's time (${one.msPerCall.toFixed(2)} ms), and 1 ÷ the CPU per ` +
+          `call of the busiest thread all calls share (${one.sharedThreadMsPerCall.toFixed(2)} ms)`,
         measured: four.rate / bound,
         limit: 0.8,
+        direction: "at least",
+        unit: "×",
+      },
+      {
+        name: "5. against the bound from every core of the machine (printed, no limit)",
+        formula: `${four.rate.toFixed(0)} calls/s ÷ ${machineBound.toFixed(0)}/s, the bound ` +
+          `with all ${machineCores} cores: what goal 5 reads on a machine nothing else uses`,
+        measured: four.rate / machineBound,
         direction: "at least",
         unit: "×",
       },

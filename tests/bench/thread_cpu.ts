@@ -10,6 +10,7 @@
  *
  * @module
  */
+import process from "node:process";
 
 /** One thread's line of `/proc/<pid>/task/<tid>/stat`. */
 export interface ThreadStat {
@@ -125,18 +126,82 @@ export function cpuPerCallByGroup(
   );
 }
 
+/**
+ * CPU per call of the busiest thread every call passes through, in ms: the
+ * threads other than Deno Workers (each caller's call runs in a worker of
+ * its own), of which the main thread and a KV's SQLite thread are the ones
+ * that count. One thread runs one call's share at a time, so calls cannot
+ * pass through it faster than 1000 ÷ this a second, however many cores.
+ */
+export function busiestSharedThread(
+  before: readonly ThreadStat[],
+  after: readonly ThreadStat[],
+  options: { pid: number; calls: number; ticksPerSecond: number },
+): number {
+  const earlier = new Map(before.map((stat) => [stat.tid, stat.ticks]));
+  let most = 0;
+  for (const stat of after) {
+    if (threadGroup(stat, options.pid) === GROUPS.get("worker")) continue;
+    most = Math.max(most, stat.ticks - (earlier.get(stat.tid) ?? 0));
+  }
+  return most * 1000 / options.ticksPerSecond / options.calls;
+}
+
+/**
+ * The cores this process gets now: one permissionless worker per core spins
+ * for `ms`, and the CPU the process used meanwhile ÷ the time is the answer.
+ * On a machine whose other processes keep its cores busy, the scheduler
+ * shares them out, and this process gets less than all of them.
+ *
+ * @param cores How many workers spin: the machine's cores.
+ * @param ms How long they spin.
+ */
+export async function coresAvailable(cores: number, ms = 250): Promise<number> {
+  const url = new URL("./_spin_worker.ts", import.meta.url);
+  const workers = Array.from(
+    { length: cores },
+    () => new Worker(url, { type: "module", deno: { permissions: "none" } } as WorkerOptions),
+  );
+  const spin = (spinMs: number) =>
+    Promise.all(workers.map((worker) =>
+      new Promise((resolve, reject) => {
+        worker.onmessage = resolve;
+        worker.onerror = (event) => {
+          event.preventDefault();
+          reject(new Error(event.message));
+        };
+        worker.postMessage(spinMs);
+      })
+    ));
+  try {
+    await spin(1);
+    const cpuBefore = process.cpuUsage();
+    const started = performance.now();
+    await spin(ms);
+    const wall = performance.now() - started;
+    const cpu = process.cpuUsage(cpuBefore);
+    return Math.min(cores, (cpu.user + cpu.system) / 1000 / wall);
+  } finally {
+    for (const worker of workers) worker.terminate();
+  }
+}
+
 /** What one caller's calls show, for {@linkcode concurrentBound}. */
 export interface OneCaller {
   /** Wall time of one call, in ms. */
   msPerCall: number;
   /** CPU of one call over every thread of the process, in ms. */
   cpuMsPerCall: number;
+  /** CPU of one call on the busiest thread all calls share ({@linkcode busiestSharedThread}), in ms. */
+  sharedThreadMsPerCall?: number;
 }
 
 /**
- * The most calls a second `callers` concurrent callers can make on `cores`
- * cores: the cores give at most `cores ÷ CPU per call`, and each caller still
- * waits out a call's time, so never more than `callers ÷ time per call`.
+ * The most calls a second `callers` concurrent callers can make with `cores`
+ * cores: the cores give at most `cores ÷ CPU per call`; each caller still
+ * waits out a call's time, so never more than `callers ÷ time per call`; and
+ * a thread every call passes through runs one call's share at a time, so
+ * never more than `1 ÷ its CPU per call`.
  */
 export function concurrentBound(
   one: OneCaller,
@@ -144,5 +209,6 @@ export function concurrentBound(
 ): number {
   const byCores = options.cores * 1000 / one.cpuMsPerCall;
   const byCallers = options.callers * 1000 / one.msPerCall;
-  return Math.min(byCores, byCallers);
+  const byThread = one.sharedThreadMsPerCall ? 1000 / one.sharedThreadMsPerCall : Infinity;
+  return Math.min(byCores, byCallers, byThread);
 }

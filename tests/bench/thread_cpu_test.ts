@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import {
+  busiestSharedThread,
   concurrentBound,
+  coresAvailable,
   cpuPerCallByGroup,
   parseTaskStat,
   threadGroup,
@@ -78,6 +80,42 @@ Deno.test("concurrentBound() is the lesser of what the cores and the callers all
       2000,
     );
   });
+  await t.step("bounded by the thread every call passes through when it is the busiest", () => {
+    // 4 cores ÷ 1 ms = 4,000/s; 4 callers ÷ 1 ms = 4,000/s; one thread at 0.5 ms a call: 2,000/s.
+    assert.equal(
+      concurrentBound(
+        { msPerCall: 1, cpuMsPerCall: 1, sharedThreadMsPerCall: 0.5 },
+        { cores: 4, callers: 4 },
+      ),
+      2000,
+    );
+  });
+  await t.step("bounded by the cores the process got, not the machine's", () => {
+    // 0.5 of 2 cores got ÷ 2 ms = 250/s.
+    assert.equal(
+      concurrentBound({ msPerCall: 2.5, cpuMsPerCall: 2 }, { cores: 0.5, callers: 4 }),
+      250,
+    );
+  });
+});
+
+Deno.test("busiestSharedThread() is the CPU per call of the busiest thread that is no worker", () => {
+  const before = [
+    parseTaskStat(statLine(1, "deno", 10, 0)),
+    parseTaskStat(statLine(2, "worker-1", 0, 0)),
+  ];
+  const after = [
+    parseTaskStat(statLine(1, "deno", 30, 0)), // 20 ticks
+    parseTaskStat(statLine(2, "worker-1", 40, 0)), // 40 ticks, but a caller's own
+    parseTaskStat(statLine(3, "sw-0", 10, 0)), // 10 ticks
+  ];
+  // 20 ticks of 10 ms over 100 calls: 2 ms a call on the main thread.
+  assert.equal(busiestSharedThread(before, after, { pid: 1, calls: 100, ticksPerSecond: 100 }), 2);
+});
+
+Deno.test("coresAvailable() reads more than none and no more than the cores it spins", async () => {
+  const cores = await coresAvailable(1, 50);
+  assert.ok(cores > 0 && cores <= 1, `${cores}`);
 });
 
 Deno.test("threadStats() lists this process's threads, the main one among them", async () => {
