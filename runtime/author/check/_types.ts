@@ -31,7 +31,8 @@ const SCREEN_API_MODULE = new URL("../../extension_api/ui.ts", import.meta.url).
 
 /**
  * Globals the isolate has beyond the ES library, declared for the type-check.
- * `console` is the host's (routed to its log); `InternalError` is QuickJS's.
+ * `console` is the host's (routed to its log); `InternalError` is QuickJS's;
+ * `TextDecoder` is the one the build provides (`polyfill/polyfills.ts`).
  */
 export const ISOLATE_AMBIENT_DECLARATIONS =
   `/** The host's log, prefixed with the package id and rate-limited. */
@@ -45,6 +46,14 @@ interface IsolateConsole {
 declare var console: IsolateConsole;
 /** QuickJS's error for an interrupted or exhausted call. */
 declare var InternalError: ErrorConstructor;
+/** Put in by the build when used: a pure decoder for UTF-8, windows-1252 and UTF-16LE. */
+declare class TextDecoder {
+  constructor(label?: string, options?: { fatal?: boolean; ignoreBOM?: boolean });
+  readonly encoding: string;
+  readonly fatal: boolean;
+  readonly ignoreBOM: boolean;
+  decode(input?: ArrayBuffer | ArrayBufferView, options?: { stream?: boolean }): string;
+}
 `;
 
 /** Options for {@linkcode typeCheckService}. */

@@ -171,7 +171,8 @@ function buildHint(error: BuildError): string {
       "the manifest's ui file, leaving nothing to import at run time; fix what it reports " +
       "and run check again";
   }
-  return `the build bundles ${SERVICE_SOURCE}, and the package's own files it imports, into ` +
+  return `the build bundles ${SERVICE_SOURCE}, and the package's own files and npm packages ` +
+    `it imports, into ` +
     `the manifest's service file, leaving only "${SERVICE_API_SPECIFIER}" to the host; fix ` +
     "what it reports and run check again";
 }

@@ -128,6 +128,8 @@ export class PureTextDecoder {
   #started = false;
 
   /**
+   * A decoder for one encoding, named by any of the labels the standard gives it.
+   *
    * @param label An encoding label, such as `"utf-8"`, `"latin1"` or `"utf-16le"`.
    * @param options `fatal` and `ignoreBOM`, as the platform's.
    * @throws {RangeError} when the label names no encoding this decoder knows.
