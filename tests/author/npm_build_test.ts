@@ -145,6 +145,29 @@ Deno.test("`buildPackage()` refuses npm libraries a handler cannot run", async (
       assert.deepEqual(report.problems.map((p) => [p.rule, p.message]), [["build", error.message]]);
     });
 
+    await t.step(
+      "check names the library that reaches for a global the isolate lacks",
+      async () => {
+        const dir = await writeFiles(root, "node-global", {
+          "manifest.json": serviceManifest("nodeglobal", ["nodeglobal.go"]),
+          "src/service.ts": `import pathKey from "npm:path-key@3.1.1";
+export default function register() {
+  return { "nodeglobal.go": () => pathKey() };
+}
+`,
+        });
+        const report = await checkPackage(dir);
+        const found = report.problems.map((p) => [p.rule, p.file, p.message]);
+        assert.deepEqual(found, [[
+          "free-global",
+          "service/index.js",
+          "uses process, which the isolate does not have, in the code of npm:path-key@3.1.1 " +
+          "(2 places; the first is here)",
+        ]]);
+        assert.match(report.problems[0].hint, /^npm:path-key@3\.1\.1 needs process/);
+      },
+    );
+
     await t.step("a Node built-in imported by the service itself", async () => {
       const dir = await writeFiles(root, "own-node", {
         "manifest.json": serviceManifest("ownnode", ["ownnode.go"]),
