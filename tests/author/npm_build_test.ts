@@ -55,9 +55,10 @@ Deno.test("`buildPackage()` bundles a service module's npm libraries", async (t)
       assert.doesNotMatch(code, /registry\.npmjs\.org|\.cache\/deno|\.\.\//);
     });
 
-    await t.step("puts the provided TextDecoder in front of the module that uses it", () => {
+    await t.step("puts the provided TextDecoder and TextEncoder in front of the module", () => {
       assert.match(code, /^\/\/ TextDecoder: provided by the build/);
       assert.match(code, /^const TextDecoder = \(\(\) => \{$/m);
+      assert.match(code, /^const TextEncoder = \(\(\) => \{$/m);
     });
 
     await t.step("check holds the bundle to the isolate's rules and finds nothing", async () => {
@@ -82,6 +83,7 @@ Deno.test("`buildPackage()` bundles a service module's npm libraries", async (t)
         html: "&lt;b&gt;&quot;Tom&quot; &amp; Jerry&lt;/b&gt;",
         text: "café€“",
         utf8: "aé\uFFFDb",
+        bytes: [0xC3, 0xA9, 0xE2, 0x82, 0xAC],
       });
     });
   } finally {
@@ -90,7 +92,7 @@ Deno.test("`buildPackage()` bundles a service module's npm libraries", async (t)
   }
 });
 
-Deno.test("`buildPackage()` provides TextDecoder only where the isolate lacks it and it is used", async (t) => {
+Deno.test("`buildPackage()` provides TextDecoder and TextEncoder only where they are used", async (t) => {
   const env = await testHost();
   const root = await Deno.makeTempDir({ prefix: "sync-npm-build-" });
   try {
@@ -112,7 +114,7 @@ export default function register(): Handlers {
     const code = await Deno.readTextFile(join(dir, "service/index.js"));
 
     await t.step("a module that does not use it does not carry it", () => {
-      assert.doesNotMatch(code, /TextDecoder/);
+      assert.doesNotMatch(code, /TextDecoder|TextEncoder/);
     });
 
     await t.step("the isolate itself has no TextDecoder or TextEncoder", async () => {

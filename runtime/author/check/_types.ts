@@ -32,7 +32,8 @@ const SCREEN_API_MODULE = new URL("../../extension_api/ui.ts", import.meta.url).
 /**
  * Globals the isolate has beyond the ES library, declared for the type-check.
  * `console` is the host's (routed to its log); `InternalError` is QuickJS's;
- * `TextDecoder` is the one the build provides (`polyfill/polyfills.ts`).
+ * `TextDecoder` and `TextEncoder` are the ones the build provides
+ * (`polyfill/polyfills.ts`).
  */
 export const ISOLATE_AMBIENT_DECLARATIONS =
   `/** The host's log, prefixed with the package id and rate-limited. */
@@ -53,6 +54,12 @@ declare class TextDecoder {
   readonly fatal: boolean;
   readonly ignoreBOM: boolean;
   decode(input?: ArrayBuffer | ArrayBufferView, options?: { stream?: boolean }): string;
+}
+/** Put in by the build when used: a pure UTF-8 encoder. */
+declare class TextEncoder {
+  readonly encoding: string;
+  encode(input?: string): Uint8Array;
+  encodeInto(source: string, destination: Uint8Array): { read: number; written: number };
 }
 `;
 

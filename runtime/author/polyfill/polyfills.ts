@@ -27,6 +27,11 @@ export const POLYFILLS: ReadonlyMap<string, Polyfill> = new Map([
     module: new URL("./pure_text_decoder.ts", import.meta.url).href,
     exported: "PureTextDecoder",
   }],
+  ["TextEncoder", {
+    name: "TextEncoder",
+    module: new URL("./pure_text_encoder.ts", import.meta.url).href,
+    exported: "PureTextEncoder",
+  }],
 ]);
 
 /**

@@ -202,14 +202,6 @@ const BROKEN: Record<string, Expected[]> = {
     column: 30,
     message: "fetch is not a global in the isolate (TS2304: Cannot find name 'fetch')",
   }],
-  "type-text-encoder": [{
-    rule: "type-error",
-    file: "src/service.ts",
-    line: 6,
-    column: 24,
-    message: "TextEncoder is not a global in the isolate (TS2552: Cannot find name " +
-      "'TextEncoder'. Did you mean 'TextDecoder'?)",
-  }],
   "type-process": [{
     rule: "type-error",
     file: "src/service.ts",
