@@ -167,7 +167,8 @@ export async function checkPackage(dir: string, options: CheckOptions = {}): Pro
 /** What to do about a build that failed, for the source it was building. */
 function buildHint(error: BuildError): string {
   if (error.message.startsWith(`Cannot build ${SCREEN_SOURCE}:`)) {
-    return `the build bundles ${SCREEN_SOURCE}, and the package's own files it imports, into ` +
+    return `the build bundles ${SCREEN_SOURCE}, and the package's own files and npm packages ` +
+      `it imports, into ` +
       "the manifest's ui file, leaving nothing to import at run time; fix what it reports " +
       "and run check again";
   }
