@@ -7,6 +7,14 @@
  * the module's one value, `API_VERSION`, as `ctx.apiVersion`), so the bundle
  * holds nothing of it.
  *
+ * A source may import npm packages by an exact version (`npm:ms@2.1.3`,
+ * written in the import or mapped in the package's `deno.json`): the bundler
+ * fetches them (Deno's cache keeps them) and bundles what they use into the
+ * module. A package that still needs a Node built-in once bundled is refused,
+ * naming it; a built-in the isolate lacks that a build provides as a pure
+ * module (`TextDecoder`, see `polyfill/polyfills.ts`) is put in front of the
+ * service module when it uses it.
+ *
  * The bundler is Deno's own (`deno bundle`), run as a subprocess in the
  * package folder with a generated configuration holding the import map and
  * compiler options of the package's `deno.json` (or the nearest one above
@@ -20,6 +28,8 @@ import { fileURLToPath } from "node:url";
 import { BuildError } from "../errors.ts";
 import { SERVICE_API_SPECIFIER } from "../isolate/mod.ts";
 import { readAuthorConfig } from "./config.ts";
+import { nodeBuiltinUses, type NpmPackage, npmVersionProblem, withoutCachePaths } from "./_npm.ts";
+import { type Polyfill, polyfillPrelude, polyfillsUsed } from "./polyfill/polyfills.ts";
 import type { SourceMap } from "./source_map.ts";
 
 /** Options for {@linkcode buildPackage}. */
@@ -63,8 +73,9 @@ const ENTRIES = [
  *
  * Only files inside the package folder go into a build: before bundling, the
  * module graph is listed (`deno info`) and a module outside the folder, a
- * remote, `npm:` or `jsr:` module, or the typed API module imported by its
- * path is refused. The author's `deno.json` is honoured for its imports and
+ * remote or `jsr:` module, an `npm:` package without an exact version, a Node
+ * built-in, or the typed API module imported by its path is refused; so is an
+ * npm package whose bundled code imports a Node built-in. The author's `deno.json` is honoured for its imports and
  * compiler options only.
  *
  * @param dir The package folder (holding `manifest.json`).
@@ -130,8 +141,11 @@ export async function buildPackage(dir: string, options: BuildOptions = {}): Pro
           { file: "manifest.json" },
         );
       }
-      await assertBundlesOnlyPackageFiles(run, entry.source);
-      const { code, map } = await bundle(run, entry.source);
+      const packages = await assertBundlesOnlyPackageFiles(run, entry.source);
+      const { code, map } = await bundle(run, entry.source, {
+        packages,
+        service: entry.field === "service",
+      });
       if (map) options.onSourceMap?.(target, map);
       const output = join(root, target);
       await Deno.mkdir(dirname(output), { recursive: true });
@@ -179,6 +193,13 @@ interface GraphModule {
   }[];
 }
 
+/** One npm package of `deno info --json`. */
+interface GraphNpmPackage {
+  name?: string;
+  version?: string;
+  localPath?: string;
+}
+
 interface GraphSpan {
   start: { line: number; character: number };
 }
@@ -186,12 +207,18 @@ interface GraphSpan {
 /**
  * Lists the module graph of `source` and refuses what a build may not put
  * into a package: a file outside the package folder (a secret the author can
- * read is not the package's), a remote, `npm:` or `jsr:` module (the build
- * cannot show what such a module itself reads, and a package should be
- * reproducible from its own folder), and the typed API module by its path.
- * The bundler reports modules that do not resolve.
+ * read is not the package's), a remote or `jsr:` module (the build cannot show
+ * what such a module itself reads, and a package should be reproducible from
+ * its own folder), an `npm:` package without an exact version (for the same
+ * reason), a Node built-in, and the typed API module by its path. The bundler
+ * reports modules that do not resolve.
+ *
+ * @returns The npm packages of the graph, which the bundle is then held to.
  */
-async function assertBundlesOnlyPackageFiles(run: BuildRun, source: string): Promise<void> {
+async function assertBundlesOnlyPackageFiles(
+  run: BuildRun,
+  source: string,
+): Promise<NpmPackage[]> {
   const result = await runDeno(run, source, [
     "info",
     "--json",
@@ -200,8 +227,8 @@ async function assertBundlesOnlyPackageFiles(run: BuildRun, source: string): Pro
     run.config,
     source,
   ]);
-  if (!result.success) return; // The bundler says what is wrong, at its place.
-  let graph: { modules?: GraphModule[] };
+  if (!result.success) return []; // The bundler says what is wrong, at its place.
+  let graph: { modules?: GraphModule[]; npmPackages?: Record<string, GraphNpmPackage> };
   try {
     graph = JSON.parse(new TextDecoder().decode(result.stdout));
   } catch {
@@ -238,10 +265,19 @@ async function assertBundlesOnlyPackageFiles(run: BuildRun, source: string): Pro
       const what = `Cannot build ${source}: ${from} imports ${
         JSON.stringify(dependency.specifier)
       }`;
+      if (resolved.startsWith("node:")) {
+        throw new BuildError(`${what}, ${cannotUse(source)}`, place);
+      }
+      if (resolved.startsWith("npm:")) {
+        const problem = npmVersionProblem(resolved);
+        if (problem === undefined) continue;
+        throw new BuildError(`${what}: ${problem}`, place);
+      }
       if (!resolved.startsWith("file:")) {
         throw new BuildError(
           `${what}, which is not a file in the package folder; a build bundles only the ` +
-            `package's own files, so copy the code it needs into the package (src/)`,
+            `package's own files and npm packages, so import the library as ` +
+            `"npm:name@1.2.3" or copy the code it needs into the package (src/)`,
           place,
         );
       }
@@ -264,18 +300,81 @@ async function assertBundlesOnlyPackageFiles(run: BuildRun, source: string): Pro
       }
     }
   }
+  const packages: NpmPackage[] = [];
+  for (const p of Object.values(graph.npmPackages ?? {})) {
+    if (p.name && p.version && p.localPath) {
+      packages.push({ name: p.name, version: p.version, localPath: p.localPath });
+    }
+  }
+  return packages;
+}
+
+/** Why a source may not use a Node built-in such as `node:fs`. */
+function cannotUse(source: string): string {
+  return source === ENTRIES[1].source
+    ? `which a screen cannot use: it runs in a browser frame, not in Node; reach the host ` +
+      `through ctx`
+    : `which a handler cannot use: the isolate is not Node and has no filesystem, network or ` +
+      `processes; choose a library that runs in a browser, or reach the world through the ` +
+      `extension API`;
 }
 
 /**
  * Runs `deno bundle` on one source and answers the module's text. It writes to
  * a file rather than to stdout: writing to stdout, the bundler reports a
- * failure as success with no output.
+ * failure as success with no output. A bundled npm package that imports a
+ * Node built-in is refused, naming both; a service module gets the built-ins
+ * a build provides that it uses.
  */
 async function bundle(
   run: BuildRun,
   source: string,
+  { packages, service }: { packages: NpmPackage[]; service: boolean },
 ): Promise<{ code: string; map: SourceMap | undefined }> {
-  const out = join(run.scratch, "bundle.js");
+  const built = await bundleFile(run, source, "bundle.js");
+  const uses = nodeBuiltinUses(built.code, run.root, packages);
+  if (uses.length > 0) {
+    const { from, builtin } = uses[0];
+    throw new BuildError(
+      `Cannot build ${source}: ${from ?? "an npm package it imports"} imports ${builtin}, ` +
+        cannotUse(source),
+      { file: source },
+    );
+  }
+  let code = withoutCachePaths(built.code, run.root, packages);
+  let map = built.map;
+  const polyfills = service ? polyfillsUsed(code) : [];
+  if (polyfills.length > 0) {
+    const prelude = await preludeFor(run, source, polyfills);
+    code = prelude + code;
+    const lines = prelude.split("\n").length - 1;
+    if (map) map = { ...map, mappings: ";".repeat(lines) + map.mappings };
+  }
+  return { code, map };
+}
+
+/** The provided built-ins' modules, each bundled alone and made a module-level binding. */
+async function preludeFor(run: BuildRun, source: string, polyfills: Polyfill[]): Promise<string> {
+  const bundled: string[] = [];
+  for (const polyfill of polyfills) {
+    const entry = join(run.scratch, `polyfill_${polyfill.name}.ts`);
+    await Deno.writeTextFile(
+      entry,
+      `export { ${polyfill.exported} } from ${JSON.stringify(polyfill.module)};\n`,
+    );
+    bundled.push((await bundleFile(run, entry, `polyfill_${polyfill.name}.js`, source)).code);
+  }
+  return polyfillPrelude(polyfills, bundled);
+}
+
+/** `deno bundle` of one entry into the scratch folder: its text and source map. */
+async function bundleFile(
+  run: BuildRun,
+  entry: string,
+  name: string,
+  source = entry,
+): Promise<{ code: string; map: SourceMap | undefined }> {
+  const out = join(run.scratch, name);
   await Deno.remove(out).catch(() => {});
   await Deno.remove(`${out}.map`).catch(() => {});
   const result = await runDeno(run, source, [
@@ -293,7 +392,7 @@ async function bundle(
     "external",
     "--output",
     out,
-    source,
+    entry,
   ]);
   const stderr = new TextDecoder().decode(result.stderr);
   if (!result.success) throw bundlerError(run.root, source, stderr);

@@ -272,7 +272,7 @@ Deno.test("`buildPackage()` bundles only the package's own files", async (t) => 
     );
 
     await t.step(
-      "a module that is not a file of the package (data:, remote, npm:) is refused",
+      "a module that is not a file of the package (data:, remote) is refused",
       async () => {
         const error = await refused(
           "data",

@@ -31,7 +31,9 @@ const SCREEN_API_MODULE = new URL("../../extension_api/ui.ts", import.meta.url).
 
 /**
  * Globals the isolate has beyond the ES library, declared for the type-check.
- * `console` is the host's (routed to its log); `InternalError` is QuickJS's.
+ * `console` is the host's (routed to its log); `InternalError` is QuickJS's;
+ * `TextDecoder` and `TextEncoder` are the ones the build provides
+ * (`polyfill/polyfills.ts`).
  */
 export const ISOLATE_AMBIENT_DECLARATIONS =
   `/** The host's log, prefixed with the package id and rate-limited. */
@@ -45,6 +47,20 @@ interface IsolateConsole {
 declare var console: IsolateConsole;
 /** QuickJS's error for an interrupted or exhausted call. */
 declare var InternalError: ErrorConstructor;
+/** Put in by the build when used: a pure decoder for UTF-8, windows-1252 and UTF-16LE. */
+declare class TextDecoder {
+  constructor(label?: string, options?: { fatal?: boolean; ignoreBOM?: boolean });
+  readonly encoding: string;
+  readonly fatal: boolean;
+  readonly ignoreBOM: boolean;
+  decode(input?: ArrayBuffer | ArrayBufferView, options?: { stream?: boolean }): string;
+}
+/** Put in by the build when used: a pure UTF-8 encoder. */
+declare class TextEncoder {
+  readonly encoding: string;
+  encode(input?: string): Uint8Array;
+  encodeInto(source: string, destination: Uint8Array): { read: number; written: number };
+}
 `;
 
 /** Options for {@linkcode typeCheckService}. */

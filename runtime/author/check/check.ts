@@ -167,11 +167,13 @@ export async function checkPackage(dir: string, options: CheckOptions = {}): Pro
 /** What to do about a build that failed, for the source it was building. */
 function buildHint(error: BuildError): string {
   if (error.message.startsWith(`Cannot build ${SCREEN_SOURCE}:`)) {
-    return `the build bundles ${SCREEN_SOURCE}, and the package's own files it imports, into ` +
+    return `the build bundles ${SCREEN_SOURCE}, and the package's own files and npm packages ` +
+      `it imports, into ` +
       "the manifest's ui file, leaving nothing to import at run time; fix what it reports " +
       "and run check again";
   }
-  return `the build bundles ${SERVICE_SOURCE}, and the package's own files it imports, into ` +
+  return `the build bundles ${SERVICE_SOURCE}, and the package's own files and npm packages ` +
+    `it imports, into ` +
     `the manifest's service file, leaving only "${SERVICE_API_SPECIFIER}" to the host; fix ` +
     "what it reports and run check again";
 }
@@ -261,7 +263,7 @@ async function builtProblems(
     });
     return problems;
   }
-  const scanned = scanProblems(manifest, scan);
+  const scanned = scanProblems(manifest, scan, source);
   problems.push(...scanned);
   if (scanned.some((p) => p.rule === "foreign-import")) return problems;
 
@@ -282,8 +284,23 @@ async function builtProblems(
   return problems;
 }
 
+/**
+ * The npm package a line of a built module belongs to: the bundler writes a
+ * `// npm:name@version/file` comment (the build's form of its path) above
+ * each bundled file.
+ */
+function bundledPackageAt(source: string, line: number): string | undefined {
+  const lines = source.split("\n", line);
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const comment = /^\/\/ (\S+)$/.exec(lines[i]);
+    if (!comment) continue;
+    return /^(npm:(?:@[^/\s]+\/)?[^/@\s]+@[^/\s]+)\//.exec(comment[1])?.[1];
+  }
+  return undefined;
+}
+
 /** Imports, free globals and API use without their permission. */
-function scanProblems(manifest: Manifest, scan: ModuleScan): CheckProblem[] {
+function scanProblems(manifest: Manifest, scan: ModuleScan, source: string): CheckProblem[] {
   const service = manifest.service!;
   const problems: CheckProblem[] = [];
   for (const found of scan.imports) {
@@ -303,14 +320,20 @@ function scanProblems(manifest: Manifest, scan: ModuleScan): CheckProblem[] {
   }
   for (const free of scan.free) {
     if (isIsolateGlobal(free.name)) continue;
+    const library = bundledPackageAt(source, free.line);
     problems.push({
       rule: "free-global",
       file: service,
       line: free.line,
       column: free.column,
       message: `uses ${free.name}, which the isolate does not have` +
+        (library ? `, in the code of ${library}` : "") +
         (free.count > 1 ? ` (${free.count} places; the first is here)` : ""),
-      hint: missingGlobalHint(free.name),
+      hint: library
+        ? `${library} needs ${free.name}, which a handler cannot have: ` +
+          `${missingGlobalHint(free.name)}; choose a library that runs in a browser and needs ` +
+          `nothing but the language`
+        : missingGlobalHint(free.name),
     });
   }
   for (const code of scan.dynamicCode) {

@@ -202,13 +202,6 @@ const BROKEN: Record<string, Expected[]> = {
     column: 30,
     message: "fetch is not a global in the isolate (TS2304: Cannot find name 'fetch')",
   }],
-  "type-text-decoder": [{
-    rule: "type-error",
-    file: "src/service.ts",
-    line: 6,
-    column: 24,
-    message: "TextDecoder is not a global in the isolate (TS2304: Cannot find name 'TextDecoder')",
-  }],
   "type-process": [{
     rule: "type-error",
     file: "src/service.ts",
