@@ -131,8 +131,9 @@ const HINTS: Record<string, string> = {
     `with a net:<host> permission`,
   WebSocket: "there are no sockets; net.fetch({ url }) is the only way out, to declared hosts",
   TextDecoder:
-    "there is no TextDecoder: values cross as JSON text, and net.fetch answers the body as text",
-  TextEncoder: "there is no TextEncoder: values cross as JSON text; keep data as strings",
+    "the isolate has no TextDecoder of its own: write it by its plain name and deno task build puts a pure one in the bundle",
+  TextEncoder:
+    "the isolate has no TextEncoder of its own: write it by its plain name and deno task build puts a pure one in the bundle",
   Intl:
     "there is no Intl: format dates with toISOString() and numbers with toFixed(), or let the " +
     "screen format them for a person",
