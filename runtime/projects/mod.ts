@@ -25,7 +25,7 @@ export {
 } from "./owner_socket.ts";
 export type { OwnerSocketClient } from "./owner_socket.ts";
 export { openableFolder } from "./openable_folder.ts";
-export { postToOwner } from "./post_to_owner.ts";
+export { OwnerAnswerError, postToOwner } from "./post_to_owner.ts";
 export type { OwnerAnswer, OwnerPost } from "./post_to_owner.ts";
 export type { OpenableFolderOptions } from "./openable_folder.ts";
 export { projectPath } from "./project_path.ts";

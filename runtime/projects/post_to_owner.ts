@@ -8,6 +8,32 @@
  */
 import { thisPersonsOwnerSocket } from "./owner_socket.ts";
 
+/** How long the serve may take to send its answer's status line and headers, in ms. */
+export const OWNER_HEAD_TIMEOUT_MS = 30_000;
+
+/** The most bytes the status line and headers may take. */
+export const MAX_OWNER_HEAD_BYTES = 64 * 1024;
+
+/** The largest chunk of a chunked body taken, in bytes (the serve sends a line a chunk). */
+export const MAX_OWNER_CHUNK_BYTES = 16 * 1024 * 1024;
+
+/**
+ * What the serve answered could not be read as HTTP within the bounds above:
+ * it sent no head in time (`silent`), or something that is not an answer.
+ */
+export class OwnerAnswerError extends Error {
+  /** The error's name. */
+  override name = "OwnerAnswerError";
+  /** True when nothing came in time, rather than something unreadable. */
+  readonly silent: boolean;
+
+  /** An answer that could not be read, saying why. */
+  constructor(message: string, silent = false) {
+    super(message);
+    this.silent = silent;
+  }
+}
+
 /** What is posted: the path on the serve's API, the installation's token and a JSON body. */
 export interface OwnerPost {
   /** Such as `/api/owner/commands`. */
@@ -16,6 +42,8 @@ export interface OwnerPost {
   token: string;
   /** The JSON body, as text. */
   body: string;
+  /** How long the head may take, in ms ({@linkcode OWNER_HEAD_TIMEOUT_MS} by default). */
+  headTimeoutMs?: number;
 }
 
 /** What the serve answered: its status, and its body as it arrives. */
@@ -39,6 +67,8 @@ export interface OwnerAnswer {
  * @param post What to post.
  * @returns The answer; null when nothing answers on the socket, so nothing was sent.
  * @throws {UnsafeFileError} when the folder or the socket may not be this person's.
+ * @throws {OwnerAnswerError} when no head comes in time, or
+ *   what comes is not HTTP within the bounds above.
  * @throws {Error} when the connection ends before the answer's head arrives.
  */
 export async function postToOwner(home: string, post: OwnerPost): Promise<OwnerAnswer | null> {
@@ -58,7 +88,19 @@ export async function postToOwner(home: string, post: OwnerPost): Promise<OwnerA
     await writeAll(conn, encoder.encode(head));
     await writeAll(conn, body);
     const reader = new ConnReader(conn);
-    const { status, headers } = await readHead(reader);
+    // The serve sends the head before it runs the command, so a head that
+    // does not come is a serve that does not answer; the body, which lasts as
+    // long as the command, has no deadline.
+    const timeoutMs = post.headTimeoutMs ?? OWNER_HEAD_TIMEOUT_MS;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const silence = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        reject(new OwnerAnswerError(`no answer within ${timeoutMs / 1000} s`, true));
+        closeQuietly(conn);
+      }, timeoutMs);
+    });
+    const { status, headers } = await Promise.race([readHead(reader), silence])
+      .finally(() => clearTimeout(timer));
     const chunked = /\bchunked\b/i.test(headers.get("transfer-encoding") ?? "");
     const length = headers.get("content-length");
     return {
@@ -66,7 +108,7 @@ export async function postToOwner(home: string, post: OwnerPost): Promise<OwnerA
       body: chunked
         ? chunkedBody(reader)
         : length !== undefined
-        ? sizedBody(reader, Number(length))
+        ? reader.upTo(contentLength(length))
         : reader.rest(),
       close: () => closeQuietly(conn),
     };
@@ -92,9 +134,24 @@ function closeQuietly(conn: Deno.Conn): void {
 async function readHead(
   reader: ConnReader,
 ): Promise<{ status: number; headers: Map<string, string> }> {
-  const [statusLine, ...lines] = (await reader.through("\r\n\r\n")).split("\r\n");
-  const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1]);
-  if (!Number.isInteger(status)) throw new Error(`an answer that is not HTTP: ${statusLine}`);
+  for (;;) {
+    const head = await readOneHead(reader);
+    // A 1xx head (100 Continue) is followed by the answer's own.
+    if (head.status >= 200) return head;
+  }
+}
+
+/** One status line and its headers, within {@linkcode MAX_OWNER_HEAD_BYTES}. */
+async function readOneHead(
+  reader: ConnReader,
+): Promise<{ status: number; headers: Map<string, string> }> {
+  const [statusLine, ...lines] = (await reader.through("\r\n\r\n", MAX_OWNER_HEAD_BYTES))
+    .split("\r\n");
+  const code = /^HTTP\/1\.[01] ([1-5]\d\d)(?: |$)/.exec(statusLine)?.[1];
+  if (code === undefined) {
+    throw new OwnerAnswerError(`an answer that is not HTTP: ${statusLine.slice(0, 200)}`);
+  }
+  const status = Number(code);
   const headers = new Map<string, string>();
   for (const line of lines) {
     const colon = line.indexOf(":");
@@ -108,20 +165,28 @@ async function readHead(
 /** A body sent in chunks, each after its size in hex; a chunk of size 0 ends it. */
 async function* chunkedBody(reader: ConnReader): AsyncGenerator<Uint8Array> {
   for (;;) {
-    const sizeLine = await reader.through("\r\n");
-    const size = parseInt(sizeLine.split(";")[0].trim(), 16);
-    if (!Number.isInteger(size) || size < 0) {
-      throw new Error(`a chunk size that is none: ${sizeLine}`);
+    const sizeLine = await reader.through("\r\n", 1024);
+    const hex = sizeLine.split(";")[0].trim();
+    const size = /^[0-9a-f]{1,8}$/i.test(hex) ? parseInt(hex, 16) : NaN;
+    if (!(size <= MAX_OWNER_CHUNK_BYTES)) {
+      throw new OwnerAnswerError(
+        `a chunk size that is none, or past ${MAX_OWNER_CHUNK_BYTES} bytes: ${
+          sizeLine.slice(0, 40)
+        }`,
+      );
     }
     if (size === 0) return;
-    yield await reader.exactly(size);
-    await reader.through("\r\n");
+    yield* reader.upTo(size);
+    await reader.through("\r\n", 2);
   }
 }
 
-/** A body of a known length. */
-async function* sizedBody(reader: ConnReader, length: number): AsyncGenerator<Uint8Array> {
-  if (length > 0) yield await reader.exactly(length);
+/** The length a `content-length` header gives. */
+function contentLength(value: string): number {
+  if (!/^\d{1,15}$/.test(value)) {
+    throw new OwnerAnswerError(`a content-length that is none: ${value.slice(0, 40)}`);
+  }
+  return Number(value);
 }
 
 /** Reads a connection by delimiters and lengths, keeping what it read past them. */
@@ -134,8 +199,8 @@ class ConnReader {
     this.#conn = conn;
   }
 
-  /** The text up to `delimiter`, which is read and dropped. */
-  async through(delimiter: string): Promise<string> {
+  /** The text up to `delimiter`, which is read and dropped; at most `max` bytes before it. */
+  async through(delimiter: string, max: number): Promise<string> {
     const bytes = new TextEncoder().encode(delimiter);
     for (let from = 0;;) {
       const at = indexOf(this.#held, bytes, from);
@@ -144,17 +209,23 @@ class ConnReader {
         this.#held = this.#held.subarray(at + bytes.byteLength);
         return text;
       }
+      if (this.#held.byteLength > max + bytes.byteLength) {
+        throw new OwnerAnswerError(`a line of the head, or a chunk size, past ${max} bytes`);
+      }
       from = Math.max(0, this.#held.byteLength - bytes.byteLength + 1);
       await this.#more();
     }
   }
 
-  /** The next `length` bytes. */
-  async exactly(length: number): Promise<Uint8Array> {
-    while (this.#held.byteLength < length) await this.#more();
-    const bytes = this.#held.slice(0, length);
-    this.#held = this.#held.subarray(length);
-    return bytes;
+  /** The next `length` bytes, as they come: never more than a read's worth is kept. */
+  async *upTo(length: number): AsyncGenerator<Uint8Array> {
+    for (let left = length; left > 0;) {
+      if (this.#held.byteLength === 0) await this.#more();
+      const bytes = this.#held.slice(0, left);
+      this.#held = this.#held.subarray(bytes.byteLength);
+      left -= bytes.byteLength;
+      yield bytes;
+    }
   }
 
   /** Everything until the connection ends. */
