@@ -5,7 +5,8 @@
  *
  * A line that is not JSON, or is JSON but no JSON-RPC message, is reported
  * and skipped, and reading goes on; a line longer than
- * {@linkcode MAX_LINE_BYTES} ends the session, as the SDK's transport does.
+ * {@linkcode MAX_LINE_BYTES} ends reading, as the SDK's transport does (the
+ * bridge still answers what it read before it).
  * Text after the last newline when stdin ends is no message.
  *
  * @module
@@ -25,7 +26,7 @@ export interface StdioLinesOptions {
   onerror: (error: Error) => void;
   /** Stdin ended. */
   onend: () => void;
-  /** A line was too long to read: reading stopped, and the session with the client is over. */
+  /** A line was too long to read: reading stopped, and nothing more comes to `onmessage`. */
   onclose: () => void;
   /** Where lines are read (the process's stdin by default). */
   input?: ReadableStream<Uint8Array>;

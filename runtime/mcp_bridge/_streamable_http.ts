@@ -35,7 +35,16 @@ import {
   methodOf,
   readJsonRpc,
 } from "./_json_rpc.ts";
-import { sseEvents } from "./_sse_events.ts";
+import { MAX_EVENT_CHARS, sseEvents, SseEventTooLongError } from "./_sse_events.ts";
+
+/** The most characters of a refusal's body its message quotes. */
+const QUOTED_CHARS = 200;
+
+/** The most bytes of a refusal's body read: enough for a JSON-RPC error. */
+const MAX_REFUSAL_BYTES = 64 * 1024;
+
+/** The most bytes of an answer given as JSON: as long as a line the bridge reads on stdin. */
+const MAX_JSON_ANSWER_BYTES = MAX_EVENT_CHARS;
 
 /** What the server answered instead of taking a message. */
 export class HttpRefusalError extends Error {
@@ -46,9 +55,10 @@ export class HttpRefusalError extends Error {
   /** The body's text (a JSON-RPC error, from an MCP server). */
   readonly body: string;
 
-  /** A refusal with `status` and the body's `text`. */
+  /** A refusal with `status` and the body's `text` (of which the message quotes the start). */
   constructor(status: number, body: string) {
-    super(`it answered HTTP ${status}${body ? `: ${body}` : ""}`);
+    const quoted = body.length > QUOTED_CHARS ? `${body.slice(0, QUOTED_CHARS)}…` : body;
+    super(`it answered HTTP ${status}${quoted ? `: ${quoted}` : ""}`);
     this.status = status;
     this.body = body;
   }
@@ -65,11 +75,23 @@ export interface StreamableHttpClientOptions {
   /** Something the server sent that is no JSON-RPC message (it is skipped). */
   onerror: (error: Error) => void;
   /**
-   * A request whose event stream ended, or broke, before its answer came:
-   * the server went away mid-answer, or the client was closed. The server
+   * A request whose answer did not come where it was due: its event stream
+   * ended, or broke, before it (the server went away mid-answer, or the
+   * client was closed), or the answer to it sent nothing for it. The server
    * keeps no events to resume the stream from, so the answer will not come.
+   * `why` is said when the bridge dropped the stream itself (an event too long).
    */
-  onunanswered?: (id: JsonRpcId) => void;
+  onunanswered?: (id: JsonRpcId, why?: string) => void;
+  /**
+   * The GET stream kept ending with no message in it, and is opened no more:
+   * what the server tells unasked no longer comes. Requests still work.
+   */
+  onstreamstopped?: (why: string) => void;
+}
+
+/** True when `message` answers the request `id`. */
+function isAnswerTo(message: JsonRpcMessage, id: JsonRpcId | undefined): boolean {
+  return id !== undefined && !Object.hasOwn(message, "method") && idOf(message) === id;
 }
 
 /** A message's id, if it has one. */
@@ -77,12 +99,59 @@ function idOf(message: JsonRpcMessage): JsonRpcId | undefined {
   return (message as { id?: JsonRpcId }).id;
 }
 
-/** Tries in a row to open the GET stream again once it ended. */
+/** Tries in a row to open the GET stream again once it failed to open. */
 const REOPEN_TRIES = 2;
 
-/** The pause before the try `attempt` (from 0), in ms, when the server set none: 1 s, then 1.5 s. */
-function reopenDelayMs(attempt: number): number {
-  return 1000 * 1.5 ** attempt;
+/** Times in a row the GET stream is opened again when it ended with no message in it. */
+const QUIET_REOPENS = 3;
+
+/** The shortest and longest pause before the GET stream is opened again, in ms. */
+const REOPEN_DELAY_MS = { min: 1000, max: 60_000 };
+
+/**
+ * The pause before the try `attempt` (from 0), in ms: the server's `retry:`
+ * or 1 s, then 1.5 s, …, kept from 1 s to 60 s whatever the server says.
+ */
+function reopenDelayMs(attempt: number, retryMs: number | undefined): number {
+  const wanted = retryMs ?? 1000 * 1.5 ** attempt;
+  return Math.min(REOPEN_DELAY_MS.max, Math.max(REOPEN_DELAY_MS.min, wanted));
+}
+
+/** The body's text, up to `maxBytes`; the rest is not read. */
+async function startOf(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<string> {
+  if (!body) return "";
+  const decoder = new TextDecoder();
+  let text = "";
+  let bytes = 0;
+  for await (const chunk of body) {
+    text += decoder.decode(chunk.subarray(0, maxBytes - bytes), { stream: true });
+    bytes += chunk.byteLength;
+    if (bytes >= maxBytes) break;
+  }
+  return text + decoder.decode();
+}
+
+/**
+ * The body's text, whole.
+ *
+ * @throws {RangeError} past `maxBytes`: the rest is not read.
+ */
+async function boundedText(
+  body: ReadableStream<Uint8Array> | null,
+  maxBytes: number,
+): Promise<string> {
+  if (!body) return "";
+  const decoder = new TextDecoder();
+  let text = "";
+  let bytes = 0;
+  for await (const chunk of body) {
+    bytes += chunk.byteLength;
+    if (bytes > maxBytes) {
+      throw new RangeError(`an answer longer than ${maxBytes / 1024 / 1024} MiB`);
+    }
+    text += decoder.decode(chunk, { stream: true });
+  }
+  return text + decoder.decode();
 }
 
 /** One session with an MCP server over Streamable HTTP. */
@@ -98,6 +167,8 @@ export class StreamableHttpClient {
   #lastEventId: string | undefined;
   #retryMs: number | undefined;
   #reopenTimer: ReturnType<typeof setTimeout> | undefined;
+  /** A message came on the GET stream since it was last opened. */
+  #heard = false;
 
   /** A client of the server at `url`; nothing is sent until a message is. */
   constructor(url: URL, options: StreamableHttpClientOptions) {
@@ -133,7 +204,7 @@ export class StreamableHttpClient {
     const sessionId = response.headers.get("mcp-session-id");
     if (sessionId) this.#sessionId = sessionId;
     if (!response.ok) {
-      const text = await response.text().catch(() => "");
+      const text = await startOf(response.body, MAX_REFUSAL_BYTES).catch(() => "");
       throw new HttpRefusalError(response.status, text);
     }
     if (response.status === 202 || !isRequest(message)) {
@@ -141,17 +212,30 @@ export class StreamableHttpClient {
       if (response.status === 202 && methodOf(message) === "notifications/initialized") {
         this.#openStream(0);
       }
+      // A request taken with no answer to come.
+      if (isRequest(message)) this.#options.onunanswered?.(message.id);
       return;
     }
     const type = response.headers.get("content-type")?.split(";")[0].trim().toLowerCase();
     if (type === "text/event-stream") {
       const id = message.id;
-      void this.#readEvents(response.body!, id).catch(() => false).then((answered) => {
-        if (!answered) this.#options.onunanswered?.(id);
-      });
+      void this.#readEvents(response.body!, id).then(
+        (answered) => {
+          if (!answered) this.#options.onunanswered?.(id);
+        },
+        (error) => {
+          const why = error instanceof SseEventTooLongError ? error.message : undefined;
+          this.#options.onunanswered?.(id, why);
+        },
+      );
     } else if (type === "application/json") {
-      const data: unknown = await response.json();
-      for (const item of Array.isArray(data) ? data : [data]) this.#receive(JSON.stringify(item));
+      const data: unknown = JSON.parse(await boundedText(response.body, MAX_JSON_ANSWER_BYTES));
+      let answered = false;
+      for (const item of Array.isArray(data) ? data : [data]) {
+        const received = this.#receive(JSON.stringify(item));
+        if (received && isAnswerTo(received, message.id)) answered = true;
+      }
+      if (!answered) this.#options.onunanswered?.(message.id);
     } else {
       await response.body?.cancel();
       throw new HttpRefusalError(response.status, `an answer of type ${type ?? "none"}`);
@@ -230,16 +314,17 @@ export class StreamableHttpClient {
       if (id !== undefined) this.#lastEventId = id;
       if (data === "" || (event !== "" && event !== "message")) continue;
       const message = this.#receive(data);
-      if (message && !Object.hasOwn(message, "method") && idOf(message) === awaited) {
-        answered = true;
-      }
+      if (message) this.#heard = true;
+      if (message && isAnswerTo(message, awaited)) answered = true;
     }
     return answered;
   }
 
   /**
    * Opens the GET stream, once at a time; when it ends or breaks, opens it
-   * again after a pause, up to {@linkcode REOPEN_TRIES} tries in a row.
+   * again after a pause: up to {@linkcode REOPEN_TRIES} tries in a row when
+   * it fails to open, and {@linkcode QUIET_REOPENS} when it opens and ends
+   * with no message in it, after which it is opened no more (and told).
    */
   #openStream(attempt: number): void {
     if (this.#streamOpen || this.#abort.signal.aborted) return;
@@ -249,6 +334,7 @@ export class StreamableHttpClient {
       headers.set("accept", "text/event-stream");
       if (this.#lastEventId !== undefined) headers.set("last-event-id", this.#lastEventId);
       let opened = false;
+      this.#heard = false;
       try {
         const response = await this.#fetch({ method: "GET", headers });
         if (!response.ok) {
@@ -258,17 +344,26 @@ export class StreamableHttpClient {
           throw new HttpRefusalError(response.status, "");
         }
         opened = true;
+        // Messages come to `onmessage` as they arrive; none is awaited.
         if (response.body) await this.#readEvents(response.body);
       } catch {
         // Told by the next POST, which finds the server gone or the session lost.
       } finally {
         this.#streamOpen = false;
       }
-      const next = opened ? 0 : attempt + 1;
-      if (next >= REOPEN_TRIES || this.#abort.signal.aborted) return;
+      if (this.#abort.signal.aborted) return;
+      const next = this.#heard ? 0 : attempt + 1;
+      if (!opened && next >= REOPEN_TRIES) return;
+      if (opened && next > QUIET_REOPENS) {
+        this.#options.onstreamstopped?.(
+          `the stream it tells things on unasked ended ${next} times in a row with nothing ` +
+            `in it; it is opened no more, and requests go on as before`,
+        );
+        return;
+      }
       this.#reopenTimer = setTimeout(
         () => this.#openStream(next),
-        this.#retryMs ?? reopenDelayMs(next),
+        reopenDelayMs(next, this.#retryMs),
       );
     })();
   }

@@ -55,7 +55,7 @@ import {
   methodOf,
   NotJsonRpcError,
 } from "./_json_rpc.ts";
-import { StdioLines } from "./_stdio_lines.ts";
+import { MAX_LINE_BYTES, StdioLines } from "./_stdio_lines.ts";
 import { HttpRefusalError, StreamableHttpClient } from "./_streamable_http.ts";
 import { BRIDGE_LIMITS, type BridgeLimits } from "./bridge_limits.ts";
 
@@ -93,6 +93,10 @@ export interface BridgeOptions extends BridgeTarget {
    * until it is answered) and how many wait for their turn.
    */
   observe?: (state: { inFlight: number; waiting: number }) => void;
+  /** Where the client's lines are read (the process's stdin by default). */
+  input?: ReadableStream<Uint8Array>;
+  /** Where the bridge's lines are written (the process's stdout by default). */
+  output?: WritableStream<Uint8Array>;
 }
 
 /** One session at the owner, and the transport it goes over. */
@@ -189,8 +193,16 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
     // A line it cannot read is skipped, and reading goes on (as MCP's own
     // servers do): the bridge says so on stderr.
     onerror: (error) => options.log(`sync mcp: ${unreadLine(error)}`),
-    onend: () => stdinEnd(),
-    onclose: () => finish(),
+    onend: () => stdinEnd("The client closed stdin without sending initialize"),
+    // Reading stopped at a line too long: what was read before it is still answered.
+    onclose: () =>
+      stdinEnd(
+        `The bridge stopped reading stdin at a line longer than ${
+          MAX_LINE_BYTES / 1024 / 1024
+        } MiB before the client sent initialize`,
+      ),
+    input: options.input,
+    output: options.output,
   });
   /** The client's own `initialize` and `initialized`, sent again to open a new session. */
   let initialize: JsonRpcMessage | undefined;
@@ -240,6 +252,14 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
           answered(Object.hasOwn(message, "error") ? errorOf(message) : undefined);
           return;
         }
+        if (isAnswer(message) && message.id !== undefined && !unanswered.has(message.id)) {
+          // An answer to nothing the client asked, or asked and was answered already.
+          options.log(
+            `sync mcp: ${target.name} answered a request the client did not send or was ` +
+              `answered already (id ${JSON.stringify(message.id).slice(0, 100)}); it was dropped`,
+          );
+          return;
+        }
         stdio.send(message).catch(() => finish());
         if (isAnswer(message)) answeredRequest(message.id);
       },
@@ -247,7 +267,8 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
       onerror: (error) => {
         if (link === opened) options.log(`sync mcp: ${link.name} sent ${unreadAnswer(error)}`);
       },
-      onunanswered: (id) => cutOff(id, target.name),
+      onunanswered: (id, why) => cutOff(id, target.name, why),
+      onstreamstopped: (why) => options.log(`sync mcp: ${target.name}: ${why}`),
     });
     const opened: Link = { http, name: target.name, socket: target.socket };
     if (!replay || !initialize) return opened;
@@ -310,12 +331,15 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
    * went away mid-call, or its session was replaced): the client is not left
    * waiting. It is not sent again, since it may have run.
    */
-  const cutOff = (id: JsonRpcId, name: string) => {
+  const cutOff = (id: JsonRpcId, name: string, why?: string) => {
     if (!unanswered.has(id)) return;
     // The client called it off and waits for no answer; its turn is over all the same.
     if (cancelled.has(id)) return answeredRequest(id);
     options.log(
-      `sync mcp: ${name} did not finish answering a request; it was answered with an error`,
+      why
+        ? `sync mcp: ${name} sent ${why} in answer to a request; the bridge dropped it and ` +
+          `answered the request with an error`
+        : `sync mcp: ${name} did not finish answering a request; it was answered with an error`,
     );
     answeredRequest(id);
     stdio.send({
@@ -323,8 +347,11 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
       id,
       error: {
         code: -32603,
-        message: `Sync's answer through ${name} was cut off before it came, so whether the ` +
-          `request ran is not known here; is deno task serve still running?`,
+        message: why
+          ? `Sync's answer through ${name} was ${why}, more than the bridge takes, so it was ` +
+            `dropped; the request may have run`
+          : `Sync's answer through ${name} was cut off before it came, so whether the ` +
+            `request ran is not known here; is deno task serve still running?`,
       },
     }).catch(() => finish());
   };
@@ -446,7 +473,11 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
     }
     queue.push(message, bytes);
   };
-  const stdinEnd = () => {
+  /**
+   * Stdin is read no more: what was read is answered, then the bridge ends.
+   * `said` is why, as a request held for an `initialize` is told.
+   */
+  const stdinEnd = (said: string) => {
     stdinEnded = true;
     // Requests held for an `initialize` that will never come are refused, so the bridge can end.
     if (!initializeSeen) {
@@ -458,8 +489,8 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
           id: message.id,
           error: {
             code: -32600,
-            message: "The client closed stdin without sending initialize; a session begins " +
-              "with initialize, and this request was held for it",
+            message: `${said}; a session begins with initialize, and this request was ` +
+              "held for it",
           },
         }).catch(() => {});
       }
