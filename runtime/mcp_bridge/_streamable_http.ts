@@ -11,9 +11,14 @@
  *   sends before it; a notification or an answer is taken with 202.
  * - Once `notifications/initialized` is taken, a GET opens the stream the
  *   server tells the client things on unasked (`tools/list_changed`); when
- *   it ends it is opened again, after the server's `retry:` or a backoff,
- *   twice at most in a row, with `Last-Event-ID` if the server gave ids. A
- *   405 there means the server keeps no such stream.
+ *   it ends it is opened again, after the server's `retry:` or a backoff
+ *   (kept from 1 s to 60 s), with `Last-Event-ID` if the server gave ids:
+ *   twice at most in a row when it fails to open, and three times when it
+ *   opens and ends with no message in it, after which it is opened no more
+ *   and the client is told. A 405 there means the server keeps no such stream.
+ * - What the server sends is bounded: an event or a JSON answer past 10 MiB
+ *   ends its request with an error, and a refusal's body is read up to
+ *   64 KiB and quoted up to 200 characters.
  * - {@linkcode StreamableHttpClient.terminateSession} DELETEs the session.
  *
  * A request whose event stream ends before its answer is told

@@ -345,6 +345,15 @@ function resolveQuery(query: unknown): ResolvedQuery {
         `A list query's "prefix" must be a string, got ${describeGiven(q.prefix)}.`,
       );
     }
+    // A prefix longer than any key could be matches nothing, and is more than a key read takes.
+    const most = RECORD_LIMITS.maxKeyChars;
+    const chars = [...q.prefix.slice(0, 2 * most + 2)].length;
+    if (chars > most) {
+      throw new InvalidInputError(
+        `A list query's "prefix" has more than ${most} characters, and a record key has at ` +
+          `most ${most}; give a shorter prefix.`,
+      );
+    }
     // Both narrow the listing: keep the narrower, or nothing when they disagree.
     if (q.prefix.startsWith(prefix)) prefix = q.prefix;
     else if (!prefix.startsWith(q.prefix)) prefix = null;

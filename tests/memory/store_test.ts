@@ -275,6 +275,21 @@ Deno.test("listRecords()", async (t) => {
     await assert.rejects(() => listRecords(kv, { limit: 0 }), InvalidInputError);
     await assert.rejects(() => listRecords(kv, { cursor: "%%%" }), InvalidInputError);
   });
+
+  await t.step("a prefix longer than a key could be is refused in words", async () => {
+    const most = RECORD_LIMITS.maxKeyChars;
+    for (const prefix of ["x".repeat(60_000), `issues.issue/${"😀".repeat(most)}`]) {
+      await assert.rejects(
+        () => listRecords(kv, { prefix }),
+        (error) =>
+          error instanceof InvalidInputError &&
+          new RegExp(`"prefix" has more than ${most} characters`).test(error.message),
+      );
+    }
+    // A prefix as long as a key is a prefix still.
+    const { records } = await listRecords(kv, { prefix: "i".repeat(most) });
+    assert.deepEqual(records, []);
+  });
 });
 
 Deno.test("listRecords() pages through 120 records with a cursor", async (t) => {
