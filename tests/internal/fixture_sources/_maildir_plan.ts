@@ -55,17 +55,16 @@ export interface PlannedMessage {
   inReplyToOnly: boolean;
 }
 
+/** Body shapes of conversation mail, repeated by how common they are; broken charsets are rare. */
 const CONVERSATION_KINDS: BodyKind[] = [
-  "plain",
-  "plain",
-  "plain-qp",
+  ...Array<BodyKind>(3).fill("plain"),
+  ...Array<BodyKind>(2).fill("plain-qp"),
   "plain-base64",
-  "latin1",
-  "cp1252",
-  "alternative",
-  "alternative",
+  ...Array<BodyKind>(2).fill("latin1"),
+  ...Array<BodyKind>(2).fill("cp1252"),
+  ...Array<BodyKind>(4).fill("alternative"),
   "html-only",
-  "nested",
+  ...Array<BodyKind>(2).fill("nested"),
   "broken-declared-utf8",
   "broken-unknown-charset",
 ];
