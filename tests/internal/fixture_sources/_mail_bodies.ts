@@ -137,6 +137,62 @@ function attachmentPart(
 }
 
 /**
+ * multipart/mixed > multipart/related > (multipart/alternative, an inline
+ * image), then an attachment — cut in the middle of its base64, with no
+ * closing boundary, when `cut`.
+ */
+function nestedBody(prng: Prng, eol: string, rest: string, cut: boolean): BuiltBody {
+  const boundary = () => `----=_Part_${prng.hex(8)}_${prng.hex(6)}`;
+  const base = { html: false, brokenCharset: false, attachments: [] as AttachmentTruth[] };
+  const snippet = prng.chance(0.5) ? asciiSentence(prng, 9) : prng.pick(LATIN1_SENTENCES);
+  const image: AttachmentTruth = {
+    filename: `logo-${prng.hex(4)}.png`,
+    mimeType: "image/png",
+    size: prng.int(800, 12_000),
+    inline: true,
+  };
+  const large = prng.chance(0.2);
+  const file: AttachmentTruth = {
+    filename: prng.pick(["report.pdf", "invoice-2026.pdf", "slides.pdf", "data.csv.gz"]),
+    mimeType: "application/octet-stream",
+    size: large ? prng.int(200_000, 600_000) : prng.int(2_000, 40_000),
+    inline: false,
+  };
+  const text = part(textPart(snippet + rest, "utf-8", "quoted-printable", eol), eol);
+  const html = part(
+    htmlPart(
+      htmlOf(snippet, prng).replace(
+        "</body>",
+        `<img src="cid:${image.filename}@fixture"></body>`,
+      ),
+      eol,
+    ),
+    eol,
+  );
+  const alternative = part(multipart("alternative", boundary(), [text, html], eol), eol);
+  const related = part(
+    multipart("related", boundary(), [alternative, attachmentPart(prng, image, eol)], eol),
+    eol,
+  );
+  const [headers, body] = multipart(
+    "mixed",
+    boundary(),
+    [related, attachmentPart(prng, file, eol, cut)],
+    eol,
+    !cut,
+  );
+  return {
+    ...base,
+    headers,
+    body: cut ? body.slice(0, body.lastIndexOf(eol)) : body,
+    snippet,
+    charset: "utf-8",
+    html: true,
+    attachments: [image, file],
+  };
+}
+
+/**
  * Builds one body of a kind.
  *
  * @param size For newsletters: about how many bytes the body takes.
@@ -193,55 +249,8 @@ export function buildBody(kind: BodyKind, prng: Prng, eol: string, size: number)
       return { ...base, headers, body, snippet, charset: "utf-8", html: true };
     }
     case "nested":
-    case "truncated-base64": {
-      const snippet = prng.chance(0.5) ? asciiSentence(prng, 9) : prng.pick(LATIN1_SENTENCES);
-      const image: AttachmentTruth = {
-        filename: `logo-${prng.hex(4)}.png`,
-        mimeType: "image/png",
-        size: prng.int(800, 12_000),
-        inline: true,
-      };
-      const large = prng.chance(0.2);
-      const file: AttachmentTruth = {
-        filename: prng.pick(["report.pdf", "invoice-2026.pdf", "slides.pdf", "data.csv.gz"]),
-        mimeType: "application/octet-stream",
-        size: large ? prng.int(200_000, 600_000) : prng.int(2_000, 40_000),
-        inline: false,
-      };
-      const text = part(textPart(snippet + rest, "utf-8", "quoted-printable", eol), eol);
-      const html = part(
-        htmlPart(
-          htmlOf(snippet, prng).replace(
-            "</body>",
-            `<img src="cid:${image.filename}@fixture"></body>`,
-          ),
-          eol,
-        ),
-        eol,
-      );
-      const alternative = part(multipart("alternative", boundary(), [text, html], eol), eol);
-      const related = part(
-        multipart("related", boundary(), [alternative, attachmentPart(prng, image, eol)], eol),
-        eol,
-      );
-      const cut = kind === "truncated-base64";
-      const [headers, body] = multipart(
-        "mixed",
-        boundary(),
-        [related, attachmentPart(prng, file, eol, cut)],
-        eol,
-        !cut,
-      );
-      return {
-        ...base,
-        headers,
-        body: cut ? body.slice(0, body.lastIndexOf(eol)) : body,
-        snippet,
-        charset: "utf-8",
-        html: true,
-        attachments: [image, file],
-      };
-    }
+    case "truncated-base64":
+      return nestedBody(prng, eol, rest, kind === "truncated-base64");
     case "newsletter": {
       const snippet = `${asciiSentence(prng, 6)} View this email in your browser.`;
       const text = part(

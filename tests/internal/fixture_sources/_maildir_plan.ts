@@ -93,20 +93,24 @@ function placeOf(prng: Prng): ThreadPlace {
   return "junk-mix";
 }
 
-/**
- * Plans `total` messages from a seed's draws.
- *
- * @param start Seconds since the epoch of the earliest message.
- */
-export function planMaildir(prng: Prng, total: number, start: number): PlannedMessage[] {
-  const out: PlannedMessage[] = [];
-  const id = (domain: string) => `<${prng.hex(16)}.${out.length}@${domain}>`;
-  const broken = Math.max(1, Math.floor(total / 1000));
-  const newsletters = Math.round(total / 3);
-  const conversations = total - newsletters - 1 - 2 * broken;
-  const day = 86_400;
-  const base = (): Omit<PlannedMessage, "folder" | "kind"> => ({
-    seq: out.length,
+/** What the planning steps share: the draws, the messages so far, the first day. */
+interface Planner {
+  prng: Prng;
+  out: PlannedMessage[];
+  start: number;
+}
+
+const DAY = 86_400;
+
+function messageId(planner: Planner, domain: string): string {
+  return `<${planner.prng.hex(16)}.${planner.out.length}@${domain}>`;
+}
+
+/** The fields every planned message starts from. */
+function blank(planner: Planner): Omit<PlannedMessage, "folder" | "kind"> {
+  const prng = planner.prng;
+  return {
+    seq: planner.out.length,
     messageId: null,
     threadId: null,
     parents: [],
@@ -114,85 +118,108 @@ export function planMaildir(prng: Prng, total: number, start: number): PlannedMe
     flags: "S",
     subject: "",
     from: prng.pick(CONTACTS),
-    time: start + prng.int(0, 90 * day),
+    time: planner.start + prng.int(0, 90 * DAY),
     malformed: null,
     size: 0,
     crlf: prng.chance(0.4),
     inReplyToOnly: false,
-  });
+  };
+}
 
-  let left = conversations;
-  while (left > 0) {
+/**
+ * One conversation of `length` messages, each replying to the one before;
+ * the owner's replies go to Sent and mark what they answer `R`.
+ */
+function planThread(planner: Planner, length: number): void {
+  const prng = planner.prng;
+  const place = placeOf(prng);
+  const subject = subjectOf(prng);
+  const chain: PlannedMessage[] = [];
+  let time = planner.start + prng.int(0, 90 * DAY);
+  for (let i = 0; i < length; i++) {
+    const own = i % 2 === 1 && (place === "inbox" || place === "list") && prng.chance(0.7);
+    let folder: MaildirFolder = own ? "Sent" : place === "list" ? "Lists.deno" : "INBOX";
+    if (place === "spam") folder = "Spam";
+    if (place === "trash") folder = "Trash";
+    if (place === "junk-mix") folder = prng.chance(0.5) ? "Spam" : "Trash";
+    if (place === "inbox" && i > 0 && !own && prng.chance(0.15)) folder = "Trash";
+    const id = messageId(planner, own ? "example.org" : "mail.example.net");
+    const message: PlannedMessage = {
+      ...blank(planner),
+      folder,
+      kind: prng.pick(CONVERSATION_KINDS),
+      messageId: id,
+      threadId: chain[0]?.messageId ?? id,
+      parents: chain.map((m) => m.messageId!),
+      subject: i === 0 ? subject : `Re: ${subject}`,
+      from: own ? OWNER : place === "list" ? CONTACTS[5] : prng.pick(CONTACTS.slice(0, 5)),
+      time,
+      flags: folder === "Trash" ? "ST" : prng.chance(0.05) ? "FS" : "S",
+      inReplyToOnly: i > 0 && prng.chance(0.3),
+    };
+    if (own && chain.length > 0) chain[i - 1].flags = sortFlags(chain[i - 1].flags + "R");
+    chain.push(message);
+    planner.out.push(message);
+    time += prng.int(600, 2 * DAY);
+  }
+}
+
+/** A newsletter, alone in its thread, mostly in Promotions. */
+function planNewsletter(planner: Planner): void {
+  const prng = planner.prng;
+  const roll = prng.next();
+  const folder: MaildirFolder = roll < 0.6
+    ? "Promotions"
+    : roll < 0.8
+    ? "INBOX"
+    : roll < 0.95
+    ? "Spam"
+    : "Trash";
+  const id = messageId(planner, "news.example.com");
+  planner.out.push({
+    ...blank(planner),
+    folder,
+    kind: "newsletter",
+    messageId: id,
+    threadId: id,
+    subject: `Weekly digest: ${asciiSentence(prng, 4).slice(0, -1)}`,
+    from: { name: "News Weekly", address: "digest@news.example.com" },
+    flags: folder === "Trash" ? "ST" : prng.chance(0.5) ? "S" : "",
+    size: prng.int(31_000, 98_000),
+  });
+}
+
+/**
+ * Plans `total` messages from a seed's draws: a third newsletters, one in a
+ * thousand of each malformation (at least one), one empty file, the rest
+ * conversations.
+ *
+ * @param start Seconds since the epoch of the earliest message.
+ */
+export function planMaildir(prng: Prng, total: number, start: number): PlannedMessage[] {
+  const planner: Planner = { prng, out: [], start };
+  const out = planner.out;
+  const broken = Math.max(1, Math.floor(total / 1000));
+  const newsletters = Math.round(total / 3);
+  for (let left = total - newsletters - 1 - 2 * broken; left > 0;) {
     const length = Math.min(left, prng.chance(0.45) ? 1 : prng.int(2, 6));
     left -= length;
-    const place = placeOf(prng);
-    const subject = subjectOf(prng);
-    const chain: PlannedMessage[] = [];
-    let time = start + prng.int(0, 90 * day);
-    for (let i = 0; i < length; i++) {
-      const own = i % 2 === 1 && (place === "inbox" || place === "list") && prng.chance(0.7);
-      let folder: MaildirFolder = own ? "Sent" : place === "list" ? "Lists.deno" : "INBOX";
-      if (place === "spam") folder = "Spam";
-      if (place === "trash") folder = "Trash";
-      if (place === "junk-mix") folder = prng.chance(0.5) ? "Spam" : "Trash";
-      if (place === "inbox" && i > 0 && !own && prng.chance(0.15)) folder = "Trash";
-      const messageId = id(own ? "example.org" : "mail.example.net");
-      const message: PlannedMessage = {
-        ...base(),
-        folder,
-        kind: prng.pick(CONVERSATION_KINDS),
-        messageId,
-        threadId: chain[0]?.messageId ?? messageId,
-        parents: chain.map((m) => m.messageId!),
-        subject: i === 0 ? subject : `Re: ${subject}`,
-        from: own ? OWNER : place === "list" ? CONTACTS[5] : prng.pick(CONTACTS.slice(0, 5)),
-        time,
-        flags: folder === "Trash" ? "ST" : prng.chance(0.05) ? "FS" : "S",
-        inReplyToOnly: i > 0 && prng.chance(0.3),
-      };
-      if (own && chain.length > 0) chain[i - 1].flags = sortFlags(chain[i - 1].flags + "R");
-      chain.push(message);
-      out.push(message);
-      time += prng.int(600, 2 * day);
-    }
+    planThread(planner, length);
   }
-
-  for (let i = 0; i < newsletters; i++) {
-    const roll = prng.next();
-    const folder: MaildirFolder = roll < 0.6
-      ? "Promotions"
-      : roll < 0.8
-      ? "INBOX"
-      : roll < 0.95
-      ? "Spam"
-      : "Trash";
-    const messageId = id("news.example.com");
-    out.push({
-      ...base(),
-      folder,
-      kind: "newsletter",
-      messageId,
-      threadId: messageId,
-      subject: `Weekly digest: ${asciiSentence(prng, 4).slice(0, -1)}`,
-      from: { name: "News Weekly", address: "digest@news.example.com" },
-      flags: folder === "Trash" ? "ST" : prng.chance(0.5) ? "S" : "",
-      size: prng.int(31_000, 98_000),
-    });
-  }
-
+  for (let i = 0; i < newsletters; i++) planNewsletter(planner);
   for (let i = 0; i < broken; i++) {
     for (const kind of ["no-header-end", "truncated-base64"] as const) {
       out.push({
-        ...base(),
+        ...blank(planner),
         folder: "INBOX",
         kind,
         malformed: kind,
-        messageId: id("broken.example.net"),
+        messageId: messageId(planner, "broken.example.net"),
         subject: `Broken ${kind} ${i}`,
       });
     }
   }
-  out.push({ ...base(), folder: "INBOX", kind: "empty", malformed: "empty", flags: "" });
+  out.push({ ...blank(planner), folder: "INBOX", kind: "empty", malformed: "empty", flags: "" });
 
   // The newest tenth of the inbox and list mail is unseen, still in new/.
   const recent = out.filter((m) => m.folder === "INBOX" || m.folder === "Lists.deno")
