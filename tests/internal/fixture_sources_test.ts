@@ -172,22 +172,23 @@ Deno.test({
 });
 
 Deno.test({
-  name: "`writeMaildir()` at 10,000 messages: a third are HTML newsletters of 30–100 KB",
+  name: "`writeMaildir()` at 1,500 messages: a third are HTML newsletters of 30–100 KB",
   permissions: PERMISSIONS,
   fn: () =>
     withFolder(async (dir) => {
       const started = performance.now();
-      const truth = await writeMaildir(dir, { messages: 10_000, seed: 1 });
+      // The bench's 10,000 hold the same shares; 1,500 keep the suite's temporary files small.
+      const truth = await writeMaildir(dir, { messages: 1_500, seed: 1 });
       const seconds = (performance.now() - started) / 1000;
       const bytes = truth.messages.reduce((sum, m) => sum + m.size, 0);
-      console.log(`10,000 messages, ${(bytes / 1e6).toFixed(0)} MB, in ${seconds.toFixed(1)} s`);
-      assert.equal(truth.messages.length, 10_000);
+      console.log(`1,500 messages, ${(bytes / 1e6).toFixed(0)} MB, in ${seconds.toFixed(1)} s`);
+      assert.equal(truth.messages.length, 1_500);
       const newsletters = truth.messages.filter((m) => m.kind === "newsletter");
-      assert.equal(newsletters.length, 3333);
+      assert.equal(newsletters.length, 500);
       for (const m of newsletters) {
         assert.ok(m.html && m.size >= 30_000 && m.size <= 100_000, `${m.path}: ${m.size}`);
       }
-      assert.equal(truth.messages.filter((m) => m.malformed).length, 21);
+      assert.equal(truth.messages.filter((m) => m.malformed).length, 3);
       let files = 0;
       for (const folder of FOLDERS) {
         const root = folder === "INBOX" ? dir : join(dir, `.${folder}`);
@@ -195,8 +196,8 @@ Deno.test({
           for await (const _ of Deno.readDir(join(root, sub))) files++;
         }
       }
-      assert.equal(files, 10_000);
-      for (const m of newsletters.filter((_, i) => i % 300 === 0)) {
+      assert.equal(files, 1_500);
+      for (const m of newsletters.filter((_, i) => i % 50 === 0)) {
         await agreesWithPostalMime(dir, m);
       }
     }),
