@@ -27,10 +27,10 @@ export interface SseEventsOptions {
 /**
  * The events of a stream of bytes, as they come.
  *
- * @param body The response's body.
+ * @param body The response's body (a `ReadableStream` is one).
  */
 export async function* sseEvents(
-  body: ReadableStream<Uint8Array>,
+  body: AsyncIterable<Uint8Array>,
   options: SseEventsOptions = {},
 ): AsyncGenerator<SseEvent> {
   let event = "";
@@ -39,7 +39,12 @@ export async function* sseEvents(
   let rest = "";
   /** The last chunk ended in `\r`: a `\n` opening the next one ends no further line. */
   let afterCr = false;
-  for await (let text of body.pipeThrough(new TextDecoderStream())) {
+  // Decoded chunk by chunk, without a stream pipeline: a character cut between
+  // two chunks is kept for the next.
+  const decoder = new TextDecoder();
+  for await (const chunk of body) {
+    let text = decoder.decode(chunk, { stream: true });
+    if (text === "") continue;
     if (afterCr && text.startsWith("\n")) text = text.slice(1);
     afterCr = text.endsWith("\r");
     const lines = (rest + text).split(/\r\n|\r|\n/);
