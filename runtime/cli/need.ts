@@ -1,21 +1,21 @@
 /**
  * The words and flags a command cannot do without: a missing one is bad
- * usage (`InvalidInputError`, exit 2), said in the command's own words.
+ * usage (`WordsError`): refused with the command's usage, exit 2.
  *
  * @module
  */
-import { InvalidInputError } from "../errors.ts";
 import { projectPath } from "../projects/mod.ts";
+import { WordsError } from "./parse_words.ts";
 
 /**
  * Answers a word or flag a command needs.
  *
  * @param value The word or flag, absent when not given.
  * @param message What the command needs, for the person.
- * @throws {InvalidInputError} when it was not given (or is empty).
+ * @throws {WordsError} when it was not given (or is empty).
  */
 export function need(value: string | undefined, message: string): string {
-  if (!value) throw new InvalidInputError(message);
+  if (!value) throw new WordsError(message);
   return value;
 }
 
@@ -26,7 +26,7 @@ export function need(value: string | undefined, message: string): string {
  *
  * @param project The flag's value, absent when not given.
  * @param cwd The folder the person typed the command in.
- * @throws {InvalidInputError} when it was not given.
+ * @throws {WordsError} when it was not given.
  */
 export function needProject(project: string | undefined, cwd: string): string {
   const given = need(project, "--project <dir> is required");

@@ -38,8 +38,10 @@ export class CallTransaction {
   #options: CallOptions;
   #startedAt: number;
   #receiptId: string;
-  /** The project's memory, the generation and the readable kinds, once asked for. */
+  /** The project's memory and the readable kinds, once asked for. */
   #preparing: Promise<MemoryTransaction> | null = null;
+  /** The generation the call runs under, once asked for; the transaction waits for it. */
+  #generation: Promise<unknown> | null = null;
   #transaction: MemoryTransaction | undefined;
   #dispatch: Pick<CallHooks, "host" | "answerLimit"> | undefined;
   /** The handler called a host function, which waited for the transaction. */
@@ -81,8 +83,9 @@ export class CallTransaction {
   /**
    * Makes the transaction ready, once: the project's memory, the generation
    * (the one the caller gave, or read now) and the kinds the package may
-   * read, read together. The handler reaches none of them except through
-   * host functions, which wait for this, so the call starts, as far as
+   * read. The handler reaches none of them except through host functions,
+   * which wait for this; what they read in memory is read after the
+   * generation and answers once it is read, so the call starts, as far as
    * anything it can touch is concerned, once the generation is read.
    */
   prepare(): Promise<MemoryTransaction> {
@@ -95,11 +98,13 @@ export class CallTransaction {
     const { pkg, declaredIds, entries } = this.#serving;
     const options = this.#options;
     const memory = await resources.projectMemory(project);
-    // The kinds it may read are found while the generation is read.
-    const [generation, kinds] = await Promise.all([
-      options.generation ?? readGeneration(memory, id),
-      readableKinds(resources.kv, project, pkg, declaredIds, entries),
-    ]);
+    // Asked for first and not waited for here: the host function's own read
+    // is made behind it at once, and answers once it is read.
+    const generation = options.generation ?? readGeneration(memory, id);
+    this.#generation = Promise.resolve(generation);
+    // Told by the transaction's reads and commit, or by failureOf; never unhandled.
+    this.#generation.catch(() => {});
+    const kinds = await readableKinds(resources.kv, project, pkg, declaredIds, entries);
     const transaction = new MemoryTransaction(memory, {
       packageId: id,
       project,
@@ -183,6 +188,7 @@ export class CallTransaction {
   async failureOf(failure: unknown): Promise<unknown> {
     if (this.#preparing && this.#askedHost) {
       await this.#preparing.catch((unready) => failure = unready);
+      await this.#generation?.catch((unready) => failure = unready);
     }
     return failure;
   }

@@ -95,36 +95,52 @@ class Group {
   admit(waiting: Waiting): boolean {
     if (this.#closed) return false;
     const { checks, mutations, enqueues } = waiting.recorded;
-    const first = this.members.length === 0;
+    if (this.members.length === 0) {
+      // The keys of a first member are read only once a second one asks to
+      // join: a commit that goes alone, as most do, never names its keys.
+      this.#add(waiting);
+      return true;
+    }
     if (
-      !first && (this.#checks + checks.length > MAX_CHECKS ||
-        this.#mutations + mutations.length + enqueues.length > MAX_MUTATIONS)
+      this.#checks + checks.length > MAX_CHECKS ||
+      this.#mutations + mutations.length + enqueues.length > MAX_MUTATIONS
     ) return false;
+    if (this.members.length === 1) {
+      try {
+        this.#touch(touches(this.members[0].recorded));
+      } catch {
+        this.#closed = true;
+        return false;
+      }
+    }
     let own: Map<string, Touch>;
     try {
       own = touches(waiting.recorded);
     } catch {
-      if (first) {
-        this.members.push(waiting);
-        this.#closed = true;
-      }
-      return first;
+      return false;
     }
-    if (!first) {
-      for (const [name, touch] of own) {
-        const other = this.#touched.get(name);
-        // Checks beside checks, and sums beside sums, cannot see each other.
-        if (other !== undefined && (other !== touch || touch === "write")) return false;
-      }
+    for (const [name, touch] of own) {
+      const other = this.#touched.get(name);
+      // Checks beside checks, and sums beside sums, cannot see each other.
+      if (other !== undefined && (other !== touch || touch === "write")) return false;
     }
+    this.#touch(own);
+    this.#add(waiting);
+    return true;
+  }
+
+  #touch(own: Map<string, Touch>): void {
     for (const [name, touch] of own) {
       const other = this.#touched.get(name);
       this.#touched.set(name, other === undefined || other === touch ? touch : "write");
     }
+  }
+
+  #add(waiting: Waiting): void {
+    const { checks, mutations, enqueues } = waiting.recorded;
     this.#checks += checks.length;
     this.#mutations += mutations.length + enqueues.length;
     this.members.push(waiting);
-    return true;
   }
 }
 

@@ -7,6 +7,11 @@
  * is given, on the serve's one thread; a JavaScript regular expression there
  * would let a caller's text hold every project's requests for minutes.
  *
+ * Ajv compiles a schema to code, with its meta-schema first: every MCP
+ * session opens a server of its own and offers the project's tools anew,
+ * so a schema is compiled once per serve and the same one given to every
+ * session since.
+ *
  * @module
  */
 // @ts-types="ajv/dist/2020.d.ts"
@@ -19,8 +24,15 @@ const re2Engine = Object.assign((source: string) => linearPattern(source), {
   code: "linearPattern",
 });
 
+/** The most schemas kept compiled; past it, the one made first is let go of. */
+const MAX_KEPT = 256;
+
+/** Schemas compiled before, by their JSON text. */
+const kept = new Map<string, z.ZodType>();
+
 /**
- * The SDK's schema for one of a handler tool's JSON Schemas.
+ * The SDK's schema for one of a handler tool's JSON Schemas; the same one
+ * for the same JSON Schema (a schema the SDK's server only reads).
  *
  * @param schema The manifest's `agent.input` or `agent.output`.
  * @returns An object schema the SDK lists as `schema` and checks values with.
@@ -34,6 +46,18 @@ const re2Engine = Object.assign((source: string) => linearPattern(source), {
  * @ignore Answers zod's schema type, documented by zod.
  */
 export function toolSchema(schema: Record<string, unknown>): z.ZodType {
+  const key = JSON.stringify(schema);
+  const known = kept.get(key);
+  if (known) return known;
+  // Its own copy: what the caller holds may change after.
+  const made = compiledSchema(structuredClone(schema));
+  if (kept.size >= MAX_KEPT) kept.delete(kept.keys().next().value!);
+  kept.set(key, made);
+  return made;
+}
+
+/** Checks and compiles a schema (see {@linkcode toolSchema}). */
+function compiledSchema(schema: Record<string, unknown>): z.ZodType {
   const issues = agentSchemaIssues(schema);
   if (issues.length > 0) {
     throw new Error(

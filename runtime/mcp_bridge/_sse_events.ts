@@ -39,10 +39,10 @@ export class SseEventTooLongError extends RangeError {
 /**
  * The events of a stream of bytes, as they come.
  *
- * @param body The response's body.
+ * @param body The response's body (a `ReadableStream` is one).
  */
 export async function* sseEvents(
-  body: ReadableStream<Uint8Array>,
+  body: AsyncIterable<Uint8Array>,
   options: SseEventsOptions = {},
 ): AsyncGenerator<SseEvent> {
   let event = "";
@@ -56,7 +56,12 @@ export async function* sseEvents(
   let dataChars = 0;
   const tooLong = () =>
     new SseEventTooLongError(`an event longer than ${maxChars / 1024 / 1024} MiB`);
-  for await (let text of body.pipeThrough(new TextDecoderStream())) {
+  // Decoded chunk by chunk, without a stream pipeline: a character cut between
+  // two chunks is kept for the next.
+  const decoder = new TextDecoder();
+  for await (const chunk of body) {
+    let text = decoder.decode(chunk, { stream: true });
+    if (text === "") continue;
     if (afterCr && text.startsWith("\n")) text = text.slice(1);
     afterCr = text.endsWith("\r");
     if (!/[\r\n]/.test(text)) {

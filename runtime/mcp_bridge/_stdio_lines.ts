@@ -34,11 +34,33 @@ export interface StdioLinesOptions {
   output?: WritableStream<Uint8Array>;
 }
 
+/**
+ * The process's stdin, read directly: a web stream over it (`Deno.stdin.readable`)
+ * would cost a bridge that starts for every MCP client more to set up than
+ * the reading itself.
+ */
+async function* stdinChunks(): AsyncGenerator<Uint8Array> {
+  const buffer = new Uint8Array(64 * 1024);
+  for (;;) {
+    const read = await Deno.stdin.read(buffer);
+    if (read === null) return;
+    yield buffer.slice(0, read);
+  }
+}
+
+/** Writes every byte to the process's stdout, directly (see {@linkcode stdinChunks}). */
+async function writeStdout(bytes: Uint8Array): Promise<void> {
+  for (let at = 0; at < bytes.byteLength;) at += await Deno.stdout.write(bytes.subarray(at));
+}
+
 /** Reads messages from stdin and writes messages to stdout, a line each. */
 export class StdioLines {
   #options: StdioLinesOptions;
-  #reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
-  #writer: WritableStreamDefaultWriter<Uint8Array>;
+  /** Reads the next chunk. */
+  #next: (() => Promise<{ value?: Uint8Array; done?: boolean }>) | null = null;
+  /** Stops reading. */
+  #cancel: () => void = () => {};
+  #writer: WritableStreamDefaultWriter<Uint8Array> | null;
   #encoder = new TextEncoder();
   #decoder = new TextDecoder();
   /** The bytes of a line begun and not yet ended. */
@@ -53,13 +75,22 @@ export class StdioLines {
   /** Takes hold of stdout; nothing is read until {@linkcode StdioLines.start}. */
   constructor(options: StdioLinesOptions) {
     this.#options = options;
-    this.#writer = (options.output ?? Deno.stdout.writable).getWriter();
+    this.#writer = options.output?.getWriter() ?? null;
   }
 
   /** Starts reading; messages come to `onmessage` until stdin ends. */
   start(): void {
-    this.#reader = (this.#options.input ?? Deno.stdin.readable).getReader();
-    void this.#read(this.#reader);
+    const { input } = this.#options;
+    if (input) {
+      const reader = input.getReader();
+      this.#next = () => reader.read();
+      this.#cancel = () => void reader.cancel().catch(() => {});
+    } else {
+      // A read of the process's stdin under way cannot be called off; the process ends over it.
+      const chunks = stdinChunks();
+      this.#next = () => chunks.next();
+    }
+    void this.#read(this.#next);
   }
 
   /**
@@ -84,7 +115,12 @@ export class StdioLines {
    * @throws when stdout is closed (the client is gone).
    */
   send(message: JsonRpcMessage): Promise<void> {
-    this.#written = this.#writer.write(this.#encoder.encode(JSON.stringify(message) + "\n"));
+    const line = this.#encoder.encode(JSON.stringify(message) + "\n");
+    const writer = this.#writer;
+    // Written one after another, as a stream's writer would: lines never interleave.
+    this.#written = writer
+      ? writer.write(line)
+      : this.#written.catch(() => {}).then(() => writeStdout(line));
     return this.#written;
   }
 
@@ -96,18 +132,18 @@ export class StdioLines {
     if (this.#closed) return;
     this.#closed = true;
     this.resume();
-    this.#reader?.cancel().catch(() => {});
+    this.#cancel();
     await this.#written.catch(() => {});
-    this.#writer.releaseLock();
+    this.#writer?.releaseLock();
   }
 
-  async #read(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+  async #read(next: () => Promise<{ value?: Uint8Array; done?: boolean }>): Promise<void> {
     try {
       while (!this.#closed) {
         if (this.#paused) await new Promise<void>((resolve) => this.#resume = resolve);
         if (this.#closed) return;
-        const { value, done } = await reader.read();
-        if (done) break;
+        const { value, done } = await next();
+        if (done || value === undefined) break;
         if (!this.#take(value)) return;
       }
     } catch (error) {

@@ -27,7 +27,7 @@
  *
  * A refusal (any status but 2xx) is thrown as an {@linkcode HttpRefusalError}
  * with the body's text, 404 meaning the server no longer has the session;
- * a failure to reach the server is `fetch`'s `TypeError`. What goes wrong on
+ * a failure to reach the server is a `TypeError`, as `fetch` throws it. What goes wrong on
  * the GET stream is nobody's to answer, and is not reported: the next POST
  * finds it out.
  *
@@ -69,12 +69,60 @@ export class HttpRefusalError extends Error {
   }
 }
 
+/** A request as {@linkcode HttpSend} takes it. */
+export interface HttpRequest {
+  /** Such as `POST`. */
+  method: string;
+  /** Its headers, names lowercased. */
+  headers: [string, string][];
+  /** Its body, as text. */
+  body?: string;
+  /** Stops the request, or the reading of its answer. */
+  signal?: AbortSignal;
+}
+
+/** An answer as {@linkcode HttpSend} gives it. */
+export interface HttpAnswer {
+  /** The HTTP status. */
+  status: number;
+  /** A header's value; null when it was not sent. */
+  header(name: string): string | null;
+  /** The body's bytes as they arrive. */
+  body: AsyncIterable<Uint8Array>;
+  /** Stops reading the body. */
+  cancel(): void;
+}
+
+/**
+ * Sends one request and answers once the answer's head has come; throws a
+ * `TypeError` when the server cannot be reached. A redirect is answered,
+ * never followed: the token goes to this URL and no other.
+ */
+export type HttpSend = (url: URL, request: HttpRequest) => Promise<HttpAnswer>;
+
+/** {@linkcode HttpSend} with the global `fetch`, for a server on the network. */
+async function fetchSend(url: URL, request: HttpRequest): Promise<HttpAnswer> {
+  const response = await fetch(url, {
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+    signal: request.signal,
+    redirect: "manual",
+  });
+  return {
+    status: response.status,
+    header: (name) => response.headers.get(name),
+    body: response.body ?? (async function* () {})(),
+    cancel: () => void response.body?.cancel().catch(() => {}),
+  };
+}
+
 /** Options for {@linkcode StreamableHttpClient}. */
 export interface StreamableHttpClientOptions {
   /** The Bearer token every request carries. */
   token: string;
-  /** The `fetch` to send with (a client of the owner's socket); the global one without it. */
-  fetch?: (input: URL, init: RequestInit) => Promise<Response>;
+  /** How requests are sent (over the owner's socket); with the global `fetch` without it. */
+  send?: HttpSend;
   /** Each message from the server. */
   onmessage: (message: JsonRpcMessage) => void;
   /** Something the server sent that is no JSON-RPC message (it is skipped). */
@@ -104,6 +152,11 @@ function idOf(message: JsonRpcMessage): JsonRpcId | undefined {
   return (message as { id?: JsonRpcId }).id;
 }
 
+/** True for a 2xx answer. */
+function ok(answer: HttpAnswer): boolean {
+  return answer.status >= 200 && answer.status <= 299;
+}
+
 /** Tries in a row to open the GET stream again once it failed to open. */
 const REOPEN_TRIES = 2;
 
@@ -123,8 +176,7 @@ function reopenDelayMs(attempt: number, retryMs: number | undefined): number {
 }
 
 /** The body's text, up to `maxBytes`; the rest is not read. */
-async function startOf(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<string> {
-  if (!body) return "";
+async function startOf(body: AsyncIterable<Uint8Array>, maxBytes: number): Promise<string> {
   const decoder = new TextDecoder();
   let text = "";
   let bytes = 0;
@@ -141,11 +193,7 @@ async function startOf(body: ReadableStream<Uint8Array> | null, maxBytes: number
  *
  * @throws {RangeError} past `maxBytes`: the rest is not read.
  */
-async function boundedText(
-  body: ReadableStream<Uint8Array> | null,
-  maxBytes: number,
-): Promise<string> {
-  if (!body) return "";
+async function boundedText(body: AsyncIterable<Uint8Array>, maxBytes: number): Promise<string> {
   const decoder = new TextDecoder();
   let text = "";
   let bytes = 0;
@@ -199,21 +247,22 @@ export class StreamableHttpClient {
       this.#initializing.add(message.id);
     }
     const headers = this.#headers();
-    headers.set("content-type", "application/json");
-    headers.set("accept", "application/json, text/event-stream");
-    const response = await this.#fetch({
+    headers.push(["content-type", "application/json"]);
+    headers.push(["accept", "application/json, text/event-stream"]);
+    const response = await this.#send({
       method: "POST",
       headers,
       body: JSON.stringify(message),
     });
-    const sessionId = response.headers.get("mcp-session-id");
+    const sessionId = response.header("mcp-session-id");
     if (sessionId) this.#sessionId = sessionId;
-    if (!response.ok) {
+    if (!ok(response)) {
       const text = await startOf(response.body, MAX_REFUSAL_BYTES).catch(() => "");
+      response.cancel();
       throw new HttpRefusalError(response.status, text);
     }
     if (response.status === 202 || !isRequest(message)) {
-      await response.body?.cancel();
+      response.cancel();
       if (response.status === 202 && methodOf(message) === "notifications/initialized") {
         this.#openStream(0);
       }
@@ -221,20 +270,28 @@ export class StreamableHttpClient {
       if (isRequest(message)) this.#options.onunanswered?.(message.id);
       return;
     }
-    const type = response.headers.get("content-type")?.split(";")[0].trim().toLowerCase();
+    const type = response.header("content-type")?.split(";")[0].trim().toLowerCase();
     if (type === "text/event-stream") {
       const id = message.id;
-      void this.#readEvents(response.body!, id).then(
+      void this.#readEvents(response.body, id).then(
         (answered) => {
           if (!answered) this.#options.onunanswered?.(id);
         },
         (error) => {
+          // The stream is dropped where it broke, or where it sent more than is read.
+          response.cancel();
           const why = error instanceof SseEventTooLongError ? error.message : undefined;
           this.#options.onunanswered?.(id, why);
         },
       );
     } else if (type === "application/json") {
-      const data: unknown = JSON.parse(await boundedText(response.body, MAX_JSON_ANSWER_BYTES));
+      let text: string;
+      try {
+        text = await boundedText(response.body, MAX_JSON_ANSWER_BYTES);
+      } finally {
+        response.cancel();
+      }
+      const data: unknown = JSON.parse(text);
       let answered = false;
       for (const item of Array.isArray(data) ? data : [data]) {
         const received = this.#receive(JSON.stringify(item));
@@ -242,7 +299,7 @@ export class StreamableHttpClient {
       }
       if (!answered) this.#options.onunanswered?.(message.id);
     } else {
-      await response.body?.cancel();
+      response.cancel();
       throw new HttpRefusalError(response.status, `an answer of type ${type ?? "none"}`);
     }
   }
@@ -255,9 +312,9 @@ export class StreamableHttpClient {
    */
   async terminateSession(): Promise<void> {
     if (this.#sessionId === undefined) return;
-    const response = await this.#fetch({ method: "DELETE", headers: this.#headers() });
-    await response.body?.cancel();
-    if (!response.ok && response.status !== 405) {
+    const response = await this.#send({ method: "DELETE", headers: this.#headers() });
+    response.cancel();
+    if (!ok(response) && response.status !== 405) {
       throw new HttpRefusalError(response.status, "");
     }
     this.#sessionId = undefined;
@@ -269,19 +326,18 @@ export class StreamableHttpClient {
     this.#abort.abort();
   }
 
-  #headers(): Headers {
-    const headers = new Headers({ authorization: `Bearer ${this.#options.token}` });
-    if (this.#sessionId !== undefined) headers.set("mcp-session-id", this.#sessionId);
+  #headers(): [string, string][] {
+    const headers: [string, string][] = [["authorization", `Bearer ${this.#options.token}`]];
+    if (this.#sessionId !== undefined) headers.push(["mcp-session-id", this.#sessionId]);
     if (this.#protocolVersion !== undefined) {
-      headers.set("mcp-protocol-version", this.#protocolVersion);
+      headers.push(["mcp-protocol-version", this.#protocolVersion]);
     }
     return headers;
   }
 
-  #fetch(init: RequestInit): Promise<Response> {
-    // A redirect is a refusal: the token goes to this URL and no other.
-    const full = { ...init, redirect: "manual" as const, signal: this.#abort.signal };
-    return this.#options.fetch ? this.#options.fetch(this.#url, full) : fetch(this.#url, full);
+  #send(request: Omit<HttpRequest, "signal">): Promise<HttpAnswer> {
+    // A redirect is a refusal (it is answered, never followed): the token goes to this URL and no other.
+    return (this.#options.send ?? fetchSend)(this.#url, { ...request, signal: this.#abort.signal });
   }
 
   /**
@@ -312,7 +368,7 @@ export class StreamableHttpClient {
    * Reads an event stream's messages until it ends; true when the answer to
    * request `awaited` was among them. Throws when the stream breaks.
    */
-  async #readEvents(body: ReadableStream<Uint8Array>, awaited?: JsonRpcId): Promise<boolean> {
+  async #readEvents(body: AsyncIterable<Uint8Array>, awaited?: JsonRpcId): Promise<boolean> {
     let answered = false;
     const events = sseEvents(body, { onRetry: (ms) => this.#retryMs = ms });
     for await (const { event, data, id } of events) {
@@ -336,21 +392,21 @@ export class StreamableHttpClient {
     this.#streamOpen = true;
     void (async () => {
       const headers = this.#headers();
-      headers.set("accept", "text/event-stream");
-      if (this.#lastEventId !== undefined) headers.set("last-event-id", this.#lastEventId);
+      headers.push(["accept", "text/event-stream"]);
+      if (this.#lastEventId !== undefined) headers.push(["last-event-id", this.#lastEventId]);
       let opened = false;
       this.#heard = false;
       try {
-        const response = await this.#fetch({ method: "GET", headers });
-        if (!response.ok) {
-          await response.body?.cancel();
+        const response = await this.#send({ method: "GET", headers });
+        if (!ok(response)) {
+          response.cancel();
           // 405: the server keeps no such stream; 404: it no longer has the session.
           if (response.status === 405 || response.status === 404) return;
           throw new HttpRefusalError(response.status, "");
         }
         opened = true;
         // Messages come to `onmessage` as they arrive; none is awaited.
-        if (response.body) await this.#readEvents(response.body);
+        await this.#readEvents(response.body).finally(() => response.cancel());
       } catch {
         // Told by the next POST, which finds the server gone or the session lost.
       } finally {

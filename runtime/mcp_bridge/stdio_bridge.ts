@@ -246,7 +246,7 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
     const answer = new Promise<string | undefined>((resolve) => answered = resolve);
     const http: StreamableHttpClient = new StreamableHttpClient(target.url, {
       token: target.token,
-      fetch: target.socket?.fetch,
+      send: target.socket?.request,
       onmessage: (message) => {
         if (replay && isAnswer(message) && message.id === replayId) {
           answered(Object.hasOwn(message, "error") ? errorOf(message) : undefined);

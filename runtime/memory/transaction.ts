@@ -72,8 +72,13 @@ export const TRANSACTION_LIMITS: Readonly<TransactionLimits> = Object.freeze({
 export interface MemoryTransactionOptions {
   /** The package whose handler call this is; recorded as `updatedBy`. Omit for a person. */
   packageId?: string;
-  /** The package's generation as read when the call started; required with `packageId`. */
-  generation?: Generation;
+  /**
+   * The package's generation as read when the call started; required with
+   * `packageId`. While it is still being read, the transaction's reads are
+   * made at once, behind it in the memory's one queue of operations, and
+   * answer only once it is read (or fail as it failed).
+   */
+  generation?: Generation | Promise<Generation>;
   /** Writer recorded as `updatedBy` when there is no `packageId`; defaults to `person`. */
   by?: string;
   /** Clock for `updatedAt`. */
@@ -187,6 +192,8 @@ export class MemoryTransaction {
   #packageId: string | null;
   #project: string | null;
   #generation: Generation | null;
+  /** The generation while it is still being read; null once read, or when there is none. */
+  #generationRead: Promise<Generation> | null = null;
   #writer: string;
   #now: () => Date;
   #cursors: RecordCursors | undefined;
@@ -212,7 +219,17 @@ export class MemoryTransaction {
     this.#kv = kv;
     this.#packageId = options.packageId ?? null;
     this.#project = options.project ?? null;
-    this.#generation = options.generation ?? null;
+    if (options.generation instanceof Promise) {
+      this.#generation = null;
+      const read = options.generation.then((generation) => {
+        this.#generation = generation;
+        if (this.#generationRead === read) this.#generationRead = null;
+        return generation;
+      });
+      this.#generationRead = read;
+      // A transaction discarded unused never asks; its generation failing is no one's failure.
+      read.catch(() => {});
+    } else this.#generation = options.generation ?? null;
     this.#writer = options.packageId ?? options.by ?? "person";
     this.#now = options.now ?? (() => new Date());
     this.#cursors = options.cursors;
@@ -460,7 +477,21 @@ export class MemoryTransaction {
       return Promise.reject(error);
     }
     if (finish) this.#state = finish;
-    const result = this.#queue.then(operation);
+    const generation = this.#generationRead;
+    const result = this.#queue.then(
+      generation === null ? operation : async () => {
+        // Made now, answered once the generation is read: what the call reads
+        // comes after the generation it runs under.
+        const made = operation();
+        try {
+          await generation;
+        } catch (error) {
+          made.catch(() => {});
+          throw error;
+        }
+        return await made;
+      },
+    );
     this.#queue = result.catch(() => {});
     return result;
   }
@@ -573,6 +604,7 @@ export class MemoryTransaction {
   }
 
   async #commit(): Promise<CommitResult> {
+    if (this.#generationRead) await this.#generationRead;
     if (this.#staged.size === 0 && this.#entries.size === 0 && this.#packageId !== null) {
       // Nothing to write: reading the generation checks the same fence as a
       // commit of one check would, without a write to disk.

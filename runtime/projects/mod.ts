@@ -23,7 +23,7 @@ export {
   ownerSocketPath,
   removeLeftOwnerSocket,
 } from "./owner_socket.ts";
-export type { OwnerSocketClient } from "./owner_socket.ts";
+export type { OwnerSocketAnswer, OwnerSocketClient, OwnerSocketRequest } from "./owner_socket.ts";
 export { openableFolder } from "./openable_folder.ts";
 export { OwnerAnswerError, postToOwner } from "./post_to_owner.ts";
 export type { OwnerAnswer, OwnerPost } from "./post_to_owner.ts";

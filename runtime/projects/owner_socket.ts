@@ -14,6 +14,12 @@
  */
 import { join } from "../internal/posix_path.ts";
 import { ConflictError, UnsafeFileError } from "../errors.ts";
+import {
+  closeAll,
+  type OwnerSocketAnswer,
+  type OwnerSocketRequest,
+  socketRequest,
+} from "./_socket_request.ts";
 import { assertThisUsers } from "./this_user.ts";
 
 /** The socket's name in the installation folder, kept short for the system's limit on socket paths. */
@@ -79,15 +85,23 @@ export async function removeLeftOwnerSocket(path: string): Promise<void> {
   await Deno.remove(path);
 }
 
+export type { OwnerSocketAnswer, OwnerSocketRequest };
+
 /**
- * A `fetch` that reaches the owner over its socket, having made sure the
+ * Requests that reach the owner over its socket, having made sure the
  * socket is this person's: the folder and the socket belong to the user
- * running Sync, and the folder is closed to other users. Requests go to {@linkcode OWNER_SOCKET_ORIGIN}.
+ * running Sync, and the folder is closed to other users. Requests go to
+ * {@linkcode OWNER_SOCKET_ORIGIN}, each over a connection of its own
+ * (`_socket_request.ts`).
  */
 export interface OwnerSocketClient {
-  /** Sends a request over the socket, whatever the URL's host says. */
-  fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;
-  /** Lets go of the connections. */
+  /**
+   * Sends a request over the socket, whatever the URL's host says.
+   *
+   * @throws {TypeError} when the socket cannot be reached or answers no HTTP.
+   */
+  request(url: URL, request: OwnerSocketRequest): Promise<OwnerSocketAnswer>;
+  /** Closes the connections under way: answers still streaming end with an error. */
   close(): void;
 }
 
@@ -100,10 +114,10 @@ export interface OwnerSocketClient {
  */
 export async function ownerSocketClient(home: string): Promise<OwnerSocketClient> {
   const path = await thisPersonsOwnerSocket(home);
-  const client = Deno.createHttpClient({ proxy: { transport: "unix", path } });
+  const open = new Set<Deno.Conn>();
   return {
-    fetch: (input, init) => fetch(input, { ...init, client }),
-    close: () => client.close(),
+    request: (url, request) => socketRequest(path, url, request, open),
+    close: () => closeAll(open),
   };
 }
 

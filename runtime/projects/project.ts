@@ -66,6 +66,8 @@ function resolveProjectDirNow(dir: string): string {
   return keyableProjectPath(real, dir);
 }
 
+const pathEncoder = new TextEncoder();
+
 /** The person's home folder as given and as resolved, read again only when `HOME` changes. */
 let knownHome: { given: string; real: string } | null = null;
 
@@ -116,7 +118,10 @@ function personHome(): string | null {
  * @throws {InvalidInputError} when the path is longer than `PROJECT_LIMITS.maxPathBytes`.
  */
 export function keyableProjectPath(path: string, given: string = path): string {
-  const bytes = new TextEncoder().encode(path).byteLength;
+  // Checked at every handler call: a path short enough in UTF-16 code units
+  // is short enough in UTF-8 bytes (at most three for each), without encoding it.
+  if (path.length * 3 <= PROJECT_LIMITS.maxPathBytes) return path;
+  const bytes = pathEncoder.encode(path).byteLength;
   if (bytes > PROJECT_LIMITS.maxPathBytes) {
     throw new InvalidInputError(
       `Cannot use ${given} as a project: its path is ${bytes} bytes long; a project's path may ` +

@@ -95,9 +95,20 @@ export async function measureStartup(options: StartupOptions = {}): Promise<Star
       measureRun(Deno.execPath(), args, { cwd: REPO_ROOT, env, ask });
     const greeted = (line: string) => line.includes("Hello, world!");
     const commands: { name: string; run: () => Promise<MeasuredRun> }[] = [
-      // The module is empty; the flags and the folder are the CLI's, so that
-      // reading deno.json and its lock is in the floor as in every command.
-      { name: "floor: deno run of an empty module", run: run(["run", ...flagsOf(sync), empty]) },
+      // The module is empty; the flags and the configuration are the CLI's, so
+      // that reading deno.json and its lock is in the floor as in every
+      // command. Deno finds a configuration from the module's folder, not the
+      // working one, so an empty module in a temporary folder is given it.
+      {
+        name: "floor: deno run of an empty module",
+        run: run([
+          "run",
+          ...flagsOf(sync),
+          "--config",
+          fileURLToPath(new URL("deno.json", REPO_ROOT)),
+          empty,
+        ]),
+      },
       { name: "sync help", run: run([...sync, "help"]) },
       {
         name: "sync call hello hello.greet, serve running",

@@ -103,7 +103,7 @@ Deno.test("`runCli()` parses each command's words with that command's flags", as
       assert.equal(projects.code, 2);
       assert.match(
         projects.stderr,
-        /projects takes: no words \(the list\), or forget <dir>; not "junk"/,
+        /^sync projects: takes no words \(the list\), or forget <dir>; not "junk"\n\nUsage:/,
       );
     });
 
@@ -280,37 +280,40 @@ Deno.test("`runCli()` parses each command's words with that command's flags", as
       assert.match(payload.stderr, /^sync call: --payload is not JSON: /);
     });
 
-    await t.step("missing words and --project are bad usage, said by the command", async () => {
-      const cases: [string[], string][] = [
-        [["install", "x"], "--project <dir> is required"],
-        [["remove", "--project", "p"], "remove needs a package id"],
-        [["remove", "x"], "--project <dir> is required"],
-        [["open"], "--project <dir> is required"],
-        [["list"], "--project <dir> is required"],
-        [["call", "--project", "p"], "call needs a package id and a handler"],
-        [["call", "hello", "--project", "p"], "call needs a handler name after the package id"],
-        [["call", "hello", "hello.greet"], "--project <dir> is required"],
-        [["records"], "--project <dir> is required"],
-        [["receipts"], "--project <dir> is required"],
-        [["schedule"], "--project <dir> is required"],
-        [["switch", "--project", "p"], "switch needs a package id"],
-        [["switch", "x", "--project", "p"], 'switch needs "off" or "on" after the id, not nothing'],
-        [
-          ["switch", "x", "maybe", "--project", "p"],
-          'switch needs "off" or "on" after the id, not maybe',
-        ],
-        [["switch", "x", "off"], "--project <dir> is required"],
-        [["projects", "forget"], "projects forget needs a project folder"],
-      ];
-      for (const [args, message] of cases) {
-        const run = await sync(...args);
-        assert.deepEqual(
-          run,
-          { code: 2, stdout: "", stderr: `sync ${args[0]}: ${message}` },
-          `sync ${args.join(" ")}`,
-        );
-      }
-    });
+    await t.step(
+      "missing words and --project are bad usage, said by the command with its usage",
+      async () => {
+        const cases: [string[], string][] = [
+          [["install", "x"], "--project <dir> is required"],
+          [["remove", "--project", "p"], "needs a package id"],
+          [["remove", "x"], "--project <dir> is required"],
+          [["open"], "--project <dir> is required"],
+          [["list"], "--project <dir> is required"],
+          [["call", "--project", "p"], "needs a package id and a handler"],
+          [["call", "hello", "--project", "p"], "needs a handler name after the package id"],
+          [["call", "hello", "hello.greet"], "--project <dir> is required"],
+          [["records"], "--project <dir> is required"],
+          [["receipts"], "--project <dir> is required"],
+          [["schedule"], "--project <dir> is required"],
+          [["switch", "--project", "p"], "needs a package id"],
+          [["switch", "x", "--project", "p"], 'needs "off" or "on" after the id, not nothing'],
+          [
+            ["switch", "x", "maybe", "--project", "p"],
+            'needs "off" or "on" after the id, not maybe',
+          ],
+          [["switch", "x", "off"], "--project <dir> is required"],
+          [["projects", "forget"], "forget needs a project folder"],
+        ];
+        for (const [args, message] of cases) {
+          const run = await sync(...args);
+          assert.deepEqual(
+            run,
+            { code: 2, stdout: "", stderr: `sync ${args[0]}: ${message}\n\n${usageOf(args[0])}` },
+            `sync ${args.join(" ")}`,
+          );
+        }
+      },
+    );
 
     await t.step("the author's commands take as many folders as they say", async () => {
       const cases: [string[], string][] = [

@@ -121,6 +121,39 @@ Deno.test("`groupCommits()` commits what waits for a commit under way in one tra
       assert.ok(outcomes.every((o) => o.ok));
       assert.equal(transactions(outcomes), 4);
     });
+
+    await t.step(
+      "a commit that goes alone never names its keys; those that go together name theirs once",
+      async () => {
+        // A key that counts how often its parts are gone through, which
+        // naming it does; Deno KV reads a key's parts without `map`.
+        let named = 0;
+        const counted = (...parts: string[]): Deno.KvKey => {
+          const key = [...parts];
+          const map = key.map.bind(key);
+          key.map = ((...args: Parameters<typeof map>) => {
+            named++;
+            return map(...args);
+          }) as typeof key.map;
+          return key;
+        };
+        const alone = await kv.atomic().check({ key: counted("lone"), versionstamp: null })
+          .set(counted("lone"), 1).commit();
+        assert.ok(alone.ok);
+        assert.equal(named, 0);
+        const outcomes = await allAtOnce([
+          kv.atomic().set(counted("lead", "a"), 1),
+          kv.atomic().set(counted("joins", "b"), 1),
+          kv.atomic().set(counted("joins", "c"), 1),
+        ]);
+        assert.ok(outcomes.every((o) => o.ok));
+        const stamps = outcomes.map((o) => (o as Deno.KvCommitResult).versionstamp);
+        const grouped = stamps.filter((s) => stamps.indexOf(s) !== stamps.lastIndexOf(s));
+        assert.ok(grouped.length >= 2, "some went together");
+        // Each key of an operation that went with another is named once.
+        assert.equal(named, grouped.length);
+      },
+    );
   } finally {
     kv.close();
     await Deno.remove(root, { recursive: true });

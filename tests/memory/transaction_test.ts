@@ -508,3 +508,73 @@ Deno.test("MemoryTransaction.stageEntry() commits entries with the records, or n
     await tx.commit();
   });
 });
+
+Deno.test("MemoryTransaction under a generation still being read", async (t) => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    await writeRecord(kv, { key: "issues.issue/1", title: "One" });
+
+    await t.step("makes its read at once, and answers once the generation is read", async () => {
+      // A KV that tells when a listing has read its first batch.
+      let read = false;
+      const counted = new Proxy(kv, {
+        get(target, name) {
+          if (name !== "list") {
+            const value = Reflect.get(target, name);
+            return typeof value === "function" ? value.bind(target) : value;
+          }
+          return (...args: Parameters<Deno.Kv["list"]>) => {
+            const entries = target.list(...args);
+            return {
+              async next() {
+                const next = await entries.next();
+                read = true;
+                return next;
+              },
+              [Symbol.asyncIterator]() {
+                return this;
+              },
+            };
+          };
+        },
+      });
+      const { promise: generation, resolve } = Promise.withResolvers<
+        Awaited<ReturnType<typeof readGeneration>>
+      >();
+      const transaction = new MemoryTransaction(counted, { packageId: "issues", generation });
+      let answered = false;
+      const page = transaction.list({ kind: "issues.issue" }).then((page) => {
+        answered = true;
+        return page;
+      });
+      // The read is made while the generation is not read yet, and does not answer.
+      while (!read) await new Promise((next) => setTimeout(next, 1));
+      await Promise.resolve();
+      assert.equal(answered, false);
+      resolve(await readGeneration(kv, "issues"));
+      assert.deepEqual((await page).records.map((r) => r.key), ["issues.issue/1"]);
+      await transaction.write({ key: "issues.issue/2", title: "Two" });
+      assert.ok((await transaction.commit()).written.includes("issues.issue/2"));
+    });
+
+    await t.step("fails its reads and its commit as the generation's read failed", async () => {
+      const unread = Promise.reject(new SyncError("the project's memory cannot be read"));
+      const transaction = new MemoryTransaction(kv, { packageId: "issues", generation: unread });
+      await assert.rejects(transaction.list({ kind: "issues.issue" }), /cannot be read/);
+      await assert.rejects(transaction.commit(), /cannot be read/);
+    });
+
+    await t.step(
+      "a generation that moved on while it was read still refuses the commit",
+      async () => {
+        const generation = readGeneration(kv, "issues");
+        const transaction = new MemoryTransaction(kv, { packageId: "issues", generation });
+        await transaction.write({ key: "issues.issue/3", title: "Three" });
+        await bumpGeneration(kv, "issues");
+        await assert.rejects(transaction.commit(), SupersededError);
+      },
+    );
+  } finally {
+    kv.close();
+  }
+});

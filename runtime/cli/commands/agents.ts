@@ -8,6 +8,7 @@
  * @module
  */
 import { InvalidInputError } from "../../errors.ts";
+import { WordsError } from "../parse_words.ts";
 import type { Command, CommandSummary, CommandWords, PreparedCommand } from "../command.ts";
 import { formatSummaries } from "../format_summaries.ts";
 import type { AgentsRequest } from "./run_agents.ts";
@@ -47,13 +48,13 @@ export const agentsCommand: Command = {
 function prepareAgents({ args, flags }: CommandWords<typeof OPTIONS>): PreparedCommand {
   const [verb, name, ...rest] = args;
   if (rest.length > 0 || (verb !== undefined && verb !== "add" && verb !== "remove")) {
-    throw new InvalidInputError(`sync agents takes: list (no words), add <name>, remove <name>`);
+    throw new WordsError(`takes: list (no words), add <name>, remove <name>`);
   }
   if (verb !== "add" && (flags.command !== undefined || flags.arg || flags.env)) {
-    throw new InvalidInputError(`--command, --arg and --env go with sync agents add <name>`);
+    throw new WordsError(`--command, --arg and --env go with sync agents add <name>`);
   }
   if (verb !== undefined && !name) {
-    throw new InvalidInputError(`sync agents ${verb} needs the agent's name`);
+    throw new WordsError(`${verb} needs the agent's name`);
   }
   const request: AgentsRequest = {
     verb,

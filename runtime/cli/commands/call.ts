@@ -31,8 +31,8 @@ export const callCommand: Command = {
 };
 
 function prepareCall({ args, flags, cwd }: CommandWords<typeof OPTIONS>): PreparedCommand {
-  const id = need(args[0], "call needs a package id and a handler");
-  const handler = need(args[1], "call needs a handler name after the package id");
+  const id = need(args[0], "needs a package id and a handler");
+  const handler = need(args[1], "needs a handler name after the package id");
   let payload: unknown = null;
   if (flags.payload !== undefined) {
     try {

@@ -6,7 +6,7 @@
  * @module
  */
 import { resolve } from "../../internal/posix_path.ts";
-import { InvalidInputError } from "../../errors.ts";
+import { WordsError } from "../parse_words.ts";
 import type { Command, CommandSummary, CommandWords, PreparedCommand } from "../command.ts";
 import { formatSummaries } from "../format_summaries.ts";
 import { need, needProject } from "../need.ts";
@@ -56,12 +56,10 @@ export const switchCommand: Command = {
 };
 
 function prepareSwitch({ args, flags, cwd }: CommandWords<typeof SWITCH_OPTIONS>): PreparedCommand {
-  const id = need(args[0], "switch needs a package id");
+  const id = need(args[0], "needs a package id");
   const state = args[1];
   if (state !== "off" && state !== "on") {
-    throw new InvalidInputError(
-      `switch needs "off" or "on" after the id, not ${state ?? "nothing"}`,
-    );
+    throw new WordsError(`needs "off" or "on" after the id, not ${state ?? "nothing"}`);
   }
   const dir = needProject(flags.project, cwd);
   return async (context) =>
@@ -87,12 +85,10 @@ export const projectsCommand: Command = {
 
 function prepareProjects({ args, cwd }: CommandWords<typeof PROJECTS_OPTIONS>): PreparedCommand {
   if (args[0] !== undefined && args[0] !== "forget") {
-    throw new InvalidInputError(
-      `sync projects takes: no words (the list), or forget <dir>; not "${args[0]}"`,
-    );
+    throw new WordsError(`takes no words (the list), or forget <dir>; not "${args[0]}"`);
   }
   const forget = args[0] === "forget"
-    ? resolve(cwd, need(args[1], "projects forget needs a project folder"))
+    ? resolve(cwd, need(args[1], "forget needs a project folder"))
     : undefined;
   return async (context) => (await import("./run_projects.ts")).runProjects(forget, context);
 }

@@ -85,7 +85,7 @@ export const removeCommand: Command = {
 };
 
 function prepareRemove({ args, flags, cwd }: CommandWords<typeof REMOVE_OPTIONS>): PreparedCommand {
-  const id = need(args[0], "remove needs a package id");
+  const id = need(args[0], "needs a package id");
   const project = needProject(flags.project, cwd);
   const force = flags.force;
   return async (context) =>

@@ -38,7 +38,7 @@ export const writeCommand: Command = {
 
 function prepareWrite({ flags, cwd }: CommandWords<typeof OPTIONS>): PreparedCommand {
   const dir = needProject(flags.project, cwd);
-  const key = need(flags.key, "sync write needs --key <kind/name>, such as issues.issue/7");
+  const key = need(flags.key, "needs --key <kind/name>, such as issues.issue/7");
   let fields: unknown;
   if (flags.fields !== undefined) {
     try {
