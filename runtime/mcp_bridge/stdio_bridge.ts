@@ -115,12 +115,18 @@ function closeLink(link: Link): void {
 }
 
 /**
- * True when a send failed because the owner is gone (nothing listens) or no
- * longer has the session (it answers 404): what a new session mends.
+ * True when a send failed because the owner is gone (nothing listens: the
+ * connection was refused, so nothing was sent) or no longer has the session
+ * (it answers 404): what a new session mends, sending the message again. A
+ * connection that broke after the message went out is not: the owner may
+ * have run it, and it is never sent twice.
  */
 function sessionLost(error: unknown): boolean {
   if (error instanceof HttpRefusalError && error.status === 404) return true;
-  return error instanceof TypeError;
+  if (!(error instanceof TypeError)) return false;
+  const cause = (error as { cause?: unknown }).cause;
+  const text = `${error.message} ${cause instanceof Error ? cause.message : String(cause)}`;
+  return /\(Connect\)|Connection refused|No such file/i.test(text);
 }
 
 /**

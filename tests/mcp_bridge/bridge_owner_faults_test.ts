@@ -299,3 +299,111 @@ Deno.test("`bridgeStdio()` answers what it owes whatever the owner and the clien
     },
   );
 });
+
+/**
+ * An owner's `/mcp` on 127.0.0.1 over raw TCP, one request a connection:
+ * it answers `initialize` and `initialized`, and breaks the connection
+ * after reading any other request, without a word: what a serve killed
+ * while it ran the request leaves. It counts the requests it was sent.
+ */
+function breakingOwner() {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const sent: string[] = [];
+  const serving = (async () => {
+    for await (const conn of listener) {
+      void (async () => {
+        try {
+          const request = await readRequest(conn);
+          if (request === null) return;
+          const message = JSON.parse(request);
+          sent.push(message.method);
+          if (message.method === "initialize") {
+            respond(
+              conn,
+              200,
+              JSON.stringify({
+                jsonrpc: "2.0",
+                id: message.id,
+                result: {
+                  protocolVersion: "2025-06-18",
+                  capabilities: { tools: {} },
+                  serverInfo: { name: "breaking-owner", version: "1.0.0" },
+                },
+              }),
+            );
+          } else if (message.method === "notifications/initialized") {
+            await respond(conn, 202, "");
+          }
+        } catch {
+          // The bridge went away first.
+        } finally {
+          try {
+            conn.close();
+          } catch { /* closed already */ }
+        }
+      })();
+    }
+  })();
+  return {
+    url: new URL(`http://127.0.0.1:${(listener.addr as Deno.NetAddr).port}/mcp`),
+    sent,
+    async [Symbol.asyncDispose]() {
+      listener.close();
+      await serving.catch(() => {});
+    },
+  };
+}
+
+/** Reads one request's body: its head up to the blank line, then `content-length` bytes. */
+async function readRequest(conn: Deno.Conn): Promise<string | null> {
+  const decoder = new TextDecoder();
+  let bytes = new Uint8Array(0);
+  const buffer = new Uint8Array(64 * 1024);
+  for (;;) {
+    const text = decoder.decode(bytes);
+    const end = text.indexOf("\r\n\r\n");
+    if (end !== -1) {
+      const length = Number(/content-length: *(\d+)/i.exec(text.slice(0, end))?.[1] ?? 0);
+      const body = encoder.encode(text).slice(end + 4);
+      if (body.length >= length) return decoder.decode(body.slice(0, length));
+    }
+    const read = await conn.read(buffer);
+    if (read === null) return null;
+    bytes = new Uint8Array([...bytes, ...buffer.subarray(0, read)]);
+  }
+}
+
+/** Writes a whole answer and says the connection ends with it. */
+async function respond(conn: Deno.Conn, status: number, body: string): Promise<void> {
+  const bytes = encoder.encode(body);
+  const head = `HTTP/1.1 ${status} ${status === 200 ? "OK" : "Accepted"}\r\n` +
+    `content-type: application/json\r\nmcp-session-id: s1\r\n` +
+    `content-length: ${bytes.length}\r\nconnection: close\r\n\r\n`;
+  let rest = new Uint8Array([...encoder.encode(head), ...bytes]);
+  while (rest.length > 0) rest = rest.subarray(await conn.write(rest));
+}
+
+Deno.test("`bridgeStdio()` never sends a request again once it may have reached the owner", async () => {
+  await using owner = breakingOwner();
+  const watched = new Watched();
+  const input = clientInput();
+  const bridge = bridgeStdio({
+    url: owner.url,
+    token: "t",
+    name: "the breaking owner",
+    log: watched.log,
+    input: input.stream,
+    output: watched.output,
+    // A new session would be opened with the same owner, and the call sent there again.
+    reconnect: () => Promise.resolve({ url: owner.url, token: "t", name: "the breaking owner" }),
+  });
+  using hung = guard(20_000, "the bridge did not end");
+  input.write(
+    INITIALIZE + INITIALIZED + line({ id: 1, method: "tools/call", params: { name: "x" } }),
+  );
+  await hung.race(watched.until(() => watched.answer(1) !== undefined));
+  input.close();
+  await hung.race(bridge);
+  assert.ok(watched.answer(1)?.error, JSON.stringify(watched.answer(1)));
+  assert.deepEqual(owner.sent.filter((method) => method === "tools/call"), ["tools/call"]);
+});
