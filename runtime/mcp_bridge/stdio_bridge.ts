@@ -379,8 +379,12 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
         id: message.id,
         error: refused ?? {
           code: -32603,
-          message: `Sync did not answer through ${link.name} (${why}); is deno task ` +
-            `serve still running?`,
+          message: error instanceof TypeError && !sessionLost(error)
+            // It reached the owner, which may have acted on it.
+            ? `The connection to ${link.name} broke before it answered (${why}); what it ` +
+              `did is unknown: look (sync receipts, sync records) before you send it again`
+            : `Sync did not answer through ${link.name} (${why}); is deno task ` +
+              `serve still running?`,
         },
       }).catch(() => {});
     }
