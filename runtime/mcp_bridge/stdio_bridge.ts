@@ -44,7 +44,7 @@
  * @module
  */
 import { describeError } from "../internal/describe_error.ts";
-import type { OwnerSocketClient } from "../projects/mod.ts";
+import { OwnerCutOffError, type OwnerSocketClient, OwnerUnreachedError } from "../projects/mod.ts";
 import { BridgeQueue, messageBytes } from "./_bridge_queue.ts";
 import {
   isAnswer,
@@ -123,10 +123,19 @@ function closeLink(link: Link): void {
  */
 function sessionLost(error: unknown): boolean {
   if (error instanceof HttpRefusalError && error.status === 404) return true;
-  if (!(error instanceof TypeError)) return false;
-  const cause = (error as { cause?: unknown }).cause;
-  const text = `${error.message} ${cause instanceof Error ? cause.message : String(cause)}`;
-  return /\(Connect\)|Connection refused|No such file/i.test(text);
+  if (error instanceof OwnerUnreachedError) return true;
+  if (error instanceof OwnerCutOffError || !(error instanceof TypeError)) return false;
+  // `fetch`'s own (an owner reached over TCP): it says a failure to connect so.
+  return /\(Connect\)/.test(error.message);
+}
+
+/**
+ * True when a send failed after the message reached the owner, which may
+ * have acted on it: anything but a failure to reach it and a refusal.
+ */
+function reachedOwner(error: unknown): boolean {
+  if (sessionLost(error)) return false;
+  return !(error instanceof HttpRefusalError && error.status < 500);
 }
 
 /**
@@ -379,7 +388,7 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
         id: message.id,
         error: refused ?? {
           code: -32603,
-          message: error instanceof TypeError && !sessionLost(error)
+          message: reachedOwner(error)
             // It reached the owner, which may have acted on it.
             ? `The connection to ${link.name} broke before it answered (${why}); what it ` +
               `did is unknown: look (sync receipts, sync records) before you send it again`

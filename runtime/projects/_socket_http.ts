@@ -82,10 +82,16 @@ export async function exchange(conn: Deno.Conn, request: SocketRequest): Promise
   const reader = new ConnReader(conn);
   const { status, headers } = await readHead(reader);
   const header = (name: string) => headers.find(([key]) => key === name)?.[1];
+  const lengths = new Set(headers.filter(([key]) => key === "content-length").map(([, v]) => v));
+  if (lengths.size > 1) {
+    throw new OwnerAnswerError(
+      `content-length given twice, differently: ${[...lengths].join(", ")}`,
+    );
+  }
   const length = header("content-length");
   const body = request.method === "HEAD" || status === 204 || status === 304
     ? reader.upTo(0)
-    : /\bchunked\b/i.test(header("transfer-encoding") ?? "")
+    : isChunked(header("transfer-encoding"))
     ? chunkedBody(reader)
     : length !== undefined
     ? reader.upTo(contentLength(length))
@@ -102,11 +108,23 @@ async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<void> {
 async function readHead(
   reader: ConnReader,
 ): Promise<{ status: number; headers: [string, string][] }> {
-  for (;;) {
+  // A 1xx head (100 Continue) is followed by the answer's own; a few are
+  // all an owner has reason to send.
+  for (let heads = 0; heads < MAX_INFORMATIONAL_HEADS; heads++) {
     const head = await readOneHead(reader);
-    // A 1xx head (100 Continue) is followed by the answer's own.
     if (head.status >= 200) return head;
   }
+  throw new OwnerAnswerError(`more than ${MAX_INFORMATIONAL_HEADS} 1xx heads before the answer`);
+}
+
+/** The most 1xx heads taken before an answer's own. */
+const MAX_INFORMATIONAL_HEADS = 8;
+
+/** Whether `transfer-encoding` ends with `chunked`, the one coding an HTTP/1.1 body may end in. */
+function isChunked(value: string | undefined): boolean {
+  if (value === undefined) return false;
+  const codings = value.split(",").map((coding) => coding.trim().toLowerCase());
+  return codings.at(-1) === "chunked";
 }
 
 /** One status line and its headers, within {@linkcode MAX_HEAD_BYTES}. */
@@ -143,7 +161,9 @@ async function* chunkedBody(reader: ConnReader): AsyncGenerator<Uint8Array> {
     }
     if (size === 0) return;
     yield* reader.upTo(size);
-    await reader.through("\r\n", 2);
+    if ((await reader.through("\r\n", 2)) !== "") {
+      throw new OwnerAnswerError("a chunk longer than its size says");
+    }
   }
 }
 
@@ -170,6 +190,9 @@ class ConnReader {
     const bytes = encoder.encode(delimiter);
     for (let from = 0;;) {
       const at = indexOf(this.#held, bytes, from);
+      if (at > max) {
+        throw new OwnerAnswerError(`a line of the head, or a chunk size, past ${max} bytes`);
+      }
       if (at !== -1) {
         const text = this.#decoder.decode(this.#held.subarray(0, at));
         this.#held = this.#held.subarray(at + bytes.byteLength);

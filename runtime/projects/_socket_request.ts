@@ -12,6 +12,7 @@
  * @module
  */
 import { exchange } from "./_socket_http.ts";
+import { OwnerCutOffError, OwnerUnreachedError } from "./owner_socket_errors.ts";
 
 /** A request to send over the owner's socket. */
 export interface OwnerSocketRequest {
@@ -47,7 +48,8 @@ export interface OwnerSocketAnswer {
  * @param url Its path and query are sent.
  * @param request The method, headers, body and signal.
  * @param open The connections under way, which {@linkcode closeAll} closes.
- * @throws {TypeError} when the socket cannot be reached or answers no HTTP.
+ * @throws {OwnerUnreachedError} when the socket cannot be reached: nothing was sent.
+ * @throws {OwnerCutOffError} when it answers no HTTP, or breaks off: the request was sent.
  */
 export async function socketRequest(
   path: string,
@@ -62,7 +64,7 @@ export async function socketRequest(
     conn = await Deno.connect({ transport: "unix", path });
   } catch (error) {
     // As `fetch` words it, so that the bridge tells a busy socket from a gone one.
-    throw new TypeError(`could not reach ${path} (Connect): ${messageOf(error)}`, {
+    throw new OwnerUnreachedError(`could not reach ${path} (Connect): ${messageOf(error)}`, {
       cause: error,
     });
   }
@@ -86,7 +88,7 @@ export async function socketRequest(
   } catch (error) {
     done();
     if (signal?.aborted) throw signal.reason;
-    throw new TypeError(`${path} gave no answer: ${messageOf(error)}`, { cause: error });
+    throw new OwnerCutOffError(`${path} gave no answer: ${messageOf(error)}`, { cause: error });
   }
   const { status, headers, body } = answer;
   return {
@@ -108,7 +110,9 @@ async function* bodyOf(
     yield* body;
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
-    throw new TypeError(`${path} broke off its answer: ${messageOf(error)}`, { cause: error });
+    throw new OwnerCutOffError(`${path} broke off its answer: ${messageOf(error)}`, {
+      cause: error,
+    });
   } finally {
     done();
   }

@@ -26,6 +26,7 @@ export {
 export type { OwnerSocketAnswer, OwnerSocketClient, OwnerSocketRequest } from "./owner_socket.ts";
 export { openableFolder } from "./openable_folder.ts";
 export { OwnerAnswerError, postToOwner } from "./post_to_owner.ts";
+export { OwnerCutOffError, OwnerUnreachedError } from "./owner_socket_errors.ts";
 export type { OwnerAnswer, OwnerPost } from "./post_to_owner.ts";
 export type { OpenableFolderOptions } from "./openable_folder.ts";
 export { projectPath } from "./project_path.ts";

@@ -16,5 +16,5 @@ Deno.test("`sendToServe()` and `postToOwner()` read what answers on the owner's 
   }).output();
   const said = new TextDecoder().decode(output.stdout) + new TextDecoder().decode(output.stderr);
   assert.ok(output.success, said);
-  assert.match(said, /ok \| 2 passed \(12 steps\)/, said);
+  assert.match(said, /ok \| 2 passed \(16 steps\)/, said);
 });

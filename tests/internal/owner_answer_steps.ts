@@ -100,6 +100,64 @@ Deno.test("`postToOwner()` reads the owner's answer within bounds", async (t) =>
       );
     });
 
+    await t.step("more than a few 1xx heads before the answer are refused", async () => {
+      await using _owner = fakeOwner(path, async (conn) => {
+        for (let i = 0; i < 20; i++) await write(conn, "HTTP/1.1 100 Continue\r\n\r\n");
+      });
+      await assert.rejects(
+        postToOwner(home, post),
+        (error) => error instanceof OwnerAnswerError && /1xx heads/.test(error.message),
+      );
+    });
+
+    await t.step("two content-lengths that differ are refused", async () => {
+      await using _owner = fakeOwner(path, async (conn) => {
+        await write(conn, "HTTP/1.1 200 OK\r\ncontent-length: 3\r\ncontent-length: 5\r\n\r\nhello");
+      });
+      await assert.rejects(
+        postToOwner(home, post),
+        (error) => error instanceof OwnerAnswerError && /given twice/.test(error.message),
+      );
+    });
+
+    await t.step("a transfer-encoding that only has chunked in a word is not chunked", async () => {
+      const raw = "5\r\nhello\r\n0\r\n\r\n";
+      await using _owner = fakeOwner(path, async (conn) => {
+        await write(conn, `HTTP/1.1 200 OK\r\ntransfer-encoding: not-chunked\r\n\r\n${raw}`);
+      });
+      const answer = await postToOwner(home, post);
+      assert.ok(answer);
+      try {
+        let text = "";
+        for await (const bytes of answer.body) text += new TextDecoder().decode(bytes);
+        assert.equal(text, raw);
+      } finally {
+        answer.close();
+      }
+    });
+
+    await t.step("a chunk longer than its size is refused", async () => {
+      await using _owner = fakeOwner(path, async (conn) => {
+        await write(
+          conn,
+          "HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n5\r\nhelloXY\r\n0\r\n\r\n",
+        );
+      });
+      const answer = await postToOwner(home, post);
+      assert.ok(answer);
+      try {
+        await assert.rejects(
+          (async () => {
+            for await (const _ of answer.body) { /* read on */ }
+          })(),
+          (error) =>
+            error instanceof OwnerAnswerError && /longer than its size/.test(error.message),
+        );
+      } finally {
+        answer.close();
+      }
+    });
+
     await t.step("a chunk size past 16 MiB is refused", async () => {
       await using _owner = fakeOwner(path, async (conn) => {
         await write(conn, "HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\nfffffffffff\r\nab");

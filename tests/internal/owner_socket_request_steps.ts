@@ -12,6 +12,10 @@ import {
   ownerSocketClient,
   ownerSocketPath,
 } from "../../runtime/projects/owner_socket.ts";
+import {
+  OwnerCutOffError,
+  OwnerUnreachedError,
+} from "../../runtime/projects/owner_socket_errors.ts";
 
 const URL_OF_MCP = new URL("http://localhost/mcp?project=%2Fsite");
 
@@ -154,12 +158,50 @@ Deno.test("`ownerSocketClient()` requests over the owner's socket and streams th
       try {
         await assert.rejects(
           client.request(URL_OF_MCP, { method: "GET", headers: [] }),
-          (error: unknown) => error instanceof TypeError && /\(Connect\)/.test(error.message),
+          (error: unknown) =>
+            error instanceof OwnerUnreachedError && error instanceof TypeError &&
+            /\(Connect\)/.test(error.message),
         );
       } finally {
         client.close();
       }
     });
+
+    await t.step(
+      "an answer after the request went out fails as cut off, whatever its words say",
+      async () => {
+        await Deno.remove(path).catch(() => {});
+        const listener = Deno.listen({ transport: "unix", path });
+        // Words a failure to connect would say, in what the other end writes.
+        const answers = [
+          "HTTP/1.1 No such file (Connect)\r\n\r\n",
+          "HTTP/1.1 200 OK\r\ncontent-length: Connection refused (Connect)\r\n\r\n",
+          "",
+        ];
+        const serving = (async () => {
+          for (const answer of answers) {
+            const conn = await listener.accept();
+            await conn.read(new Uint8Array(64 * 1024));
+            if (answer) await conn.write(new TextEncoder().encode(answer));
+            conn.close();
+          }
+        })();
+        const client = await ownerSocketClient(home);
+        try {
+          for (const _ of answers) {
+            await assert.rejects(
+              client.request(URL_OF_MCP, { method: "POST", headers: [], body: "{}" }),
+              (error: unknown) =>
+                error instanceof OwnerCutOffError && !(error instanceof OwnerUnreachedError),
+            );
+          }
+        } finally {
+          client.close();
+          await serving;
+          listener.close();
+        }
+      },
+    );
   } finally {
     await Deno.remove(home, { recursive: true });
   }

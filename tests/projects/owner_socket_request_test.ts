@@ -16,5 +16,5 @@ Deno.test("`ownerSocketClient()` requests over the owner's socket and streams th
   }).output();
   const said = new TextDecoder().decode(output.stdout) + new TextDecoder().decode(output.stderr);
   assert.ok(output.success, said);
-  assert.match(said, /ok \| 1 passed \(4 steps\)/, said);
+  assert.match(said, /ok \| 1 passed \(5 steps\)/, said);
 });
