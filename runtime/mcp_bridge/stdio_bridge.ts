@@ -390,8 +390,8 @@ export async function bridgeStdio(options: BridgeOptions): Promise<void> {
           code: -32603,
           message: reachedOwner(error)
             // It reached the owner, which may have acted on it.
-            ? `The connection to ${link.name} broke before it answered (${why}); what it ` +
-              `did is unknown: look (sync receipts, sync records) before you send it again`
+            ? `The answer from ${link.name} was cut off or could not be read (${why}); what ` +
+              `it did is unknown: look (sync receipts, sync records) before you send it again`
             : `Sync did not answer through ${link.name} (${why}); is deno task ` +
               `serve still running?`,
         },
