@@ -1,20 +1,5 @@
-import assert from "node:assert/strict";
+import { runSocketSteps } from "../internal/socket_steps.ts";
 
 Deno.test("`sendToServe()` and `postToOwner()` read what answers on the owner's socket within bounds", async () => {
-  // Its steps listen on a Unix socket: they run in a process allowed to.
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "test",
-      "--allow-read",
-      "--allow-write",
-      "--allow-net",
-      new URL("../internal/owner_answer_steps.ts", import.meta.url).pathname,
-    ],
-    env: { NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const said = new TextDecoder().decode(output.stdout) + new TextDecoder().decode(output.stderr);
-  assert.ok(output.success, said);
-  assert.match(said, /ok \| 2 passed \(16 steps\)/, said);
+  await runSocketSteps("owner_answer_steps.ts", "2 passed (16 steps)");
 });

@@ -1,20 +1,5 @@
-import assert from "node:assert/strict";
+import { runSocketSteps } from "../internal/socket_steps.ts";
 
 Deno.test("`postToOwner()` posts over the owner's socket and reads the answer as it streams", async () => {
-  // Its steps listen on a Unix socket: they run in a process allowed to.
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "test",
-      "--allow-read",
-      "--allow-write",
-      "--allow-net",
-      new URL("../internal/post_to_owner_steps.ts", import.meta.url).pathname,
-    ],
-    env: { NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const said = new TextDecoder().decode(output.stdout) + new TextDecoder().decode(output.stderr);
-  assert.ok(output.success, said);
-  assert.match(said, /ok \| 1 passed \(4 steps\)/, said);
+  await runSocketSteps("post_to_owner_steps.ts", "1 passed (4 steps)");
 });
