@@ -61,7 +61,8 @@ Deno.test("IsolatePool.call() takes an answer only once the call's job queue dra
     );
     // The worker stopped the call itself: the host's own grace was not needed.
     const took = performance.now() - started;
-    assert.ok(took >= LIMITS.timeoutMs, `it ended after ${took} ms, before the deadline`);
+    // The worker keeps its deadline in `Date.now()`'s whole milliseconds: up to 1 ms early here.
+    assert.ok(took >= LIMITS.timeoutMs - 1, `it ended after ${took} ms, before the deadline`);
     assert.ok(took < LIMITS.timeoutMs + LIMITS.workerGraceMs, `it ended ${took} ms after it began`);
   };
   const stillServes = async () => {
