@@ -212,6 +212,10 @@ async function runCommand(
     if (served) return await run({ io, cwd, installation: served });
     return await runWhereOwned(command.name, typed.args, run, io, cwd);
   } catch (error) {
+    // A word found missing only as the command runs is bad usage all the same.
+    if (error instanceof WordsError) {
+      return refuseUsage(command.name, command.usage, error.message, io);
+    }
     return reportFailure(error, command.name, io);
   }
 }

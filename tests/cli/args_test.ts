@@ -303,6 +303,7 @@ Deno.test("`runCli()` parses each command's words with that command's flags", as
           ],
           [["switch", "x", "off"], "--project <dir> is required"],
           [["projects", "forget"], "forget needs a project folder"],
+          [["mcp"], "--project <dir> is required"],
         ];
         for (const [args, message] of cases) {
           const run = await sync(...args);

@@ -11,6 +11,7 @@
  */
 import type { Command, CommandSummary, CommandWords, PreparedCommand } from "../command.ts";
 import { formatSummaries } from "../format_summaries.ts";
+import { needProject } from "../need.ts";
 
 const OPTIONS = { project: { type: "string" } } as const;
 
@@ -29,7 +30,8 @@ export const mcpCommand: Command = {
   prepare: prepareMcp,
 };
 
-function prepareMcp({ flags }: CommandWords<typeof OPTIONS>): PreparedCommand {
-  const project = flags.project;
+function prepareMcp({ flags, cwd }: CommandWords<typeof OPTIONS>): PreparedCommand {
+  // Resolved here: the serve has no working folder a relative path could mean.
+  const project = needProject(flags.project, cwd);
   return async (context) => (await import("./run_mcp.ts")).runMcp(project, context);
 }

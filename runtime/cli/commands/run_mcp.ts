@@ -13,25 +13,23 @@ import {
   syncHome,
 } from "../../projects/mod.ts";
 import type { CommandContext } from "../command.ts";
-import { needProject } from "../need.ts";
 import { serveOwner } from "../serve_in_background.ts";
 
 /**
  * Runs `sync mcp`: bridges stdio to the owner's `/mcp` for the project until
  * the client goes.
  *
- * @param given `--project` as typed.
+ * @param project The project's folder, resolved from where the person typed the command.
  * @param context Where it writes (stderr only: stdout is the protocol's), and the folder a
  *   relative path starts from.
  * @returns The exit code.
  */
-export async function runMcp(given: string | undefined, context: CommandContext): Promise<number> {
+export async function runMcp(project: string, context: CommandContext): Promise<number> {
   const { io } = context;
-  // Resolved here: the serve has no working folder a relative path could mean.
   // A folder the app would not open is refused here, in its words, before a
   // serve is started for it; the serve asks again (writing included: this
   // process may not write) when the session opens.
-  const project = await openableFolder(needProject(given, context.cwd), {
+  const openable = await openableFolder(project, {
     probeWrite: false,
   });
   const home = syncHome();
@@ -41,7 +39,7 @@ export async function runMcp(given: string | undefined, context: CommandContext)
   const target = async () => {
     const owner = await serveOwner(home, io, "mcp");
     const url = new URL(`${OWNER_SOCKET_ORIGIN}/mcp`);
-    url.searchParams.set("project", project);
+    url.searchParams.set("project", openable);
     const token = await readInstallationToken(home);
     const socket = await ownerSocketClient(home);
     return { url, token, name: `the serve (pid ${owner.pid})`, socket };
