@@ -483,12 +483,10 @@ export class MemoryTransaction {
         // Made now, answered once the generation is read: what the call reads
         // comes after the generation it runs under.
         const made = operation();
-        try {
-          await generation;
-        } catch (error) {
-          made.catch(() => {});
-          throw error;
-        }
+        // Marked handled at once: it may fail before the generation is read,
+        // and its failure is answered below, once the generation is.
+        made.catch(() => {});
+        await generation;
         return await made;
       },
     );

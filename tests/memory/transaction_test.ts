@@ -565,6 +565,22 @@ Deno.test("MemoryTransaction under a generation still being read", async (t) => 
     });
 
     await t.step(
+      "a write refused before the generation is read fails once it is read, and is no stray failure",
+      async () => {
+        const { promise: generation, resolve } = Promise.withResolvers<
+          Awaited<ReturnType<typeof readGeneration>>
+        >();
+        const transaction = new MemoryTransaction(kv, { packageId: "issues", generation });
+        const refused = transaction.write({ key: "issues.issue/4", title: "t\uDC00" });
+        // A whole turn of the event loop passes with the write refused and the
+        // generation unread: an unhandled refusal would fail this test here.
+        await new Promise((next) => setTimeout(next, 0));
+        resolve(await readGeneration(kv, "issues"));
+        await assert.rejects(refused, /unpaired surrogate/);
+      },
+    );
+
+    await t.step(
       "a generation that moved on while it was read still refuses the commit",
       async () => {
         const generation = readGeneration(kv, "issues");
