@@ -47,6 +47,8 @@ export const DOMAIN_RANKS: Readonly<Record<string, number>> = {
   work: 2,
   // The processes Sync starts: it knows nothing of what they are for.
   supervisor: 2,
+  // Standard formats (MIME, iCalendar) parsed in permissionless Workers; knows nothing of who asks.
+  parsers: 2,
   host: 3,
   clock: 4,
   // sync-mcp: what agents reach of a project (memory, work, handlers as tools); calls through the host.
@@ -56,6 +58,8 @@ export const DOMAIN_RANKS: Readonly<Record<string, number>> = {
   author: 4,
   // Agent sessions over ACP; they will sit on host, work, projects and the process supervisor.
   agents: 4,
+  // Devices, their accounts and tasks: the task runner calls through the host, beside the clock.
+  applets: 4,
   lifecycle: 5,
   // What a person sees of the installed packages (lamps, pages): reads the clock, host and packages.
   extensions: 5,

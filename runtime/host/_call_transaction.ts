@@ -130,6 +130,7 @@ export class CallTransaction {
       resolve: resources.resolve,
       workState: resources.workState,
       agents: resources.agents,
+      account: options.account,
     });
     return transaction;
   }

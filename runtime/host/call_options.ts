@@ -65,7 +65,23 @@ export interface CallOptions {
    * is thrown the call's error still learns which receipt the call left.
    */
   onReceipt?: (receipt: Receipt) => void;
+  /**
+   * The device's account a task step reads through (`account.*` host
+   * functions), set by the applets' task runner; absent for every other call,
+   * whose `account.*` calls are refused.
+   */
+  account?: AccountGrant;
 }
+
+/**
+ * What a task step may reach of its device's account: the folder it reads,
+ * or the origin it reaches with the credential the host adds to requests
+ * (never shown to the isolate). `epoch` is the account epoch the run began
+ * under: its commit is refused once the account changed.
+ */
+export type AccountGrant =
+  | { id: string; epoch: number; kind: "folder"; folder: string }
+  | { id: string; epoch: number; kind: "remote"; origin: string; credential: string };
 
 /** What a call uses of the process it runs in; the Host holds these. */
 export interface CallResources {

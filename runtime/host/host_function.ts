@@ -16,6 +16,7 @@ import type { DefinedAgents, WorkOrder } from "../work/mod.ts";
 import type { Occasion, WorkState } from "../extension_api/service.ts";
 import type { Source } from "../types.ts";
 import type { ResolveHost } from "./functions/resolve_host.ts";
+import type { AccountGrant } from "./call_options.ts";
 
 /** Where an order's work stands once a session performs it. */
 export interface PerformedWork {
@@ -83,6 +84,11 @@ export interface HostFunctionContext {
    * Absent for a handler call, which performs them all.
    */
   withheld?: Readonly<Partial<Record<HostFunctionName, () => SyncError>>>;
+  /**
+   * The device's account when the call is a task step; `account.*` host
+   * functions are refused without it.
+   */
+  account?: AccountGrant;
 }
 
 /**
