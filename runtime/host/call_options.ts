@@ -20,6 +20,7 @@ import type { HandlerRateLimit } from "./handler_rate_limit.ts";
 import type { WorkStateReader } from "./host_function.ts";
 import type { LearntReads } from "./learnt_reads.ts";
 import type { ProcessLock } from "./process_lock.ts";
+import type { AccountGrant } from "./account_grant.ts";
 
 /** Options for a handler call (`callHandler`, `call.ts`). */
 export interface CallOptions {
@@ -72,16 +73,6 @@ export interface CallOptions {
    */
   account?: AccountGrant;
 }
-
-/**
- * What a task step may reach of its device's account: the folder it reads,
- * or the origin it reaches with the credential the host adds to requests
- * (never shown to the isolate). `epoch` is the account epoch the run began
- * under: its commit is refused once the account changed.
- */
-export type AccountGrant =
-  | { id: string; epoch: number; kind: "folder"; folder: string }
-  | { id: string; epoch: number; kind: "remote"; origin: string; credential: string };
 
 /** What a call uses of the process it runs in; the Host holds these. */
 export interface CallResources {

@@ -16,7 +16,7 @@ import type { DefinedAgents, WorkOrder } from "../work/mod.ts";
 import type { Occasion, WorkState } from "../extension_api/service.ts";
 import type { Source } from "../types.ts";
 import type { ResolveHost } from "./functions/resolve_host.ts";
-import type { AccountGrant } from "./call_options.ts";
+import type { AccountGrant } from "./account_grant.ts";
 
 /** Where an order's work stands once a session performs it. */
 export interface PerformedWork {

@@ -8,7 +8,7 @@
  * @module
  */
 export type { CallOptions, CallResult, HandlerCaller } from "./call.ts";
-export type { AccountGrant } from "./call_options.ts";
+export type { AccountGrant } from "./account_grant.ts";
 export { findHostFunction } from "./function_table.ts";
 export { netFetch } from "./functions/net_fetch.ts";
 export type { NetFetchOptions } from "./functions/net_fetch.ts";
