@@ -161,7 +161,7 @@ function deviceHint(path: string, message: string): string {
     return `a website device is a site a person opens: "modes": ["website"] with ` +
       `"url": "https://…", and no account or tasks; any other device has no url`;
   }
-  if (/"website"/.test(message)) {
+  if (/website/.test(message)) {
     return `a website device is "modes": ["website"] alone, with a "url" and no account or ` +
       `tasks; a device that reads a source lists "scheduled", "observation" or "on-demand"`;
   }
