@@ -169,6 +169,8 @@ function everyProblem(every: string): string | undefined {
  */
 function websiteProblem(url: string): string | undefined {
   const example = `such as "https://mail.example.com"`;
+  const most = MANIFEST_LIMITS.maxDeviceUrlChars;
+  if (url.length > most) return `is ${url.length} characters long; at most ${most} are allowed`;
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -181,14 +183,8 @@ function websiteProblem(url: string): string | undefined {
   if (parsed.username !== "" || parsed.password !== "") {
     return `${show(url)} holds a user or password; write the address alone, ${example}`;
   }
-  if (url.length > MAX_URL_CHARS) {
-    return `is ${url.length} characters long; at most ${MAX_URL_CHARS} are allowed`;
-  }
   return undefined;
 }
-
-/** The longest `device.url` a manifest may give. */
-const MAX_URL_CHARS = 2000;
 
 /**
  * A value of a fixed list, as zod checks it, with the words this file uses:

@@ -1096,6 +1096,16 @@ Deno.test("`validateManifest()` refuses a bad device, at the field to change", a
       message: "holds a user or password",
     },
     {
+      name: "a website url longer than the limit",
+      manifest: change(
+        website,
+        ["device", "url"],
+        `https://mail.example.com/${"a".repeat(MANIFEST_LIMITS.maxDeviceUrlChars)}`,
+      ),
+      path: "device.url",
+      message: `characters long; at most ${MANIFEST_LIMITS.maxDeviceUrlChars} are allowed`,
+    },
+    {
       name: "a website url that is no URL",
       manifest: change(website, ["device", "url"], "mail.example.com"),
       path: "device.url",
