@@ -10,6 +10,7 @@ import {
   ArchiveError,
   CancelledError,
   ConflictError,
+  FencedError,
   HandlerBusyError,
   HandlerFailedError,
   HandlerResourceError,
@@ -49,6 +50,8 @@ export function httpStatusOf(error: unknown): number {
   if (error instanceof HandlerBusyError) return 409;
   if (error instanceof OwnerGoneError) return 503;
   if (error instanceof ConflictError || error instanceof SupersededError) return 409;
+  // The device's account changed under a task step: fenced off like a superseded call.
+  if (error instanceof FencedError) return 409;
   // The caller itself called the call off; what it was doing is as it was before.
   if (error instanceof CancelledError) return 409;
   // The agent waits for a person to sign in to it, outside Sync.

@@ -188,6 +188,15 @@ export class SupersededError extends SyncError {
   override name = "SupersededError";
 }
 
+/**
+ * The device's account changed (connected anew, disconnected, or the device
+ * reset) while a task step ran under the old one; nothing of it was committed.
+ */
+export class FencedError extends SyncError {
+  /** `"FencedError"`: the name receipts, reports and the API show with the message. */
+  override name = "FencedError";
+}
+
 /** Another writer changed the same entry first. */
 export class ConflictError extends SyncError {
   /** `"ConflictError"`: the name receipts, reports and the API show with the message. */

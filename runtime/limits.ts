@@ -267,6 +267,11 @@ export interface ManifestLimits {
   maxAgentSchemaDepth: number;
   /** Bytes of an `agent.input` or `agent.output` JSON Schema, as JSON. */
   maxAgentSchemaBytes: number;
+  /**
+   * Characters of a website device's `device.url`: an address a person
+   * opens, shown on the device's view, not a place to carry data.
+   */
+  maxDeviceUrlChars: number;
 }
 
 /** The limits every manifest is held to. */
@@ -274,6 +279,7 @@ export const MANIFEST_LIMITS: Readonly<ManifestLimits> = Object.freeze({
   maxHandlers: 256,
   maxAgentSchemaDepth: 32,
   maxAgentSchemaBytes: 64 * 1024,
+  maxDeviceUrlChars: 2000,
 });
 
 /** Limits on the projects an installation keeps track of. */

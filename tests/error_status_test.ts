@@ -26,6 +26,7 @@ const EXPECTED: Record<string, { error: Error; status: number; exit: number }> =
   HandlerBusyError: { error: new errors.HandlerBusyError("x"), status: 409, exit: 1 },
   RateLimitedError: { error: new errors.RateLimitedError("x"), status: 429, exit: 1 },
   SupersededError: { error: new errors.SupersededError("x"), status: 409, exit: 1 },
+  FencedError: { error: new errors.FencedError("x"), status: 409, exit: 1 },
   ConflictError: { error: new errors.ConflictError("x"), status: 409, exit: 1 },
   CancelledError: { error: new errors.CancelledError("x"), status: 409, exit: 1 },
   LifecycleFailedError: { error: new errors.LifecycleFailedError("x"), status: 422, exit: 1 },

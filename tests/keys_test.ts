@@ -316,6 +316,7 @@ Deno.test("the keys.ts builders answer the shapes stored data is under", async (
     assert.deepEqual(memoryKeys.recordsPrefix(), ["record"]);
     assert.deepEqual(memoryKeys.contentChunkKey("a.b/c", "id", 2), ["content", "a.b/c", "id", 2]);
     assert.deepEqual(memoryKeys.generationKey("issues"), ["generation", "issues"]);
+    assert.deepEqual(memoryKeys.accountEpochKey("mail"), ["account_epoch", "mail"]);
   });
 
   await t.step("host", () => {

@@ -48,6 +48,10 @@ export function begunBy(
       return `Begun by ${who} on the clock${time}`;
     case "lifecycle":
       return `Begun by ${who} ${momentWords(occasion.moment, source.extensionName)}${time}`;
+    case "task": {
+      const task = occasion.task ? `${occasion.task.name} task` : "task";
+      return `Begun by ${who} in its device's ${task}${time}`;
+    }
     case "agent":
     case "extension": {
       const caller = source.calledBy && source.calledBy.kind !== "handler"

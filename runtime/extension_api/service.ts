@@ -50,7 +50,7 @@
  * The version of this surface, [semver](https://semver.org). A minor version
  * adds; a major version changes or removes.
  */
-export const API_VERSION = "1.1.0";
+export const API_VERSION = "2.0.0";
 
 // ---------------------------------------------------------------------------
 // Values that cross.
@@ -231,7 +231,7 @@ export interface NetResponse {
 // Occasions and handlers.
 
 /** Why a handler was called. */
-export type OccasionKind = "clock" | "extension" | "agent" | "lifecycle";
+export type OccasionKind = "clock" | "extension" | "agent" | "lifecycle" | "task";
 
 /** A lifecycle moment: after install, before removal, when the project is opened. */
 export type LifecycleMoment = "installed" | "removed" | "opened";
@@ -239,13 +239,70 @@ export type LifecycleMoment = "installed" | "removed" | "opened";
 /**
  * The occasion a handler is told about, its second argument: `clock` (its
  * schedule row came due), `extension` (a person or another extension called
- * it), `agent` (an agent called its tool), `lifecycle` (with `moment`).
+ * it), `agent` (an agent called its tool), `lifecycle` (with `moment`),
+ * `task` (a step of its device's task, with `task`).
  */
 export interface Occasion {
   /** Why the handler was called. */
   kind: OccasionKind;
   /** For `lifecycle` only. */
   moment?: LifecycleMoment;
+  /** For `task` only: which of the device's tasks, and which step of which attempt. */
+  task?: TaskOccasion;
+}
+
+/**
+ * The step of a device's task a handler is called for (`occasion.task`). An
+ * attempt is one run of the task; it takes one step, and one more each time a
+ * step answers `continue` ({@linkcode TaskStepAnswer}).
+ */
+export interface TaskOccasion {
+  /** The task the manifest's `device.tasks` declares. */
+  name: "sync" | "analyze";
+  /** The attempt's id, the same for each of its steps. */
+  attempt: string;
+  /** The step within the attempt, from 1. */
+  step: number;
+  /** What began the attempt: `schedule`, `observation`, `person`, `agent` or `retry`. */
+  trigger: string;
+}
+
+/**
+ * How much of the device's source a task step read: `read` items of `of`
+ * (`null` while the whole is unknown), `failed` of them unread, and why each
+ * failed, when told. Unknown stays unknown: a step that cannot count the
+ * whole says `of: null` rather than guessing.
+ */
+export interface Coverage {
+  /** Items read, such as messages or events. */
+  read: number;
+  /** Items there are to read; `null` when unknown. */
+  of: number | null;
+  /** Items that could not be read. */
+  failed: number;
+  /** Why items failed, by item (a path or an id), when the step tells. */
+  reasons?: { item: string; reason: string }[];
+}
+
+/**
+ * What a task handler answers for one step. With `continue`, the runner calls
+ * it again in the same attempt with the payload `{ continue: <that value> }`
+ * (at most 64 KiB of JSON), so long work is done in bounded steps, each
+ * committed on its own; without it, the attempt is done. `coverage` says how
+ * much of the source this step read.
+ *
+ * ```ts
+ * "mail.sync": async (payload: { continue?: { cursor: string } }) => {
+ *   const page = await readSome(payload?.continue?.cursor);
+ *   return page.next ? { continue: { cursor: page.next } } : { coverage: page.coverage };
+ * },
+ * ```
+ */
+export interface TaskStepAnswer {
+  /** Present to be called again in the same attempt, with this value as `payload.continue`. */
+  continue?: JsonValue;
+  /** How much of the source this step read. */
+  coverage?: Coverage;
 }
 
 /**

@@ -247,6 +247,7 @@ const OCCASION_WORDS: ReadonlyMap<Receipt["occasion"]["kind"], string> = new Map
   ["extension", "called by a person or a screen"],
   ["agent", "called by an agent"],
   ["lifecycle", "at a lifecycle moment"],
+  ["task", "in its device's task"],
 ]);
 
 /** Options for {@linkcode readLamp}. */

@@ -109,6 +109,8 @@ export class CallTransaction {
       packageId: id,
       project,
       generation,
+      // A task step's writes stand only while its device's account is the one it read.
+      accountEpoch: options.account?.epoch,
       // Each revision the call writes keeps the receipt's id.
       receiptId: this.#receiptId,
       now: () => new Date(resources.now()),
@@ -170,7 +172,8 @@ export class CallTransaction {
    * ended unused.
    *
    * @returns The records the commit wrote or removed; empty when it wrote nothing.
-   * @throws {SupersededError} when the generation moved on; what the commit refuses.
+   * @throws {SupersededError} when the generation moved on; `FencedError` when the
+   *   account epoch of a task step moved on; what the commit refuses.
    */
   async commit(): Promise<readonly RecordChange[]> {
     if (this.#staging || this.#options.generation) {

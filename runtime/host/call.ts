@@ -64,6 +64,8 @@ export interface HandlerCaller {
    * @throws {HandlerTimeoutError | HandlerResourceError | HandlerFailedError} when the handler
    *   runs too long, past its memory or stack cap, or throws.
    * @throws {SupersededError} when the generation moved on while it ran.
+   * @throws {FencedError} when `options.account` is given and the device's account changed
+   *   while it ran.
    * @throws {CancelledError} when `options.signal` aborted before the call committed.
    */
   callHandler(

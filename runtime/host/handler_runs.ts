@@ -25,6 +25,7 @@
  */
 import {
   ApprovalRequiredError,
+  FencedError,
   HandlerBusyError,
   NotFoundError,
   RateLimitedError,
@@ -44,6 +45,7 @@ export const FAILING_AFTER = 3;
 /** Errors a call is refused with, which say nothing about the handler's code. */
 const REFUSALS: ReadonlySet<string> = new Set([
   SupersededError.name,
+  FencedError.name,
   HandlerBusyError.name,
   RateLimitedError.name,
   ApprovalRequiredError.name,

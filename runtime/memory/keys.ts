@@ -1,7 +1,7 @@
 /**
  * Every Deno KV key of a project's memory (`<project>/.sync/memory.kv`): a
- * record's metadata, the chunks of its content, and each package's
- * generation. Keys are built here and nowhere else, so their shapes — which
+ * record's metadata, the chunks of its content, each package's generation
+ * and each device's account epoch. Keys are built here and nowhere else, so their shapes — which
  * memory already written, and carried along with its project, must keep
  * matching — can be read in one place.
  *
@@ -11,6 +11,7 @@
 const RECORD = "record";
 const CONTENT = "content";
 const GENERATION = "generation";
+const ACCOUNT_EPOCH = "account_epoch";
 
 /**
  * Key of a record's metadata.
@@ -47,12 +48,23 @@ export function generationKey(packageId: string): Deno.KvKey {
 }
 
 /**
- * Whether a key is one of the records' own (metadata, content or a
- * generation): entries other domains stage beside records, such as work
- * orders, may never land there.
+ * Key of a package's account epoch: how many times its device's account
+ * changed in the project, beside the records a task step's commit fences by it.
+ *
+ * @param packageId The package id.
+ */
+export function accountEpochKey(packageId: string): Deno.KvKey {
+  return [ACCOUNT_EPOCH, packageId];
+}
+
+/**
+ * Whether a key is one of the records' own (metadata, content, a generation
+ * or an account epoch): entries other domains stage beside records, such as
+ * work orders, may never land there.
  *
  * @param key A key of project memory.
  */
 export function isRecordSpaceKey(key: Deno.KvKey): boolean {
-  return key[0] === RECORD || key[0] === CONTENT || key[0] === GENERATION;
+  return key[0] === RECORD || key[0] === CONTENT || key[0] === GENERATION ||
+    key[0] === ACCOUNT_EPOCH;
 }

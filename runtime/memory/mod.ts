@@ -1,6 +1,7 @@
 /**
  * Project memory: records in the project's own KV, the transaction a handler call writes
- * through, what a package may read and write, and the generation that fences writers.
+ * through, what a package may read and write, and the generation and account epoch that
+ * fence writers.
  *
  * This file is the domain's public entry: other domains import from it, never
  * from the files behind it.
@@ -8,6 +9,7 @@
  * @module
  */
 export { MemoryAccess } from "./access.ts";
+export { bumpAccountEpoch, readAccountEpoch } from "./account_epoch.ts";
 export { bumpGeneration, readGeneration } from "./generation.ts";
 export type { Generation } from "./generation.ts";
 export { ProjectMemories } from "./project_memories.ts";

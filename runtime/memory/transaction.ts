@@ -3,7 +3,8 @@
  * removals are staged, reads see them (the call reads its own writes), and
  * `commit()` applies them in one Deno KV atomic operation, only if no record
  * they were based on changed and the package's generation is still the one the
- * call started under. A call that fails or is superseded leaves nothing.
+ * call started under — and, for a device's task step, its account epoch the one
+ * the step began under. A call that fails, is superseded or fenced leaves nothing.
  *
  * Other domains stage their own entries beside the records through
  * {@linkcode MemoryTransaction.stageEntry} — the work a call orders is one,
@@ -15,9 +16,21 @@
  * @module
  */
 
-import { ConflictError, PayloadTooLargeError, SupersededError, SyncError } from "../errors.ts";
+import {
+  ConflictError,
+  FencedError,
+  PayloadTooLargeError,
+  SupersededError,
+  SyncError,
+} from "../errors.ts";
 import type { Generation } from "./generation.ts";
-import { contentChunkKey, generationKey, isRecordSpaceKey, recordKey } from "./keys.ts";
+import {
+  accountEpochKey,
+  contentChunkKey,
+  generationKey,
+  isRecordSpaceKey,
+  recordKey,
+} from "./keys.ts";
 import {
   encodeStoredRecord,
   listRecordPage,
@@ -46,7 +59,7 @@ export interface TransactionLimits {
   maxBytes: number;
   /** Sets and deletes in the commit. */
   maxMutations: number;
-  /** Checks in the commit: one per record changed, one for the generation. */
+  /** Checks in the commit: one per record changed, one for the generation, one for an epoch. */
   maxChecks: number;
   /** Encoded size of the keys the commit sets or deletes, in bytes (KV allows 80 KiB). */
   maxMutationKeyBytes: number;
@@ -79,6 +92,14 @@ export interface MemoryTransactionOptions {
    * answer only once it is read (or fail as it failed).
    */
   generation?: Generation | Promise<Generation>;
+  /**
+   * For a device's task step: the account epoch the step began under
+   * (`AccountGrant.epoch`); requires `packageId`. A commit that writes
+   * checks, in the same atomic operation, that the package's account epoch
+   * is still this, and is refused with `FencedError` otherwise. A
+   * transaction that staged nothing has nothing to fence, and does not read it.
+   */
+  accountEpoch?: number;
   /** Writer recorded as `updatedBy` when there is no `packageId`; defaults to `person`. */
   by?: string;
   /** Clock for `updatedAt`. */
@@ -194,6 +215,8 @@ export class MemoryTransaction {
   #generation: Generation | null;
   /** The generation while it is still being read; null once read, or when there is none. */
   #generationRead: Promise<Generation> | null = null;
+  /** The account epoch a task step began under; null for any other call. */
+  #accountEpoch: number | null;
   #writer: string;
   #now: () => Date;
   #cursors: RecordCursors | undefined;
@@ -210,12 +233,24 @@ export class MemoryTransaction {
    * @param kv The project's memory KV.
    * @param options The calling package and the generation its call started
    *   under (or the person writing), and the clock.
-   * @throws {TypeError} when `packageId` is given without `generation`.
+   * @throws {TypeError} when `packageId` is given without `generation`, or
+   *   `accountEpoch` without `packageId` or as anything but a whole number from 0.
    */
   constructor(kv: Deno.Kv, options: MemoryTransactionOptions = {}) {
     if (options.packageId !== undefined && options.generation === undefined) {
       throw new TypeError("A package's transaction needs the generation its call started under.");
     }
+    if (options.accountEpoch !== undefined) {
+      if (options.packageId === undefined) {
+        throw new TypeError("An account epoch fences a package's transaction; give its packageId.");
+      }
+      if (!Number.isSafeInteger(options.accountEpoch) || options.accountEpoch < 0) {
+        throw new TypeError(
+          `An account epoch is a whole number from 0, got ${String(options.accountEpoch)}.`,
+        );
+      }
+    }
+    this.#accountEpoch = options.accountEpoch ?? null;
     this.#kv = kv;
     this.#packageId = options.packageId ?? null;
     this.#project = options.project ?? null;
@@ -449,12 +484,14 @@ export class MemoryTransaction {
 
   /**
    * Applies every staged change in one atomic operation. Refuses, writing
-   * nothing, with `SupersededError` when the package's generation moved on
-   * and with `ConflictError` when a record a change was based on was written
-   * by someone else first. The transaction is finished either way.
+   * nothing, with `SupersededError` when the package's generation moved on,
+   * with `FencedError` when a task step's account epoch moved on, and with
+   * `ConflictError` when a record a change was based on was written by
+   * someone else first. The transaction is finished either way.
    *
    * @returns The versionstamp, and the keys written and removed.
    * @throws {SupersededError} when the package's generation moved on.
+   * @throws {FencedError} when the account epoch the step began under moved on.
    * @throws {ConflictError} when another writer changed a record first.
    */
   commit(): Promise<CommitResult> {
@@ -550,9 +587,14 @@ export class MemoryTransaction {
     this.#staged.set(key, { ...staged, cost });
   }
 
-  /** Checks in the commit as staged so far: one per record, one for the generation. */
+  /** Checks in the commit as staged so far: one per record, and the fences'. */
   #checkCount(): number {
-    return this.#staged.size + (this.#packageId === null ? 0 : 1);
+    return this.#staged.size + this.#fenceChecks();
+  }
+
+  /** The checks a commit makes besides the records': the generation's, the account epoch's. */
+  #fenceChecks(): number {
+    return (this.#packageId === null ? 0 : 1) + (this.#accountEpoch === null ? 0 : 1);
   }
 
   /**
@@ -572,7 +614,7 @@ export class MemoryTransaction {
       );
     }
     if (checks > TRANSACTION_LIMITS.maxChecks) {
-      const most = TRANSACTION_LIMITS.maxChecks - (this.#packageId === null ? 0 : 1);
+      const most = TRANSACTION_LIMITS.maxChecks - this.#fenceChecks();
       throw refuse(`one call may change at most ${most} records`);
     }
     if (total.mutations > TRANSACTION_LIMITS.maxMutations) {
@@ -617,6 +659,14 @@ export class MemoryTransaction {
         versionstamp: this.#generation!.versionstamp,
       });
     }
+    if (this.#accountEpoch !== null) {
+      // The epoch is a number, and a check compares versionstamps: the
+      // versionstamp of the entry read now, if it holds the step's epoch, is
+      // the one that proves it unchanged when the commit lands.
+      const epoch = await this.#kv.get<number>(accountEpochKey(this.#packageId!));
+      if ((epoch.value ?? 0) !== this.#accountEpoch) throw await this.#explainRefusal();
+      atomic.check({ key: accountEpochKey(this.#packageId!), versionstamp: epoch.versionstamp });
+    }
     const written: string[] = [];
     const removed: string[] = [];
     const changes: RecordChange[] = [];
@@ -656,6 +706,16 @@ export class MemoryTransaction {
           `The package ${quote(this.#packageId)} was paused, removed or updated while the call ` +
             `ran; nothing was committed (generation ${this.#generation!.value}, ` +
             `now ${now.value ?? 0}).`,
+        );
+      }
+    }
+    if (this.#accountEpoch !== null) {
+      const now = await this.#kv.get<number>(accountEpochKey(this.#packageId!));
+      if ((now.value ?? 0) !== this.#accountEpoch) {
+        return new FencedError(
+          `The package ${quote(this.#packageId!)} read an account that is no longer its ` +
+            `device's: the device's account changed while this run was going; nothing of it ` +
+            `was kept (account epoch ${this.#accountEpoch}, now ${now.value ?? 0}).`,
         );
       }
     }

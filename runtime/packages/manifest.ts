@@ -25,7 +25,34 @@ import { parseEvery } from "./every.ts";
 import { inheritedName, PACKAGE_ID_PATTERN, syncOwnIdProblem } from "../internal/package_id.ts";
 
 /** The permissions a manifest may declare besides `net:<host>`. */
-export const PERMISSIONS = ["background", "schedule", "work.agent", "host.processes"] as const;
+export const PERMISSIONS = [
+  "background",
+  "schedule",
+  "work.agent",
+  "host.processes",
+  "account.folder",
+  "account.remote",
+] as const;
+
+/**
+ * How a device works, as its `modes` list them: `scheduled` (its tasks run on
+ * their intervals), `observation` (a task runs when its folder changes),
+ * `on-demand` (a person or an agent runs a task), `website` (it is a site a
+ * person opens, and nothing runs).
+ */
+export const DEVICE_MODES = ["scheduled", "observation", "on-demand", "website"] as const;
+
+/** The tasks a device may declare: `sync` reads the source; `analyze` is reserved for later. */
+export const TASK_NAMES = ["sync", "analyze"] as const;
+
+/** What a device's account is: a folder a person picks, or a remote host they sign in to. */
+export const ACCOUNT_KINDS = ["folder", "remote"] as const;
+
+/** The permission each kind of account needs. */
+const ACCOUNT_PERMISSIONS: Record<AccountKind, string> = {
+  folder: "account.folder",
+  remote: "account.remote",
+};
 
 /** Most rows a `schedule` may have. */
 export const MAX_SCHEDULE_ROWS = 32;
@@ -133,6 +160,49 @@ function everyProblem(every: string): string | undefined {
     if (error instanceof InvalidInputError) return error.message;
     throw error;
   }
+}
+
+/**
+ * A website device's address: `https` only, so what the device view opens is
+ * what the manifest says, and without a user or password, which a manifest
+ * is no place for.
+ */
+function websiteProblem(url: string): string | undefined {
+  const example = `such as "https://mail.example.com"`;
+  const most = MANIFEST_LIMITS.maxDeviceUrlChars;
+  if (url.length > most) return `is ${url.length} characters long; at most ${most} are allowed`;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return `${show(url)} is not a URL; expected an https address, ${example}`;
+  }
+  if (parsed.protocol !== "https:") {
+    return `${show(url)} is not https; expected an https address, ${example}`;
+  }
+  if (parsed.username !== "" || parsed.password !== "") {
+    return `${show(url)} holds a user or password; write the address alone, ${example}`;
+  }
+  return undefined;
+}
+
+/**
+ * A value of a fixed list, as zod checks it, with the words this file uses:
+ * a missing value is left to `fromZod` ("required field … is missing").
+ */
+function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.enum(values, {
+    error: (issue) => issue.input === undefined ? undefined : oneOfProblem(issue.input, values),
+  });
+}
+
+function oneOfProblem(value: unknown, values: readonly string[]): string {
+  const shown = values.map((v) => show(v));
+  const expected = `expected ${shown.slice(0, -1).join(", ")} or ${shown[shown.length - 1]}`;
+  const guess = typeof value === "string" ? didYouMean(value, values) : undefined;
+  return guess === undefined
+    ? `${expected}, got ${show(value)}`
+    : `${expected}, got ${show(value)} (did you mean ${show(guess)}?)`;
 }
 
 function permissionProblem(permission: string): string | undefined {
@@ -268,6 +338,33 @@ const hostShape = {
   processes: z.array(z.strictObject(processShape)).optional(),
 };
 
+const taskShape = {
+  handler: z.string(),
+  description: text(lengthProblem(1, 300)),
+  every: text(everyProblem).optional(),
+};
+
+const tasksShape = {
+  sync: z.strictObject(taskShape).optional(),
+  analyze: z.strictObject(taskShape).optional(),
+} satisfies Record<TaskName, unknown>;
+
+const deviceAccountShape = {
+  kind: oneOf(ACCOUNT_KINDS),
+  description: text(lengthProblem(1, 300)),
+};
+
+const deviceShape = {
+  name: text(lengthProblem(1, 80)),
+  description: text(lengthProblem(1, 300)),
+  modes: z.array(oneOf(DEVICE_MODES)).min(1, {
+    error: `is empty; expected one or more of ${DEVICE_MODES.map((m) => show(m)).join(", ")}`,
+  }),
+  account: z.strictObject(deviceAccountShape).optional(),
+  tasks: z.strictObject(tasksShape).default({}),
+  url: text(websiteProblem).optional(),
+};
+
 const manifestShape = {
   id: text(idProblem),
   name: text(lengthProblem(1, 80)),
@@ -282,6 +379,7 @@ const manifestShape = {
   types: z.array(text(typesPathProblem)).optional(),
   prompt: text(relativePathProblem).optional(),
   host: z.strictObject(hostShape).optional(),
+  device: z.strictObject(deviceShape).optional(),
 };
 
 const manifestSchema = z.strictObject(manifestShape);
@@ -320,6 +418,8 @@ export interface Manifest {
   prompt?: string;
   /** What the package asks of the host besides handler calls. */
   host?: ManifestHost;
+  /** Present when the package is an applet: the source in the world it reads. */
+  device?: DeviceDeclaration;
 }
 
 /** One entry of `handlers`: what the handler does and, optionally, its agent tool. */
@@ -369,6 +469,60 @@ export interface HostProcess {
   program: string;
   /** Its arguments. */
   args?: string[];
+}
+
+/** How a device works; see {@linkcode DEVICE_MODES}. */
+export type DeviceMode = (typeof DEVICE_MODES)[number];
+
+/** What a device's account is; see {@linkcode ACCOUNT_KINDS}. */
+export type AccountKind = (typeof ACCOUNT_KINDS)[number];
+
+/** A task a device may declare; see {@linkcode TASK_NAMES}. */
+export type TaskName = (typeof TASK_NAMES)[number];
+
+/**
+ * The `device` field: the source in the world the package reads (a mailbox, a
+ * calendar, a tracker), one per package. Its tasks, account and records share
+ * the package's identity in a project.
+ */
+export interface DeviceDeclaration {
+  /** The device's name as a person sees it, 1 to 80 characters, such as `Mail`. */
+  name: string;
+  /** What it reads, 1 to 300 characters. */
+  description: string;
+  /**
+   * How it works: one or more of `scheduled`, `observation`, `on-demand`, or
+   * `website` alone. `observation` needs a folder account; `scheduled` needs
+   * `every` on each task.
+   */
+  modes: DeviceMode[];
+  /** What a person connects for it to read; absent for a website device only. */
+  account?: DeviceAccountDeclaration;
+  /** Its tasks by name: `sync` unless it is a website, `analyze` when declared; `{}` when absent. */
+  tasks: Partial<Record<TaskName, TaskDeclaration>>;
+  /** A website device's `https` address; present for a website device only. */
+  url?: string;
+}
+
+/** The account a device reads, as its manifest asks a person for it. */
+export interface DeviceAccountDeclaration {
+  /**
+   * `folder` (a folder a person picks; permission `account.folder`) or
+   * `remote` (a host a person gives with a credential; permission `account.remote`).
+   */
+  kind: AccountKind;
+  /** What to connect, in the words the connect dialog shows: 1 to 300 characters. */
+  description: string;
+}
+
+/** One of a device's tasks: the handler each of its steps calls. */
+export interface TaskDeclaration {
+  /** A handler the manifest declares under `handlers`. */
+  handler: string;
+  /** What the task does, 1 to 300 characters. */
+  description: string;
+  /** Its interval, such as `15m`, as a schedule row's; required on every task of a `scheduled` device. */
+  every?: string;
 }
 
 // The moments a manifest's `lifecycle` names are the ones the extension API tells a handler.
@@ -640,6 +794,133 @@ function crossFieldIssues(raw: Record<string, unknown>): Array<{
     });
   }
 
+  if (isRecord(raw.device)) {
+    issues.push(...deviceIssues(raw.device, { has, handlersKnown, handlers, undeclared }));
+  }
+
+  return issues;
+}
+
+/** What {@linkcode deviceIssues} needs to know of the rest of the manifest. */
+interface DeviceContext {
+  /** Whether the manifest declares a permission (true while `permissions` is malformed). */
+  has: (permission: string) => boolean;
+  /** Whether `handlers` is well-formed enough to say a name is not declared. */
+  handlersKnown: boolean;
+  /** The declared handler names. */
+  handlers: string[];
+  /** The message for a name that is not a declared handler. */
+  undeclared: (name: string) => string;
+}
+
+/** The rules of `device` that involve more than one value; reads the raw document. */
+function deviceIssues(
+  device: Record<string, unknown>,
+  context: DeviceContext,
+): Array<{ path: PathSegment[]; message: string }> {
+  const issues: Array<{ path: PathSegment[]; message: string }> = [];
+  const add = (path: PathSegment[], message: string) =>
+    issues.push({ path: ["device", ...path], message });
+
+  // Modes the rules can go by: only when `modes` is a list; the schema says what else is wrong.
+  const modes = Array.isArray(device.modes) ? device.modes : undefined;
+  const firstAt = new Map<unknown, number>();
+  modes?.forEach((mode, i) => {
+    const first = firstAt.get(mode);
+    if (first === undefined) firstAt.set(mode, i);
+    else add(["modes", i], `${show(mode)} is listed twice (also device.modes[${first}])`);
+  });
+  const website = firstAt.has("website");
+  const account = isRecord(device.account) ? device.account : undefined;
+  const tasks = isRecord(device.tasks) ? device.tasks : undefined;
+
+  if (website) {
+    if (firstAt.size > 1) {
+      add(
+        ["modes"],
+        `"website" stands alone: a website device is a site a person opens, and nothing of it ` +
+          `runs; list "website" alone, or drop it`,
+      );
+    }
+    if (device.url === undefined) {
+      add(
+        ["url"],
+        `required field "url" is missing: a website device opens at its https address, ` +
+          `such as "https://mail.example.com"`,
+      );
+    }
+    if (device.account !== undefined) {
+      add(["account"], `a website device has no account to read; remove "account"`);
+    }
+    if (device.tasks !== undefined) {
+      add(["tasks"], `a website device runs no tasks; remove "tasks"`);
+    }
+  } else if (modes !== undefined && modes.length > 0) {
+    if (device.url !== undefined) {
+      add(
+        ["url"],
+        `only a website device has a url; add "website" to modes alone, or remove "url"`,
+      );
+    }
+    if (device.account === undefined) {
+      add(
+        ["account"],
+        `required field "account" is missing: a device reads an account a person connects, ` +
+          `{ "kind": "folder" | "remote", "description": "…" }`,
+      );
+    }
+    if (device.tasks === undefined) {
+      add(
+        ["tasks"],
+        `required field "tasks" is missing: a device reads its source with a sync task, ` +
+          `{ "sync": { "handler": "…", "description": "…" } }`,
+      );
+    } else if (tasks !== undefined && tasks.sync === undefined) {
+      add(
+        ["tasks", "sync"],
+        `required field "sync" is missing: a device reads its source with a sync task, ` +
+          `{ "handler": "…", "description": "…" }`,
+      );
+    }
+  }
+
+  if (account !== undefined && typeof account.kind === "string") {
+    const permission = ACCOUNT_PERMISSIONS[account.kind as keyof typeof ACCOUNT_PERMISSIONS];
+    if (permission !== undefined && !context.has(permission)) {
+      issues.push({
+        path: ["permissions"],
+        message: `a ${account.kind} account (device.account) needs the ${permission} permission`,
+      });
+    }
+    const observation = modes?.indexOf("observation") ?? -1;
+    if (observation !== -1 && account.kind !== "folder") {
+      add(
+        ["modes", observation],
+        `"observation" watches a folder for changes, and this device's account is ` +
+          `${show(account.kind)}; use a folder account, or drop "observation"`,
+      );
+    }
+  }
+
+  if (tasks !== undefined) {
+    for (const name of TASK_NAMES) {
+      const task = tasks[name];
+      if (!isRecord(task)) continue;
+      if (
+        context.handlersKnown && typeof task.handler === "string" &&
+        !context.handlers.includes(task.handler)
+      ) {
+        add(["tasks", name, "handler"], context.undeclared(task.handler));
+      }
+      if (firstAt.has("scheduled") && task.every === undefined) {
+        add(
+          ["tasks", name, "every"],
+          `required field "every" is missing: a scheduled device runs each task on its ` +
+            `interval, such as "15m"`,
+        );
+      }
+    }
+  }
   return issues;
 }
 
@@ -665,6 +946,15 @@ function knownFields(path: PathSegment[]): readonly string[] {
       return Object.keys(hostShape);
     case "host/processes/[]":
       return Object.keys(processShape);
+    case "device":
+      return Object.keys(deviceShape);
+    case "device/account":
+      return Object.keys(deviceAccountShape);
+    case "device/tasks":
+      return Object.keys(tasksShape);
+    case "device/tasks/sync":
+    case "device/tasks/analyze":
+      return Object.keys(taskShape);
     default:
       return [];
   }
@@ -682,6 +972,13 @@ function fromZod(issue: z.core.$ZodIssue): Array<{ path: PathSegment[]; message:
           : `unknown field ${show(key)}; expected ${known.map((k) => show(k)).join(", ")}`;
         return { path: [...path, key], message };
       });
+    }
+    case "invalid_value": {
+      const last = path[path.length - 1];
+      if (issue.input === undefined && typeof last === "string") {
+        return [{ path, message: `required field ${show(last)} is missing` }];
+      }
+      return [{ path, message: issue.message }];
     }
     case "invalid_type": {
       const last = path[path.length - 1];

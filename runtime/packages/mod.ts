@@ -19,14 +19,21 @@ export { approvalsPrefix, packagesChangedKey } from "./keys.ts";
 export { declaredHosts, parseManifest, validateManifest } from "./manifest.ts";
 export { isPackageId, notAPackageId } from "../internal/package_id.ts";
 export { packageFile, readPackageText } from "./package_file.ts";
+export { ACCOUNT_KINDS, DEVICE_MODES, TASK_NAMES } from "./manifest.ts";
 export type {
+  AccountKind,
   AgentTool,
+  DeviceAccountDeclaration,
+  DeviceDeclaration,
+  DeviceMode,
   HostProcess,
   LifecycleMoment,
   Manifest,
   ManifestHandler,
   ManifestHost,
   ScheduleRow,
+  TaskDeclaration,
+  TaskName,
 } from "./manifest.ts";
 export { describePermission } from "./permission_text.ts";
 export { runNowRefusal } from "./run_refusal.ts";

@@ -38,6 +38,10 @@ export function describePermission(permission: string): string {
       return "may order agent sessions, which spend your agent's tokens, even while you are away";
     case "host.processes":
       return "may start the programs it declares on this machine, each with full user access";
+    case "account.folder":
+      return "may read a folder you connect, read-only";
+    case "account.remote":
+      return "may reach the host you connect, with the credential you give";
     default:
       return "unknown permission";
   }

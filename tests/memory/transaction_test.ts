@@ -1,12 +1,14 @@
 import assert from "node:assert/strict";
 import {
   ConflictError,
+  FencedError,
   InvalidInputError,
   PayloadTooLargeError,
   SupersededError,
   SyncError,
 } from "../../runtime/errors.ts";
 import { bumpGeneration, readGeneration } from "../../runtime/memory/generation.ts";
+import { bumpAccountEpoch, readAccountEpoch } from "../../runtime/memory/account_epoch.ts";
 import { MemoryTransaction, TRANSACTION_LIMITS } from "../../runtime/memory/transaction.ts";
 import { getContent, getRecord, listRecords } from "../../runtime/memory/store.ts";
 import { contentChunkKey } from "../../runtime/memory/keys.ts";
@@ -434,20 +436,29 @@ Deno.test("MemoryTransaction.stageEntry() commits entries with the records, or n
     assert.deepEqual(await everything(kv), []);
   });
 
-  await t.step("a record's, a chunk's or a generation's key is never an entry", async () => {
-    using kv = await Deno.openKv(":memory:");
-    const tx = await begin(kv);
-    for (const key of [["record", "issues.issue/1"], ["content", "x"], ["generation", "issues"]]) {
-      await assert.rejects(() => tx.stageEntry(key, bytes("x"), "work.order()"), TypeError);
-    }
-    await assert.rejects(
-      () =>
-        tx.stageEntry(OUTBOX, bytes("x"), "work.order()").then(() =>
-          tx.stageEntry(OUTBOX, bytes("y"), "work.order()")
-        ),
-      /staged \["work_order"\] already/,
-    );
-  });
+  await t.step(
+    "a record's, a chunk's, a generation's or an epoch's key is never an entry",
+    async () => {
+      using kv = await Deno.openKv(":memory:");
+      const tx = await begin(kv);
+      const keys = [
+        ["record", "issues.issue/1"],
+        ["content", "x"],
+        ["generation", "issues"],
+        ["account_epoch", "issues"],
+      ];
+      for (const key of keys) {
+        await assert.rejects(() => tx.stageEntry(key, bytes("x"), "work.order()"), TypeError);
+      }
+      await assert.rejects(
+        () =>
+          tx.stageEntry(OUTBOX, bytes("x"), "work.order()").then(() =>
+            tx.stageEntry(OUTBOX, bytes("y"), "work.order()")
+          ),
+        /staged \["work_order"\] already/,
+      );
+    },
+  );
 
   await t.step(
     "an entry past one value, or past the commit with the records, is refused",
@@ -593,4 +604,154 @@ Deno.test("MemoryTransaction under a generation still being read", async (t) => 
   } finally {
     kv.close();
   }
+});
+
+/** A transaction as the host opens one for a step of package `packageId`'s device task. */
+async function beginStep(kv: Deno.Kv, packageId = "mail"): Promise<MemoryTransaction> {
+  return new MemoryTransaction(kv, {
+    packageId,
+    generation: await readGeneration(kv, packageId),
+    accountEpoch: await readAccountEpoch(kv, packageId),
+    now: fakeClock("2025-03-02T10:00:00.000Z"),
+  });
+}
+
+Deno.test("`MemoryTransaction.commit()` is fenced by the account epoch a task step began under", async (t) => {
+  await t.step("a step commits while the epoch is the one it began under", async () => {
+    using kv = await Deno.openKv(":memory:");
+    await bumpAccountEpoch(kv, "mail");
+    const tx = await beginStep(kv);
+    await tx.write({ key: "mail.message/1", title: "kept" });
+    await tx.commit();
+    assert.equal((await getRecord(kv, "mail.message/1"))?.title, "kept");
+  });
+
+  await t.step("an epoch bumped between start and commit refuses it, writing nothing", async () => {
+    using kv = await Deno.openKv(":memory:");
+    await writeRecord(kv, { key: "mail.message/1", title: "base" }, { now: fakeClock() });
+    const tx = await beginStep(kv);
+    await tx.write({ key: "mail.message/1", title: "late" });
+    await tx.write({ key: "mail.message/2", content: "late" });
+    await bumpAccountEpoch(kv, "mail");
+    const before = await everything(kv);
+    await assert.rejects(
+      () => tx.commit(),
+      (error: Error) =>
+        error instanceof FencedError && error.name === "FencedError" &&
+        error.message.includes(
+          "the device's account changed while this run was going; nothing of it was kept " +
+            "(account epoch 0, now 1)",
+        ),
+    );
+    assert.deepEqual(await everything(kv), before);
+    assert.equal((await getRecord(kv, "mail.message/1"))?.title, "base");
+    assert.equal(await getRecord(kv, "mail.message/2"), null);
+  });
+
+  await t.step("orders staged beside the records are not kept either", async () => {
+    using kv = await Deno.openKv(":memory:");
+    const tx = await beginStep(kv);
+    await tx.stageEntry(["outbox", "a"], new TextEncoder().encode("order"), "work.order()");
+    await bumpAccountEpoch(kv, "mail");
+    const before = await everything(kv);
+    await assert.rejects(() => tx.commit(), FencedError);
+    assert.deepEqual(await everything(kv), before);
+    assert.equal((await kv.get(["outbox", "a"])).versionstamp, null);
+  });
+
+  await t.step(
+    "a bump between the commit's read of the epoch and its write refuses it",
+    async () => {
+      using kv = await Deno.openKv(":memory:");
+      // The memory as the commit sees it: its read of the epoch answers the epoch as it was,
+      // and the epoch is bumped before the answer arrives, as another process would.
+      let bumpOnRead = false;
+      const racing = new Proxy(kv, {
+        get(target, name) {
+          if (name === "get") {
+            return async (key: Deno.KvKey) => {
+              const entry = await target.get(key);
+              if (bumpOnRead && key[0] === "account_epoch") {
+                bumpOnRead = false;
+                await bumpAccountEpoch(target, "mail");
+              }
+              return entry;
+            };
+          }
+          const value = Reflect.get(target, name);
+          return typeof value === "function" ? value.bind(target) : value;
+        },
+      });
+      const tx = await beginStep(racing);
+      await tx.write({ key: "mail.message/1" });
+      bumpOnRead = true;
+      await assert.rejects(() => tx.commit(), FencedError);
+      assert.equal(bumpOnRead, false, "the commit read the epoch");
+      assert.equal(await getRecord(kv, "mail.message/1"), null);
+    },
+  );
+
+  await t.step("another package's epoch does not fence this one", async () => {
+    using kv = await Deno.openKv(":memory:");
+    const tx = await beginStep(kv, "mail");
+    await tx.write({ key: "mail.message/1" });
+    await bumpAccountEpoch(kv, "calendar");
+    await tx.commit();
+    assert.equal((await getRecord(kv, "mail.message/1"))?.updatedBy, "mail");
+  });
+
+  await t.step("a call without an epoch is not fenced by one", async () => {
+    using kv = await Deno.openKv(":memory:");
+    const tx = await begin(kv, "mail");
+    await tx.write({ key: "mail.message/1" });
+    await bumpAccountEpoch(kv, "mail");
+    await tx.commit();
+    assert.notEqual(await getRecord(kv, "mail.message/1"), null);
+  });
+
+  await t.step("a superseded step is told as superseded, not fenced", async () => {
+    using kv = await Deno.openKv(":memory:");
+    const tx = await beginStep(kv);
+    await tx.write({ key: "mail.message/1" });
+    await bumpAccountEpoch(kv, "mail");
+    await bumpGeneration(kv, "mail");
+    await assert.rejects(() => tx.commit(), SupersededError);
+  });
+
+  await t.step("a step that staged nothing has nothing to fence", async () => {
+    using kv = await Deno.openKv(":memory:");
+    const tx = await beginStep(kv);
+    await bumpAccountEpoch(kv, "mail");
+    const result = await tx.commit();
+    assert.deepEqual(result.changes, []);
+  });
+
+  await t.step("the epoch's check leaves a step one record fewer to change", async () => {
+    using kv = await Deno.openKv(":memory:");
+    const tx = await beginStep(kv);
+    for (let i = 0; i < 98; i++) await tx.write({ key: `mail.message/${i}` });
+    await assert.rejects(
+      () => tx.write({ key: "mail.message/98" }),
+      (error: Error) =>
+        error instanceof PayloadTooLargeError && error.message.includes("at most 98 records"),
+    );
+    await tx.commit();
+    assert.equal((await listRecords(kv, { limit: 500 })).records.length, 98);
+  });
+
+  await t.step("an epoch without a package, or not a whole number, is refused", async () => {
+    using kv = await Deno.openKv(":memory:");
+    assert.throws(() => new MemoryTransaction(kv, { accountEpoch: 1 }), TypeError);
+    for (const accountEpoch of [-1, 1.5, NaN]) {
+      assert.throws(
+        () =>
+          new MemoryTransaction(kv, {
+            packageId: "mail",
+            generation: { value: 0, versionstamp: null },
+            accountEpoch,
+          }),
+        TypeError,
+      );
+    }
+  });
 });

@@ -4,7 +4,7 @@ import {
   commandLine,
   processPermission,
 } from "../../runtime/packages/approvable_permissions.ts";
-import { validateManifest } from "../../runtime/packages/manifest.ts";
+import { PERMISSIONS, validateManifest } from "../../runtime/packages/manifest.ts";
 import { describePermission } from "../../runtime/packages/permission_text.ts";
 import { widenedPermissions } from "../../runtime/packages/approval.ts";
 
@@ -80,4 +80,21 @@ Deno.test("`describePermission()` says a declared program has full user access",
       "may read, change and send anything you can",
   );
   assert.match(describePermission("host.processes"), /each with full user access/);
+});
+
+Deno.test("`describePermission()` says what a device's account lets it reach", async (t) => {
+  await t.step("a folder is read only", () => {
+    assert.equal(describePermission("account.folder"), "may read a folder you connect, read-only");
+  });
+  await t.step("a remote host with the credential given", () => {
+    assert.equal(
+      describePermission("account.remote"),
+      "may reach the host you connect, with the credential you give",
+    );
+  });
+  await t.step("every permission a manifest may declare has its sentence", () => {
+    for (const permission of PERMISSIONS) {
+      assert.notEqual(describePermission(permission), "unknown permission", permission);
+    }
+  });
 });

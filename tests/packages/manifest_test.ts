@@ -842,3 +842,294 @@ Deno.test("`parseManifest()` refuses an id Sync writes kinds under, saying what 
     }],
   );
 });
+
+/** A manifest whose package is an applet: a Maildir read on a schedule, on change and on demand. */
+function appletManifest(): Record<string, unknown> {
+  return {
+    id: "mail",
+    name: "Mail",
+    version: "1.0.0",
+    description: "Reads your mail.",
+    permissions: ["background", "account.folder"],
+    service: "service/index.js",
+    handlers: {
+      "mail.sync": { description: "Reads new and changed mail" },
+      "mail.analyze": { description: "Finds what mail asks of you" },
+    },
+    device: {
+      name: "Mail",
+      description: "Reads a Maildir folder: the one mbsync, offlineimap or notmuch keep",
+      modes: ["scheduled", "observation", "on-demand"],
+      account: {
+        kind: "folder",
+        description: "Your Maildir (the folder holding cur/, new/ and tmp/)",
+      },
+      tasks: {
+        sync: { handler: "mail.sync", every: "15m", description: "Reads new and changed mail" },
+      },
+    },
+  };
+}
+
+/** A website device: a site a person opens, with nothing that runs. */
+function websiteManifest(): Record<string, unknown> {
+  return {
+    ...minimalManifest(),
+    id: "webmail",
+    device: {
+      name: "Webmail",
+      description: "Your mail provider's site",
+      modes: ["website"],
+      url: "https://mail.example.com/inbox",
+    },
+  };
+}
+
+Deno.test("`validateManifest()` accepts a device", async (t) => {
+  const applet = appletManifest();
+
+  await t.step("a folder device returns its declaration as written", () => {
+    const manifest = validateManifest(appletManifest(), "test");
+    assert.deepEqual(manifest.device, applet.device);
+    assert.equal(manifest.device?.tasks.sync?.every, "15m");
+    assert.equal(manifest.device?.account?.kind, "folder");
+  });
+
+  await t.step("a remote device on demand, with sync and analyze and no intervals", () => {
+    const manifest = validateManifest(
+      changes(
+        applet,
+        [["permissions"], ["background", "account.remote"]],
+        [["device", "modes"], ["on-demand"]],
+        [["device", "account", "kind"], "remote"],
+        [["device", "tasks"], {
+          sync: { handler: "mail.sync", description: "Reads" },
+          analyze: { handler: "mail.analyze", description: "Finds" },
+        }],
+      ),
+      "test",
+    );
+    assert.deepEqual(Object.keys(manifest.device!.tasks), ["sync", "analyze"]);
+  });
+
+  await t.step("a website device has no account, and its tasks default to none", () => {
+    const manifest = validateManifest(websiteManifest(), "test");
+    assert.equal(manifest.device?.url, "https://mail.example.com/inbox");
+    assert.equal(manifest.device?.account, undefined);
+    assert.deepEqual(manifest.device?.tasks, {});
+  });
+
+  await t.step("the account permissions are allowed without a device", () => {
+    validateManifest({ ...minimal, permissions: ["account.folder", "account.remote"] }, "test");
+  });
+
+  await t.step("a package without a device has none", () => {
+    assert.equal(validateManifest(minimalManifest(), "test").device, undefined);
+  });
+});
+
+Deno.test("`validateManifest()` refuses a bad device, at the field to change", async (t) => {
+  const applet = appletManifest();
+  const website = websiteManifest();
+  await refuses(t, [
+    {
+      name: "an unknown mode, with a guess",
+      manifest: change(applet, ["device", "modes", 0], "schedule"),
+      path: "device.modes[0]",
+      message: `got "schedule" (did you mean "scheduled"?)`,
+    },
+    {
+      name: "no modes",
+      manifest: change(applet, ["device", "modes"], []),
+      path: "device.modes",
+      message: "is empty; expected one or more of",
+    },
+    {
+      name: "a mode listed twice",
+      manifest: change(applet, ["device", "modes"], ["on-demand", "scheduled", "on-demand"]),
+      path: "device.modes[2]",
+      message: `"on-demand" is listed twice (also device.modes[0])`,
+    },
+    {
+      name: "a task handler that is not declared",
+      manifest: change(applet, ["device", "tasks", "sync", "handler"], "mail.fetch"),
+      path: "device.tasks.sync.handler",
+      message: `"mail.fetch" is not a declared handler; declared: "mail.sync", "mail.analyze"`,
+    },
+    {
+      name: "observation without a folder account",
+      manifest: changes(
+        applet,
+        [["permissions"], ["background", "account.remote"]],
+        [["device", "account", "kind"], "remote"],
+      ),
+      path: "device.modes[1]",
+      message: `"observation" watches a folder for changes, and this device's account is "remote"`,
+    },
+    {
+      name: "scheduled with a task without every",
+      manifest: change(applet, ["device", "tasks", "sync", "every"]),
+      path: "device.tasks.sync.every",
+      message: `required field "every" is missing: a scheduled device runs each task`,
+    },
+    {
+      name: "a task's every that is not an interval",
+      manifest: change(applet, ["device", "tasks", "sync", "every"], "30s"),
+      path: "device.tasks.sync.every",
+      message: `"30s" is shorter than the 1m minimum`,
+    },
+    {
+      name: "a folder account without account.folder",
+      manifest: change(applet, ["permissions"], ["background"]),
+      path: "permissions",
+      message: "a folder account (device.account) needs the account.folder permission",
+    },
+    {
+      name: "a remote account without account.remote",
+      manifest: changes(
+        applet,
+        [["device", "modes"], ["on-demand"]],
+        [["device", "account", "kind"], "remote"],
+      ),
+      path: "permissions",
+      message: "a remote account (device.account) needs the account.remote permission",
+    },
+    {
+      name: "an account of an unknown kind",
+      manifest: change(applet, ["device", "account", "kind"], "imap"),
+      path: "device.account.kind",
+      message: `expected "folder" or "remote", got "imap"`,
+    },
+    {
+      name: "an account without a description",
+      manifest: change(applet, ["device", "account", "description"], " "),
+      path: "device.account.description",
+      message: "is empty; expected 1 to 300 characters",
+    },
+    {
+      name: "a device without an account",
+      manifest: change(applet, ["device", "account"]),
+      path: "device.account",
+      message: `required field "account" is missing`,
+    },
+    {
+      name: "a device without tasks",
+      manifest: change(applet, ["device", "tasks"]),
+      path: "device.tasks",
+      message: `required field "tasks" is missing`,
+    },
+    {
+      name: "tasks without sync",
+      manifest: change(applet, ["device", "tasks"], {
+        analyze: { handler: "mail.analyze", description: "Finds", every: "1h" },
+      }),
+      path: "device.tasks.sync",
+      message: `required field "sync" is missing`,
+    },
+    {
+      name: "a task of another name",
+      manifest: change(applet, ["device", "tasks", "fetch"], {
+        handler: "mail.sync",
+        description: "x",
+      }),
+      path: "device.tasks.fetch",
+      message: `unknown field "fetch"; expected "sync", "analyze"`,
+    },
+    {
+      name: "a misspelt field of a device",
+      manifest: change(applet, ["device", "mode"], ["scheduled"]),
+      path: "device.mode",
+      message: `unknown field "mode" (did you mean "modes"?)`,
+    },
+    {
+      name: "a device without a name",
+      manifest: change(applet, ["device", "name"]),
+      path: "device.name",
+      message: `required field "name" is missing`,
+    },
+    {
+      name: "a task without a description",
+      manifest: change(applet, ["device", "tasks", "sync", "description"]),
+      path: "device.tasks.sync.description",
+      message: `required field "description" is missing`,
+    },
+    {
+      name: "a url on a device that is not a website",
+      manifest: change(applet, ["device", "url"], "https://mail.example.com"),
+      path: "device.url",
+      message: "only a website device has a url",
+    },
+    {
+      name: "a website without a url",
+      manifest: change(website, ["device", "url"]),
+      path: "device.url",
+      message: `required field "url" is missing: a website device opens at its https address`,
+    },
+    {
+      name: "a website with tasks",
+      manifest: change(website, ["device", "tasks"], {}),
+      path: "device.tasks",
+      message: "a website device runs no tasks",
+    },
+    {
+      name: "a website with an account",
+      manifest: change(website, ["device", "account"], { kind: "folder", description: "x" }),
+      path: "device.account",
+      message: "a website device has no account to read",
+    },
+    {
+      name: "a website beside other modes",
+      manifest: change(website, ["device", "modes"], ["website", "on-demand"]),
+      path: "device.modes",
+      message: `"website" stands alone`,
+    },
+    {
+      name: "a website at http",
+      manifest: change(website, ["device", "url"], "http://mail.example.com"),
+      path: "device.url",
+      message: `"http://mail.example.com" is not https`,
+    },
+    {
+      name: "a website url with a password",
+      manifest: change(website, ["device", "url"], "https://ada:secret@mail.example.com"),
+      path: "device.url",
+      message: "holds a user or password",
+    },
+    {
+      name: "a website url longer than the limit",
+      manifest: change(
+        website,
+        ["device", "url"],
+        `https://mail.example.com/${"a".repeat(MANIFEST_LIMITS.maxDeviceUrlChars)}`,
+      ),
+      path: "device.url",
+      message: `characters long; at most ${MANIFEST_LIMITS.maxDeviceUrlChars} are allowed`,
+    },
+    {
+      name: "a website url that is no URL",
+      manifest: change(website, ["device", "url"], "mail.example.com"),
+      path: "device.url",
+      message: `"mail.example.com" is not a URL`,
+    },
+  ]);
+
+  await t.step("every problem of a device at once, after the fields before it", () => {
+    const manifest = changes(
+      applet,
+      [["version"], "1.0"],
+      [["permissions"], ["background"]],
+      [["device", "modes"], ["scheduled", "observation", "website"]],
+      [["device", "tasks", "sync", "every"]],
+    );
+    const issues = issuesOf(() => validateManifest(manifest, "test"));
+    assert.deepEqual(issues.map((issue) => issue.path), [
+      "version",
+      "permissions",
+      "device.modes",
+      "device.url",
+      "device.account",
+      "device.tasks",
+      "device.tasks.sync.every",
+    ]);
+  });
+});

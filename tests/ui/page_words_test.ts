@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { approvedWords } from "../../ui/extensions/page_words.ts";
+import { approvedWords, occasionWords } from "../../ui/extensions/page_words.ts";
 import type { InstallAnswer } from "../../runtime/web/api/events_types.ts";
 
 Deno.test("approvedWords() says what approving did in the window's words, not the CLI's", () => {
@@ -29,4 +29,19 @@ Deno.test("approvedWords() says what approving did in the window's words, not th
     "Its installed handler hello.setup ran.",
   ]);
   for (const line of withHandler) assert.doesNotMatch(line, /@|Installed |Approved: |folder:/);
+});
+
+Deno.test("`occasionWords()` says a device's task step in a person's words", async (t) => {
+  await t.step("with the task's name", () => {
+    assert.equal(
+      occasionWords({
+        kind: "task",
+        task: { name: "sync", attempt: "a1", step: 1, trigger: "person" },
+      }),
+      "In its device's sync task",
+    );
+  });
+  await t.step("without one", () => {
+    assert.equal(occasionWords({ kind: "task" }), "In its device's task");
+  });
 });

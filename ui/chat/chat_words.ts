@@ -78,6 +78,10 @@ export function sourceSentence(session: AgentSession, now: Date = new Date()): s
         : "at a lifecycle moment";
       return `Begun by ${who} ${moment} ${when}`;
     }
+    case "task": {
+      const task = occasion.task ? `${occasion.task.name} task` : "task";
+      return `Begun by ${who} in its device's ${task} ${when}`;
+    }
     case "agent":
     case "extension": {
       const caller = source.calledBy && source.calledBy.kind !== "handler"

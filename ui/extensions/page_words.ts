@@ -25,6 +25,8 @@ export function occasionWords(occasion: Receipt["occasion"], source?: Receipt["s
       return "Called";
     case "lifecycle":
       return occasion.moment ? momentWords(occasion.moment) : "At a lifecycle moment";
+    case "task":
+      return occasion.task ? `In its device's ${occasion.task.name} task` : "In its device's task";
   }
 }
 

@@ -3,8 +3,11 @@ import { BRIDGE_VERSION, type ConnectMessage } from "./bridge_protocol.ts";
 import { type Activation, ScreenBridge } from "./screen_bridge.ts";
 import { openScreenProcesses } from "./screen_processes.ts";
 
-/** The extension API's version the app's screens are given (`@sync/extension-api/ui`). */
-const API_VERSION = "1.1.0";
+/**
+ * The extension API's version the app's screens are given: `API_VERSION` of
+ * `@sync/extension-api/ui`, written out so the app bundles no module of the API.
+ */
+const API_VERSION = "2.0.0";
 
 /** Props of {@linkcode ScreenFrame}. */
 export interface ScreenFrameProps {

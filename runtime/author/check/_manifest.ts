@@ -121,6 +121,17 @@ function fromIssue(places: JsonPlaces, issue: ManifestIssue): CheckProblem {
         `answers, "output": { "type": "object", "properties": { … } }`,
     };
   }
+  if (/^device\.tasks\.\w+\.handler$/.test(path) && /is not a declared handler/.test(message)) {
+    return {
+      rule: "device-task-handler",
+      ...where,
+      hint: `each step of a device's task calls a handler the manifest declares: declare it ` +
+        `under "handlers" with a description, or name one that is declared`,
+    };
+  }
+  if (path === "device" || path.startsWith("device.") || path.startsWith("device[")) {
+    return { rule: "device", ...where, hint: deviceHint(path, message) };
+  }
   if (/permission/.test(message) && path === "permissions") {
     return {
       rule: "manifest",
@@ -136,6 +147,34 @@ function fromIssue(places: JsonPlaces, issue: ManifestIssue): CheckProblem {
       ? "add the field; docs/manifest.md lists every field and what it holds"
       : "docs/manifest.md lists every field and what it holds",
   };
+}
+
+/** What to do about a problem of `device`, by where it is. */
+function deviceHint(path: string, message: string): string {
+  const rules = `docs/manifest.md "Device" says each field and the rules between them`;
+  if (/\.every$/.test(path)) {
+    return `a scheduled device runs each task on its interval: write one as a schedule row's ` +
+      `(a whole number, then m, h or d, from "1m" to "30d", such as "15m"), or drop ` +
+      `"scheduled" from device.modes`;
+  }
+  if (path === "device.url") {
+    return `a website device is a site a person opens: "modes": ["website"] with ` +
+      `"url": "https://…", and no account or tasks; any other device has no url`;
+  }
+  if (/website/.test(message)) {
+    return `a website device is "modes": ["website"] alone, with a "url" and no account or ` +
+      `tasks; a device that reads a source lists "scheduled", "observation" or "on-demand"`;
+  }
+  if (/"observation"/.test(message)) {
+    return `observation watches a folder for changes: give the device ` +
+      `"account": { "kind": "folder", … }, or take "observation" out of device.modes`;
+  }
+  if (/^device\.(account|tasks)/.test(path)) {
+    return `a device reads an account a person connects ("account": { "kind": "folder", ` +
+      `"description": "…" }) with a sync task ("tasks": { "sync": { "handler": "…", ` +
+      `"description": "…" } }); ${rules}`;
+  }
+  return rules;
 }
 
 /**

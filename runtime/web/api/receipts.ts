@@ -36,6 +36,7 @@ const OCCASIONS: ReadonlySet<string> = new Set<OccasionKind>([
   "extension",
   "agent",
   "lifecycle",
+  "task",
 ]);
 
 /** Most receipts read in one request, matching or not: every package's kept receipts would be many more. */

@@ -79,6 +79,14 @@ const BROKEN: Record<string, Expected[]> = {
     column: 7,
     message: `schedule[0].handler: "broken.poll" is not a declared handler; declared: "broken.run"`,
   }],
+  "device-task-handler": [{
+    rule: "device-task-handler",
+    file: "manifest.json",
+    line: 26,
+    column: 9,
+    message: `device.tasks.sync.handler: "broken.sync" is not a declared handler; declared: ` +
+      `"broken.run"`,
+  }],
   "schedule-description": [{
     rule: "schedule-description",
     file: "manifest.json",
