@@ -131,6 +131,7 @@ export class CallTransaction {
       workState: resources.workState,
       agents: resources.agents,
       account: options.account,
+      parsers: resources.parsers,
     });
     return transaction;
   }
