@@ -609,6 +609,16 @@ export interface ParserLimits {
   maxAttendees: number;
   /** Days a calendar window may span. */
   maxWindowDays: number;
+  /**
+   * How much the process's resident memory may grow, in bytes, while files
+   * are parsed, over what it was when the parses began. A worker that runs
+   * V8 out of heap takes the whole process down with it (Deno gives workers
+   * no heap limit of their own), so the pool watches the memory it can see
+   * and stops its running parses well before that.
+   */
+  maxMemoryGrowthBytes: number;
+  /** How often that memory is looked at while files are parsed, in ms. */
+  memoryCheckMs: number;
 }
 
 /** The limits every parse runs under. */
@@ -625,6 +635,8 @@ export const PARSER_LIMITS: Readonly<ParserLimits> = Object.freeze({
   maxEventTextChars: 4_000,
   maxAttendees: 200,
   maxWindowDays: 400,
+  maxMemoryGrowthBytes: 1024 * 1024 * 1024,
+  memoryCheckMs: 25,
 });
 
 /** Limits of the `account.*` host functions on a device's account folder. */

@@ -67,6 +67,10 @@ export class ParserPool {
   #nextJobId = 1;
   #closed = false;
   #replaced = 0;
+  /** Looks at the process's memory while parses run; null while none does. */
+  #guard: ReturnType<typeof setInterval> | null = null;
+  /** Resident memory when the running parses began, the lowest of them. */
+  #baseline = 0;
 
   /**
    * A pool; its workers start with its first job.
@@ -132,6 +136,7 @@ export class ParserPool {
   /** Terminates every worker; jobs still running answer that the parsers closed. */
   close(): void {
     this.#closed = true;
+    this.#stopGuard();
     for (const slot of this.#slots) {
       slot.active?.settle({ ok: false, reason: "it was not parsed: the parsers were closed" });
       slot.worker.terminate();
@@ -175,9 +180,45 @@ export class ParserPool {
         resolve(result);
       };
       slot.active = { jobId, settle };
+      this.#startGuard();
       const message = { ...job, jobId, bounds: boundsOf(limits) } as ToParserWorker;
       slot.worker.postMessage(message);
     });
+  }
+
+  /**
+   * Starts watching memory as a parse begins: past `maxMemoryGrowthBytes`
+   * over the baseline, every running parse is stopped (the pool cannot tell
+   * which worker grew) and its worker replaced, before V8 runs out of heap
+   * and takes the process down.
+   */
+  #startGuard(): void {
+    const rss = Deno.memoryUsage().rss;
+    if (this.#guard !== null) {
+      this.#baseline = Math.min(this.#baseline, rss);
+      return;
+    }
+    this.#baseline = rss;
+    this.#guard = setInterval(() => {
+      const active = this.#slots.filter((slot) => slot.active);
+      if (active.length === 0) return this.#stopGuard();
+      const grown = Deno.memoryUsage().rss - this.#baseline;
+      if (grown <= this.#limits.maxMemoryGrowthBytes) return;
+      const mib = Math.round(this.#limits.maxMemoryGrowthBytes / 1024 / 1024);
+      for (const slot of active) {
+        slot.active!.settle({
+          ok: false,
+          reason: `its parse was stopped: the parsers' memory grew past ${mib} MiB while it ran`,
+        });
+        this.#replace(slot);
+      }
+      this.#stopGuard();
+    }, this.#limits.memoryCheckMs);
+  }
+
+  #stopGuard(): void {
+    if (this.#guard !== null) clearInterval(this.#guard);
+    this.#guard = null;
   }
 
   #acquire(): Promise<Slot> {

@@ -207,7 +207,7 @@ Deno.test("`ParserPool.parseCalendar()` expands a fixture calendar as its ground
 });
 
 Deno.test("`ParserPool` answers hostile files in words and is never taken down", async (t) => {
-  const pool = new ParserPool({ limits: { jobTimeoutMs: 2_000 } });
+  const pool = new ParserPool();
   try {
     await t.step("a 30 MB file is refused unread, by its size", async () => {
       const big = new Uint8Array(30 * 1000 * 1000).fill(0x41);
@@ -255,7 +255,7 @@ Deno.test("`ParserPool` answers hostile files in words and is never taken down",
         "END:VCALENDAR",
         "",
       ].join("\r\n");
-      const [result] = await pool.parseCalendar([text], LOOKBACK_WINDOW);
+      const [result] = await pool.parseCalendar([SECONDLY], LOOKBACK_WINDOW);
       assert.ok(!result.ok);
       assert.match(
         result.reason,
@@ -274,20 +274,43 @@ Deno.test("`ParserPool` answers hostile files in words and is never taken down",
 });
 
 Deno.test("`ParserPool` stops a parse past its deadline and replaces the worker", async (t) => {
-  // A test-only deadline far shorter than a huge message takes to parse.
-  const pool = new ParserPool({ limits: { jobTimeoutMs: 30 } });
+  // A rule repeating every second since 1970, with a test-only step limit
+  // that lets it run: the parse would take hours; the deadline ends it.
+  const pool = new ParserPool({ limits: { jobTimeoutMs: 1_000, maxRecurrenceSteps: 1e12 } });
   try {
-    const huge = mail("Huge", "word ".repeat(4_000_000));
     await t.step("the hanging file is answered as stopped, in words", async () => {
-      const [result] = await pool.parseMail([huge]);
+      const started = performance.now();
+      const [result] = await pool.parseCalendar([SECONDLY], LOOKBACK_WINDOW);
       assert.ok(!result.ok);
-      assert.match(result.reason, /did not finish within 30 ms and was stopped/);
+      assert.match(result.reason, /did not finish within 1000 ms and was stopped/);
       assert.equal(pool.replacedWorkers, 1);
+      assert.ok(performance.now() - started < 5_000);
     });
 
     await t.step("the files after it are answered by the new worker", async () => {
       const results = await pool.parseMail([mail("One", "a"), mail("Two", "b")]);
       assert.deepEqual(results.map((r) => r.ok && r.value.subject), ["One", "Two"]);
+    });
+  } finally {
+    pool.close();
+  }
+});
+
+Deno.test("`ParserPool` stops parses whose memory grows past its limit, before V8 runs out", async (t) => {
+  // A test-only limit far below what a 20 MB message takes to parse.
+  const pool = new ParserPool({ limits: { maxMemoryGrowthBytes: 16 * 1024 * 1024 } });
+  try {
+    await t.step("the file is answered as stopped, naming the memory", async () => {
+      const [result] = await pool.parseMail([mail("Heavy", "a".repeat(20_000_000))]);
+      assert.ok(!result.ok);
+      assert.match(result.reason, /memory grew past 16 MiB while it ran/);
+      assert.equal(pool.replacedWorkers, 1);
+    });
+
+    await t.step("the pool goes on with a new worker", async () => {
+      const [result] = await pool.parseMail([mail("Light", "b")]);
+      assert.ok(result.ok);
+      assert.equal(result.value.text, "b");
     });
   } finally {
     pool.close();
@@ -317,6 +340,20 @@ Deno.test("`ParserPool.close()` answers waiting files rather than leave them han
     if (!result.ok) assert.match(result.reason, /parsers (are|were) closed/);
   }
 });
+
+/** An event repeating every second since 1970. */
+const SECONDLY = [
+  "BEGIN:VCALENDAR",
+  "VERSION:2.0",
+  "BEGIN:VEVENT",
+  "UID:spin@example.org",
+  "DTSTART:19700101T000000Z",
+  "DTEND:19700101T000001Z",
+  "RRULE:FREQ=SECONDLY",
+  "END:VEVENT",
+  "END:VCALENDAR",
+  "",
+].join("\r\n");
 
 /** One plain UTF-8 message. */
 function mail(subject: string, body: string): Uint8Array {
