@@ -196,6 +196,19 @@ Deno.test("`account.list()` and `account.read()` read the account folder, and no
       },
     );
 
+    await t.step("a FIFO is refused unread, never waited on", async () => {
+      const made = await new Deno.Command("mkfifo", { args: [join(folder, "pipe")] }).output();
+      assert.ok(made.success);
+      await rejectsWith(
+        call(account.read, "pipe", context),
+        AccountAccessError,
+        /it is a FIFO, not a regular file/,
+      );
+      const listing = await call(account.list, {}, context) as AccountListing;
+      assert.ok(!listing.entries.some((e) => e.path === "pipe"));
+      await Deno.remove(join(folder, "pipe"));
+    });
+
     await t.step("a file past the read limit is refused by its size", async () => {
       const big = new Uint8Array(ACCOUNT_LIMITS.maxReadBytes + 1).fill(0x61);
       await Deno.writeFile(join(folder, "big.txt"), big);
