@@ -135,6 +135,25 @@ Deno.test("`ParserPool.parseMail()` cuts long text and says so", async () => {
   }
 });
 
+Deno.test("`ParserPool.parseMail()` turns an HTML-only body to text with `htmlToText()`", async () => {
+  const pool = new ParserPool();
+  try {
+    const html = "<html><head><style>p { color: red }</style></head><body><p>Dear Ada,</p>" +
+      "<ul><li>one</li><li>two</li></ul><script>track()</script>" +
+      '<p>Read <a href="https://x.example/">the notes</a>.</p></body></html>';
+    const bytes = new TextEncoder().encode(
+      "From: a@example.org\r\nSubject: html\r\nContent-Type: text/html; charset=utf-8\r\n\r\n" +
+        html,
+    );
+    const [result] = await pool.parseMail([bytes]);
+    assert.ok(result.ok);
+    assert.equal(result.value.text, "Dear Ada,\n\n- one\n- two\n\nRead the notes.");
+    assert.equal(result.value.textCut, false);
+  } finally {
+    pool.close();
+  }
+});
+
 Deno.test("`ParserPool.parseCalendar()` expands a fixture calendar as its ground truth says", async (t) => {
   const dir = await Deno.makeTempDir({ prefix: "sync-test-" });
   const pool = new ParserPool();
