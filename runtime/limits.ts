@@ -593,6 +593,11 @@ export interface ParserLimits {
   maxTextChars: number;
   /** Attachments listed per message; the rest are left out of the list. */
   maxAttachments: number;
+  /**
+   * Levels of MIME parts nested in parts one message may have; a deeper one
+   * is answered as unreadable. Real mail nests a handful.
+   */
+  maxMimeDepth: number;
   /** Addresses per To or Cc list, and Message-IDs of References, kept per message. */
   maxAddresses: number;
   /** Occurrences answered per calendar file; past it the file is answered as unreadable. */
@@ -629,6 +634,7 @@ export const PARSER_LIMITS: Readonly<ParserLimits> = Object.freeze({
   maxCalendarBytes: 4 * 1024 * 1024,
   maxTextChars: 20_000,
   maxAttachments: 100,
+  maxMimeDepth: 64,
   maxAddresses: 200,
   maxOccurrences: 1_000,
   maxRecurrenceSteps: 50_000,

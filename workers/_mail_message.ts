@@ -35,7 +35,10 @@ export async function parseMailMessage(
   bytes: Uint8Array,
   bounds: ParseBounds,
 ): Promise<ParsedMessage> {
-  const parser = new PostalMime({ attachmentEncoding: "arraybuffer", maxNestingDepth: 64 });
+  const parser = new PostalMime({
+    attachmentEncoding: "arraybuffer",
+    maxNestingDepth: bounds.maxMimeDepth,
+  });
   const email: Email = await parser.parse(bytes);
   const full = bodyText(email, (parser as unknown as { textMap?: TextMap }).textMap, bounds);
   const textCut = full.length > bounds.maxTextChars;

@@ -283,6 +283,7 @@ function boundsOf(limits: ParserLimits): ParseBounds {
   return {
     maxTextChars: limits.maxTextChars,
     maxAttachments: limits.maxAttachments,
+    maxMimeDepth: limits.maxMimeDepth,
     maxAddresses: limits.maxAddresses,
     maxOccurrences: limits.maxOccurrences,
     maxRecurrenceSteps: limits.maxRecurrenceSteps,

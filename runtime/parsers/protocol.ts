@@ -30,6 +30,8 @@ export interface ParseBounds {
   maxTextChars: number;
   /** Attachments listed per message. */
   maxAttachments: number;
+  /** Levels of MIME parts nested in parts. */
+  maxMimeDepth: number;
   /** Addresses per list and Message-IDs of References kept. */
   maxAddresses: number;
   /** Occurrences answered per calendar file. */

@@ -237,7 +237,8 @@ Deno.test("`ParserPool` answers hostile files in words and is never taken down",
 
     await t.step("deeply nested multiparts are answered", async () => {
       let body = "innermost";
-      for (let depth = 0; depth < 2_000; depth++) {
+      // Built from the inside out: the part at each depth holds the one below it.
+      for (let depth = 1_999; depth >= 0; depth--) {
         body = `--b${depth}\r\nContent-Type: multipart/mixed; boundary="b${depth + 1}"\r\n\r\n` +
           `${body}\r\n--b${depth}--\r\n`;
       }
@@ -245,7 +246,8 @@ Deno.test("`ParserPool` answers hostile files in words and is never taken down",
         `Subject: deep\r\nContent-Type: multipart/mixed; boundary="b0"\r\n\r\n${body}`,
       );
       const [result] = await pool.parseMail([bytes]);
-      if (!result.ok) assert.match(result.reason, /could not be read as a mail message: .+/);
+      assert.ok(!result.ok);
+      assert.match(result.reason, /could not be read as a mail message: .*nest/i);
     });
 
     await t.step("garbage bytes are answered, mail and calendar alike", async () => {
