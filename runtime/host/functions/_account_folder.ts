@@ -223,19 +223,13 @@ export type FileForParse =
   & ({ bytes: Uint8Array } | { reason: string });
 
 /**
- * Reads files of the folder for a parse: a file that vanished, is no
- * regular file or is larger than `maxBytes` is answered with its reason
- * rather than thrown; one that leads outside the folder fails the call.
+ * The paths of a parse call, checked before anything is read: an array of
+ * at most `maxParsePaths`, each a path {@linkcode accountPath} takes.
  *
- * @throws {AccountAccessError} when a path leads outside, or the folder is gone.
- * @throws {TransientError} when a file is busy or slow.
+ * @throws {InvalidInputError} for what is no such list.
+ * @throws {AccountAccessError} for a path with a `..` segment.
  */
-export async function readForParse(
-  fn: string,
-  folder: string,
-  paths: unknown,
-  maxBytes: number,
-): Promise<FileForParse[]> {
+export function parsePaths(fn: string, paths: unknown): string[][] {
   if (!Array.isArray(paths)) throw new InvalidInputError(`${fn}() takes an array of paths`);
   if (paths.length > ACCOUNT_LIMITS.maxParsePaths) {
     throw new InvalidInputError(
@@ -243,37 +237,49 @@ export async function readForParse(
         `call it again for the rest`,
     );
   }
-  const checked = paths.map((path) => accountPath(fn, path));
-  await checkAccountFolder(fn, folder);
-  const out: FileForParse[] = [];
-  for (const segments of checked) {
-    const path = segments.join("/");
-    try {
-      const { real, info } = await follow(fn, folder, segments);
-      const base = { path, size: info.size, mtime: info.mtime?.getTime() ?? null };
-      if (!info.isFile) {
-        out.push({ ...base, reason: `it is ${fileKind(info)}, not a regular file` });
-        continue;
-      }
-      if (info.size > maxBytes) {
-        out.push({
-          ...base,
-          reason: `it is ${info.size.toLocaleString("en-US")} bytes; the most parsed is ` +
-            `${maxBytes.toLocaleString("en-US")}`,
-        });
-        continue;
-      }
-      const bytes = await readBounded(fn, path, real, maxBytes);
-      if (bytes === null) {
-        out.push({ ...base, reason: `it grew past ${maxBytes} bytes while it was read` });
-      } else out.push({ ...base, size: bytes.byteLength, bytes });
-    } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound)) throw error;
-      // Mail moves (new/ to cur/, flags in the name): a file gone since it was listed is no failure of the call.
-      out.push({ path, size: 0, mtime: null, reason: "it is gone: there is no such file now" });
+  return paths.map((path) => accountPath(fn, path));
+}
+
+/**
+ * Reads one file of the folder for a parse: a file that vanished, is no
+ * regular file or is larger than `maxBytes` is answered with its reason
+ * rather than thrown; one that leads outside the folder fails the call.
+ *
+ * @param fn The function, as refusals name it.
+ * @param folder The account folder.
+ * @param segments The path, checked by {@linkcode parsePaths}.
+ * @param maxBytes The most the file may hold.
+ * @throws {AccountAccessError} when the path leads outside, or may not be read.
+ * @throws {TransientError} when the file is busy or slow.
+ */
+export async function readForParse(
+  fn: string,
+  folder: string,
+  segments: string[],
+  maxBytes: number,
+): Promise<FileForParse> {
+  const path = segments.join("/");
+  try {
+    const { real, info } = await follow(fn, folder, segments);
+    const base = { path, size: info.size, mtime: info.mtime?.getTime() ?? null };
+    if (!info.isFile) return { ...base, reason: `it is ${fileKind(info)}, not a regular file` };
+    if (info.size > maxBytes) {
+      return {
+        ...base,
+        reason: `it is ${info.size.toLocaleString("en-US")} bytes; the most parsed is ` +
+          `${maxBytes.toLocaleString("en-US")}`,
+      };
     }
+    const bytes = await readBounded(fn, path, real, maxBytes);
+    if (bytes === null) {
+      return { ...base, reason: `it grew past ${maxBytes} bytes while it was read` };
+    }
+    return { ...base, size: bytes.byteLength, bytes };
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+    // Mail moves (new/ to cur/, flags in the name): a file gone since it was listed is no failure of the call.
+    return { path, size: 0, mtime: null, reason: "it is gone: there is no such file now" };
   }
-  return out;
 }
 
 /** Options of `account.list`. */

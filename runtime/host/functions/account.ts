@@ -14,9 +14,11 @@ import type { ParseResult, ParserPool } from "../../parsers/mod.ts";
 import type { AccountGrant } from "../account_grant.ts";
 import type { HostFunction, HostFunctionContext } from "../host_function.ts";
 import {
+  checkAccountFolder,
   type FileForParse,
   listAccount,
   type ListOptions,
+  parsePaths,
   readAccountText,
   readForParse,
 } from "./_account_folder.ts";
@@ -83,10 +85,10 @@ export const account: {
     async run(paths, context) {
       const fn = "account.parseMail";
       const folder = folderOf(fn, context);
-      const files = await readForParse(fn, folder, paths, PARSER_LIMITS.maxMailBytes);
-      const readable = files.flatMap((file) => "bytes" in file ? [file.bytes] : []);
-      const parsed = await parsersOf(fn, context).parseMail(readable);
-      return merge(files, parsed);
+      const lanes = context.parsers?.size ?? 1;
+      return await parseEach(fn, folder, paths, PARSER_LIMITS.maxMailBytes, lanes, {
+        parse: async (bytes) => (await parsersOf(fn, context).parseMail([bytes]))[0],
+      });
     },
   },
   parseCalendar: {
@@ -106,11 +108,13 @@ export const account: {
     async run({ paths, window }, context) {
       const fn = "account.parseCalendar";
       const folder = folderOf(fn, context);
-      const files = await readForParse(fn, folder, paths, PARSER_LIMITS.maxCalendarBytes);
+      const parsers = parsersOf(fn, context);
+      // A window that is none is refused before any file is read.
+      await parsers.parseCalendar([], window);
       const decoder = new TextDecoder();
-      const texts = files.flatMap((file) => "bytes" in file ? [decoder.decode(file.bytes)] : []);
-      const parsed = await parsersOf(fn, context).parseCalendar(texts, window);
-      return merge(files, parsed);
+      return await parseEach(fn, folder, paths, PARSER_LIMITS.maxCalendarBytes, parsers.size, {
+        parse: async (bytes) => (await parsers.parseCalendar([decoder.decode(bytes)], window))[0],
+      });
     },
   },
   fetch: {
@@ -176,12 +180,48 @@ function parsersOf(fn: string, context: HostFunctionContext): ParserPool {
   return context.parsers;
 }
 
-/** Each file's answer in the order asked: what was read, or why it was not. */
-function merge<T>(files: FileForParse[], parsed: ParseResult<T>[]): Parsed<T>[] {
+/**
+ * Reads and parses the files of a parse call, in order of the answer, as
+ * many at a time as the pool has workers: a file is read only once a worker
+ * is about to take it, so the call holds a few files' bytes at once, not 32.
+ *
+ * @throws {AccountAccessError} when the folder is gone or a path leads outside it.
+ * @throws {TransientError} when a file is busy or slow.
+ */
+async function parseEach<T>(
+  fn: string,
+  folder: string,
+  paths: unknown,
+  maxBytes: number,
+  lanes: number,
+  { parse }: { parse: (bytes: Uint8Array) => Promise<ParseResult<T>> },
+): Promise<Parsed<T>[]> {
+  const checked = parsePaths(fn, paths);
+  await checkAccountFolder(fn, folder);
+  const out: Parsed<T>[] = new Array(checked.length);
   let next = 0;
-  return files.map((file) => {
-    const base = { path: file.path, size: file.size, mtime: file.mtime };
-    if (!("bytes" in file)) return { ...base, ok: false, reason: file.reason };
-    return { ...base, ...parsed[next++] };
-  });
+  let failed = false;
+  const lane = async () => {
+    while (!failed && next < checked.length) {
+      const at = next++;
+      try {
+        out[at] = await answer(await readForParse(fn, folder, checked[at], maxBytes), parse);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(lanes, checked.length)) }, lane));
+  return out;
+}
+
+/** One file's answer: what was parsed, or why it was not read. */
+async function answer<T>(
+  file: FileForParse,
+  parse: (bytes: Uint8Array) => Promise<ParseResult<T>>,
+): Promise<Parsed<T>> {
+  const base = { path: file.path, size: file.size, mtime: file.mtime };
+  if (!("bytes" in file)) return { ...base, ok: false, reason: file.reason };
+  return { ...base, ...await parse(file.bytes) };
 }
