@@ -119,19 +119,20 @@ function transientOr(fn: string, what: string, error: unknown): Error {
  */
 async function follow(fn: string, folder: string, segments: string[]): Promise<Found> {
   const path = segments.join("/");
-  let real: string;
   try {
     const found = await pathInside(folder, path === "" ? "." : path);
     if (found.inside === null) {
+      // Where it leads is not said: the handler learns nothing of what lies outside.
       throw new AccountAccessError(
-        `${fn}() cannot reach "${path}": a link leads outside the account folder (to ` +
-          `${found.real}); only what is inside the folder is read`,
+        `${fn}() cannot reach "${path}": a link leads outside the account folder; ` +
+          `only what is inside the folder is read`,
       );
     }
-    real = found.real;
-    return { real, info: await Deno.stat(real) };
+    return { real: found.real, info: await Deno.stat(found.real) };
   } catch (error) {
     if (error instanceof AccountAccessError || error instanceof Deno.errors.NotFound) throw error;
+    // `cur/file/x`: a file where a folder would be is no such path either.
+    if (error instanceof Deno.errors.NotADirectory) throw new Deno.errors.NotFound(path);
     if (error instanceof Deno.errors.PermissionDenied) {
       throw new AccountAccessError(
         `${fn}() cannot read "${path}" of the account folder: Sync may not read it; ` +
