@@ -324,7 +324,9 @@ export async function listAccount(folder: string, options: ListOptions): Promise
       `${fn}(): "${under.join("/")}" is ${fileKind(start.info)}, not a folder`,
     );
   }
-  const root = await Deno.realPath(folder);
+  const root = await Deno.realPath(folder).catch((error) => {
+    throw folderUnreachable(fn, folder, error);
+  });
   const limit = ACCOUNT_LIMITS.maxListEntries;
   const entries: AccountEntry[] = [];
   const walk = new Walk(fn, root, cursor, limit + 1, options.recursive === true);
