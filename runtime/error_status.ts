@@ -4,6 +4,7 @@
  * @module
  */
 import {
+  AccountAccessError,
   AgentFailedError,
   AgentSignInRequiredError,
   ApprovalRequiredError,
@@ -30,8 +31,11 @@ import {
   ProcessLimitError,
   ProcessStartError,
   RateLimitedError,
+  SignInError,
   StorageError,
   SupersededError,
+  TransientError,
+  UnknownOutcomeError,
 } from "./errors.ts";
 
 /**
@@ -60,6 +64,12 @@ export function httpStatusOf(error: unknown): number {
   if (error instanceof AgentFailedError) return 502;
   // A host a handler fetched from did not answer: neither the request's fault nor Sync's.
   if (error instanceof NetworkError) return 502;
+  // A device's account: what will pass by itself is unavailable for now; what
+  // a person must act on (allow access, sign in) is the state of the device.
+  if (error instanceof TransientError) return 503;
+  if (error instanceof AccountAccessError || error instanceof SignInError) return 409;
+  // The remote never answered a change: what became of it is the remote's to say.
+  if (error instanceof UnknownOutcomeError) return 502;
   // The project's state, not the request, is what a person must fix (by moving a file aside).
   if (error instanceof MemoryUnreadableError) return 409;
   // The disk, not the request: 507 when it is full; the folder's state a

@@ -403,3 +403,43 @@ export class AgentSignInRequiredError extends SyncError {
     this.ways = ways;
   }
 }
+
+/**
+ * What a device's task met will likely pass by itself: a busy or locked
+ * file, a read past its time, a remote that did not answer or answered 5xx
+ * or 429. The task's run is tried again later; the device's lamp stays as it
+ * was. A handler may throw an error of this name to ask for a retry.
+ */
+export class TransientError extends SyncError {
+  /** `"TransientError"`: the name receipts, reports and the API show with the message. */
+  override name = "TransientError";
+}
+
+/**
+ * A device's account folder cannot be reached as it should: it is gone or
+ * unreadable, or a path leads outside it. A person must allow access again
+ * (connect the folder anew, or fix its permissions).
+ */
+export class AccountAccessError extends SyncError {
+  /** `"AccountAccessError"`: the name receipts, reports and the API show with the message. */
+  override name = "AccountAccessError";
+}
+
+/**
+ * A device's remote account refused its credential (401 or 403): a person
+ * must sign in again.
+ */
+export class SignInError extends SyncError {
+  /** `"SignInError"`: the name receipts, reports and the API show with the message. */
+  override name = "SignInError";
+}
+
+/**
+ * A request that changes something on a device's remote account (any
+ * method but GET and HEAD) got no answer: whether it was done is unknown.
+ * It is never sent again by itself; a person reviews the run.
+ */
+export class UnknownOutcomeError extends SyncError {
+  /** `"UnknownOutcomeError"`: the name receipts, reports and the API show with the message. */
+  override name = "UnknownOutcomeError";
+}

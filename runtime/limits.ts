@@ -573,3 +573,112 @@ export interface RunNowLimits {
 export const RUN_NOW_LIMITS: Readonly<RunNowLimits> = Object.freeze({
   maxAnswerChars: 20_000,
 });
+
+/**
+ * Limits of the parsers (`runtime/parsers/`): permissionless workers that
+ * read mail and calendar files for applets. Each file is one job, so a
+ * hostile file costs its own answer and nothing else.
+ */
+export interface ParserLimits {
+  /** Workers at most; never more than the machine's cores. */
+  maxWorkers: number;
+  /**
+   * How long one file's parse may take, in ms; past it the worker is
+   * terminated and replaced, and the file is answered as unreadable.
+   */
+  jobTimeoutMs: number;
+  /**
+   * Largest mail file parsed, in bytes (a larger one is answered as
+   * unreadable, never read): providers refuse messages past about 25 MB, and
+   * a worker holds a few times a message's size while it parses it.
+   */
+  maxMailBytes: number;
+  /** Largest calendar file parsed, in bytes. */
+  maxCalendarBytes: number;
+  /** Characters of a message's text answered; the rest is cut (`textCut`). */
+  maxTextChars: number;
+  /** Attachments listed per message; the rest are left out of the list. */
+  maxAttachments: number;
+  /**
+   * Levels of MIME parts nested in parts one message may have; a deeper one
+   * is answered as unreadable. Real mail nests a handful.
+   */
+  maxMimeDepth: number;
+  /** Addresses per To or Cc list, and Message-IDs of References, kept per message. */
+  maxAddresses: number;
+  /** Occurrences answered per calendar file; past it the file is answered as unreadable. */
+  maxOccurrences: number;
+  /**
+   * Occurrences one recurring event is stepped through, in or before the
+   * window: a rule that repeats every second since 1970 ends here, not at
+   * the deadline.
+   */
+  maxRecurrenceSteps: number;
+  /** Characters of an event's summary, description or location answered. */
+  maxEventTextChars: number;
+  /** Attendees listed per event. */
+  maxAttendees: number;
+  /** Days a calendar window may span. */
+  maxWindowDays: number;
+  /**
+   * How much the process's resident memory may grow, in bytes, while files
+   * are parsed, over what it was when the parses began. A worker that runs
+   * V8 out of heap takes the whole process down with it (Deno gives workers
+   * no heap limit of their own), so the pool watches the memory it can see
+   * and stops its running parses well before that.
+   */
+  maxMemoryGrowthBytes: number;
+  /** How often that memory is looked at while files are parsed, in ms. */
+  memoryCheckMs: number;
+}
+
+/** The limits every parse runs under. */
+export const PARSER_LIMITS: Readonly<ParserLimits> = Object.freeze({
+  maxWorkers: 2,
+  jobTimeoutMs: 10_000,
+  maxMailBytes: 25 * 1024 * 1024,
+  maxCalendarBytes: 4 * 1024 * 1024,
+  maxTextChars: 20_000,
+  maxAttachments: 100,
+  maxMimeDepth: 64,
+  maxAddresses: 200,
+  maxOccurrences: 1_000,
+  maxRecurrenceSteps: 50_000,
+  maxEventTextChars: 4_000,
+  maxAttendees: 200,
+  maxWindowDays: 400,
+  maxMemoryGrowthBytes: 1024 * 1024 * 1024,
+  memoryCheckMs: 25,
+});
+
+/** Limits of the `account.*` host functions on a device's account folder. */
+export interface AccountLimits {
+  /** Entries of one `account.list` page. */
+  maxListEntries: number;
+  /** Folder levels `account.list({ recursive: true })` walks below where it starts. */
+  maxListDepth: number;
+  /** Characters of a path handed to an `account.*` function. */
+  maxPathChars: number;
+  /** Bytes `account.read` answers as text; a larger file is refused. */
+  maxReadBytes: number;
+  /** Paths of one `account.parseMail` or `account.parseCalendar` call. */
+  maxParsePaths: number;
+  /**
+   * JSON characters a parse call answers at most: a call of 32 long messages
+   * fits; one past it is refused, asking for fewer paths.
+   */
+  maxParseAnswerChars: number;
+  /** How long reading one file may take, in ms, before it is answered as busy (`TransientError`). */
+  readTimeoutMs: number;
+}
+
+/** The limits of every `account.*` call. */
+export const ACCOUNT_LIMITS: Readonly<AccountLimits> = Object.freeze({
+  maxListEntries: 500,
+  maxListDepth: 8,
+  maxPathChars: 1024,
+  maxReadBytes: 1024 * 1024,
+  maxParsePaths: 32,
+  maxParseAnswerChars: 8 * 1024 * 1024,
+  readTimeoutMs: 5_000,
+});

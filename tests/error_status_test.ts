@@ -49,6 +49,10 @@ const EXPECTED: Record<string, { error: Error; status: number; exit: number }> =
   },
   PackageCheckError: { error: new errors.PackageCheckError("x", []), status: 400, exit: 1 },
   AgentFailedError: { error: new errors.AgentFailedError("x"), status: 502, exit: 1 },
+  TransientError: { error: new errors.TransientError("x"), status: 503, exit: 1 },
+  AccountAccessError: { error: new errors.AccountAccessError("x"), status: 409, exit: 1 },
+  SignInError: { error: new errors.SignInError("x"), status: 409, exit: 1 },
+  UnknownOutcomeError: { error: new errors.UnknownOutcomeError("x"), status: 502, exit: 1 },
   AgentSignInRequiredError: {
     error: new errors.AgentSignInRequiredError("x", []),
     status: 409,

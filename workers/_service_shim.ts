@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { API_VERSION, HOST_FUNCTIONS } from "../runtime/isolate/protocol.ts";
+import { API_VERSION, HOST_FUNCTIONS, SPREAD_ARGUMENTS } from "../runtime/isolate/protocol.ts";
 
 /** The global the worker sets for one moment; the service module deletes it. */
 export const BINDING_GLOBAL = "__syncBinding";
@@ -191,7 +191,11 @@ export const ENCODER_SOURCE = `(() => {
 
 function surfaceArea(area: string): string {
   const members = HOST_FUNCTIONS.filter((name) => name.startsWith(`${area}.`))
-    .map((name) => `${name.slice(area.length + 1)}: m(${JSON.stringify(name)})`);
+    .map((name) =>
+      `${name.slice(area.length + 1)}: ${SPREAD_ARGUMENTS.includes(name) ? "s" : "m"}(${
+        JSON.stringify(name)
+      })`
+    );
   return `export const ${area} = f({ ${members.join(", ")} });`;
 }
 
@@ -204,6 +208,7 @@ export const SERVICE_MODULE_SOURCE = `const b = globalThis.${BINDING_GLOBAL};
 delete globalThis.${BINDING_GLOBAL};
 const f = Object.freeze;
 const m = (n) => { const k = n.slice(n.indexOf(".") + 1); return f({ [k](args) { return b(n, args); } }[k]); };
+const s = (n) => { const k = n.slice(n.indexOf(".") + 1); return f({ [k](...args) { return b(n, args); } }[k]); };
 ${[...new Set(HOST_FUNCTIONS.map((name) => name.split(".")[0]))].map(surfaceArea).join("\n")}
 export const console = globalThis.console;
 export const API_VERSION = ${JSON.stringify(API_VERSION)};

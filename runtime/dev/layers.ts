@@ -10,7 +10,8 @@
  * - A file named `_x.ts` is private to its folder; the tests in the mirrored
  *   folder of `tests/` (`tests/author/check/` for `runtime/author/check/`) may
  *   import it too.
- * - `workers/` imports only `runtime/isolate/protocol.ts` (and its own files);
+ * - `workers/` imports only `runtime/isolate/protocol.ts` and
+ *   `runtime/parsers/protocol.ts` (and its own files);
  *   `main.ts` imports only `runtime/cli/`.
  * - `ui/`, the browser app, imports only its own files, the npm packages
  *   {@linkcode UI_PACKAGES}, and, as `import type` only, the API's shapes
@@ -71,8 +72,11 @@ export const DOMAIN_RANKS: Readonly<Record<string, number>> = {
 const OPEN_DOMAINS: readonly string[] = ["base", "internal", "extension_api"];
 /** The folder of build-time tools, outside the ranks. */
 const DEV_FOLDER = "runtime/dev/";
-/** The one runtime module `workers/` may import. */
-const WORKER_PROTOCOL = "runtime/isolate/protocol.ts";
+/** The runtime modules `workers/` may import: each pool's protocol with its workers. */
+const WORKER_PROTOCOLS: readonly string[] = [
+  "runtime/isolate/protocol.ts",
+  "runtime/parsers/protocol.ts",
+];
 /** Source files the graph is started from; others are reached through imports. */
 const SOURCE_EXTENSIONS = [".ts", ".tsx", ".mts", ".js", ".mjs"];
 /**
@@ -509,9 +513,9 @@ function importRule(
     if (target.startsWith(UI_FOLDER)) {
       return { rule: "entry", why: "nothing in workers/ imports the browser app in ui/" };
     }
-    return target === WORKER_PROTOCOL || target.startsWith("workers/")
+    return WORKER_PROTOCOLS.includes(target) || target.startsWith("workers/")
       ? null
-      : { rule: "entry", why: `workers/ may import only ${WORKER_PROTOCOL}` };
+      : { rule: "entry", why: `workers/ may import only ${WORKER_PROTOCOLS.join(" and ")}` };
   }
   const from = runtimeDomain(file);
   if (from === null) return null; // tests and other files: cycles and privates only

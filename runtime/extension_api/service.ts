@@ -227,6 +227,108 @@ export interface NetResponse {
   body: string;
 }
 
+/** A file or folder of the device's account folder, as `account.list` answers it. */
+export interface AccountEntry {
+  /** Relative to the account folder, `/`-separated, such as `.Sent/cur/1700000000.M1P2.host:2,S`. */
+  path: string;
+  /** What it is; a link is followed and listed as what it leads to. */
+  kind: "file" | "folder";
+  /** Bytes; 0 for a folder. */
+  size: number;
+  /** When it last changed, in ms since the epoch; null where the system does not say. */
+  mtime: number | null;
+}
+
+/** One page of `account.list`. */
+export interface AccountListing {
+  /** The entries of the page, in path order. */
+  entries: AccountEntry[];
+  /** Hand it back as `cursor` for the next page; null on the last page. */
+  cursor: string | null;
+}
+
+/** A mail address with its display name. */
+export interface Address {
+  /** The display name, decoded; `""` when the header names none. */
+  name: string;
+  /** The address, such as `ada@example.org`. */
+  address: string;
+}
+
+/** A mail message as `account.parseMail` reads it. */
+export interface ParsedMessage {
+  /** The Message-ID with its angle brackets; null when there is none. */
+  messageId: string | null;
+  /** The In-Reply-To header; null when there is none. */
+  inReplyTo: string | null;
+  /** The Message-IDs of the References header, oldest first. */
+  references: string[];
+  /** The subject, decoded; `""` when there is none. */
+  subject: string;
+  /** The sender; null when the header is missing or unreadable. */
+  from: Address | null;
+  /** The To addresses (groups flattened). */
+  to: Address[];
+  /** The Cc addresses (groups flattened). */
+  cc: Address[];
+  /** The Date header as ISO 8601 (UTC); null when missing or unreadable. */
+  date: string | null;
+  /** The text: the plain part, or the HTML part turned to text; at most 20,000 characters. */
+  text: string;
+  /** The text was longer and is cut to 20,000 characters. */
+  textCut: boolean;
+  /** The attachments, listed: their content is never answered. */
+  attachments: { filename: string | null; mimeType: string; size: number }[];
+}
+
+/**
+ * One occurrence of a calendar event within the window asked for. Times are
+ * ISO 8601: a zoned or UTC time with its offset (`2027-03-16T11:00:00+01:00`,
+ * `…Z`), a floating time without one (`2027-03-20T09:00:00`), an all-day
+ * date as a date (`2027-03-17`).
+ */
+export interface ParsedEvent {
+  /** The event's UID. */
+  uid: string;
+  /** The original start of this occurrence of a recurring event; null for a single event. */
+  recurrenceId: string | null;
+  /** The summary; `""` when there is none. */
+  summary: string;
+  /** The description; `""` when there is none. */
+  description: string;
+  /** The location; `""` when there is none. */
+  location: string;
+  /** When it starts. */
+  start: string;
+  /** When it ends. */
+  end: string;
+  /** An all-day event: `start` and `end` are dates, the end not included. */
+  allDay: boolean;
+  /** The TZID its start is written in; null for UTC, floating and all-day times. */
+  timeZone: string | null;
+  /** Its STATUS (`confirmed` when it has none); a cancelled occurrence is listed as such. */
+  status: "confirmed" | "tentative" | "cancelled";
+  /** The organizer; null when there is none. */
+  organizer: Address | null;
+  /** Each attendee with their answer (PARTSTAT, such as `ACCEPTED`, `NEEDS-ACTION`). */
+  attendees: { name: string; address: string; partstat: string }[];
+}
+
+/**
+ * What `account.parseMail` and `account.parseCalendar` answer per path: the
+ * file's size and mtime, and either what was read or why it could not be.
+ */
+export type Parsed<T> =
+  & {
+    /** The path asked for. */
+    path: string;
+    /** Bytes of the file; 0 when it could not be read. */
+    size: number;
+    /** When it last changed, in ms; null when it could not be read. */
+    mtime: number | null;
+  }
+  & ({ ok: true; value: T } | { ok: false; reason: string });
+
 // ---------------------------------------------------------------------------
 // Occasions and handlers.
 
@@ -424,6 +526,73 @@ export interface NetApi {
 }
 
 /**
+ * The device's account, in a task step of an applet (`account.folder` or
+ * `account.remote`). Outside a task step every function is refused.
+ * Refusals a task reacts to, by `error.name`: `TransientError` (a busy file,
+ * a timeout, a network error, 5xx or 429: the run is tried again),
+ * `AccountAccessError` (the folder is gone or unreadable, or a path leads
+ * outside it), `SignInError` (the remote answered 401 or 403),
+ * `UnknownOutcomeError` (a request other than GET or HEAD got no answer: it
+ * may or may not have been done).
+ */
+export interface AccountApi {
+  /**
+   * Lists the account folder (or the folder `under` in it), a page at a time,
+   * in path order. With `recursive`, subfolders are walked too (a Maildir's
+   * `.Sent/cur`). Needs `account.folder`.
+   *
+   * @param options `under` (a folder, relative), the `cursor` of the page before, `recursive`.
+   * @throws `AccountAccessError` when the folder is gone or unreadable, or `under` leads outside it.
+   * @throws `InvalidInputError` for a malformed path or cursor.
+   */
+  list(options?: { under?: string; cursor?: string; recursive?: boolean }): Promise<AccountListing>;
+  /**
+   * A file of the account folder as UTF-8 text, bounded (`docs/limits.md`). Needs `account.folder`.
+   *
+   * @param path Relative to the account folder, `/`-separated.
+   * @throws `AccountAccessError` when it leads outside the folder or cannot be read.
+   * @throws `NotFoundError` when there is no such file.
+   * @throws `PayloadTooLargeError` past the limit.
+   * @throws `TransientError` when the file is busy.
+   */
+  read(path: string): Promise<string>;
+  /**
+   * Reads mail files (one RFC 5322 message each) of the account folder, at
+   * most 32 a call. A file that cannot be read or parsed is answered
+   * `{ ok: false, reason }` in its place. Needs `account.folder`.
+   *
+   * @param paths Relative to the account folder.
+   * @throws `AccountAccessError` when a path leads outside the folder, or the folder is gone.
+   */
+  parseMail(paths: string[]): Promise<Parsed<ParsedMessage>[]>;
+  /**
+   * Reads iCalendar files of the account folder, at most 32 a call, and
+   * answers each one's occurrences that overlap the window, recurrences
+   * expanded (time zones from the file's VTIMEZONEs, EXDATE and RECURRENCE-ID
+   * exceptions applied). Needs `account.folder`.
+   *
+   * @param paths Relative to the account folder.
+   * @param window `from` (ISO 8601) and how many `days` after it.
+   * @throws `AccountAccessError` when a path leads outside the folder, or the folder is gone.
+   */
+  parseCalendar(
+    paths: string[],
+    window: { from: string; days: number },
+  ): Promise<Parsed<ParsedEvent[]>[]>;
+  /**
+   * A request to the account's origin; the host adds the credential, which
+   * the handler never sees. Limited as `net.fetch`. Needs `account.remote`.
+   *
+   * @param request A path (`/api/items`) or URL on the origin, or `{ url, method?, headers?, body? }`.
+   * @throws `PermissionDeniedError` for a URL on another origin.
+   * @throws `SignInError` when the origin answers 401 or 403.
+   * @throws `TransientError` for a GET or HEAD with no answer, or answered 5xx or 429.
+   * @throws `UnknownOutcomeError` for another method that got no answer.
+   */
+  fetch(request: NetRequest | string): Promise<NetResponse>;
+}
+
+/**
  * Lines for the host's log, prefixed with the package id. Arguments are
  * joined with spaces; non-strings are written as JSON. Lines past the
  * per-call allowance are dropped, with one notice. The isolate's global
@@ -503,6 +672,25 @@ export const work: WorkApi = Object.freeze({
  */
 export const net: NetApi = Object.freeze({
   fetch: () => outside("net.fetch"),
+});
+
+/**
+ * The device's account: its folder (list, read, parse mail and calendars) or
+ * its remote origin (fetch, with the credential the host adds). Only in a
+ * task step of an applet; needs `account.folder` or `account.remote`.
+ *
+ * @example
+ * ```ts
+ * const { entries } = await account.list({ under: "cur" });
+ * const parsed = await account.parseMail(entries.map((e) => e.path).slice(0, 32));
+ * ```
+ */
+export const account: AccountApi = Object.freeze({
+  list: () => outside("account.list"),
+  read: () => outside("account.read"),
+  parseMail: () => outside("account.parseMail"),
+  parseCalendar: () => outside("account.parseCalendar"),
+  fetch: () => outside("account.fetch"),
 });
 
 /**

@@ -133,6 +133,7 @@ export class CallTransaction {
       workState: resources.workState,
       agents: resources.agents,
       account: options.account,
+      parsers: resources.parsers,
     });
     return transaction;
   }

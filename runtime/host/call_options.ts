@@ -21,6 +21,7 @@ import type { WorkStateReader } from "./host_function.ts";
 import type { LearntReads } from "./learnt_reads.ts";
 import type { ProcessLock } from "./process_lock.ts";
 import type { AccountGrant } from "./account_grant.ts";
+import type { ParserPool } from "../parsers/mod.ts";
 
 /** Options for a handler call (`callHandler`, `call.ts`). */
 export interface CallOptions {
@@ -136,6 +137,8 @@ export interface CallResources {
    * next call so their answers wait in the worker; nothing is read ahead when absent.
    */
   learntReads?: LearntReads;
+  /** The parsers the `account.parse*` host functions use; those are refused when absent. */
+  parsers?: ParserPool;
 }
 
 /** Which handler an attempt calls, and where. */

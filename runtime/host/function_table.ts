@@ -8,6 +8,7 @@
 import { InvalidInputError } from "../errors.ts";
 import type { HostFunctionName } from "../isolate/mod.ts";
 import type { HostFunction } from "./host_function.ts";
+import { account } from "./functions/account.ts";
 import { memory } from "./functions/memory.ts";
 import { net } from "./functions/net.ts";
 import { work } from "./functions/work.ts";
@@ -22,6 +23,11 @@ export const HOST_FUNCTION_TABLE: readonly HostFunction[] = Object.freeze([
   work.order,
   work.state,
   net.fetch,
+  account.list,
+  account.read,
+  account.parseMail,
+  account.parseCalendar,
+  account.fetch,
 ]);
 
 const BY_NAME: ReadonlyMap<string, HostFunction> = new Map(

@@ -8,6 +8,7 @@
 import { printable } from "../internal/printable.ts";
 import { describeError } from "../internal/describe_error.ts";
 import { IsolatePool } from "../isolate/mod.ts";
+import { ParserPool } from "../parsers/mod.ts";
 import { DEFAULT_LIMITS, type HandlerLimits } from "../limits.ts";
 import { ProjectMemories, RecordCursors } from "../memory/mod.ts";
 import { ServingReads } from "../packages/mod.ts";
@@ -48,6 +49,11 @@ export interface HostOptions {
   resolve?: ResolveHost;
   /** An existing pool to run calls in. */
   pool?: IsolatePool;
+  /**
+   * The parsers `account.parseMail` and `account.parseCalendar` use; a pool
+   * of the host's own when absent, whose workers start with its first parse.
+   */
+  parsers?: ParserPool;
   /** Where the facts of what this host does are published; a bus of its own when absent. */
   events?: EventBus;
   /**
@@ -90,6 +96,11 @@ export class Host implements HandlerCaller {
   /** The isolates calls run in. */
   readonly pool: IsolatePool;
   /**
+   * The permissionless workers that parse mail and calendar files for
+   * `account.*`; none starts before the first parse.
+   */
+  readonly parsers: ParserPool;
+  /**
    * Where the facts of what runs on this host are published (receipts,
    * switches, installs); the app's event stream watches it.
    */
@@ -125,6 +136,8 @@ export class Host implements HandlerCaller {
     this.now = options.now ?? Date.now;
     this.limits = options.limits ?? DEFAULT_LIMITS;
     this.pool = options.pool ?? new IsolatePool({ size: this.limits.maxConcurrentCalls });
+    // Made now, started lazily: a pool starts no worker until a file is parsed.
+    this.parsers = options.parsers ?? new ParserPool();
     this.events = options.events ?? new EventBus();
     this.fetch = options.fetch;
     this.resolve = options.resolve;
@@ -156,6 +169,7 @@ export class Host implements HandlerCaller {
       runningHere: new Set(),
       learntReads: new LearntReads(),
       claimAfterMs: options.claimAfterMs,
+      parsers: this.parsers,
     };
   }
 
@@ -258,6 +272,7 @@ export class Host implements HandlerCaller {
       now: this.now,
       limits: this.limits,
       pool: this.pool,
+      parsers: this.parsers,
       events: this.events,
       fetch: this.fetch,
       resolve: this.resolve,
@@ -272,12 +287,13 @@ export class Host implements HandlerCaller {
   }
 
   /**
-   * Closes the pool and the project memories, and lets go of the host's
+   * Closes the pools (isolates and parsers) and the project memories, and lets go of the host's
    * process lock (the installation KV is the caller's).
    */
   async close(): Promise<void> {
     if (this.#borrowed) return;
     this.pool.close();
+    this.parsers.close();
     this.#journal?.close();
     this.#journal = null;
     if (this.#lock) (await this.#lock).release();

@@ -17,6 +17,7 @@ import type { Occasion, WorkState } from "../extension_api/service.ts";
 import type { Source } from "../types.ts";
 import type { ResolveHost } from "./functions/resolve_host.ts";
 import type { AccountGrant } from "./account_grant.ts";
+import type { ParserPool } from "../parsers/mod.ts";
 
 /** Where an order's work stands once a session performs it. */
 export interface PerformedWork {
@@ -89,6 +90,11 @@ export interface HostFunctionContext {
    * functions are refused without it.
    */
   account?: AccountGrant;
+  /**
+   * The parsers `account.parseMail` and `account.parseCalendar` hand files
+   * to; those are refused where the host has none.
+   */
+  parsers?: ParserPool;
 }
 
 /**

@@ -32,10 +32,22 @@ export const HOST_FUNCTIONS = [
   "work.order",
   "work.state",
   "net.fetch",
+  "account.list",
+  "account.read",
+  "account.parseMail",
+  "account.parseCalendar",
+  "account.fetch",
 ] as const;
 
 /** One host function name. */
 export type HostFunctionName = typeof HOST_FUNCTIONS[number];
+
+/**
+ * The host functions handler code calls with more than one argument: their
+ * arguments cross as one array, in order (`account.parseCalendar(paths,
+ * window)` crosses as `[paths, window]`). Every other function takes one.
+ */
+export const SPREAD_ARGUMENTS: readonly HostFunctionName[] = ["account.parseCalendar"];
 
 /**
  * The host functions that only read project memory: made before any host
@@ -68,8 +80,8 @@ export const MAX_READ_AHEAD_ARGS = 1024;
 
 /**
  * What one host call counts against `maxHostBytesInFlight` while the host
- * performs it: its argument's JSON and, for `net.fetch`, the body it may
- * bring back. The worker lets calls out by it and the host checks the same.
+ * performs it: its argument's JSON and, for `net.fetch` and
+ * `account.fetch`, the body it may bring back. The worker lets calls out by it and the host checks the same.
  *
  * @param fn The host function called.
  * @param argsLength The length of its argument's JSON text.
@@ -80,7 +92,7 @@ export function hostCallBytes(
   argsLength: number,
   limits: Pick<HandlerLimits, "maxFetchBytes">,
 ): number {
-  return argsLength + (fn === "net.fetch" ? limits.maxFetchBytes : 0);
+  return argsLength + (fn === "net.fetch" || fn === "account.fetch" ? limits.maxFetchBytes : 0);
 }
 
 /** Console levels routed to the host log. */

@@ -885,7 +885,9 @@ function deviceIssues(
   }
 
   if (account !== undefined && typeof account.kind === "string") {
-    const permission = ACCOUNT_PERMISSIONS[account.kind as keyof typeof ACCOUNT_PERMISSIONS];
+    const permission = Object.hasOwn(ACCOUNT_PERMISSIONS, account.kind)
+      ? ACCOUNT_PERMISSIONS[account.kind as AccountKind]
+      : undefined;
     if (permission !== undefined && !context.has(permission)) {
       issues.push({
         path: ["permissions"],

@@ -8,10 +8,10 @@
  *
  * @module
  */
-import { join, relative } from "node:path";
 import { InvalidInputError } from "../errors.ts";
 import { PACKAGE_FILE_LIMITS } from "../limits.ts";
 import { readFileAtMost } from "../internal/read_file_at_most.ts";
+import { fileKind, pathInside } from "../internal/path_inside.ts";
 
 /**
  * The real path of the file `path` names in the package folder `dir`, once it
@@ -24,10 +24,8 @@ import { readFileAtMost } from "../internal/read_file_at_most.ts";
  * @throws {InvalidInputError} when it leads outside the package or is not a regular file.
  */
 export async function packageFile(dir: string, path: string): Promise<string> {
-  const root = await Deno.realPath(dir);
-  const real = await Deno.realPath(join(dir, path));
-  const inside = relative(root, real);
-  if (inside === "" || inside === ".." || inside.startsWith("../") || inside.startsWith("/")) {
+  const { real, inside } = await pathInside(dir, path);
+  if (inside === null || inside === "") {
     throw new InvalidInputError(
       `Cannot read "${path}" of the package in ${dir}: it leads outside the package (to ${real}); ` +
         `a package's files are its own`,
@@ -36,7 +34,7 @@ export async function packageFile(dir: string, path: string): Promise<string> {
   const info = await Deno.stat(real);
   if (!info.isFile) {
     throw new InvalidInputError(
-      `Cannot read "${path}" of the package in ${dir}: it is ${kindOf(info)}, not a regular file`,
+      `Cannot read "${path}" of the package in ${dir}: it is ${fileKind(info)}, not a regular file`,
     );
   }
   return real;
@@ -67,12 +65,4 @@ export async function readPackageText(
     );
   }
   return new TextDecoder().decode(bytes);
-}
-
-function kindOf(info: Deno.FileInfo): string {
-  if (info.isDirectory) return "a folder";
-  if (info.isFifo) return "a FIFO";
-  if (info.isCharDevice || info.isBlockDevice) return "a device";
-  if (info.isSocket) return "a socket";
-  return "not a file";
 }

@@ -285,7 +285,7 @@ Deno.test("layer check", async (t) => {
   });
 
   await t.step(
-    "workers/ may import only the isolate protocol, main.ts only runtime/cli/mod.ts",
+    "workers/ may import only the pools' protocols, main.ts only runtime/cli/mod.ts",
     async () => {
       assert.deepEqual(
         await messagesFor({
@@ -295,7 +295,7 @@ Deno.test("layer check", async (t) => {
         }),
         [
           "workers/_shim.ts:1 imports runtime/extension_api/service.ts: workers/ may import only " +
-          "runtime/isolate/protocol.ts",
+          "runtime/isolate/protocol.ts and runtime/parsers/protocol.ts",
         ],
       );
       assert.deepEqual(

@@ -21,6 +21,11 @@ Deno.test("`HOST_FUNCTION_TABLE` holds every host function the isolate offers", 
         "work.state": "work.agent",
         // Which net:<host> it needs depends on the URL; netFetch checks it per request.
         "net.fetch": null,
+        "account.list": "account.folder",
+        "account.read": "account.folder",
+        "account.parseMail": "account.folder",
+        "account.parseCalendar": "account.folder",
+        "account.fetch": "account.remote",
       },
     );
   });
