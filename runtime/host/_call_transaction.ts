@@ -38,6 +38,10 @@ export class CallTransaction {
   #options: CallOptions;
   #startedAt: number;
   #receiptId: string;
+  /** The generation kept from the last call may be used rather than read; not once the claim begins. */
+  #keptGeneration: boolean;
+  /** The project's memory, once opened. */
+  #memory: Deno.Kv | undefined;
   /** The project's memory and the readable kinds, once asked for. */
   #preparing: Promise<MemoryTransaction> | null = null;
   /** The generation the call runs under, once asked for; the transaction waits for it. */
@@ -58,14 +62,16 @@ export class CallTransaction {
    * @param of The project, package and handler.
    * @param serving What serves, and what it was resolved from.
    * @param options Why and for whom the call is made, and the generation the caller saw.
-   * @param started When the attempt started, in ms, and its receipt's id.
+   * @param started When the attempt started, in ms, its receipt's id, and
+   *   whether the generation kept from the last call may be used (the
+   *   attempt is not one made again).
    */
   constructor(
     resources: CallResources,
     of: AttemptOf,
     serving: Serving,
     options: CallOptions,
-    started: { at: number; receiptId: string },
+    started: { at: number; receiptId: string; keptGeneration: boolean },
   ) {
     this.#resources = resources;
     this.#of = of;
@@ -73,6 +79,7 @@ export class CallTransaction {
     this.#options = options;
     this.#startedAt = started.at;
     this.#receiptId = started.receiptId;
+    this.#keptGeneration = started.keptGeneration;
   }
 
   /** A host function that stages writes was called. */
@@ -80,10 +87,37 @@ export class CallTransaction {
     return this.#staging;
   }
 
+  /** The claim began: a generation kept from the last call is proven before it is written. */
+  #provenFirst = false;
+
+  /**
+   * Proves the generation kept from the last call before the claim is
+   * written, so that a call found to run under one that moved on is made
+   * again before anything of it counts; once the claim began, the
+   * generation is read rather than kept.
+   *
+   * @throws {SupersededError} when it moved on after the call read memory.
+   */
+  async beforeClaim(): Promise<void> {
+    this.#provenFirst = true;
+    const transaction = await this.#preparing?.catch(() => undefined);
+    await transaction?.proveGeneration();
+  }
+
+  /**
+   * The generation kept from an earlier call was found moved on after the
+   * call read: it commits nothing, and is made again from a fresh read while
+   * it has not counted.
+   */
+  get generationMoved(): boolean {
+    return this.#transaction?.generationMoved === true;
+  }
+
   /**
    * Makes the transaction ready, once: the project's memory, the generation
-   * (the one the caller gave, or read now) and the kinds the package may
-   * read. The handler reaches none of them except through host functions,
+   * (the one the caller gave, the one kept from the last call — proven by
+   * the first write, see `kept_generations.ts` — or read now) and the kinds
+   * the package may read. The handler reaches none of them except through host functions,
    * which wait for this; what they read in memory is read after the
    * generation and answers once it is read, so the call starts, as far as
    * anything it can touch is concerned, once the generation is read.
@@ -98,17 +132,28 @@ export class CallTransaction {
     const { pkg, declaredIds, entries } = this.#serving;
     const options = this.#options;
     const memory = await resources.projectMemory(project);
+    this.#memory = memory;
+    const kept = options.generation || !this.#keptGeneration || this.#provenFirst
+      ? undefined
+      : resources.keptGenerations?.get(memory, project, id);
     // Asked for first and not waited for here: the host function's own read
     // is made behind it at once, and answers once it is read.
-    const generation = options.generation ?? readGeneration(memory, id);
+    const generation = options.generation ?? kept ?? readGeneration(memory, id);
     this.#generation = Promise.resolve(generation);
     // Told by the transaction's reads and commit, or by failureOf; never unhandled.
     this.#generation.catch(() => {});
+    if (generation instanceof Promise) {
+      generation.then(
+        (read) => resources.keptGenerations?.keep(memory, project, id, read),
+        () => {},
+      );
+    }
     const kinds = await readableKinds(resources.kv, project, pkg, declaredIds, entries);
     const transaction = new MemoryTransaction(memory, {
       packageId: id,
       project,
       generation,
+      generationKept: kept !== undefined,
       // Each revision the call writes keeps the receipt's id.
       receiptId: this.#receiptId,
       now: () => new Date(resources.now()),
@@ -174,11 +219,22 @@ export class CallTransaction {
    */
   async commit(): Promise<readonly RecordChange[]> {
     if (this.#staging || this.#options.generation) {
-      return (await (await this.prepare()).commit()).changes;
+      const transaction = await this.prepare();
+      const { changes } = await transaction.commit();
+      this.#keepProven(transaction);
+      return changes;
     }
     // A memory read beside the isolate that the handler never used does not fail it.
     if (this.#preparing) await this.#preparing.then((unused) => unused.discard(), () => {});
     return [];
+  }
+
+  /** Keeps the generation a write proved for the next call; a caller's own is not kept. */
+  #keepProven(transaction: MemoryTransaction): void {
+    const proven = transaction.provenGeneration;
+    if (proven && !this.#options.generation && this.#memory) {
+      this.#resources.keptGenerations?.keep(this.#memory, this.#of.project, this.#of.id, proven);
+    }
   }
 
   /**
@@ -187,6 +243,8 @@ export class CallTransaction {
    * call failed, not the error its handler was handed for it.
    */
   async failureOf(failure: unknown): Promise<unknown> {
+    // Whatever the handler made of the refusal, the call was superseded.
+    if (this.generationMoved) await this.#transaction!.proveGeneration().catch((e) => failure = e);
     if (this.#preparing && this.#askedHost) {
       await this.#preparing.catch((unready) => failure = unready);
       await this.#generation?.catch((unready) => failure = unready);
@@ -196,6 +254,9 @@ export class CallTransaction {
 
   /** Throws away whatever the transaction staged. */
   discard(): void {
+    if (this.generationMoved) {
+      this.#resources.keptGenerations?.forget(this.#of.project, this.#of.id);
+    } else if (this.#transaction) this.#keepProven(this.#transaction);
     try {
       this.#transaction?.discard();
     } catch {

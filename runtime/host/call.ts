@@ -115,16 +115,19 @@ export async function callHandler(
     return await callOnce(resources, project, id, handler, options, true);
   } catch (error) {
     if (!(error instanceof StaleServingError)) throw error;
-    // Resolved from approvals or refs another writer had changed: nothing of
-    // the attempt counted (its claim was refused), so it is made again from
-    // what is stored now, as though it had been read first.
+    // Resolved from approvals or refs another writer had changed, or run
+    // under a generation kept from the last call that had moved on: nothing
+    // of the attempt counted (its claim was refused, or never begun), so it
+    // is made again from what is stored now, as though it had been read first.
     return await callOnce(resources, project, id, handler, options, false);
   }
 }
 
 /**
  * Refuses an attempt whose claim found the approvals or refs it was resolved
- * from changed; never leaves {@linkcode callHandler}, which makes the call again.
+ * from changed, or whose first write found the generation kept from the last
+ * call moved on after it read, before it counted; never leaves
+ * {@linkcode callHandler}, which makes the call again.
  */
 class StaleServingError extends Error {
   override name = "StaleServingError";
@@ -138,7 +141,9 @@ class StaleServingError extends Error {
  * {@linkcode AttemptReceipt} (the receipt, left whatever happened). With
  * `keptReads`, the approvals and refs may be those kept from earlier calls,
  * which the claim then proves or refuses with {@linkcode StaleServingError}
- * before anything of the attempt counts.
+ * before anything of the attempt counts, and the generation may be the one
+ * kept from the last call, which its first write proves (else, while the
+ * attempt has not counted, it is refused with {@linkcode StaleServingError}).
  */
 async function callOnce(
   resources: CallResources,
@@ -164,7 +169,9 @@ async function callOnce(
     transaction = new CallTransaction(resources, of, serving, options, {
       at: startedAt,
       receiptId: receipt.receipt.id,
+      keptGeneration: keptReads,
     });
+    claim.proveFirst(() => transaction!.beforeClaim());
     // 3. and 4. The handler run in the isolate, then its commit with the outbox.
     const value = await runAndCommit(resources, {
       of,
@@ -177,6 +184,14 @@ async function callOnce(
     return { value, receipt: receipt.receipt };
   } catch (error) {
     claim.stopTimer();
+    // Run under a generation that may have moved on before it started, and
+    // nothing of it counted yet: it is made again, reading the generation first.
+    if (transaction?.generationMoved) await claim.settled();
+    if (transaction?.generationMoved && !claim.counted) {
+      again = true;
+      transaction.discard();
+      throw new StaleServingError(describeError(error).message);
+    }
     const failure = await claim.failed(await transaction?.failureOf(error) ?? error);
     // What failed may have been read from entries the claim finds changed.
     if (claim.foundStale) {

@@ -242,3 +242,80 @@ Deno.test("`callHandler()` checks, rather than reads, what it kept from the last
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("`callHandler()` runs under the generation kept from the last call, and proves it before it writes", async (t) => {
+  const root = await Deno.makeTempDir({ prefix: "sync-call-generation-" });
+  const home = join(root, "home");
+  await Deno.mkdir(home);
+  const kv = await Deno.openKv(join(home, "sync.kv"));
+  const logs: string[] = [];
+  const host = new Host({ kv, home, limits: DEFAULT_LIMITS, log: (line) => logs.push(line) });
+  const projectDir = join(root, "project");
+  await Deno.mkdir(projectDir);
+  // Lists, then writes when the payload asks it to: a read made before the write.
+  const dir = await writePackage(root, {
+    id: "tally",
+    handlers: ["tally.count"],
+    service: `import { memory } from "@sync/extension-api/service";
+export default function register() {
+  return {
+    "tally.count": async (payload) => {
+      const { records } = await memory.list({ kind: "tally.mark", limit: 50 });
+      console.log("counted " + records.length);
+      if (payload?.write) await memory.write({ key: "tally.mark/" + records.length, title: "x" });
+      return { count: records.length };
+    },
+  };
+}
+`,
+  });
+  const { project } = await installPackage(host, dir, projectDir, { approve: true });
+  await age(dir);
+  await age(join(project, ".sync"));
+  const call = (write: boolean) =>
+    host.callHandler(project, "tally", "tally.count", { ...CALL, payload: { write } });
+  /** Bumps the generation through a handle of its own, as another process would. */
+  async function bumpElsewhere(): Promise<void> {
+    const other = await Deno.openKv(projectMemoryPath(project));
+    try {
+      await bumpGeneration(other, "tally");
+    } finally {
+      other.close();
+    }
+  }
+  try {
+    await t.step("a call that only reads answers after the generation moved on", async () => {
+      assert.deepEqual((await call(false)).value, { count: 0 });
+      await bumpElsewhere();
+      assert.deepEqual((await call(false)).value, { count: 0 });
+    });
+
+    await t.step(
+      "a call that read, then writes under a generation moved on since, is made again unseen",
+      async () => {
+        const before = await listReceipts(kv, project, { packageId: "tally", limit: 500 });
+        logs.length = 0;
+        const result = await call(true);
+        assert.deepEqual(result.value, { count: 0 });
+        assert.equal(result.receipt.outcome, "ok");
+        // One receipt, one line told: the attempt made again left nothing.
+        const after = await listReceipts(kv, project, { packageId: "tally", limit: 500 });
+        assert.equal(after.length, before.length + 1);
+        assert.equal(after[0].id, result.receipt.id);
+        assert.deepEqual(logs.filter((line) => line.includes("counted")).length, 1);
+        const memory = await host.projectMemory(project);
+        const page = await listRecords(memory, { kind: "tally.mark" });
+        assert.deepEqual(page.records.map((r) => r.key), ["tally.mark/0"]);
+      },
+    );
+
+    await t.step("the next write, the generation unchanged, commits at once", async () => {
+      assert.deepEqual((await call(true)).value, { count: 1 });
+      assert.deepEqual((await call(true)).value, { count: 2 });
+    });
+  } finally {
+    await host.close();
+    kv.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
