@@ -343,11 +343,13 @@ function runInIsolate(
 /**
  * Step 4, begun once the handler answers: the records and the orders (in the
  * project's outbox) in one atomic write. A transaction that staged writes
- * commits once the claim is held. One that staged nothing has nothing to
- * fence: it read what it read under the generation read as it started, and
- * is ended there; under a generation the caller gave, its commit reads the
- * generation to check it, even while a claim is being written. The receipt
- * names what the commit wrote: it is written after, in the installation.
+ * commits once the claim is held (its first write proved a generation kept
+ * from the last call, and the commit checks it). One that staged nothing has
+ * nothing to fence: what it read does not depend on the generation, read as
+ * it started or kept from the last call, and it is ended there; under a
+ * generation the caller gave, its commit reads the generation to check it,
+ * even while a claim is being written. The receipt names what the commit
+ * wrote: it is written after, in the installation.
  *
  * @throws {CancelledError} when the caller called the call off before its commit began.
  */
