@@ -9,6 +9,7 @@
  */
 import type { CallHooks, HostFunctionName } from "../isolate/mod.ts";
 import {
+  generationBumpsThrough,
   MemoryAccess,
   MemoryTransaction,
   readGeneration,
@@ -42,6 +43,8 @@ export class CallTransaction {
   #keptGeneration: boolean;
   /** The project's memory, once opened. */
   #memory: Deno.Kv | undefined;
+  /** The bumps of the generation made through the memory in this process as the call started. */
+  #bumps = 0;
   /** The project's memory and the readable kinds, once asked for. */
   #preparing: Promise<MemoryTransaction> | null = null;
   /** The generation the call runs under, once asked for; the transaction waits for it. */
@@ -133,9 +136,11 @@ export class CallTransaction {
     const options = this.#options;
     const memory = await resources.projectMemory(project);
     this.#memory = memory;
+    const bumps = generationBumpsThrough(memory, id);
+    this.#bumps = bumps;
     const kept = options.generation || !this.#keptGeneration || this.#provenFirst
       ? undefined
-      : resources.keptGenerations?.get(memory, project, id);
+      : resources.keptGenerations?.get(memory, project, id, bumps);
     // Asked for first and not waited for here: the host function's own read
     // is made behind it at once, and answers once it is read.
     const generation = options.generation ?? kept ?? readGeneration(memory, id);
@@ -144,7 +149,7 @@ export class CallTransaction {
     this.#generation.catch(() => {});
     if (generation instanceof Promise) {
       generation.then(
-        (read) => resources.keptGenerations?.keep(memory, project, id, read),
+        (read) => resources.keptGenerations?.keep(memory, project, id, read, bumps),
         () => {},
       );
     }
@@ -154,6 +159,7 @@ export class CallTransaction {
       project,
       generation,
       generationKept: kept !== undefined,
+      bumpedSince: () => generationBumpsThrough(memory, id) !== bumps,
       // Each revision the call writes keeps the receipt's id.
       receiptId: this.#receiptId,
       now: () => new Date(resources.now()),
@@ -233,7 +239,8 @@ export class CallTransaction {
   #keepProven(transaction: MemoryTransaction): void {
     const proven = transaction.provenGeneration;
     if (proven && !this.#options.generation && this.#memory) {
-      this.#resources.keptGenerations?.keep(this.#memory, this.#of.project, this.#of.id, proven);
+      const { project, id } = this.#of;
+      this.#resources.keptGenerations?.keep(this.#memory, project, id, proven, this.#bumps);
     }
   }
 
@@ -244,7 +251,8 @@ export class CallTransaction {
    */
   async failureOf(failure: unknown): Promise<unknown> {
     // Whatever the handler made of the refusal, the call was superseded.
-    if (this.generationMoved) await this.#transaction!.proveGeneration().catch((e) => failure = e);
+    const superseded = this.#transaction?.supersededBy;
+    if (superseded) return superseded;
     if (this.#preparing && this.#askedHost) {
       await this.#preparing.catch((unready) => failure = unready);
       await this.#generation?.catch((unready) => failure = unready);

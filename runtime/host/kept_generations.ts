@@ -10,7 +10,10 @@
  * superseded (`call.ts`).
  *
  * Kept with the handle of the memory it was read from: a project's memory
- * opened again (its folder removed and made again) is read afresh.
+ * opened again (its folder removed and made again) is read afresh, and so is
+ * a generation this process bumped since (paused, removed, updated or
+ * approved again); a call that finds one bumped here while it ran is
+ * superseded, as it was when every call read the generation as it started.
  *
  * @module
  */
@@ -22,19 +25,21 @@ const KEPT = 4_096;
 
 /** The generations calls last ran under; see the module's documentation. */
 export class KeptGenerations {
-  #kept = new Map<string, { memory: Deno.Kv; generation: Generation }>();
+  #kept = new Map<string, { memory: Deno.Kv; generation: Generation; bumps: number }>();
 
   /**
    * The generation a call of `id` in `project` last ran under, when it was
-   * kept from the same handle on the project's memory.
+   * kept from the same handle on the project's memory and this process has
+   * not bumped it since.
    *
    * @param memory The project's memory, as the call holds it.
    * @param project The project's folder.
    * @param id The package id.
+   * @param bumps The bumps made through `memory` so far (`generationBumpsThrough`).
    */
-  get(memory: Deno.Kv, project: string, id: string): Generation | undefined {
+  get(memory: Deno.Kv, project: string, id: string, bumps: number): Generation | undefined {
     const kept = this.#kept.get(keyOf(project, id));
-    return kept?.memory === memory ? kept.generation : undefined;
+    return kept?.memory === memory && kept.bumps === bumps ? kept.generation : undefined;
   }
 
   /**
@@ -44,9 +49,16 @@ export class KeptGenerations {
    * @param project The project's folder.
    * @param id The package id.
    * @param generation The generation, as read.
+   * @param bumps The bumps made through `memory` before it was read.
    */
-  keep(memory: Deno.Kv, project: string, id: string, generation: Generation): void {
-    keepNewest(this.#kept, keyOf(project, id), { memory, generation }, KEPT);
+  keep(
+    memory: Deno.Kv,
+    project: string,
+    id: string,
+    generation: Generation,
+    bumps: number,
+  ): void {
+    keepNewest(this.#kept, keyOf(project, id), { memory, generation, bumps }, KEPT);
   }
 
   /**

@@ -8,7 +8,7 @@
  * @module
  */
 export { MemoryAccess } from "./access.ts";
-export { bumpGeneration, readGeneration } from "./generation.ts";
+export { bumpGeneration, generationBumpsThrough, readGeneration } from "./generation.ts";
 export type { Generation } from "./generation.ts";
 export { ProjectMemories } from "./project_memories.ts";
 export type { ProjectMemoriesOptions } from "./project_memories.ts";

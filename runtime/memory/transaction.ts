@@ -87,9 +87,17 @@ export interface MemoryTransactionOptions {
    * found moved on before the transaction read anything, the current one is;
    * found moved on after it read, the transaction may have read under the
    * old one, and the write — every write, and the commit — is refused with
-   * `SupersededError` ({@linkcode MemoryTransaction.generationMoved}).
+   * `SupersededError` ({@linkcode MemoryTransaction.generationMoved}). Found
+   * moved on by a bump {@linkcode MemoryTransactionOptions.bumpedSince} tells
+   * of, the call was superseded while it ran, whatever it read.
    */
   generationKept?: boolean;
+  /**
+   * Whether the package's generation was bumped in this process since the
+   * call started; with `generationKept`, a generation found moved on by such
+   * a bump superseded the call. Never when absent.
+   */
+  bumpedSince?: () => boolean;
   /** Writer recorded as `updatedBy` when there is no `packageId`; defaults to `person`. */
   by?: string;
   /** Clock for `updatedAt`. */
@@ -211,6 +219,9 @@ export class MemoryTransaction {
   #readUnproven = false;
   /** The generation was found moved on after a read was made under the one kept. */
   #generationMoved: Generation | null = null;
+  /** It moved on by a bump made while the call ran: superseded, not made again. */
+  #movedWhileRunning = false;
+  #bumpedSince: () => boolean;
   #writer: string;
   #now: () => Date;
   #cursors: RecordCursors | undefined;
@@ -255,6 +266,7 @@ export class MemoryTransaction {
     this.#now = options.now ?? (() => new Date());
     this.#cursors = options.cursors;
     this.#receiptId = options.receiptId;
+    this.#bumpedSince = options.bumpedSince ?? (() => false);
   }
 
   /**
@@ -269,12 +281,21 @@ export class MemoryTransaction {
 
   /**
    * The generation kept from an earlier call was found moved on by the first
-   * write, after the transaction had read: it may have read under the old
-   * one, so it writes and commits nothing. Made again, the call reads the
-   * generation first.
+   * write, after the transaction had read, by a bump not made in this process
+   * while the call ran (it may have been made before the call started): it
+   * may have read under the old one, so it writes and commits nothing. Made
+   * again, the call reads the generation first.
    */
   get generationMoved(): boolean {
-    return this.#generationMoved !== null;
+    return this.#generationMoved !== null && !this.#movedWhileRunning;
+  }
+
+  /**
+   * The refusal its writes and commit met, when a kept generation was found
+   * moved on (made again or not); null otherwise.
+   */
+  get supersededBy(): SupersededError | null {
+    return this.#generationMoved === null ? null : this.#superseded(this.#generationMoved);
   }
 
   /**
@@ -554,8 +575,10 @@ export class MemoryTransaction {
     const entry = await this.#kv.get<number>(generationKey(this.#packageId!));
     const now = { value: entry.value ?? 0, versionstamp: entry.versionstamp };
     if (now.versionstamp !== this.#generation!.versionstamp) {
-      if (this.#readUnproven) {
+      const whileRunning = this.#bumpedSince();
+      if (this.#readUnproven || whileRunning) {
         this.#generationMoved = now;
+        this.#movedWhileRunning = whileRunning;
         throw this.#superseded(now);
       }
       // Nothing was read yet: the call starts, as far as memory goes, now.

@@ -12,6 +12,8 @@ import { listRecords, projectMemoryPath } from "../../runtime/memory/store.ts";
 import { type Approval, deleteApproval, writeApproval } from "../../runtime/packages/approval.ts";
 import { approvalKey, packageRefKey } from "../../runtime/packages/keys.ts";
 import { type PackageRef, setPackageRef } from "../../runtime/packages/store.ts";
+import { writeRecord } from "../../runtime/memory/write_record.ts";
+import { countInPlace } from "../internal/counting_kv.ts";
 import { writePackage } from "../internal/packages.ts";
 
 const CALL = { occasion: { kind: "extension" as const }, source: { kind: "person" as const } };
@@ -249,10 +251,18 @@ Deno.test("`callHandler()` runs under the generation kept from the last call, an
   await Deno.mkdir(home);
   const kv = await Deno.openKv(join(home, "sync.kv"));
   const logs: string[] = [];
-  const host = new Host({ kv, home, limits: DEFAULT_LIMITS, log: (line) => logs.push(line) });
+  // No call here claims for having run long: a claim would prove the generation early.
+  const host = new Host({
+    kv,
+    home,
+    limits: DEFAULT_LIMITS,
+    log: (line) => logs.push(line),
+    claimAfterMs: 10_000,
+  });
   const projectDir = join(root, "project");
   await Deno.mkdir(projectDir);
-  // Lists, then writes when the payload asks it to: a read made before the write.
+  // Lists, then writes when the payload asks it to: a read made before the
+  // write; with a flag to wait for, it looks for it until it is there first.
   const dir = await writePackage(root, {
     id: "tally",
     handlers: ["tally.count"],
@@ -260,6 +270,12 @@ Deno.test("`callHandler()` runs under the generation kept from the last call, an
 export default function register() {
   return {
     "tally.count": async (payload) => {
+      const until = Date.now() + 2500;
+      while (payload?.waitFor && !(await memory.record("tally.flag/" + payload.waitFor))) {
+        if (Date.now() > until) throw new Error("the flag never came");
+        const next = Date.now() + 5;
+        while (Date.now() < next) { /* wait */ }
+      }
       const { records } = await memory.list({ kind: "tally.mark", limit: 50 });
       console.log("counted " + records.length);
       if (payload?.write) await memory.write({ key: "tally.mark/" + records.length, title: "x" });
@@ -313,6 +329,41 @@ export default function register() {
       assert.deepEqual((await call(true)).value, { count: 1 });
       assert.deepEqual((await call(true)).value, { count: 2 });
     });
+
+    await t.step(
+      "a generation this process bumps while a call runs supersedes the call, as it always did",
+      async () => {
+        const memory = await host.projectMemory(project);
+        const counting = countInPlace(memory);
+        let running: Promise<unknown>;
+        try {
+          running = host.callHandler(project, "tally", "tally.count", {
+            ...CALL,
+            payload: { write: true, waitFor: "go" },
+          });
+          running.catch(() => {});
+          // It has looked for the flag once: it runs, and has read.
+          const deadline = Date.now() + 10_000;
+          while (!counting.count.keysRead.some((key) => key.startsWith("record/tally.flag"))) {
+            if (Date.now() > deadline) throw new Error("the call never looked for its flag");
+            await new Promise((resolve) => setTimeout(resolve, 5));
+          }
+        } finally {
+          counting.restore();
+        }
+        await bumpGeneration(memory, "tally");
+        await writeRecord(memory, { key: "tally.flag/go", title: "go" });
+        await assert.rejects(running, { name: "SupersededError" });
+        const page = await listRecords(memory, { kind: "tally.mark" });
+        assert.deepEqual(page.records.map((r) => r.key), [
+          "tally.mark/0",
+          "tally.mark/1",
+          "tally.mark/2",
+        ]);
+        // The next call, started after the bump, reads it and commits.
+        assert.deepEqual((await call(true)).value, { count: 3 });
+      },
+    );
   } finally {
     await host.close();
     kv.close();

@@ -656,6 +656,30 @@ Deno.test("MemoryTransaction under a generation kept from an earlier call", asyn
       },
     );
 
+    await t.step(
+      "moved on by a bump made while it ran, its first write is refused even before any read",
+      async () => {
+        let bumped = false;
+        const transaction = new MemoryTransaction(kv, {
+          packageId: "issues",
+          generation: await readGeneration(kv, "issues"),
+          generationKept: true,
+          bumpedSince: () => bumped,
+        });
+        await bumpGeneration(kv, "issues");
+        bumped = true;
+        await assert.rejects(
+          transaction.write({ key: "issues.issue/7", title: "Seven" }),
+          SupersededError,
+        );
+        // Superseded while it ran: it is not one to be made again.
+        assert.equal(transaction.generationMoved, false);
+        assert.equal(transaction.supersededBy?.name, "SupersededError");
+        await assert.rejects(transaction.commit(), SupersededError);
+        assert.equal(await getRecord(kv, "issues.issue/7"), null);
+      },
+    );
+
     await t.step("proven before any write, it is proven once", async () => {
       const transaction = await kept();
       await transaction.list({ kind: "issues.issue" });
