@@ -12,8 +12,8 @@
  */
 /// <reference lib="deno.worker" />
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from "quickjs-emscripten-core";
-import { BINDING_GLOBAL, REFUSED_MARK, SERVICE_MODULE_SOURCE } from "./_service_shim.ts";
-import type { Engine, FreshContext } from "./_engine.ts";
+import { REFUSED_MARK } from "./_service_shim.ts";
+import { type Engine, type FreshContext, serviceModule } from "./_engine.ts";
 import {
   type CallMessage,
   type ConsoleLevel,
@@ -30,7 +30,6 @@ import {
   type ProbeReport,
   READ_FUNCTIONS,
   type ReadAhead,
-  SERVICE_API_SPECIFIER,
 } from "../runtime/isolate/protocol.ts";
 
 /**
@@ -322,16 +321,7 @@ export class CallSession {
    * statements, which run before any package code can look.
    */
   loadModule(name: string): { value: string } | { error: Error } {
-    if (name !== SERVICE_API_SPECIFIER || !this.#fresh.binding.alive) {
-      return {
-        error: new Error(
-          `Cannot import "${name}": a service module may import only "${SERVICE_API_SPECIFIER}"` +
-            ` (bundle everything else into the module)`,
-        ),
-      };
-    }
-    this.#vm.setProp(this.#vm.global, BINDING_GLOBAL, this.#fresh.binding);
-    return { value: SERVICE_MODULE_SOURCE };
+    return serviceModule(this.#fresh, name);
   }
 
   /**

@@ -14,8 +14,12 @@ import type {
   QuickJSRuntime,
   QuickJSWASMModule,
 } from "quickjs-emscripten-core";
-import { ENCODER_SOURCE } from "./_service_shim.ts";
-import { CONSOLE_LEVELS, type ConsoleLevel } from "../runtime/isolate/protocol.ts";
+import { BINDING_GLOBAL, ENCODER_SOURCE, SERVICE_MODULE_SOURCE } from "./_service_shim.ts";
+import {
+  CONSOLE_LEVELS,
+  type ConsoleLevel,
+  SERVICE_API_SPECIFIER,
+} from "../runtime/isolate/protocol.ts";
 
 /**
  * What a runtime's module loader is: a module's name in, its source (or why not) out.
@@ -79,6 +83,8 @@ export interface FreshContext {
   binding: QuickJSHandle;
   /** The call the context serves, once it is given one. */
   session?: ContextCall;
+  /** The service module was evaluated in it before a call was given it ({@linkcode loadServiceModule}). */
+  serviceLoaded?: boolean;
 }
 
 /**
@@ -167,4 +173,66 @@ export function disposeFresh(fresh: FreshContext): void {
     if (handle.alive) handle.dispose();
   }
   fresh.vm.dispose();
+}
+
+/**
+ * What the module loader answers for `name` in `fresh`: the service module,
+ * with the binding set on the global object for the module's first
+ * statements to take off again, or the refusal of any other name (and of the
+ * service module once the binding is gone).
+ *
+ * @ignore
+ */
+export function serviceModule(
+  fresh: FreshContext,
+  name: string,
+): { value: string } | { error: Error } {
+  if (name !== SERVICE_API_SPECIFIER || !fresh.binding.alive) {
+    return {
+      error: new Error(
+        `Cannot import "${name}": a service module may import only "${SERVICE_API_SPECIFIER}"` +
+          ` (bundle everything else into the module)`,
+      ),
+    };
+  }
+  fresh.vm.setProp(fresh.vm.global, BINDING_GLOBAL, fresh.binding);
+  return { value: SERVICE_MODULE_SOURCE };
+}
+
+/**
+ * Evaluates the service module in a fresh context no call has been given
+ * yet, as a call's first import of it would: the context keeps the module,
+ * so a call whose module imports it finds it there rather than evaluating it
+ * while the call waits. Nothing of a call's code has run in the context, so
+ * the module takes the binding off the global object before any can look,
+ * as it does when a call imports it. The runtime's loader must answer
+ * {@linkcode serviceModule} for `fresh` meanwhile.
+ *
+ * @ignore
+ * @throws {Error} when the module did not load; the context is then not to be used.
+ */
+export function loadServiceModule(fresh: FreshContext): void {
+  const vm = fresh.vm;
+  const promise = vm.unwrapResult(
+    vm.evalCode(`import ${JSON.stringify(SERVICE_API_SPECIFIER)};`, "sync:service", {
+      type: "module",
+    }),
+  );
+  try {
+    const jobs = vm.runtime.executePendingJobs();
+    if (jobs.error) {
+      jobs.error.dispose();
+      throw new Error("the service module threw as it loaded");
+    }
+    const state = vm.getPromiseState(promise);
+    if (state.type === "fulfilled") {
+      if (!state.notAPromise) state.value.dispose();
+    } else {
+      if (state.type === "rejected") state.error.dispose();
+      throw new Error("the service module did not load");
+    }
+  } finally {
+    if (promise.alive) promise.dispose();
+  }
+  fresh.serviceLoaded = true;
 }

@@ -7,7 +7,8 @@
  *
  * This file is the worker's life: QuickJS loaded from the module the host
  * compiled, its heap capped, the runtime and the next call's context kept
- * ready, messages taken in, each call run and cleaned up after. What one
+ * ready (with the service module evaluated in it when the last call's module
+ * imported it), messages taken in, each call run and cleaned up after. What one
  * call does is `_call_session.ts`; what it runs in is `_engine.ts`.
  *
  * @module
@@ -34,9 +35,16 @@ import {
   type Engine,
   type FreshContext,
   freshContext,
+  loadServiceModule,
   newEngine,
+  serviceModule,
 } from "./_engine.ts";
-import type { CrossedError, FromWorker, ToWorker } from "../runtime/isolate/protocol.ts";
+import {
+  type CrossedError,
+  type FromWorker,
+  SERVICE_API_SPECIFIER,
+  type ToWorker,
+} from "../runtime/isolate/protocol.ts";
 
 // The package's types describe its CommonJS entry; its ES entry, the one
 // loaded here, has the variant as its default export. This variant keeps its
@@ -70,6 +78,14 @@ let current: CallSession | undefined;
  * call finds it ready. It belongs to `engine` and goes when the engine goes.
  */
 let spare: FreshContext | undefined;
+/**
+ * The last call's module imported the service API: the next call's context
+ * is made with the service module evaluated in it, while the worker waits,
+ * since a handler's next call most often runs the same module.
+ */
+let spareWithService = false;
+/** The spare context whose service module is being evaluated, for the module loader. */
+let loadingSpare: FreshContext | undefined;
 /** Wasm memory right after the current QuickJS instance started. */
 let freshBytes = 0;
 /**
@@ -115,7 +131,10 @@ function readyEngine(): void {
     try {
       engine = newEngine(
         quickjs,
-        (name) => current?.loadModule(name) ?? { error: new Error(`Cannot import "${name}" here`) },
+        (name) =>
+          current?.loadModule(name) ??
+            (loadingSpare ? serviceModule(loadingSpare, name) : undefined) ??
+            { error: new Error(`Cannot import "${name}" here`) },
       );
     } catch {
       quickjs = undefined;
@@ -126,6 +145,17 @@ function readyEngine(): void {
       spare = freshContext(engine.runtime);
     } catch {
       dropEngine();
+    }
+  }
+  if (engine && spare && spareWithService && !spare.serviceLoaded) {
+    loadingSpare = spare;
+    try {
+      loadServiceModule(spare);
+    } catch {
+      // Whatever the module left in the runtime goes with it; the next call starts afresh.
+      dropEngine();
+    } finally {
+      loadingSpare = undefined;
     }
   }
 }
@@ -218,6 +248,7 @@ async function runCall(call: Job): Promise<FromWorker & { type: "done" }> {
     runtime.setInterruptHandler(() => limitReached() !== undefined);
     fresh = spare ?? freshContext(runtime);
     spare = undefined;
+    spareWithService = call.source.includes(SERVICE_API_SPECIFIER);
     session = new CallSession(call, fresh, runtime, engine, deadline, limitReached);
     fresh.session = session;
     current = session;

@@ -9,6 +9,7 @@
  */
 import type { CallHooks, HostFunctionName } from "../isolate/mod.ts";
 import {
+  generationBumpsThrough,
   MemoryAccess,
   MemoryTransaction,
   readGeneration,
@@ -38,6 +39,12 @@ export class CallTransaction {
   #options: CallOptions;
   #startedAt: number;
   #receiptId: string;
+  /** The generation kept from the last call may be used rather than read; not once the claim begins. */
+  #keptGeneration: boolean;
+  /** The project's memory, once opened. */
+  #memory: Deno.Kv | undefined;
+  /** The bumps of the generation made through the memory in this process as the call started. */
+  #bumps = 0;
   /** The project's memory and the readable kinds, once asked for. */
   #preparing: Promise<MemoryTransaction> | null = null;
   /** The generation the call runs under, once asked for; the transaction waits for it. */
@@ -58,14 +65,16 @@ export class CallTransaction {
    * @param of The project, package and handler.
    * @param serving What serves, and what it was resolved from.
    * @param options Why and for whom the call is made, and the generation the caller saw.
-   * @param started When the attempt started, in ms, and its receipt's id.
+   * @param started When the attempt started, in ms, its receipt's id, and
+   *   whether the generation kept from the last call may be used (the
+   *   attempt is not one made again).
    */
   constructor(
     resources: CallResources,
     of: AttemptOf,
     serving: Serving,
     options: CallOptions,
-    started: { at: number; receiptId: string },
+    started: { at: number; receiptId: string; keptGeneration: boolean },
   ) {
     this.#resources = resources;
     this.#of = of;
@@ -73,6 +82,7 @@ export class CallTransaction {
     this.#options = options;
     this.#startedAt = started.at;
     this.#receiptId = started.receiptId;
+    this.#keptGeneration = started.keptGeneration;
   }
 
   /** A host function that stages writes was called. */
@@ -80,10 +90,37 @@ export class CallTransaction {
     return this.#staging;
   }
 
+  /** The claim began: a generation kept from the last call is proven before it is written. */
+  #provenFirst = false;
+
+  /**
+   * Proves the generation kept from the last call before the claim is
+   * written, so that a call found to run under one that moved on is made
+   * again before anything of it counts; once the claim began, the
+   * generation is read rather than kept.
+   *
+   * @throws {SupersededError} when it moved on after the call read memory.
+   */
+  async beforeClaim(): Promise<void> {
+    this.#provenFirst = true;
+    const transaction = await this.#preparing?.catch(() => undefined);
+    await transaction?.proveGeneration();
+  }
+
+  /**
+   * The generation kept from an earlier call was found moved on after the
+   * call read: it commits nothing, and is made again from a fresh read while
+   * it has not counted.
+   */
+  get generationMoved(): boolean {
+    return this.#transaction?.generationMoved === true;
+  }
+
   /**
    * Makes the transaction ready, once: the project's memory, the generation
-   * (the one the caller gave, or read now) and the kinds the package may
-   * read. The handler reaches none of them except through host functions,
+   * (the one the caller gave, the one kept from the last call — proven by
+   * the first write, see `kept_generations.ts` — or read now) and the kinds
+   * the package may read. The handler reaches none of them except through host functions,
    * which wait for this; what they read in memory is read after the
    * generation and answers once it is read, so the call starts, as far as
    * anything it can touch is concerned, once the generation is read.
@@ -98,12 +135,24 @@ export class CallTransaction {
     const { pkg, declaredIds, entries } = this.#serving;
     const options = this.#options;
     const memory = await resources.projectMemory(project);
+    this.#memory = memory;
+    const bumps = generationBumpsThrough(memory, id);
+    this.#bumps = bumps;
+    const kept = options.generation || !this.#keptGeneration || this.#provenFirst
+      ? undefined
+      : resources.keptGenerations?.get(memory, project, id, bumps);
     // Asked for first and not waited for here: the host function's own read
     // is made behind it at once, and answers once it is read.
-    const generation = options.generation ?? readGeneration(memory, id);
+    const generation = options.generation ?? kept ?? readGeneration(memory, id);
     this.#generation = Promise.resolve(generation);
     // Told by the transaction's reads and commit, or by failureOf; never unhandled.
     this.#generation.catch(() => {});
+    if (generation instanceof Promise) {
+      generation.then(
+        (read) => resources.keptGenerations?.keep(memory, project, id, read, bumps),
+        () => {},
+      );
+    }
     const kinds = await readableKinds(resources.kv, project, pkg, declaredIds, entries);
     const transaction = new MemoryTransaction(memory, {
       packageId: id,
@@ -111,6 +160,8 @@ export class CallTransaction {
       generation,
       // A task step's writes stand only while its device's account is the one it read.
       accountEpoch: options.account?.epoch,
+      generationKept: kept !== undefined,
+      bumpedSince: () => generationBumpsThrough(memory, id) !== bumps,
       // Each revision the call writes keeps the receipt's id.
       receiptId: this.#receiptId,
       now: () => new Date(resources.now()),
@@ -178,11 +229,23 @@ export class CallTransaction {
    */
   async commit(): Promise<readonly RecordChange[]> {
     if (this.#staging || this.#options.generation) {
-      return (await (await this.prepare()).commit()).changes;
+      const transaction = await this.prepare();
+      const { changes } = await transaction.commit();
+      this.#keepProven(transaction);
+      return changes;
     }
     // A memory read beside the isolate that the handler never used does not fail it.
     if (this.#preparing) await this.#preparing.then((unused) => unused.discard(), () => {});
     return [];
+  }
+
+  /** Keeps the generation a write proved for the next call; a caller's own is not kept. */
+  #keepProven(transaction: MemoryTransaction): void {
+    const proven = transaction.provenGeneration;
+    if (proven && !this.#options.generation && this.#memory) {
+      const { project, id } = this.#of;
+      this.#resources.keptGenerations?.keep(this.#memory, project, id, proven, this.#bumps);
+    }
   }
 
   /**
@@ -191,6 +254,9 @@ export class CallTransaction {
    * call failed, not the error its handler was handed for it.
    */
   async failureOf(failure: unknown): Promise<unknown> {
+    // Whatever the handler made of the refusal, the call was superseded.
+    const superseded = this.#transaction?.supersededBy;
+    if (superseded) return superseded;
     if (this.#preparing && this.#askedHost) {
       await this.#preparing.catch((unready) => failure = unready);
       await this.#generation?.catch((unready) => failure = unready);
@@ -200,6 +266,9 @@ export class CallTransaction {
 
   /** Throws away whatever the transaction staged. */
   discard(): void {
+    if (this.generationMoved) {
+      this.#resources.keptGenerations?.forget(this.#of.project, this.#of.id);
+    } else if (this.#transaction) this.#keepProven(this.#transaction);
     try {
       this.#transaction?.discard();
     } catch {

@@ -54,6 +54,8 @@ export class HandlerClaim implements EndedClaim {
   #recorded = false;
   /** Aborted once the claim is refused: nothing the isolate did counts then. */
   #refused = new AbortController();
+  /** What is proven before the claim is written (the call's generation), once set. */
+  #first: (() => Promise<void>) | undefined;
 
   /**
    * The claim of an attempt not yet entered.
@@ -153,6 +155,16 @@ export class HandlerClaim implements EndedClaim {
     } else this.begin().catch(() => {});
   }
 
+  /**
+   * What must be proven before the claim is written: when it fails, the
+   * claim is refused with its error and writes nothing. Called at once when
+   * the claim has begun already.
+   */
+  proveFirst(first: () => Promise<void>): void {
+    this.#first = first;
+    if (this.#claimed) first().catch(() => {});
+  }
+
   /** Whether the claim has begun (it may not be decided yet). */
   get begun(): boolean {
     return this.#claimed !== null;
@@ -165,13 +177,15 @@ export class HandlerClaim implements EndedClaim {
   begin(): Promise<void> {
     if (this.#claimed) return this.#claimed;
     clearTimeout(this.#timer);
-    this.#claimed = holdHandler(this.#resources.kv, this.#key, {
-      now: this.#resources.now,
-      forMs: this.#forMs,
-      receipt: this.#receipt.receipt,
-      lock: this.#lock,
-      alongside: this.#alongside,
-    }).then((held) => {
+    const hold = () =>
+      holdHandler(this.#resources.kv, this.#key, {
+        now: this.#resources.now,
+        forMs: this.#forMs,
+        receipt: this.#receipt.receipt,
+        lock: this.#lock,
+        alongside: this.#alongside,
+      });
+    this.#claimed = (this.#first ? this.#first().then(hold) : hold()).then((held) => {
       this.#hold = held;
       if (held === null) throw this.busy();
       this.#receipt.counts();

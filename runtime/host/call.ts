@@ -117,16 +117,19 @@ export async function callHandler(
     return await callOnce(resources, project, id, handler, options, true);
   } catch (error) {
     if (!(error instanceof StaleServingError)) throw error;
-    // Resolved from approvals or refs another writer had changed: nothing of
-    // the attempt counted (its claim was refused), so it is made again from
-    // what is stored now, as though it had been read first.
+    // Resolved from approvals or refs another writer had changed, or run
+    // under a generation kept from the last call that had moved on: nothing
+    // of the attempt counted (its claim was refused, or never begun), so it
+    // is made again from what is stored now, as though it had been read first.
     return await callOnce(resources, project, id, handler, options, false);
   }
 }
 
 /**
  * Refuses an attempt whose claim found the approvals or refs it was resolved
- * from changed; never leaves {@linkcode callHandler}, which makes the call again.
+ * from changed, or whose first write found the generation kept from the last
+ * call moved on after it read, before it counted; never leaves
+ * {@linkcode callHandler}, which makes the call again.
  */
 class StaleServingError extends Error {
   override name = "StaleServingError";
@@ -140,7 +143,9 @@ class StaleServingError extends Error {
  * {@linkcode AttemptReceipt} (the receipt, left whatever happened). With
  * `keptReads`, the approvals and refs may be those kept from earlier calls,
  * which the claim then proves or refuses with {@linkcode StaleServingError}
- * before anything of the attempt counts.
+ * before anything of the attempt counts, and the generation may be the one
+ * kept from the last call, which its first write proves (else, while the
+ * attempt has not counted, it is refused with {@linkcode StaleServingError}).
  */
 async function callOnce(
   resources: CallResources,
@@ -166,7 +171,9 @@ async function callOnce(
     transaction = new CallTransaction(resources, of, serving, options, {
       at: startedAt,
       receiptId: receipt.receipt.id,
+      keptGeneration: keptReads,
     });
+    claim.proveFirst(() => transaction!.beforeClaim());
     // 3. and 4. The handler run in the isolate, then its commit with the outbox.
     const value = await runAndCommit(resources, {
       of,
@@ -179,6 +186,14 @@ async function callOnce(
     return { value, receipt: receipt.receipt };
   } catch (error) {
     claim.stopTimer();
+    // Run under a generation that may have moved on before it started, and
+    // nothing of it counted yet: it is made again, reading the generation first.
+    if (transaction?.generationMoved) await claim.settled();
+    if (transaction?.generationMoved && !claim.counted) {
+      again = true;
+      transaction.discard();
+      throw new StaleServingError(describeError(error).message);
+    }
     const failure = await claim.failed(await transaction?.failureOf(error) ?? error);
     // What failed may have been read from entries the claim finds changed.
     if (claim.foundStale) {
@@ -330,11 +345,13 @@ function runInIsolate(
 /**
  * Step 4, begun once the handler answers: the records and the orders (in the
  * project's outbox) in one atomic write. A transaction that staged writes
- * commits once the claim is held. One that staged nothing has nothing to
- * fence: it read what it read under the generation read as it started, and
- * is ended there; under a generation the caller gave, its commit reads the
- * generation to check it, even while a claim is being written. The receipt
- * names what the commit wrote: it is written after, in the installation.
+ * commits once the claim is held (its first write proved a generation kept
+ * from the last call, and the commit checks it). One that staged nothing has
+ * nothing to fence: what it read does not depend on the generation, read as
+ * it started or kept from the last call, and it is ended there; under a
+ * generation the caller gave, its commit reads the generation to check it,
+ * even while a claim is being written. The receipt names what the commit
+ * wrote: it is written after, in the installation.
  *
  * @throws {CancelledError} when the caller called the call off before its commit began.
  */

@@ -18,6 +18,7 @@ import type { CallJournal } from "./call_journal.ts";
 import type { ResolveHost } from "./functions/resolve_host.ts";
 import type { HandlerRateLimit } from "./handler_rate_limit.ts";
 import type { WorkStateReader } from "./host_function.ts";
+import type { KeptGenerations } from "./kept_generations.ts";
 import type { LearntReads } from "./learnt_reads.ts";
 import type { ProcessLock } from "./process_lock.ts";
 import type { AccountGrant } from "./account_grant.ts";
@@ -139,6 +140,11 @@ export interface CallResources {
   learntReads?: LearntReads;
   /** The parsers the `account.parse*` host functions use; those are refused when absent. */
   parsers?: ParserPool;
+  /**
+   * The generation each package's calls last ran under, used by the next
+   * call rather than read again; read at every call that uses memory when absent.
+   */
+  keptGenerations?: KeptGenerations;
 }
 
 /** Which handler an attempt calls, and where. */

@@ -20,6 +20,7 @@ import {
   type HandlerCaller,
 } from "./call.ts";
 import { HandlerRateLimit } from "./handler_rate_limit.ts";
+import { KeptGenerations } from "./kept_generations.ts";
 import { LearntReads } from "./learnt_reads.ts";
 import { recordCursorSecret } from "./record_cursor_secret.ts";
 import { ProcessLock } from "./process_lock.ts";
@@ -168,6 +169,7 @@ export class Host implements HandlerCaller {
       // Shared with the views `withLog` makes: they run calls in this process too.
       runningHere: new Set(),
       learntReads: new LearntReads(),
+      keptGenerations: new KeptGenerations(),
       claimAfterMs: options.claimAfterMs,
       parsers: this.parsers,
     };

@@ -31,6 +31,24 @@ function checkPackageId(packageId: unknown): string {
   return packageId;
 }
 
+/** The bumps begun through each handle on a project's memory in this process, by package. */
+const bumpsThrough = new WeakMap<Deno.Kv, Map<string, number>>();
+
+/**
+ * How many times a package's generation was bumped (or began to be) through
+ * this handle on the project's memory, in this process: a count that moves
+ * before the bump is written. A call that keeps a generation from an earlier
+ * call tells by it whether this process bumped it since, and whether a
+ * generation found moved on was bumped while it ran.
+ *
+ * @param kv The project's memory KV, as this process holds it.
+ * @param packageId The package id.
+ * @returns The count, 0 when none was bumped through this handle.
+ */
+export function generationBumpsThrough(kv: Deno.Kv, packageId: string): number {
+  return bumpsThrough.get(kv)?.get(packageId) ?? 0;
+}
+
 /**
  * Reads a package's current generation in the project whose memory `kv` is.
  *
@@ -55,6 +73,10 @@ export async function readGeneration(kv: Deno.Kv, packageId: string): Promise<Ge
  */
 export async function bumpGeneration(kv: Deno.Kv, packageId: string): Promise<number> {
   const key = generationKey(checkPackageId(packageId));
+  // Counted before it is written: a call that looks meanwhile reads afresh.
+  const counts = bumpsThrough.get(kv) ?? new Map<string, number>();
+  bumpsThrough.set(kv, counts);
+  counts.set(packageId, (counts.get(packageId) ?? 0) + 1);
   // Two bumps may race (a pause and an update); each must count, so retry on a
   // lost check rather than overwrite.
   while (true) {

@@ -100,6 +100,25 @@ export interface MemoryTransactionOptions {
    * transaction that staged nothing has nothing to fence, and does not read it.
    */
   accountEpoch?: number;
+  /**
+   * The generation given was kept from an earlier call, not read for this
+   * one: the transaction's reads are made without reading it (what they read
+   * does not depend on it), and its first write reads it to prove it before
+   * anything is staged. Found unchanged, it is the one the call runs under;
+   * found moved on before the transaction read anything, the current one is;
+   * found moved on after it read, the transaction may have read under the
+   * old one, and the write — every write, and the commit — is refused with
+   * `SupersededError` ({@linkcode MemoryTransaction.generationMoved}). Found
+   * moved on by a bump {@linkcode MemoryTransactionOptions.bumpedSince} tells
+   * of, the call was superseded while it ran, whatever it read.
+   */
+  generationKept?: boolean;
+  /**
+   * Whether the package's generation was bumped in this process since the
+   * call started; with `generationKept`, a generation found moved on by such
+   * a bump superseded the call. Never when absent.
+   */
+  bumpedSince?: () => boolean;
   /** Writer recorded as `updatedBy` when there is no `packageId`; defaults to `person`. */
   by?: string;
   /** Clock for `updatedAt`. */
@@ -217,6 +236,15 @@ export class MemoryTransaction {
   #generationRead: Promise<Generation> | null = null;
   /** The account epoch a task step began under; null for any other call. */
   #accountEpoch: number | null;
+  /** The generation was kept from an earlier call and is not proven by a read in this one yet. */
+  #generationUnproven = false;
+  /** A read was made while the generation was unproven. */
+  #readUnproven = false;
+  /** The generation was found moved on after a read was made under the one kept. */
+  #generationMoved: Generation | null = null;
+  /** It moved on by a bump made while the call ran: superseded, not made again. */
+  #movedWhileRunning = false;
+  #bumpedSince: () => boolean;
   #writer: string;
   #now: () => Date;
   #cursors: RecordCursors | undefined;
@@ -264,11 +292,61 @@ export class MemoryTransaction {
       this.#generationRead = read;
       // A transaction discarded unused never asks; its generation failing is no one's failure.
       read.catch(() => {});
-    } else this.#generation = options.generation ?? null;
+    } else {
+      this.#generation = options.generation ?? null;
+      this.#generationUnproven = options.generationKept === true && this.#generation !== null &&
+        this.#packageId !== null;
+    }
     this.#writer = options.packageId ?? options.by ?? "person";
     this.#now = options.now ?? (() => new Date());
     this.#cursors = options.cursors;
     this.#receiptId = options.receiptId;
+    this.#bumpedSince = options.bumpedSince ?? (() => false);
+  }
+
+  /**
+   * The generation the transaction runs under, once read or proven in it;
+   * null while it is still being read, was kept and is not proven yet, or
+   * was found moved on.
+   */
+  get provenGeneration(): Generation | null {
+    if (this.#generationRead !== null || this.#generationUnproven) return null;
+    return this.#generationMoved === null ? this.#generation : null;
+  }
+
+  /**
+   * The generation kept from an earlier call was found moved on by the first
+   * write, after the transaction had read, by a bump not made in this process
+   * while the call ran (it may have been made before the call started): it
+   * may have read under the old one, so it writes and commits nothing. Made
+   * again, the call reads the generation first.
+   */
+  get generationMoved(): boolean {
+    return this.#generationMoved !== null && !this.#movedWhileRunning;
+  }
+
+  /**
+   * The refusal its writes and commit met, when a kept generation was found
+   * moved on (made again or not); null otherwise.
+   */
+  get supersededBy(): SupersededError | null {
+    return this.#generationMoved === null ? null : this.#superseded(this.#generationMoved);
+  }
+
+  /**
+   * Proves a generation kept from an earlier call now, in turn after the
+   * operations asked before, as the first write would (see
+   * {@linkcode MemoryTransactionOptions.generationKept}); resolves at once
+   * when there is nothing to prove.
+   *
+   * @throws {SupersededError} when it moved on after the transaction read.
+   */
+  proveGeneration(): Promise<void> {
+    if (this.#generationMoved !== null) {
+      return Promise.reject(this.#superseded(this.#generationMoved));
+    }
+    if (!this.#generationUnproven || this.#state !== "open") return Promise.resolve();
+    return this.#run(() => this.#proveGeneration());
   }
 
   /**
@@ -280,7 +358,7 @@ export class MemoryTransaction {
    *   to this transaction's package for this kind and prefix.
    */
   list(query: RecordQuery = {}, options: TransactionListOptions = {}): Promise<RecordPage> {
-    return this.#run(() => {
+    return this.#read(() => {
       const overlay = new Map<string, StoredRecord | null>();
       for (const [key, staged] of this.#staged) overlay.set(key, staged.next);
       return listRecordPage(this.#kv, query, {
@@ -304,7 +382,7 @@ export class MemoryTransaction {
    * @throws {InvalidInputError} when `key` is not a valid record key.
    */
   record(key: string): Promise<RecordSummary | null> {
-    return this.#run(async () => {
+    return this.#read(async () => {
       parseRecordKey(key);
       const staged = this.#staged.get(key);
       if (staged) return staged.next === null ? null : summaryOf(staged.next);
@@ -321,7 +399,7 @@ export class MemoryTransaction {
    * @throws {ConflictError} when another writer changed the record while the call ran.
    */
   content(key: string): Promise<string | null> {
-    return this.#run(async () => {
+    return this.#read(async () => {
       parseRecordKey(key);
       const staged = this.#staged.get(key);
       if (staged) {
@@ -346,7 +424,7 @@ export class MemoryTransaction {
    * @throws {ConflictError} when `revision` is not the record's current one.
    */
   write(input: RecordInput): Promise<WriteResult> {
-    return this.#run(async () => {
+    return this.#write(async () => {
       const given = checkRecordInput(input);
       const key = given.key;
       const { kind } = parseRecordKey(key);
@@ -411,7 +489,7 @@ export class MemoryTransaction {
    * @throws {InvalidInputError} when `key` is not a valid record key.
    */
   remove(key: string): Promise<RemoveResult> {
-    return this.#run(async () => {
+    return this.#write(async () => {
       parseRecordKey(key);
       const prior = this.#staged.get(key) ?? await this.#baseOf(key);
       if (prior.next === null) return { key, removed: false };
@@ -435,7 +513,7 @@ export class MemoryTransaction {
    * @throws {TypeError} for a key of the records' own, or one already staged.
    */
   stageEntry(key: Deno.KvKey, value: Uint8Array, what: string): Promise<void> {
-    return this.#run(() => {
+    return this.#write(() => {
       const id = JSON.stringify(key);
       if (isRecordSpaceKey(key)) {
         throw new TypeError(
@@ -473,7 +551,7 @@ export class MemoryTransaction {
    * @returns The entry's bytes, or null when there is none.
    */
   entry(key: Deno.KvKey): Promise<Uint8Array | null> {
-    return this.#run(async () => {
+    return this.#read(async () => {
       const staged = this.#entries.get(JSON.stringify(key));
       if (staged) return staged.value;
       if (isRecordSpaceKey(key)) return null;
@@ -504,6 +582,54 @@ export class MemoryTransaction {
     this.#state = "discarded";
     this.#staged.clear();
     this.#entries.clear();
+  }
+
+  /** Runs a read in turn, noting it was made while a kept generation was unproven. */
+  #read<T>(operation: () => Promise<T>): Promise<T> {
+    return this.#run(() => {
+      if (this.#generationUnproven) this.#readUnproven = true;
+      return operation();
+    });
+  }
+
+  /** Runs a write in turn, once a kept generation is proven. */
+  #write<T>(operation: () => Promise<T>): Promise<T> {
+    return this.#run(async () => {
+      await this.#proveGeneration();
+      return await operation();
+    });
+  }
+
+  /**
+   * Proves a generation kept from an earlier call by reading it, once; see
+   * {@linkcode MemoryTransactionOptions.generationKept}.
+   *
+   * @throws {SupersededError} when it moved on after the transaction read.
+   */
+  async #proveGeneration(): Promise<void> {
+    if (this.#generationMoved !== null) throw this.#superseded(this.#generationMoved);
+    if (!this.#generationUnproven) return;
+    const entry = await this.#kv.get<number>(generationKey(this.#packageId!));
+    const now = { value: entry.value ?? 0, versionstamp: entry.versionstamp };
+    if (now.versionstamp !== this.#generation!.versionstamp) {
+      const whileRunning = this.#bumpedSince();
+      if (this.#readUnproven || whileRunning) {
+        this.#generationMoved = now;
+        this.#movedWhileRunning = whileRunning;
+        throw this.#superseded(now);
+      }
+      // Nothing was read yet: the call starts, as far as memory goes, now.
+      this.#generation = now;
+    }
+    this.#generationUnproven = false;
+  }
+
+  /** The refusal of a call whose generation moved on from the one it runs under. */
+  #superseded(now: Generation): SupersededError {
+    return new SupersededError(
+      `The package ${quote(this.#packageId!)} was paused, removed or updated while the call ` +
+        `ran; nothing was committed (generation ${this.#generation!.value}, now ${now.value}).`,
+    );
   }
 
   /** Runs operations one at a time, in call order, while the transaction is open. */
@@ -645,7 +771,14 @@ export class MemoryTransaction {
 
   async #commit(): Promise<CommitResult> {
     if (this.#generationRead) await this.#generationRead;
+    if (this.#generationMoved !== null) throw this.#superseded(this.#generationMoved);
     if (this.#staged.size === 0 && this.#entries.size === 0 && this.#packageId !== null) {
+      if (this.#generationUnproven) {
+        // Proving it is the same read as the check below.
+        await this.#proveGeneration();
+        const versionstamp = this.#generation!.versionstamp ?? "";
+        return { versionstamp, written: [], removed: [], changes: [] };
+      }
       // Nothing to write: reading the generation checks the same fence as a
       // commit of one check would, without a write to disk.
       const now = await this.#kv.get<number>(generationKey(this.#packageId));
@@ -702,11 +835,7 @@ export class MemoryTransaction {
       const key = generationKey(this.#packageId);
       const now = await this.#kv.get<number>(key);
       if (now.versionstamp !== this.#generation!.versionstamp) {
-        return new SupersededError(
-          `The package ${quote(this.#packageId)} was paused, removed or updated while the call ` +
-            `ran; nothing was committed (generation ${this.#generation!.value}, ` +
-            `now ${now.value ?? 0}).`,
-        );
+        return this.#superseded({ value: now.value ?? 0, versionstamp: now.versionstamp });
       }
     }
     if (this.#accountEpoch !== null) {

@@ -12,6 +12,8 @@ import { listRecords, projectMemoryPath } from "../../runtime/memory/store.ts";
 import { type Approval, deleteApproval, writeApproval } from "../../runtime/packages/approval.ts";
 import { approvalKey, packageRefKey } from "../../runtime/packages/keys.ts";
 import { type PackageRef, setPackageRef } from "../../runtime/packages/store.ts";
+import { writeRecord } from "../../runtime/memory/write_record.ts";
+import { countInPlace } from "../internal/counting_kv.ts";
 import { writePackage } from "../internal/packages.ts";
 
 const CALL = { occasion: { kind: "extension" as const }, source: { kind: "person" as const } };
@@ -234,6 +236,132 @@ Deno.test("`callHandler()` checks, rather than reads, what it kept from the last
         const result = await call();
         assert.deepEqual(result.value, { ran: "v3" });
         assert.equal(result.receipt.outcome, "ok");
+      },
+    );
+  } finally {
+    await host.close();
+    kv.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("`callHandler()` runs under the generation kept from the last call, and proves it before it writes", async (t) => {
+  const root = await Deno.makeTempDir({ prefix: "sync-call-generation-" });
+  const home = join(root, "home");
+  await Deno.mkdir(home);
+  const kv = await Deno.openKv(join(home, "sync.kv"));
+  const logs: string[] = [];
+  // No call here claims for having run long: a claim would prove the generation early.
+  const host = new Host({
+    kv,
+    home,
+    limits: DEFAULT_LIMITS,
+    log: (line) => logs.push(line),
+    claimAfterMs: 10_000,
+  });
+  const projectDir = join(root, "project");
+  await Deno.mkdir(projectDir);
+  // Lists, then writes when the payload asks it to: a read made before the
+  // write; with a flag to wait for, it looks for it until it is there first.
+  const dir = await writePackage(root, {
+    id: "tally",
+    handlers: ["tally.count"],
+    service: `import { memory } from "@sync/extension-api/service";
+export default function register() {
+  return {
+    "tally.count": async (payload) => {
+      const until = Date.now() + 2500;
+      while (payload?.waitFor && !(await memory.record("tally.flag/" + payload.waitFor))) {
+        if (Date.now() > until) throw new Error("the flag never came");
+        const next = Date.now() + 5;
+        while (Date.now() < next) { /* wait */ }
+      }
+      const { records } = await memory.list({ kind: "tally.mark", limit: 50 });
+      console.log("counted " + records.length);
+      if (payload?.write) await memory.write({ key: "tally.mark/" + records.length, title: "x" });
+      return { count: records.length };
+    },
+  };
+}
+`,
+  });
+  const { project } = await installPackage(host, dir, projectDir, { approve: true });
+  await age(dir);
+  await age(join(project, ".sync"));
+  const call = (write: boolean) =>
+    host.callHandler(project, "tally", "tally.count", { ...CALL, payload: { write } });
+  /** Bumps the generation through a handle of its own, as another process would. */
+  async function bumpElsewhere(): Promise<void> {
+    const other = await Deno.openKv(projectMemoryPath(project));
+    try {
+      await bumpGeneration(other, "tally");
+    } finally {
+      other.close();
+    }
+  }
+  try {
+    await t.step("a call that only reads answers after the generation moved on", async () => {
+      assert.deepEqual((await call(false)).value, { count: 0 });
+      await bumpElsewhere();
+      assert.deepEqual((await call(false)).value, { count: 0 });
+    });
+
+    await t.step(
+      "a call that read, then writes under a generation moved on since, is made again unseen",
+      async () => {
+        const before = await listReceipts(kv, project, { packageId: "tally", limit: 500 });
+        logs.length = 0;
+        const result = await call(true);
+        assert.deepEqual(result.value, { count: 0 });
+        assert.equal(result.receipt.outcome, "ok");
+        // One receipt, one line told: the attempt made again left nothing.
+        const after = await listReceipts(kv, project, { packageId: "tally", limit: 500 });
+        assert.equal(after.length, before.length + 1);
+        assert.equal(after[0].id, result.receipt.id);
+        assert.deepEqual(logs.filter((line) => line.includes("counted")).length, 1);
+        const memory = await host.projectMemory(project);
+        const page = await listRecords(memory, { kind: "tally.mark" });
+        assert.deepEqual(page.records.map((r) => r.key), ["tally.mark/0"]);
+      },
+    );
+
+    await t.step("the next write, the generation unchanged, commits at once", async () => {
+      assert.deepEqual((await call(true)).value, { count: 1 });
+      assert.deepEqual((await call(true)).value, { count: 2 });
+    });
+
+    await t.step(
+      "a generation this process bumps while a call runs supersedes the call, as it always did",
+      async () => {
+        const memory = await host.projectMemory(project);
+        const counting = countInPlace(memory);
+        let running: Promise<unknown>;
+        try {
+          running = host.callHandler(project, "tally", "tally.count", {
+            ...CALL,
+            payload: { write: true, waitFor: "go" },
+          });
+          running.catch(() => {});
+          // It has looked for the flag once: it runs, and has read.
+          const deadline = Date.now() + 10_000;
+          while (!counting.count.keysRead.some((key) => key.startsWith("record/tally.flag"))) {
+            if (Date.now() > deadline) throw new Error("the call never looked for its flag");
+            await new Promise((resolve) => setTimeout(resolve, 5));
+          }
+        } finally {
+          counting.restore();
+        }
+        await bumpGeneration(memory, "tally");
+        await writeRecord(memory, { key: "tally.flag/go", title: "go" });
+        await assert.rejects(running, { name: "SupersededError" });
+        const page = await listRecords(memory, { kind: "tally.mark" });
+        assert.deepEqual(page.records.map((r) => r.key), [
+          "tally.mark/0",
+          "tally.mark/1",
+          "tally.mark/2",
+        ]);
+        // The next call, started after the bump, reads it and commits.
+        assert.deepEqual((await call(true)).value, { count: 3 });
       },
     );
   } finally {

@@ -14,6 +14,7 @@ import { getContent, getRecord, listRecords } from "../../runtime/memory/store.t
 import { contentChunkKey } from "../../runtime/memory/keys.ts";
 import { writeRecord } from "../../runtime/memory/write_record.ts";
 import { newCursorSecret, RecordCursors } from "../../runtime/memory/record_cursors.ts";
+import { countInPlace } from "../internal/counting_kv.ts";
 
 /** A clock that moves one second per reading. */
 function fakeClock(start = "2025-03-01T09:00:00.000Z"): () => Date {
@@ -754,4 +755,113 @@ Deno.test("`MemoryTransaction.commit()` is fenced by the account epoch a task st
       );
     }
   });
+});
+
+Deno.test("MemoryTransaction under a generation kept from an earlier call", async (t) => {
+  const kv = await Deno.openKv(":memory:");
+  const counting = countInPlace(kv);
+  /** A transaction handed the generation as it stands now, as kept. */
+  const kept = async () =>
+    new MemoryTransaction(kv, {
+      packageId: "issues",
+      generation: await readGeneration(kv, "issues"),
+      generationKept: true,
+    });
+  try {
+    await writeRecord(kv, { key: "issues.issue/1", title: "One" });
+
+    await t.step("reads without reading the generation; its first write proves it", async () => {
+      const transaction = await kept();
+      counting.reset();
+      assert.equal((await transaction.list({ kind: "issues.issue" })).records.length, 1);
+      assert.deepEqual(counting.count.keysRead, ["record/…"]);
+      assert.equal(transaction.provenGeneration, null);
+      counting.reset();
+      await transaction.write({ key: "issues.issue/2", title: "Two" });
+      await transaction.write({ key: "issues.issue/3", title: "Three" });
+      assert.deepEqual(counting.count.keysRead, [
+        "generation/issues",
+        "record/issues.issue/2",
+        "record/issues.issue/3",
+      ]);
+      assert.ok(transaction.provenGeneration);
+      assert.deepEqual((await transaction.commit()).written, ["issues.issue/2", "issues.issue/3"]);
+    });
+
+    await t.step("moved on before anything was read, it runs under the current one", async () => {
+      const transaction = await kept();
+      await bumpGeneration(kv, "issues");
+      await transaction.write({ key: "issues.issue/4", title: "Four" });
+      assert.equal(transaction.generationMoved, false);
+      assert.deepEqual(transaction.provenGeneration, await readGeneration(kv, "issues"));
+      assert.deepEqual((await transaction.commit()).written, ["issues.issue/4"]);
+    });
+
+    await t.step(
+      "moved on after a read, its writes and its commit are refused and nothing is written",
+      async () => {
+        const transaction = await kept();
+        await transaction.record("issues.issue/1");
+        await bumpGeneration(kv, "issues");
+        const before = await everything(kv);
+        await assert.rejects(transaction.write({ key: "issues.issue/5", title: "Five" }), {
+          name: "SupersededError",
+          message: /paused, removed or updated while the call ran; nothing was committed/,
+        });
+        assert.equal(transaction.generationMoved, true);
+        assert.equal(transaction.provenGeneration, null);
+        await assert.rejects(transaction.remove("issues.issue/1"), SupersededError);
+        await assert.rejects(transaction.proveGeneration(), SupersededError);
+        await assert.rejects(transaction.commit(), SupersededError);
+        assert.deepEqual(await everything(kv), before);
+      },
+    );
+
+    await t.step(
+      "moved on by a bump made while it ran, its first write is refused even before any read",
+      async () => {
+        let bumped = false;
+        const transaction = new MemoryTransaction(kv, {
+          packageId: "issues",
+          generation: await readGeneration(kv, "issues"),
+          generationKept: true,
+          bumpedSince: () => bumped,
+        });
+        await bumpGeneration(kv, "issues");
+        bumped = true;
+        await assert.rejects(
+          transaction.write({ key: "issues.issue/7", title: "Seven" }),
+          SupersededError,
+        );
+        // Superseded while it ran: it is not one to be made again.
+        assert.equal(transaction.generationMoved, false);
+        assert.equal(transaction.supersededBy?.name, "SupersededError");
+        await assert.rejects(transaction.commit(), SupersededError);
+        assert.equal(await getRecord(kv, "issues.issue/7"), null);
+      },
+    );
+
+    await t.step("proven before any write, it is proven once", async () => {
+      const transaction = await kept();
+      await transaction.list({ kind: "issues.issue" });
+      counting.reset();
+      await transaction.proveGeneration();
+      await transaction.write({ key: "issues.issue/6", title: "Six" });
+      assert.deepEqual(counting.count.keysRead, ["generation/issues", "record/issues.issue/6"]);
+      await transaction.commit();
+    });
+
+    await t.step("a commit of nothing after a read checks the generation", async () => {
+      const unchanged = await kept();
+      await unchanged.list({ kind: "issues.issue" });
+      assert.deepEqual((await unchanged.commit()).written, []);
+      const moved = await kept();
+      await moved.list({ kind: "issues.issue" });
+      await bumpGeneration(kv, "issues");
+      await assert.rejects(moved.commit(), SupersededError);
+    });
+  } finally {
+    counting.restore();
+    kv.close();
+  }
 });
