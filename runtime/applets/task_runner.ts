@@ -35,6 +35,7 @@ import { printable } from "../internal/printable.ts";
 import { APPLET_LIMITS } from "../limits.ts";
 import { parseEvery, servingPackage } from "../packages/mod.ts";
 import { readDeclaredIds } from "../projects/mod.ts";
+import type { EventSink } from "../sync_event.ts";
 import { accountsPrefix, allTaskAttemptsPrefix } from "./keys.ts";
 import {
   type Account,
@@ -74,6 +75,8 @@ export interface TaskRunnerHost extends HandlerCaller {
   readonly now: () => number;
   /** The project's memory KV, where the account epoch is. */
   projectMemory(project: string): Promise<Deno.Kv>;
+  /** Where a device's changes are told; nowhere when absent. */
+  readonly events?: EventSink;
 }
 
 /** Options for {@linkcode TaskRunner}. */
@@ -91,6 +94,8 @@ export interface TaskRunnerOptions {
   deviceOf?: (project: string, pkg: string) => Promise<DeviceDeclaration | null>;
   /** Watches a folder; `Deno.watchFs` by default. */
   watch?: (folder: string) => Deno.FsWatcher;
+  /** Where a device's changes are told; the host's `events` by default. */
+  events?: EventSink;
 }
 
 /** Options for {@linkcode TaskRunner.runTask}. */
@@ -118,6 +123,7 @@ export class TaskRunner {
   #log: (line: string) => void;
   #deviceOf: (project: string, pkg: string) => Promise<DeviceDeclaration | null>;
   #watch: (folder: string) => Deno.FsWatcher;
+  #events: EventSink | undefined;
   /** The last admitted step; the next waits for it. */
   #admission: Promise<unknown> = Promise.resolve();
   /** Runs going now, by device, to be called off. */
@@ -146,6 +152,7 @@ export class TaskRunner {
     this.#log = (line) => log(printable(line));
     this.#deviceOf = options.deviceOf ?? ((project, pkg) => this.#declared(project, pkg));
     this.#watch = options.watch ?? ((folder) => Deno.watchFs(folder, { recursive: true }));
+    this.#events = options.events ?? host.events;
   }
 
   /** True between {@linkcode TaskRunner.start} and {@linkcode TaskRunner.stop}. */
@@ -272,7 +279,7 @@ export class TaskRunner {
       notice: record.notice?.kind === "review-run" ? record.notice : null,
     }));
     await this.#planFresh(project, pkg, device);
-    await this.#changed();
+    await this.#changed(project, pkg);
     return account;
   }
 
@@ -294,7 +301,7 @@ export class TaskRunner {
       ...record,
       notice: record.notice?.kind === "review-run" ? record.notice : null,
     }));
-    await this.#changed();
+    await this.#changed(project, pkg);
     return had;
   }
 
@@ -315,7 +322,7 @@ export class TaskRunner {
     if (await readAccount(this.#host.kv, project, pkg)) {
       await this.#planFresh(project, pkg, device);
     }
-    await this.#changed();
+    await this.#changed(project, pkg);
     return result;
   }
 
@@ -330,7 +337,7 @@ export class TaskRunner {
     await this.device(project, pkg);
     await updateDeviceRecord(this.#host.kv, project, pkg, (r) => ({ ...r, paused: true }));
     this.#callOff(project, pkg, "paused");
-    await this.#changed();
+    await this.#changed(project, pkg);
   }
 
   /**
@@ -343,7 +350,7 @@ export class TaskRunner {
   async resume(project: string, pkg: string): Promise<void> {
     await this.device(project, pkg);
     await updateDeviceRecord(this.#host.kv, project, pkg, (r) => ({ ...r, paused: false }));
-    await this.#changed();
+    await this.#changed(project, pkg);
   }
 
   /**
@@ -357,7 +364,9 @@ export class TaskRunner {
    */
   async grantConsent(project: string, pkg: string, endpoint: string): Promise<Consent> {
     await this.device(project, pkg);
-    return await grantConsent(this.#host.kv, project, pkg, endpoint, { now: this.#now });
+    const consent = await grantConsent(this.#host.kv, project, pkg, endpoint, { now: this.#now });
+    this.#tell(project, pkg);
+    return consent;
   }
 
   /**
@@ -370,7 +379,9 @@ export class TaskRunner {
    */
   async revokeConsent(project: string, pkg: string): Promise<boolean> {
     await this.device(project, pkg);
-    return await revokeConsent(this.#host.kv, project, pkg);
+    const had = await revokeConsent(this.#host.kv, project, pkg);
+    this.#tell(project, pkg);
+    return had;
   }
 
   /**
@@ -398,7 +409,7 @@ export class TaskRunner {
         nextRunAt: auto ? this.#now() : null,
       }), this.#now());
     }
-    await this.#changed();
+    await this.#changed(project, pkg);
   }
 
   /**
@@ -482,11 +493,17 @@ export class TaskRunner {
     }
   }
 
-  /** After a person's decision: the watchers follow it, and the runner looks again. */
-  async #changed(): Promise<void> {
+  /** After a person's decision: it is told, the watchers follow it, and the runner looks again. */
+  async #changed(project: string, pkg: string): Promise<void> {
+    this.#tell(project, pkg);
     if (!this.#started) return;
     await this.#syncWatchers();
     this.#wake();
+  }
+
+  /** Tells whoever watches the project that the device changed. */
+  #tell(project: string, pkg: string): void {
+    this.#events?.publish({ type: "device", project, packageId: pkg });
   }
 
   /** Looks soon, once, whatever was planned. */
@@ -573,6 +590,7 @@ export class TaskRunner {
     }
     const controller = new AbortController();
     this.#running.set(id, controller);
+    this.#tell(project, pkg);
     try {
       if (grant.kind === "folder" && !await isFolder(grant.folder)) {
         // The folder went away or was made unreadable: only a person can mend that.
@@ -603,6 +621,7 @@ export class TaskRunner {
       return end;
     } finally {
       if (this.#running.get(id) === controller) this.#running.delete(id);
+      this.#tell(project, pkg);
     }
   }
 

@@ -52,8 +52,8 @@ Deno.test("`TaskRunner` runs scheduled tasks on their interval, with no catch-up
     await runner.start();
     timers.fireDue();
     await until(
-      "the first scheduled run to end",
-      async () => (await attempts(applet))[0]?.outcome !== undefined,
+      "the first scheduled run to end and plan the next",
+      async () => (await task(applet))?.lastAttempt != null,
     );
     const [first] = await attempts(applet);
     assert.equal(first.trigger, "schedule");
@@ -352,6 +352,30 @@ Deno.test("`TaskRunner` stops a run that asks to continue past the step bound", 
     assert.equal(attempt.outcome, "failed");
     assert.equal(attempt.receipts.length, 100);
     assert.match(attempt.error!, /continue past 100 steps/);
+  } finally {
+    await applet.close();
+  }
+});
+
+Deno.test("`TaskRunner` tells a device's changes, and nothing of its account", async () => {
+  const told: unknown[] = [];
+  const applet = await appletEnv({
+    service: service(`return null;`),
+    account: "remote",
+    runner: { events: { publish: (event) => told.push(event) } },
+  });
+  const { runner, env } = applet;
+  try {
+    await runner.connect(env.project, "mail", {
+      kind: "remote",
+      origin: "https://mail.example",
+      credential: "tok-told",
+    });
+    assert.deepEqual(told, [{ type: "device", project: env.project, packageId: "mail" }]);
+    await runner.runTask(env.project, "mail", "sync");
+    // Once as the run began (processing), once as it ended.
+    assert.equal(told.length, 3);
+    assert.ok(!JSON.stringify(told).includes("tok-told"));
   } finally {
     await applet.close();
   }
