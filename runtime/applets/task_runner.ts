@@ -62,7 +62,9 @@ import {
   type TaskAttempt,
   type TaskRecord,
   updateTaskRecord,
+  writeAttempt,
 } from "./task_record.ts";
+import { newId } from "../internal/id.ts";
 import { type DeviceDeclaration, deviceOf, type TaskName } from "./_device_declaration.ts";
 import { type AttemptEnd, runTaskAttempt } from "./_run_task_attempt.ts";
 import { stepGrant } from "./_step_grant.ts";
@@ -534,8 +536,13 @@ export class TaskRunner {
   async #lookOnce(): Promise<void> {
     let soonest = Infinity;
     const { kv } = this.#host;
+    // Read first: the runs below take long, and a listing is not held open across them.
+    const connected: Deno.KvKey[] = [];
     for await (const entry of kv.list<Account>({ prefix: accountsPrefix() })) {
-      const [, project, pkg] = entry.key as [string, string, string];
+      connected.push(entry.key);
+    }
+    for (const key of connected) {
+      const [, project, pkg] = key as [string, string, string];
       const record = await readDeviceRecord(kv, project, pkg);
       if (record.paused || record.notice) continue;
       const device = await this.#deviceOf(project, pkg).catch(() => null);
@@ -593,14 +600,32 @@ export class TaskRunner {
     this.#tell(project, pkg);
     try {
       if (grant.kind === "folder" && !await isFolder(grant.folder)) {
-        // The folder went away or was made unreadable: only a person can mend that.
+        // The folder went away or was made unreadable: only a person can mend that,
+        // and calling the handler would tell nothing more.
         const why = `${grant.folder} is gone or cannot be read`;
-        await updateDeviceRecord(kv, project, pkg, (r) => ({
-          ...r,
-          notice: allowAccessNotice(pkg, why),
-        }));
-        await this.#settleTask(project, pkg, task, device, "failed");
-        return null;
+        const at = this.#now();
+        const attempt: TaskAttempt = {
+          id: newId(at),
+          task,
+          accountId: grant.id,
+          startedAt: at,
+          endedAt: at,
+          trigger: how.trigger,
+          try: how.try,
+          outcome: "failed",
+          error: why,
+          receipts: [],
+        };
+        await writeAttempt(kv, project, pkg, attempt);
+        const failure = {
+          outcome: "failed",
+          notice: "allow-access",
+          name: "AccountAccessError",
+          message: why,
+        } as const;
+        const end: AttemptEnd = { attempt, failure, coverage: null };
+        await this.#settle(project, pkg, task, device, end);
+        return end;
       }
       const end = await runTaskAttempt({
         kv,
