@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runCli } from "../../../runtime/cli/sync.ts";
-import { REPO_ROOT } from "../../internal/cli.ts";
+import { REPO_ROOT, SYNC_RUN_ARGS } from "../../internal/cli.ts";
 import { appletEnv } from "../../internal/applets.ts";
 
 const SERVICE = `export default function register() {
@@ -115,6 +115,42 @@ console.log(JSON.stringify(await readSecret("Credential: ")));`,
     const { code, stdout, stderr } = await child.output();
     assert.equal(code, 0, new TextDecoder().decode(stderr));
     assert.equal(new TextDecoder().decode(stdout).trim(), JSON.stringify("tok en"));
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("`sync devices connect --origin` reads the credential from stdin where it is typed", async () => {
+  const root = await Deno.makeTempDir({ prefix: "sync-test-" });
+  try {
+    const project = join(root, "project");
+    await Deno.mkdir(project);
+    const child = new Deno.Command(Deno.execPath(), {
+      args: [
+        ...SYNC_RUN_ARGS,
+        "devices",
+        "connect",
+        "mail",
+        "--origin",
+        "https://mail.example",
+        "--project",
+        project,
+      ],
+      cwd: REPO_ROOT,
+      env: { SYNC_HOME: join(root, "home"), NO_COLOR: "1" },
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode("tok-piped-31\n"));
+    await writer.close();
+    const { code, stdout, stderr } = await child.output();
+    const said = new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr);
+    // Read, carried to the owner, and refused there: nothing named mail is installed.
+    assert.equal(code, 1, said);
+    assert.match(said, /mail in .* declares no device/);
+    assert.ok(!said.includes("tok-piped-31"), "the credential is never said back");
   } finally {
     await Deno.remove(root, { recursive: true });
   }
