@@ -54,6 +54,7 @@ import {
   updateDeviceRecord,
 } from "./device_record.ts";
 import { type DeviceView, deviceView } from "./device_view.ts";
+import { pauseDevice, resumeDevice } from "./pause_device.ts";
 import { resetDevice, type ResetResult } from "./reset_device.ts";
 import { type Scheduler, systemScheduler } from "./scheduler.ts";
 import {
@@ -337,7 +338,7 @@ export class TaskRunner {
    */
   async pause(project: string, pkg: string): Promise<void> {
     await this.device(project, pkg);
-    await updateDeviceRecord(this.#host.kv, project, pkg, (r) => ({ ...r, paused: true }));
+    await pauseDevice(this.#host.kv, project, pkg);
     this.#callOff(project, pkg, "paused");
     await this.#changed(project, pkg);
   }
@@ -351,7 +352,7 @@ export class TaskRunner {
    */
   async resume(project: string, pkg: string): Promise<void> {
     await this.device(project, pkg);
-    await updateDeviceRecord(this.#host.kv, project, pkg, (r) => ({ ...r, paused: false }));
+    await resumeDevice(this.#host.kv, project, pkg);
     await this.#changed(project, pkg);
   }
 
