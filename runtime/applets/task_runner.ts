@@ -135,6 +135,8 @@ export class TaskRunner {
   #observed = new Set<string>();
   #watched = new Map<string, Watched>();
   #started = false;
+  /** Set while stopping: the look in progress starts nothing more. */
+  #stopping = false;
   #cancelLook: (() => void) | undefined;
   #looking: Promise<void> | undefined;
   #lookAgain = false;
@@ -182,14 +184,19 @@ export class TaskRunner {
   /** Stops: calls off the runs going, closes the watchers, and waits for the look in progress. */
   async stop(): Promise<void> {
     this.#started = false;
+    this.#stopping = true;
     this.#signal?.removeEventListener("abort", this.#onAbort);
     this.#cancelLook?.();
     this.#cancelLook = undefined;
     for (const controller of this.#running.values()) controller.abort("stopped");
     for (const watched of this.#watched.values()) this.#close(watched);
     this.#watched.clear();
-    await this.#looking;
-    await this.#admission.catch(() => {});
+    try {
+      await this.#looking;
+      await this.#admission.catch(() => {});
+    } finally {
+      this.#stopping = false;
+    }
   }
 
   /**
@@ -543,6 +550,7 @@ export class TaskRunner {
       connected.push(entry.key);
     }
     for (const key of connected) {
+      if (this.#stopping) return;
       const [, project, pkg] = key as [string, string, string];
       const record = await readDeviceRecord(kv, project, pkg);
       if (record.paused || record.notice) continue;
@@ -551,6 +559,7 @@ export class TaskRunner {
       for (const name of taskNames(device)) {
         const task = await readTaskRecord(kv, project, pkg, name);
         if (!task || task.parkedUntilReview || task.nextRunAt === null) continue;
+        if (this.#stopping) return;
         if (task.nextRunAt > this.#now()) {
           soonest = Math.min(soonest, task.nextRunAt);
           continue;
