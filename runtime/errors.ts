@@ -159,6 +159,11 @@ export class HandlerResourceError extends SyncError {
 export class HandlerFailedError extends SyncError {
   /** `"HandlerFailedError"`: the name receipts, reports and the API show with the message. */
   override name = "HandlerFailedError";
+  /**
+   * The name of the Error the handler threw (`TransientError`, `TypeError`),
+   * when it threw one; a task runner decides on a retry by it.
+   */
+  thrown?: string;
 }
 
 /** The same handler is already running in this project. */

@@ -682,3 +682,48 @@ export const ACCOUNT_LIMITS: Readonly<AccountLimits> = Object.freeze({
   maxParseAnswerChars: 8 * 1024 * 1024,
   readTimeoutMs: 5_000,
 });
+
+/** Limits of devices and their tasks (`runtime/applets/`). */
+export interface AppletLimits {
+  /** Steps (handler calls) one attempt makes at most, following `continue`; the attempt then ends `failed`. */
+  maxStepsPerAttempt: number;
+  /** Characters of JSON a step's `continue` value may hold; a larger one fails the attempt. */
+  maxContinueChars: number;
+  /**
+   * How long the runner waits before each retry of a run that failed for a
+   * transient reason (a timeout, a busy file, the network), in ms: one entry
+   * per retry, so a run is retried as many times as there are entries.
+   */
+  retryBackoffMs: readonly number[];
+  /** Quiet time after the last change in an observed folder before its run is brought forward, in ms. */
+  observationDebounceMs: number;
+  /** Attempts kept per task; older ones are dropped. */
+  attemptsKept: number;
+  /** Attempts a device's view shows per task, newest first. */
+  attemptsShown: number;
+  /** How often the runner looks for due tasks when nothing brought a run forward, in ms. */
+  lookEveryMs: number;
+  /** Folders watched at once for observation, in all; further devices run on their schedule only. */
+  maxWatchedFolders: number;
+  /** Characters of a remote account's credential. */
+  maxCredentialChars: number;
+  /** Characters of a remote account's origin, and of a folder account's path. */
+  maxAccountChars: number;
+  /** Characters of the consent's endpoint. */
+  maxEndpointChars: number;
+}
+
+/** The numbers of {@linkcode AppletLimits}. */
+export const APPLET_LIMITS: Readonly<AppletLimits> = Object.freeze({
+  maxStepsPerAttempt: 100,
+  maxContinueChars: 64 * 1024,
+  retryBackoffMs: Object.freeze([30_000, 120_000, 600_000]),
+  observationDebounceMs: 2_000,
+  attemptsKept: 50,
+  attemptsShown: 10,
+  lookEveryMs: 60_000,
+  maxWatchedFolders: 32,
+  maxCredentialChars: 8_192,
+  maxAccountChars: 4_096,
+  maxEndpointChars: 2_048,
+});

@@ -202,6 +202,20 @@ export interface ActivityEvent {
   activity: AgentActivity | null;
 }
 
+/**
+ * A device changed: its account, its state or notice, its last read, or a
+ * task's attempt began or ended. The window reads it again
+ * (`GET /api/devices?project=…`); the fact carries nothing of the account.
+ */
+export interface DeviceEvent {
+  /** The kind of fact. */
+  type: "device";
+  /** The project's resolved folder. */
+  project: string;
+  /** The package id: the device's identity in its project. */
+  packageId: string;
+}
+
 /** Every fact the owner publishes. Each names the project it happened in. */
 export type SyncEvent =
   | HandlerStartedEvent
@@ -216,7 +230,8 @@ export type SyncEvent =
   | InstallProgressEvent
   | SessionEvent
   | TranscriptEvent
-  | ActivityEvent;
+  | ActivityEvent
+  | DeviceEvent;
 
 /**
  * What publishes facts. Publishing never waits and never fails the

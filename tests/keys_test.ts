@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { join, relative } from "node:path";
+import * as appletKeys from "../runtime/applets/keys.ts";
 import * as clockKeys from "../runtime/clock/keys.ts";
 import * as hostKeys from "../runtime/host/keys.ts";
 import * as memoryKeys from "../runtime/memory/keys.ts";
@@ -317,6 +318,10 @@ Deno.test("the keys.ts builders answer the shapes stored data is under", async (
     assert.deepEqual(memoryKeys.contentChunkKey("a.b/c", "id", 2), ["content", "a.b/c", "id", 2]);
     assert.deepEqual(memoryKeys.generationKey("issues"), ["generation", "issues"]);
     assert.deepEqual(memoryKeys.accountEpochKey("mail"), ["account_epoch", "mail"]);
+    assert.deepEqual(memoryKeys.packageRecordsRange("mail", "record"), {
+      start: ["record", "mail."],
+      end: ["record", "mail/"],
+    });
   });
 
   await t.step("host", () => {
@@ -328,6 +333,29 @@ Deno.test("the keys.ts builders answer the shapes stored data is under", async (
     assert.deepEqual(hostKeys.runningClaimKey("/p", "x", "x.run"), ["running", "/p", "x", "x.run"]);
     assert.deepEqual(hostKeys.recordCursorSecretKey(), ["secret", "record_cursor"]);
     assert.deepEqual(hostKeys.runningClaimsPrefix(), ["running"]);
+  });
+
+  await t.step("applets", () => {
+    assert.deepEqual(appletKeys.accountKey("/p", "mail"), ["account", "/p", "mail"]);
+    assert.deepEqual(appletKeys.accountsPrefix(), ["account"]);
+    assert.deepEqual(appletKeys.accountCredentialKey("/p", "mail"), [
+      "account_credential",
+      "/p",
+      "mail",
+    ]);
+    assert.deepEqual(appletKeys.consentKey("/p", "mail"), ["consent", "/p", "mail"]);
+    assert.deepEqual(appletKeys.deviceKey("/p", "mail"), ["device", "/p", "mail"]);
+    assert.deepEqual(appletKeys.taskKey("/p", "mail", "sync"), ["task", "/p", "mail", "sync"]);
+    assert.deepEqual(appletKeys.tasksPrefix("/p", "mail"), ["task", "/p", "mail"]);
+    assert.deepEqual(appletKeys.taskAttemptKey("/p", "mail", "sync", "a1"), [
+      "task_attempt",
+      "/p",
+      "mail",
+      "sync",
+      "a1",
+    ]);
+    assert.deepEqual(appletKeys.taskAttemptsPrefix("/p", "mail"), ["task_attempt", "/p", "mail"]);
+    assert.deepEqual(appletKeys.allTaskAttemptsPrefix(), ["task_attempt"]);
   });
 
   await t.step("clock", () => {

@@ -869,6 +869,8 @@ export class CallSession {
     }
     return {
       name: "HandlerFailedError",
+      // The thrown Error's own name, for whoever reads failures by name (the task runner).
+      ...(name === "Thrown" ? {} : { thrown: name }),
       // A value that is not an Error is said as what it is: `threw "a string"`, `threw null`.
       // An Error is said by its message: what happened, in words; its class
       // name (`TypeError`, `NetworkError`) tells a person nothing more.

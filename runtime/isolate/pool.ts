@@ -563,5 +563,7 @@ function toDomainError(crossed: CrossedError): SyncError {
     ? DOMAIN_ERRORS[crossed.name]
     : undefined;
   if (Class) return new Class(crossed.message);
-  return new HandlerFailedError(crossed.message);
+  const failed = new HandlerFailedError(crossed.message);
+  if (typeof crossed.thrown === "string") failed.thrown = crossed.thrown.slice(0, 100);
+  return failed;
 }

@@ -107,6 +107,12 @@ export interface CrossedError {
   name: string;
   /** Its message. */
   message: string;
+  /**
+   * The name of the Error the handler's code threw, when it threw one and the
+   * crossing names it otherwise (`HandlerFailedError`): a task runner reads a
+   * handler's `TransientError` by it.
+   */
+  thrown?: string;
 }
 
 /** Host → worker: start with the compiled QuickJS module. */

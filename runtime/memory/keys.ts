@@ -39,6 +39,23 @@ export function contentChunkKey(key: string, contentId: string, index: number): 
 }
 
 /**
+ * The range of the records of a package's own kinds (`<id>.<type>/<name>`):
+ * their metadata, or the chunks of their content. A kind's prefix ends in
+ * `.`, and `/` is the character after it, so the range holds exactly the
+ * keys that begin `<id>.`.
+ *
+ * @param packageId The package id.
+ * @param what The records' metadata, or their content's chunks.
+ */
+export function packageRecordsRange(
+  packageId: string,
+  what: "record" | "content",
+): { start: Deno.KvKey; end: Deno.KvKey } {
+  const head = what === "record" ? RECORD : CONTENT;
+  return { start: [head, `${packageId}.`], end: [head, `${packageId}/`] };
+}
+
+/**
  * Key of a package's generation, beside the records it fences.
  *
  * @param packageId The package id.

@@ -11,6 +11,7 @@
 export { MemoryAccess } from "./access.ts";
 export { bumpAccountEpoch, readAccountEpoch } from "./account_epoch.ts";
 export { bumpGeneration, generationBumpsThrough, readGeneration } from "./generation.ts";
+export { removePackageRecords } from "./remove_package_records.ts";
 export type { Generation } from "./generation.ts";
 export { ProjectMemories } from "./project_memories.ts";
 export type { ProjectMemoriesOptions } from "./project_memories.ts";

@@ -41,6 +41,8 @@ import { receiptsRoute } from "./api/receipts.ts";
 import { extensionRemoveRoute } from "./api/extension_remove.ts";
 import { extensionsRoute } from "./api/extensions.ts";
 import { extensionSwitchRoute } from "./api/extension_switch.ts";
+import { devicesRoute } from "./api/devices.ts";
+import { TaskRunner } from "../applets/mod.ts";
 import { projectsRoute } from "./api/projects.ts";
 import { recordRoutes } from "./api/records.ts";
 import type { WebHost } from "./web_host.ts";
@@ -106,6 +108,11 @@ export interface AppOptions {
    * stream is open, and tells their changes; absent, nothing is watched.
    */
   linkedFolders?: LinkedFolders;
+  /**
+   * The serve's task runner, which the devices routes change devices
+   * through; absent, one not started serves them (it runs what a person asks, nothing by itself).
+   */
+  tasks?: TaskRunner;
   /**
    * Where the folder browser may go (`GET /api/folders`) and where the
    * bundled examples are (`GET /api/examples`); absent, the person's home
@@ -183,6 +190,7 @@ export function createApp(host: WebHost, options: AppOptions): WebApp {
   app.route("/api/extensions", extensionsRoute(host));
   app.route("/api/extensions", extensionPageRoute(host));
   app.route("/api/extensions", extensionSwitchRoute(host));
+  app.route("/api/devices", devicesRoute(options.tasks ?? new TaskRunner(host)));
   app.route("/api/extensions", extensionRemoveRoute(host));
   app.route("/api/extensions", extensionApproveRoute(host));
   app.route("/api/records", recordRoutes(host));

@@ -9,6 +9,7 @@
  * @module
  */
 import { type AgentLauncher, supervisedLauncher, WorkPerformer } from "../agents/mod.ts";
+import { TaskRunner } from "../applets/mod.ts";
 import { clearClockLease, Clock, type ClockHost } from "../clock/mod.ts";
 import { ConflictError } from "../errors.ts";
 import { UPLOAD_LIMITS } from "../limits.ts";
@@ -46,6 +47,8 @@ export interface ServeHost extends Omit<ClockHost, "events">, WebHost, McpHost {
 export interface ServedParts {
   /** The serve's performer of work and conversations. */
   work: WorkPerformer;
+  /** The serve's task runner, which a person's decisions about a device go through. */
+  tasks?: TaskRunner;
 }
 
 /** Runs a command the CLI sends the owner, with the serve's own parts; answers its exit code. */
@@ -118,6 +121,8 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
   // interrupted now, and orders waiting in the projects' outboxes begin.
   const sessionTokens = options.sessionTokens ?? new SessionTokenRegistry();
   let port = 0;
+  // Devices' tasks run beside the clock; a person's decisions about a device go through it.
+  const tasks = new TaskRunner(host, { log: options.log });
   const work = new WorkPerformer({
     kv: host.kv,
     events: host.events,
@@ -170,11 +175,12 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
         app = createApp(host, {
           token,
           port,
-          commands: commands && ((request, output) => commands(request, output, { work })),
+          commands: commands && ((request, output) => commands(request, output, { work, tasks })),
           work,
           mcp,
           processes,
           linkedFolders,
+          tasks,
         });
         options.log(`Sync is serving at http://127.0.0.1:${port}/?token=${token}`);
       },
@@ -241,6 +247,7 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
   await clearClockLease(host.kv);
   if (starting()) await work.start();
   if (starting()) clock.start({ signal: options.signal });
+  if (starting()) await tasks.start({ signal: options.signal });
   // Said last, once everything answers: the CLI sends its commands here from now on.
   await options.ownership?.tell({ port: server.addr.port, socket: options.socket });
   await Promise.all([server.finished, socketServer?.finished]);
@@ -252,6 +259,7 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
   clearInterval(sweeping);
   options.signal?.removeEventListener("abort", endStreams);
   await clock.stop();
+  await tasks.stop();
   for (const signal of signals) {
     try {
       Deno.removeSignalListener(signal, stop);
