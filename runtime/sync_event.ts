@@ -2,8 +2,9 @@
  * The facts the installation's owner tells whoever is watching: a handler
  * started or ended, a receipt was written, a clock was switched, a package
  * was installed or removed, a linked package's files changed, a project was
- * opened or taken off the clock. Each is published where it happens, through an
- * {@linkcode EventSink} handed in as a parameter; the web app's event stream
+ * opened or taken off the clock, a device's state changed. Each is published
+ * where it happens, through an {@linkcode EventSink} handed in as a
+ * parameter; the web app's event stream
  * (`GET /api/events`) carries them to open pages. They are told after the
  * fact is written, never instead of it: a page that missed some reads the
  * state again.
@@ -202,6 +203,21 @@ export interface ActivityEvent {
   activity: AgentActivity | null;
 }
 
+/**
+ * A device's state changed: a person connected, disconnected, reset, paused,
+ * resumed or reviewed it, gave or took back the consent, or one of its task
+ * runs began or ended (its lamp breathes, then settles). The fact names the
+ * device only; a page reads the device again (`GET /api/devices`).
+ */
+export interface DeviceEvent {
+  /** The kind of fact. */
+  type: "device";
+  /** The project's resolved folder. */
+  project: string;
+  /** The package id: the device's identity in its project. */
+  packageId: string;
+}
+
 /** Every fact the owner publishes. Each names the project it happened in. */
 export type SyncEvent =
   | HandlerStartedEvent
@@ -216,7 +232,8 @@ export type SyncEvent =
   | InstallProgressEvent
   | SessionEvent
   | TranscriptEvent
-  | ActivityEvent;
+  | ActivityEvent
+  | DeviceEvent;
 
 /**
  * What publishes facts. Publishing never waits and never fails the

@@ -32,6 +32,7 @@ import { ConflictError, NotFoundError } from "../errors.ts";
 import type { HandlerCaller } from "../host/mod.ts";
 import { describeError } from "../internal/describe_error.ts";
 import { printable } from "../internal/printable.ts";
+import type { EventSink } from "../sync_event.ts";
 import { APPLET_LIMITS } from "../limits.ts";
 import { parseEvery, servingPackage } from "../packages/mod.ts";
 import { readDeclaredIds } from "../projects/mod.ts";
@@ -74,6 +75,8 @@ export interface TaskRunnerHost extends HandlerCaller {
   readonly now: () => number;
   /** The project's memory KV, where the account epoch is. */
   projectMemory(project: string): Promise<Deno.Kv>;
+  /** Where a device's changes are told (`device` facts), for open windows; none when absent. */
+  readonly events?: EventSink;
 }
 
 /** Options for {@linkcode TaskRunner}. */
@@ -272,7 +275,7 @@ export class TaskRunner {
       notice: record.notice?.kind === "review-run" ? record.notice : null,
     }));
     await this.#planFresh(project, pkg, device);
-    await this.#changed();
+    await this.#changed(project, pkg);
     return account;
   }
 
@@ -294,7 +297,7 @@ export class TaskRunner {
       ...record,
       notice: record.notice?.kind === "review-run" ? record.notice : null,
     }));
-    await this.#changed();
+    await this.#changed(project, pkg);
     return had;
   }
 
@@ -315,7 +318,7 @@ export class TaskRunner {
     if (await readAccount(this.#host.kv, project, pkg)) {
       await this.#planFresh(project, pkg, device);
     }
-    await this.#changed();
+    await this.#changed(project, pkg);
     return result;
   }
 
@@ -330,7 +333,7 @@ export class TaskRunner {
     await this.device(project, pkg);
     await updateDeviceRecord(this.#host.kv, project, pkg, (r) => ({ ...r, paused: true }));
     this.#callOff(project, pkg, "paused");
-    await this.#changed();
+    await this.#changed(project, pkg);
   }
 
   /**
@@ -343,7 +346,7 @@ export class TaskRunner {
   async resume(project: string, pkg: string): Promise<void> {
     await this.device(project, pkg);
     await updateDeviceRecord(this.#host.kv, project, pkg, (r) => ({ ...r, paused: false }));
-    await this.#changed();
+    await this.#changed(project, pkg);
   }
 
   /**
@@ -357,7 +360,9 @@ export class TaskRunner {
    */
   async grantConsent(project: string, pkg: string, endpoint: string): Promise<Consent> {
     await this.device(project, pkg);
-    return await grantConsent(this.#host.kv, project, pkg, endpoint, { now: this.#now });
+    const consent = await grantConsent(this.#host.kv, project, pkg, endpoint, { now: this.#now });
+    this.#tell(project, pkg);
+    return consent;
   }
 
   /**
@@ -370,7 +375,9 @@ export class TaskRunner {
    */
   async revokeConsent(project: string, pkg: string): Promise<boolean> {
     await this.device(project, pkg);
-    return await revokeConsent(this.#host.kv, project, pkg);
+    const had = await revokeConsent(this.#host.kv, project, pkg);
+    this.#tell(project, pkg);
+    return had;
   }
 
   /**
@@ -398,7 +405,7 @@ export class TaskRunner {
         nextRunAt: auto ? this.#now() : null,
       }), this.#now());
     }
-    await this.#changed();
+    await this.#changed(project, pkg);
   }
 
   /**
@@ -482,11 +489,20 @@ export class TaskRunner {
     }
   }
 
-  /** After a person's decision: the watchers follow it, and the runner looks again. */
-  async #changed(): Promise<void> {
+  /**
+   * After a person's decision: open windows are told, the watchers follow
+   * it, and the runner looks again.
+   */
+  async #changed(project: string, pkg: string): Promise<void> {
+    this.#tell(project, pkg);
     if (!this.#started) return;
     await this.#syncWatchers();
     this.#wake();
+  }
+
+  /** Tells open windows a device changed; they read it again. */
+  #tell(project: string, pkg: string): void {
+    this.#host.events?.publish({ type: "device", project, packageId: pkg });
   }
 
   /** Looks soon, once, whatever was planned. */
@@ -573,6 +589,8 @@ export class TaskRunner {
     }
     const controller = new AbortController();
     this.#running.set(id, controller);
+    // The lamp breathes while the run goes, and settles once it ended (the finally below).
+    this.#tell(project, pkg);
     try {
       if (grant.kind === "folder" && !await isFolder(grant.folder)) {
         // The folder went away or was made unreadable: only a person can mend that.
@@ -603,6 +621,7 @@ export class TaskRunner {
       return end;
     } finally {
       if (this.#running.get(id) === controller) this.#running.delete(id);
+      this.#tell(project, pkg);
     }
   }
 

@@ -91,6 +91,7 @@ export const UI_TYPE_SOURCES: readonly string[] = [
   "runtime/web/api/chat_types.ts",
   "runtime/web/api/process_types.ts",
   "runtime/web/api/records_types.ts",
+  "runtime/web/api/devices_types.ts",
   "runtime/extension_api/ui.ts",
 ];
 /**

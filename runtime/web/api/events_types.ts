@@ -12,6 +12,7 @@ import type { ResyncEvent } from "../../event_bus.ts";
 
 export type {
   ActivityEvent,
+  DeviceEvent,
   EventSink,
   HandlerEndedEvent,
   HandlerStartedEvent,
