@@ -456,8 +456,12 @@ export class TaskRunner {
       try: 1,
     });
     if (!end) {
+      // The folder went away as it began: the device is red now, and its notice says what to do.
+      const { notice } = await readDeviceRecord(this.#host.kv, project, pkg);
       throw new ConflictError(
-        `Cannot run ${pkg}'s ${task}: no account is connected; connect one first`,
+        notice
+          ? `Cannot run ${pkg}'s ${task}: ${notice.message}`
+          : `Cannot run ${pkg}'s ${task}: no account is connected; connect one first`,
       );
     }
     return end.attempt;

@@ -110,7 +110,9 @@ export function ConnectForm(props: ConnectFormProps) {
       </h4>
       <FolderBrowser
         label={`Choose the folder ${device.name} reads`}
-        start={account?.kind === "folder" ? account.folder : undefined}
+        start={account?.kind === "folder" && device.notice?.kind !== "allow-access"
+          ? account.folder
+          : undefined}
         chooseWords="Connect this folder"
         onChoose={(path) => void connect({ kind: "folder", folder: path }, path)}
         onClose={props.onClose}

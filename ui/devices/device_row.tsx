@@ -32,7 +32,11 @@ export function DeviceRow(props: DeviceRowProps) {
           <span class="tertiary mono extension-version">{device.id}</span>
         </span>
         <span class="secondary extension-description">{device.description}</span>
-        {device.notice && <span class="notice device-row-notice">{device.notice.message}</span>}
+        {device.notice && (
+          <span class="notice device-row-notice" title={device.notice.message}>
+            {device.notice.message}
+          </span>
+        )}
       </Link>
     </li>
   );
