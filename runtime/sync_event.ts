@@ -2,9 +2,8 @@
  * The facts the installation's owner tells whoever is watching: a handler
  * started or ended, a receipt was written, a clock was switched, a package
  * was installed or removed, a linked package's files changed, a project was
- * opened or taken off the clock, a device's state changed. Each is published
- * where it happens, through an {@linkcode EventSink} handed in as a
- * parameter; the web app's event stream
+ * opened or taken off the clock. Each is published where it happens, through an
+ * {@linkcode EventSink} handed in as a parameter; the web app's event stream
  * (`GET /api/events`) carries them to open pages. They are told after the
  * fact is written, never instead of it: a page that missed some reads the
  * state again.
@@ -204,10 +203,9 @@ export interface ActivityEvent {
 }
 
 /**
- * A device's state changed: a person connected, disconnected, reset, paused,
- * resumed or reviewed it, gave or took back the consent, or one of its task
- * runs began or ended (its lamp breathes, then settles). The fact names the
- * device only; a page reads the device again (`GET /api/devices`).
+ * A device changed: its account, its state or notice, its last read, or a
+ * task's attempt began or ended. The window reads it again
+ * (`GET /api/devices?project=…`); the fact carries nothing of the account.
  */
 export interface DeviceEvent {
   /** The kind of fact. */

@@ -128,7 +128,7 @@ export async function deviceView(
     description: device.description,
     modes: [...device.modes],
     state,
-    lamp: LAMPS[state],
+    lamp: LAMPS.get(state)!,
     accepts: device.account ? { ...device.account } : null,
     account,
     consent,
@@ -140,10 +140,11 @@ export async function deviceView(
   return view;
 }
 
-const LAMPS: Readonly<Record<DeviceState, DeviceLamp>> = {
-  disconnected: "dark",
-  ready: "steady",
-  processing: "breathing",
-  paused: "paused",
-  failed: "red",
-};
+/** The lamp of each state. */
+const LAMPS: ReadonlyMap<DeviceState, DeviceLamp> = new Map([
+  ["disconnected", "dark"],
+  ["ready", "steady"],
+  ["processing", "breathing"],
+  ["paused", "paused"],
+  ["failed", "red"],
+]);

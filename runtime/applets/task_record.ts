@@ -114,8 +114,8 @@ function freshTask(task: string, now: number): TaskRecord {
 }
 
 /**
- * Writes an attempt as it stands (begun, or ended), then drops the oldest
- * of the task's attempts past the number kept.
+ * Writes an attempt as it begins, then drops the oldest of the task's
+ * attempts past the number kept.
  *
  * @param kv The installation's KV.
  * @param project The project's resolved path.
@@ -129,13 +129,14 @@ export async function writeAttempt(
   attempt: TaskAttempt,
 ): Promise<void> {
   const key = taskAttemptKey(project, pkg, attempt.task, attempt.id);
-  await kv.set(key, attempt);
-  const ids: Deno.KvKey[] = [];
+  // An attempt's id is new: written once, never over another.
+  await kv.atomic().check({ key, versionstamp: null }).set(key, attempt).commit();
+  const entries: Deno.KvEntry<unknown>[] = [];
   for await (const entry of kv.list({ prefix: taskAttemptsPrefix(project, pkg, attempt.task) })) {
-    ids.push(entry.key);
+    entries.push(entry);
   }
-  const over = ids.slice(0, Math.max(0, ids.length - APPLET_LIMITS.attemptsKept));
-  for (const old of over) await kv.delete(old);
+  const over = entries.slice(0, Math.max(0, entries.length - APPLET_LIMITS.attemptsKept));
+  for (const old of over) await kv.atomic().check(old).delete(old.key).commit();
 }
 
 /**

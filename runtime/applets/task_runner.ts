@@ -32,10 +32,10 @@ import { ConflictError, NotFoundError } from "../errors.ts";
 import type { HandlerCaller } from "../host/mod.ts";
 import { describeError } from "../internal/describe_error.ts";
 import { printable } from "../internal/printable.ts";
-import type { EventSink } from "../sync_event.ts";
 import { APPLET_LIMITS } from "../limits.ts";
 import { parseEvery, servingPackage } from "../packages/mod.ts";
 import { readDeclaredIds } from "../projects/mod.ts";
+import type { EventSink } from "../sync_event.ts";
 import { accountsPrefix, allTaskAttemptsPrefix } from "./keys.ts";
 import {
   type Account,
@@ -62,7 +62,9 @@ import {
   type TaskAttempt,
   type TaskRecord,
   updateTaskRecord,
+  writeAttempt,
 } from "./task_record.ts";
+import { newId } from "../internal/id.ts";
 import { type DeviceDeclaration, deviceOf, type TaskName } from "./_device_declaration.ts";
 import { type AttemptEnd, runTaskAttempt } from "./_run_task_attempt.ts";
 import { stepGrant } from "./_step_grant.ts";
@@ -75,7 +77,7 @@ export interface TaskRunnerHost extends HandlerCaller {
   readonly now: () => number;
   /** The project's memory KV, where the account epoch is. */
   projectMemory(project: string): Promise<Deno.Kv>;
-  /** Where a device's changes are told (`device` facts), for open windows; none when absent. */
+  /** Where a device's changes are told; nowhere when absent. */
   readonly events?: EventSink;
 }
 
@@ -94,6 +96,8 @@ export interface TaskRunnerOptions {
   deviceOf?: (project: string, pkg: string) => Promise<DeviceDeclaration | null>;
   /** Watches a folder; `Deno.watchFs` by default. */
   watch?: (folder: string) => Deno.FsWatcher;
+  /** Where a device's changes are told; the host's `events` by default. */
+  events?: EventSink;
 }
 
 /** Options for {@linkcode TaskRunner.runTask}. */
@@ -121,6 +125,7 @@ export class TaskRunner {
   #log: (line: string) => void;
   #deviceOf: (project: string, pkg: string) => Promise<DeviceDeclaration | null>;
   #watch: (folder: string) => Deno.FsWatcher;
+  #events: EventSink | undefined;
   /** The last admitted step; the next waits for it. */
   #admission: Promise<unknown> = Promise.resolve();
   /** Runs going now, by device, to be called off. */
@@ -149,6 +154,7 @@ export class TaskRunner {
     this.#log = (line) => log(printable(line));
     this.#deviceOf = options.deviceOf ?? ((project, pkg) => this.#declared(project, pkg));
     this.#watch = options.watch ?? ((folder) => Deno.watchFs(folder, { recursive: true }));
+    this.#events = options.events ?? host.events;
   }
 
   /** True between {@linkcode TaskRunner.start} and {@linkcode TaskRunner.stop}. */
@@ -456,12 +462,8 @@ export class TaskRunner {
       try: 1,
     });
     if (!end) {
-      // The folder went away as it began: the device is red now, and its notice says what to do.
-      const { notice } = await readDeviceRecord(this.#host.kv, project, pkg);
       throw new ConflictError(
-        notice
-          ? `Cannot run ${pkg}'s ${task}: ${notice.message}`
-          : `Cannot run ${pkg}'s ${task}: no account is connected; connect one first`,
+        `Cannot run ${pkg}'s ${task}: no account is connected; connect one first`,
       );
     }
     return end.attempt;
@@ -493,10 +495,7 @@ export class TaskRunner {
     }
   }
 
-  /**
-   * After a person's decision: open windows are told, the watchers follow
-   * it, and the runner looks again.
-   */
+  /** After a person's decision: it is told, the watchers follow it, and the runner looks again. */
   async #changed(project: string, pkg: string): Promise<void> {
     this.#tell(project, pkg);
     if (!this.#started) return;
@@ -504,9 +503,9 @@ export class TaskRunner {
     this.#wake();
   }
 
-  /** Tells open windows a device changed; they read it again. */
+  /** Tells whoever watches the project that the device changed. */
   #tell(project: string, pkg: string): void {
-    this.#host.events?.publish({ type: "device", project, packageId: pkg });
+    this.#events?.publish({ type: "device", project, packageId: pkg });
   }
 
   /** Looks soon, once, whatever was planned. */
@@ -537,8 +536,13 @@ export class TaskRunner {
   async #lookOnce(): Promise<void> {
     let soonest = Infinity;
     const { kv } = this.#host;
+    // Read first: the runs below take long, and a listing is not held open across them.
+    const connected: Deno.KvKey[] = [];
     for await (const entry of kv.list<Account>({ prefix: accountsPrefix() })) {
-      const [, project, pkg] = entry.key as [string, string, string];
+      connected.push(entry.key);
+    }
+    for (const key of connected) {
+      const [, project, pkg] = key as [string, string, string];
       const record = await readDeviceRecord(kv, project, pkg);
       if (record.paused || record.notice) continue;
       const device = await this.#deviceOf(project, pkg).catch(() => null);
@@ -593,18 +597,35 @@ export class TaskRunner {
     }
     const controller = new AbortController();
     this.#running.set(id, controller);
-    // The lamp breathes while the run goes, and settles once it ended (the finally below).
     this.#tell(project, pkg);
     try {
       if (grant.kind === "folder" && !await isFolder(grant.folder)) {
-        // The folder went away or was made unreadable: only a person can mend that.
+        // The folder went away or was made unreadable: only a person can mend that,
+        // and calling the handler would tell nothing more.
         const why = `${grant.folder} is gone or cannot be read`;
-        await updateDeviceRecord(kv, project, pkg, (r) => ({
-          ...r,
-          notice: allowAccessNotice(pkg, why),
-        }));
-        await this.#settleTask(project, pkg, task, device, "failed");
-        return null;
+        const at = this.#now();
+        const attempt: TaskAttempt = {
+          id: newId(at),
+          task,
+          accountId: grant.id,
+          startedAt: at,
+          endedAt: at,
+          trigger: how.trigger,
+          try: how.try,
+          outcome: "failed",
+          error: why,
+          receipts: [],
+        };
+        await writeAttempt(kv, project, pkg, attempt);
+        const failure = {
+          outcome: "failed",
+          notice: "allow-access",
+          name: "AccountAccessError",
+          message: why,
+        } as const;
+        const end: AttemptEnd = { attempt, failure, coverage: null };
+        await this.#settle(project, pkg, task, device, end);
+        return end;
       }
       const end = await runTaskAttempt({
         kv,

@@ -12,6 +12,7 @@
  */
 import type { ParseArgsOptionsConfig } from "node:util";
 import type { WorkPerformer } from "../agents/mod.ts";
+import type { TaskRunner } from "../applets/mod.ts";
 import type { Host } from "../host/mod.ts";
 import type { CliIo } from "./io.ts";
 
@@ -53,7 +54,7 @@ export type InstallationAccess =
    * runs on its host; `work` is its performer of conversations, which a
    * command that changes a conversation goes through.
    */
-  | { kind: "served"; host: Host; work?: WorkPerformer };
+  | { kind: "served"; host: Host; work?: WorkPerformer; tasks?: TaskRunner };
 
 /** The words a command was given, read with its flags, and where it was typed. */
 export interface CommandWords<O extends ParseArgsOptionsConfig = ParseArgsOptionsConfig> {
@@ -83,6 +84,11 @@ export interface CommandContext {
    * `withHost`.
    */
   installation?: InstallationAccess;
+  /**
+   * The secret the person gave for the command (see {@linkcode Command.secret}),
+   * read where they typed it; absent when the command's words take none.
+   */
+  secret?: string;
 }
 
 /**
@@ -114,6 +120,14 @@ export interface Command<O extends ParseArgsOptionsConfig = ParseArgsOptionsConf
    * this process holds the installation — and reaches it with `withHost`.
    */
   touchesInstallation?: boolean;
+  /**
+   * When the command's words take a secret (a credential): what to ask the
+   * person, or null when these words take none. The secret is read where the
+   * command is typed — from stdin when it is not a terminal, else at a prompt
+   * that does not echo — and carried to the owner beside the words, never as
+   * one of them (words end up in shell history and in `ps`).
+   */
+  secret?(words: CommandWords): string | null;
   /**
    * Reads the command's words, refusing bad usage by throwing (a
    * `WordsError` is refused with the command's usage), before the owner is

@@ -16,6 +16,7 @@
  */
 import type { ParseArgsOptionsConfig } from "node:util";
 import type { WorkPerformer } from "../agents/mod.ts";
+import type { TaskRunner } from "../applets/mod.ts";
 import type { Host } from "../host/mod.ts";
 import { syncHome } from "../projects/mod.ts";
 import type { CommandOutput, CommandRequest, ServedParts } from "../web/mod.ts";
@@ -25,6 +26,7 @@ import { agentsCommand } from "./commands/agents.ts";
 import { buildCommand, newCommand } from "./commands/author.ts";
 import { callCommand } from "./commands/call.ts";
 import { chatCommand } from "./commands/chat.ts";
+import { devicesCommand } from "./commands/devices.ts";
 import { checkCommand } from "./commands/check.ts";
 import { projectsCommand, scheduleCommand, switchCommand } from "./commands/clock.ts";
 import { mcpCommand } from "./commands/mcp.ts";
@@ -37,6 +39,7 @@ import { writeCommand } from "./commands/write.ts";
 import { formatSummaries } from "./format_summaries.ts";
 import { type CliIo, consoleIo } from "./io.ts";
 import { parseWords, WordsError } from "./parse_words.ts";
+import { readSecret } from "./read_secret.ts";
 import { refuseUsage, reportFailure } from "./report_failure.ts";
 import { throughOwner } from "./through_owner.ts";
 
@@ -56,6 +59,7 @@ export const COMMANDS: readonly Command[] = [
   scheduleCommand,
   switchCommand,
   projectsCommand,
+  devicesCommand,
   chatCommand,
   agentsCommand,
   serveCommand(runSentCommand),
@@ -102,6 +106,10 @@ export interface RunCliOptions {
   served?: Host;
   /** The serve's performer of conversations, with {@linkcode RunCliOptions.served}. */
   work?: WorkPerformer;
+  /** The serve's task runner, with {@linkcode RunCliOptions.served}. */
+  tasks?: TaskRunner;
+  /** The secret the person gave where they typed the command, with {@linkcode RunCliOptions.served}. */
+  secret?: string;
 }
 
 /**
@@ -128,9 +136,9 @@ export async function runCli(args: string[], options: RunCliOptions = {}): Promi
     return 2;
   }
   const served: InstallationAccess | undefined = options.served
-    ? { kind: "served", host: options.served, work: options.work }
+    ? { kind: "served", host: options.served, work: options.work, tasks: options.tasks }
     : undefined;
-  return await runCommand(command, { args, at }, io, cwd, served);
+  return await runCommand(command, { args, at }, io, cwd, served, options.secret);
 }
 
 /**
@@ -143,13 +151,15 @@ function runSentCommand(
   request: CommandRequest,
   output: CommandOutput,
   host: Host,
-  { work }: ServedParts,
+  { work, tasks }: ServedParts,
 ) {
   return runCli(request.args, {
     io: output,
     cwd: request.cwd,
     served: host.withLog(output.err),
     work,
+    tasks,
+    secret: request.secret,
   });
 }
 
@@ -169,6 +179,7 @@ async function runCommand(
   io: CliIo,
   cwd: string,
   served: InstallationAccess | undefined,
+  given?: string,
 ): Promise<number> {
   let parsed;
   try {
@@ -202,15 +213,20 @@ async function runCommand(
   }
   try {
     let run: PreparedCommand;
+    let asks: string | null = null;
     try {
-      run = command.prepare({ args: parsed.positionals, flags, io, cwd });
+      const words = { args: parsed.positionals, flags, io, cwd };
+      run = command.prepare(words);
+      asks = command.secret?.(words) ?? null;
     } catch (error) {
       if (!(error instanceof WordsError)) throw error;
       return refuseUsage(command.name, command.usage, error.message, io);
     }
-    if (!command.touchesInstallation) return await run({ io, cwd });
-    if (served) return await run({ io, cwd, installation: served });
-    return await runWhereOwned(command.name, typed.args, run, io, cwd);
+    // Read where it is typed; a serve running the command was given it beside the words.
+    const secret = asks === null ? undefined : served ? given : await readSecret(asks);
+    if (!command.touchesInstallation) return await run({ io, cwd, secret });
+    if (served) return await run({ io, cwd, installation: served, secret });
+    return await runWhereOwned(command.name, typed.args, run, io, cwd, secret);
   } catch (error) {
     // A word found missing only as the command runs is bad usage all the same.
     if (error instanceof WordsError) {
@@ -233,11 +249,12 @@ async function runWhereOwned(
   run: PreparedCommand,
   io: CliIo,
   cwd: string,
+  secret?: string,
 ): Promise<number> {
   const home = syncHome();
   return await throughOwner(
-    { home, command: name, args, cwd, io },
-    () => run({ io, cwd, installation: { kind: "owned", home } }),
+    { home, command: name, args, cwd, io, secret },
+    () => run({ io, cwd, installation: { kind: "owned", home }, secret }),
   );
 }
 

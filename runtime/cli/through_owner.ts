@@ -50,6 +50,8 @@ export interface OwnedCommand {
   cwd: string;
   /** Where the command writes. */
   io: CliIo;
+  /** The secret the person gave where they typed it, sent beside the words. */
+  secret?: string;
 }
 
 /**
@@ -86,6 +88,7 @@ export async function throughOwner(
       const code = await sendToServe(home, owner, token, {
         args: [...command.args],
         cwd: command.cwd,
+        ...(command.secret === undefined ? {} : { secret: command.secret }),
       }, io);
       if (code !== null) return code;
     }

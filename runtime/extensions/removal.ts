@@ -86,6 +86,12 @@ export function removalOf(manifest: RemovalManifest, options: RemovalOptions = {
       "Its schedule here: when its handlers last ran, their failures, and its Off switch.",
     );
   }
+  if (permissions.includes("account.folder") || permissions.includes("account.remote")) {
+    goes.push(
+      "Its device's account here, with its credential, the consent to process what it " +
+        "reads, and its tasks' runs; what it read stays in this project's memory.",
+    );
+  }
   if (manifest.ui) goes.push("Its screen leaves this project's window.");
   if (programs.length > 0) {
     goes.push(

@@ -1,8 +1,9 @@
 /**
  * Removing a package from a project: its `removed` handler runs first, then
  * the id leaves the project's `.sync/extensions.json`, the project's approval
- * and its handlers' runs of failures are deleted and the clock forgets the
- * package there.
+ * and its handlers' runs of failures are deleted, the clock forgets the
+ * package there, and so do the applets its device (account, credential,
+ * consent, tasks and attempts).
  *
  * @module
  */
@@ -12,6 +13,7 @@ import { printable } from "../internal/printable.ts";
 import { bumpGeneration } from "../memory/mod.ts";
 import { forgetHandlerRuns, type HandlerCaller } from "../host/mod.ts";
 import { forgetSchedule, switchOn } from "../clock/mod.ts";
+import { forgetDevice } from "../applets/mod.ts";
 import { type LifecycleRun, runLifecycle } from "./moment.ts";
 import {
   readDeclaredIds,
@@ -123,6 +125,8 @@ export async function removePackage(
     await rememberProject(host.kv, project, { now: host.now });
     await forgetSchedule(host.kv, project, id);
     await switchOn(host.kv, project, id);
+    // Its device's account, credential, consent, tasks and attempts go; what it read stays.
+    await forgetDevice(host.kv, await host.projectMemory(project), project, id);
   } catch (error) {
     // An undo the disk refuses too leaves the rest to undo still.
     for (const step of undo.reverse()) await step().catch(() => {});

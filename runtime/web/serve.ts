@@ -47,6 +47,8 @@ export interface ServeHost extends Omit<ClockHost, "events">, WebHost, McpHost {
 export interface ServedParts {
   /** The serve's performer of work and conversations. */
   work: WorkPerformer;
+  /** The serve's task runner, which a person's decisions about a device go through. */
+  tasks?: TaskRunner;
 }
 
 /** Runs a command the CLI sends the owner, with the serve's own parts; answers its exit code. */
@@ -173,7 +175,7 @@ export async function serve(host: ServeHost, options: ServeOptions): Promise<voi
         app = createApp(host, {
           token,
           port,
-          commands: commands && ((request, output) => commands(request, output, { work })),
+          commands: commands && ((request, output) => commands(request, output, { work, tasks })),
           work,
           mcp,
           processes,

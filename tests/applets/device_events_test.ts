@@ -65,24 +65,3 @@ Deno.test("`TaskRunner` tells a `device` fact for each decision and each run's s
     await applet.close();
   }
 });
-
-Deno.test("`TaskRunner.runTask()` refuses a run whose folder is gone in its notice's words", async () => {
-  const applet = await appletEnv({ service: SERVICE });
-  const { env, runner } = applet;
-  try {
-    await runner.connect(env.project, "mail", { kind: "folder", folder: applet.folder });
-    await Deno.remove(applet.folder, { recursive: true });
-    await assert.rejects(
-      () => runner.runTask(env.project, "mail", "sync"),
-      (error: Error) => {
-        assert.equal(error.name, "ConflictError");
-        assert.match(error.message, /^Cannot run mail's sync: mail cannot read its account: /);
-        assert.match(error.message, /Connect the folder again/);
-        return true;
-      },
-    );
-    assert.equal((await runner.view(env.project, "mail")).lamp, "red");
-  } finally {
-    await applet.close();
-  }
-});

@@ -52,8 +52,8 @@ Deno.test("`TaskRunner` runs scheduled tasks on their interval, with no catch-up
     await runner.start();
     timers.fireDue();
     await until(
-      "the first scheduled run to end",
-      async () => (await attempts(applet))[0]?.outcome !== undefined,
+      "the first scheduled run to end and plan the next",
+      async () => (await task(applet))?.lastAttempt != null,
     );
     const [first] = await attempts(applet);
     assert.equal(first.trigger, "schedule");
@@ -214,7 +214,9 @@ Deno.test("`TaskRunner` turns a device red with the notice that says what to do"
         folder: applet.folder,
       });
       await Deno.remove(applet.folder, { recursive: true });
-      await assert.rejects(applet.runner.runTask(applet.env.project, "mail", "sync"));
+      const attempt = await applet.runner.runTask(applet.env.project, "mail", "sync");
+      assert.equal(attempt.outcome, "failed");
+      assert.deepEqual(attempt.receipts, [], "the handler was not called");
       const shown = await view(applet);
       assert.equal(shown.lamp, "red");
       assert.equal(shown.notice?.kind, "allow-access");
@@ -352,6 +354,30 @@ Deno.test("`TaskRunner` stops a run that asks to continue past the step bound", 
     assert.equal(attempt.outcome, "failed");
     assert.equal(attempt.receipts.length, 100);
     assert.match(attempt.error!, /continue past 100 steps/);
+  } finally {
+    await applet.close();
+  }
+});
+
+Deno.test("`TaskRunner` tells a device's changes, and nothing of its account", async () => {
+  const told: unknown[] = [];
+  const applet = await appletEnv({
+    service: service(`return null;`),
+    account: "remote",
+    runner: { events: { publish: (event) => told.push(event) } },
+  });
+  const { runner, env } = applet;
+  try {
+    await runner.connect(env.project, "mail", {
+      kind: "remote",
+      origin: "https://mail.example",
+      credential: "tok-told",
+    });
+    assert.deepEqual(told, [{ type: "device", project: env.project, packageId: "mail" }]);
+    await runner.runTask(env.project, "mail", "sync");
+    // Once as the run began (processing), once as it ended.
+    assert.equal(told.length, 3);
+    assert.ok(!JSON.stringify(told).includes("tok-told"));
   } finally {
     await applet.close();
   }

@@ -304,16 +304,16 @@ Deno.test(
             path: devicesPath(site, "mail"),
             colorScheme: "dark",
             reducedMotion: true,
-            expectedConsole: [/409/],
           });
           const { page } = watched;
           const detail = page.getByRole("main", { name: "Device" });
           await detail.getByRole("button", { name: DEVICES.readNow }).click();
           await lampIs(page, "red");
           await expectText(
-            detail.locator(".action-status").filter({ hasText: /Could not read now/ }),
-            /cannot read its account: .*maildir is gone or cannot be read/,
+            detail.locator(".action-status").filter({ hasText: /Failed/ }),
+            /Failed: .*maildir is gone or cannot be read/,
           );
+          await expectText(detail.locator(".device-attempt").first(), /Failed/);
           await expectText(row(page).locator(".notice"), /cannot read its account/);
           await expectText(detail.locator(".device-notice"), /Connect the folder again/);
           await watched.assertAccessible("a red device");

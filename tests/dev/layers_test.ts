@@ -338,8 +338,7 @@ Deno.test("layer check", async (t) => {
           "ui/app.ts:2 imports runtime/host/mod.ts: ui/ may import only its own files, and with " +
           "`import type` runtime/web/api/types.ts, runtime/web/api/events_types.ts, " +
           "runtime/web/api/chat_types.ts, runtime/web/api/process_types.ts, " +
-          "runtime/web/api/records_types.ts, runtime/web/api/devices_types.ts and " +
-          "runtime/extension_api/ui.ts",
+          "runtime/web/api/records_types.ts, runtime/web/api/devices_types.ts and runtime/extension_api/ui.ts",
         ],
       );
       assert.deepEqual(

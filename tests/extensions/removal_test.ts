@@ -107,4 +107,19 @@ Deno.test("removalOf() says only what applies to the package", async (t) => {
     assert.ok(!removal.stays.some((line) => line.includes("stays on this machine")));
     assert.ok(removal.stays.some((line) => line.includes("records it wrote stay")));
   });
+
+  await t.step("an applet: its device's account, credential, consent and runs go", () => {
+    const removal = removalOf({
+      id: "mail",
+      permissions: ["background", "account.folder"],
+      handlers: { "mail.sync": { description: "Reads mail" } },
+      schedule: [],
+    });
+    assert.ok(removal.goes.includes(
+      "Its device's account here, with its credential, the consent to process what it " +
+        "reads, and its tasks' runs; what it read stays in this project's memory.",
+    ));
+    const plain = removalOf({ id: "hello", permissions: ["background"], handlers: {} });
+    assert.ok(!plain.goes.some((line) => line.includes("device")));
+  });
 });

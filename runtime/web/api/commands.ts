@@ -25,6 +25,11 @@ export interface CommandRequest {
   args: string[];
   /** The folder relative paths start from, as the person knows it (absolute). */
   cwd: string;
+  /**
+   * The secret the person gave where they typed the command (a credential,
+   * read from stdin or a prompt), carried beside the words and never as one.
+   */
+  secret?: string;
 }
 
 /** Where a command run for the CLI writes: its stdout and stderr lines. */
@@ -43,6 +48,8 @@ export type CommandLine = { out: string } | { err: string } | { exit: number };
 
 /** Most words one command may send. */
 const MAX_ARGS = 256;
+/** Characters of a command's secret (a credential) at most. */
+const MAX_SECRET_CHARS = 64 * 1024;
 
 /**
  * The owner's command route, to mount at `/api/owner`.
@@ -107,7 +114,7 @@ export function commandRoutes(token: string, run: CommandRunner): Hono {
 
 /** The request, or what is wrong with it. */
 function readRequest(body: unknown): CommandRequest | string {
-  const { args, cwd } = (body ?? {}) as { args?: unknown; cwd?: unknown };
+  const { args, cwd, secret } = (body ?? {}) as { args?: unknown; cwd?: unknown; secret?: unknown };
   if (!Array.isArray(args) || !args.every((word) => typeof word === "string")) {
     return '"args" must be the list of words after sync';
   }
@@ -117,5 +124,8 @@ function readRequest(body: unknown): CommandRequest | string {
   if (typeof cwd !== "string" || !isAbsolute(cwd)) {
     return '"cwd" must be the absolute folder the command was typed in';
   }
-  return { args, cwd };
+  if (secret !== undefined && (typeof secret !== "string" || secret.length > MAX_SECRET_CHARS)) {
+    return `"secret" must be a string of at most ${MAX_SECRET_CHARS} characters`;
+  }
+  return secret === undefined ? { args, cwd } : { args, cwd, secret };
 }
