@@ -257,6 +257,9 @@ export const DEVICES = {
   allowAccess: "Allow access",
   signIn: "Sign in again",
   review: "Review the run",
+  /** The panel of a run to review, and its button. */
+  reviewPanel: "The run that failed",
+  markReviewed: "Mark reviewed",
   /** The consent's radio group. */
   consent: "Processing what it reads",
 } as const;

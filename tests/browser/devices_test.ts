@@ -95,7 +95,9 @@ Deno.test(
         id: "cal",
         permissions: ["background", "account.remote"],
         handlers: ["cal.sync"],
-        service: `export default function register() { return { "cal.sync": () => ({}) }; }`,
+        service: `export default function register() {
+  return { "cal.sync": () => { throw new Error("the server answered a page it cannot read"); } };
+}`,
         manifest: {
           device: {
             name: "Calendar",
@@ -292,6 +294,19 @@ Deno.test(
             /s3cret/,
             "the credential is nowhere on the page",
           );
+
+          // A run that failed for no reason Sync can mend: red, and the run to review.
+          await detail.getByRole("button", { name: DEVICES.readNow }).click();
+          await expectText(detail.locator(".device-notice"), /Review the run/);
+          await detail.getByRole("button", { name: DEVICES.review }).click();
+          const review = detail.getByRole("region", { name: DEVICES.reviewPanel });
+          await until("the review's heading has the focus", () => hasFocus(review.locator("h3")));
+          await expectText(review.locator(".device-attempt"), /cannot read/);
+          await watched.assertAccessible("a run to review");
+          await watched.screenshot("devices-review-560");
+          await review.getByRole("button", { name: DEVICES.markReviewed }).click();
+          await expectText(review.getByRole("status"), /Marked reviewed: Calendar runs again/);
+          assert.equal(await detail.locator(".device-notice").count(), 0, "the notice went");
           await watched.close();
         },
       );

@@ -58,9 +58,13 @@ export function ReadsSection(props: ReadsSectionProps) {
             ? `Finished: ${lowerFirst(coverageWords(attempt.coverage))}.`
             : "Finished: it did not say how much it read.";
         }
-        return `${attemptOutcomeWords(attempt.outcome)}${
-          attempt.error ? `: ${attempt.error}` : ""
-        }`;
+        // A run that ended without reading is said as an error, beside the button.
+        return {
+          text: `${attemptOutcomeWords(attempt.outcome)}${
+            attempt.error ? `: ${attempt.error}` : ""
+          }`,
+          error: true,
+        };
       },
       failed: "Could not read now",
     });

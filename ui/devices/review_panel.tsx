@@ -46,8 +46,8 @@ export function ReviewPanel(props: ReviewPanelProps) {
     await action.act<RunResponse>("run", { task: attempt?.task ?? "sync" }, {
       done: (answer) =>
         answer.attempt.outcome === "ok"
-          ? `Ran again: it ended well.`
-          : `Ran again: ${answer.attempt.error ?? answer.attempt.outcome}`,
+          ? "Ran again: it ended well."
+          : { text: `Ran again: ${answer.attempt.error ?? answer.attempt.outcome}`, error: true },
       failed: "Marked reviewed, but could not run it again",
     });
   };

@@ -36,11 +36,12 @@ export interface DeviceAction {
   /**
    * Posts `action` with `body` (the project is added); answers the server's
    * answer, or null when it refused (said as "<failed>: <server's words>").
+   * `done` may mark what it says as an error: a run that ended failed.
    */
   act<T extends DeviceResponse>(
     action: string,
     body: Record<string, unknown>,
-    words: { done: (answer: T) => string; failed: string },
+    words: { done: (answer: T) => string | ActionSaid; failed: string },
   ): Promise<T | null>;
 }
 
@@ -70,7 +71,8 @@ export function useDeviceAction(project: string, id: string, devices: DevicesSta
           { project, ...body },
         );
         devices.put((answer as DeviceResponse).device);
-        setSaid({ text: words.done(answer), error: false });
+        const said = words.done(answer);
+        setSaid(typeof said === "string" ? { text: said, error: false } : said);
         return answer;
       } catch (thrown) {
         setSaid({ text: `${words.failed}: ${messageOf(thrown)}`, error: true });
