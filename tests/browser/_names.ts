@@ -262,4 +262,6 @@ export const DEVICES = {
   markReviewed: "Mark reviewed",
   /** The consent's radio group. */
   consent: "Processing what it reads",
+  /** The field of where the consent lets the content go. */
+  endpointField: "Where it may be processed: an endpoint, such as http://127.0.0.1:11434",
 } as const;

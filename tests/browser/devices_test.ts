@@ -312,6 +312,41 @@ Deno.test(
       );
 
       await t.step(
+        "the consent, by keyboard: On asks where, Allow gives it, Off takes it back",
+        async () => {
+          const watched = await openPage(browser, installation, {
+            path: devicesPath(site, "mail"),
+          });
+          const { page } = watched;
+          const detail = page.getByRole("main", { name: "Device" });
+          const group = detail.getByRole("radiogroup", { name: DEVICES.consent });
+          await expectText(detail, /On lets Sync send the private content Mail reads/);
+          const off = group.getByRole("radio", { name: "Off" });
+          assert.ok(await off.isChecked(), "no consent is given by installing or connecting");
+          await off.focus();
+          await page.keyboard.press("ArrowRight");
+          const endpoint = detail.getByLabel(DEVICES.endpointField);
+          await until("the endpoint field has the focus", () => hasFocus(endpoint));
+          await page.keyboard.type("http://127.0.0.1:11434");
+          await page.keyboard.press("Enter");
+          await expectText(
+            detail.locator(".action-status").filter({ hasText: /Allowed/ }),
+            "Allowed: what Mail reads may be processed at http://127.0.0.1:11434.",
+          );
+          assert.ok(await group.getByRole("radio", { name: "On" }).isChecked());
+          await watched.assertAccessible("a consent given");
+          await group.getByRole("radio", { name: "On" }).focus();
+          await page.keyboard.press("ArrowLeft");
+          await expectText(
+            detail.locator(".action-status").filter({ hasText: /Taken back/ }),
+            /Taken back: nothing Mail read is processed from now on/,
+          );
+          assert.ok(await off.isChecked());
+          await watched.close();
+        },
+      );
+
+      await t.step(
         "a folder gone: red with its notice, and Allow access connects another",
         async () => {
           await Deno.remove(maildir, { recursive: true });
