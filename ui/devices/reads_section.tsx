@@ -29,7 +29,8 @@ export function ReadsSection(props: ReadsSectionProps) {
         <h3 id="reads-title" class="section-title">How it works</h3>
         <p class="secondary">
           A website: Sync reads nothing of it by itself.{" "}
-          {device.url && (
+          {/* Only an https address is a link: the manifest's words are never a script's. */}
+          {device.url?.startsWith("https://") && (
             <a href={device.url} target="_blank" rel="noopener noreferrer">
               Open {device.url}
             </a>

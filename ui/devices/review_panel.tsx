@@ -27,8 +27,13 @@ export function ReviewPanel(props: ReviewPanelProps) {
   const { device } = props;
   const action = useDeviceAction(props.project, device.id, props.devices);
   const heading = useRef<HTMLHeadingElement>(null);
+  // The focus goes to the panel, and back to what opened it (the notice's button) when it closes.
   useEffect(() => {
+    const before = document.activeElement as HTMLElement | null;
     heading.current?.focus();
+    return () => {
+      if (before && before.isConnected) before.focus();
+    };
   }, []);
   const attempts = device.tasks.flatMap((task) => task.attempts)
     .filter((attempt) => attempt.outcome === "failed" || attempt.outcome === "unknown")
