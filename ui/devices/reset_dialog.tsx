@@ -44,11 +44,11 @@ export function ResetDialog(props: ResetDialogProps) {
         <h3 class="removal-title">What stays</h3>
         <ul class="removal-list">
           <li>
-            The account{device.account
-              ? device.account.kind === "folder"
-                ? `: ${device.account.folder}`
-                : `: ${device.account.origin}`
-              : ""}, so it reads again from the start
+            {device.account
+              ? `The account: ${
+                device.account.kind === "folder" ? device.account.folder : device.account.origin
+              }, so it reads again from the start`
+              : "No account is connected now, so none is dropped"}
           </li>
           <li>The consent to process its content, and a pause</li>
         </ul>
