@@ -128,7 +128,10 @@ export async function runTaskAttempt(run: AttemptRun): Promise<AttemptEnd> {
     outcome: failure?.outcome ?? "ok",
   };
   if (failure) ended.error = failure.message;
-  if (coverage && !failure) ended.coverage = coverage;
+  // A run that failed part-way keeps what its committed steps covered, explicitly
+  // partial; an obsolete one (fenced, called off) says nothing.
+  const obsolete = failure?.outcome === "fenced" || failure?.outcome === "cancelled";
+  if (coverage && !obsolete) ended.coverage = coverage;
   // Written only while the begun attempt is there: a reset or a removal
   // dropped it, and an attempt of a forgotten device is not brought back.
   const key = taskAttemptKey(project, pkg, run.task, attempt.id);

@@ -30,6 +30,7 @@ export type {
   TaskView,
 } from "./device_view.ts";
 export { forgetDevice } from "./forget_device.ts";
+export { pauseDevice, resumeDevice } from "./pause_device.ts";
 export { resetDevice } from "./reset_device.ts";
 export type { ResetResult } from "./reset_device.ts";
 export { systemScheduler } from "./scheduler.ts";

@@ -54,6 +54,7 @@ import {
   updateDeviceRecord,
 } from "./device_record.ts";
 import { type DeviceView, deviceView } from "./device_view.ts";
+import { pauseDevice, resumeDevice } from "./pause_device.ts";
 import { resetDevice, type ResetResult } from "./reset_device.ts";
 import { type Scheduler, systemScheduler } from "./scheduler.ts";
 import {
@@ -134,6 +135,8 @@ export class TaskRunner {
   #observed = new Set<string>();
   #watched = new Map<string, Watched>();
   #started = false;
+  /** Set while stopping: the look in progress starts nothing more. */
+  #stopping = false;
   #cancelLook: (() => void) | undefined;
   #looking: Promise<void> | undefined;
   #lookAgain = false;
@@ -181,14 +184,19 @@ export class TaskRunner {
   /** Stops: calls off the runs going, closes the watchers, and waits for the look in progress. */
   async stop(): Promise<void> {
     this.#started = false;
+    this.#stopping = true;
     this.#signal?.removeEventListener("abort", this.#onAbort);
     this.#cancelLook?.();
     this.#cancelLook = undefined;
     for (const controller of this.#running.values()) controller.abort("stopped");
     for (const watched of this.#watched.values()) this.#close(watched);
     this.#watched.clear();
-    await this.#looking;
-    await this.#admission.catch(() => {});
+    try {
+      await this.#looking;
+      await this.#admission.catch(() => {});
+    } finally {
+      this.#stopping = false;
+    }
   }
 
   /**
@@ -337,7 +345,7 @@ export class TaskRunner {
    */
   async pause(project: string, pkg: string): Promise<void> {
     await this.device(project, pkg);
-    await updateDeviceRecord(this.#host.kv, project, pkg, (r) => ({ ...r, paused: true }));
+    await pauseDevice(this.#host.kv, project, pkg);
     this.#callOff(project, pkg, "paused");
     await this.#changed(project, pkg);
   }
@@ -351,7 +359,7 @@ export class TaskRunner {
    */
   async resume(project: string, pkg: string): Promise<void> {
     await this.device(project, pkg);
-    await updateDeviceRecord(this.#host.kv, project, pkg, (r) => ({ ...r, paused: false }));
+    await resumeDevice(this.#host.kv, project, pkg);
     await this.#changed(project, pkg);
   }
 
@@ -542,6 +550,7 @@ export class TaskRunner {
       connected.push(entry.key);
     }
     for (const key of connected) {
+      if (this.#stopping) return;
       const [, project, pkg] = key as [string, string, string];
       const record = await readDeviceRecord(kv, project, pkg);
       if (record.paused || record.notice) continue;
@@ -550,6 +559,7 @@ export class TaskRunner {
       for (const name of taskNames(device)) {
         const task = await readTaskRecord(kv, project, pkg, name);
         if (!task || task.parkedUntilReview || task.nextRunAt === null) continue;
+        if (this.#stopping) return;
         if (task.nextRunAt > this.#now()) {
           soonest = Math.min(soonest, task.nextRunAt);
           continue;

@@ -338,3 +338,29 @@ Deno.test("an on-demand-only device runs when asked, never by itself", async () 
     await applet.close();
   }
 });
+
+Deno.test("pausing or stopping calls off a run going: it ends cancelled and keeps nothing", async (t) => {
+  for (const how of ["pause", "stop"] as const) {
+    await t.step(how, async () => {
+      const applet = await appletEnv({ service: SLOW });
+      const { runner, env } = applet;
+      try {
+        await runner.connect(env.project, "mail", { kind: "folder", folder: applet.folder });
+        const running = runner.runTask(env.project, "mail", "sync");
+        await until(
+          "the run to be going",
+          async () => (await runner.view(env.project, "mail")).state === "processing",
+        );
+        if (how === "pause") await runner.pause(env.project, "mail");
+        else await runner.stop();
+        const attempt = await running;
+        assert.equal(attempt.outcome, "cancelled");
+        const memory = await env.host.projectMemory(env.project);
+        assert.equal(await getRecord(memory, "mail.message/slow"), null);
+        assert.equal((await runner.view(env.project, "mail")).lastRead, null);
+      } finally {
+        await applet.close();
+      }
+    });
+  }
+});

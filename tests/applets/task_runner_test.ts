@@ -382,3 +382,28 @@ Deno.test("`TaskRunner` tells a device's changes, and nothing of its account", a
     await applet.close();
   }
 });
+
+Deno.test("`TaskRunner` keeps a failed run's partial coverage on its attempt, not as the last read", async () => {
+  const applet = await appletEnv({
+    service: service(
+      `if (occasion.task.step === 1) return { continue: 1, coverage: { read: 50, of: null, failed: 0 } };
+      throw new TypeError("page 2 could not be read");`,
+    ),
+  });
+  try {
+    await applet.runner.connect(applet.env.project, "mail", {
+      kind: "folder",
+      folder: applet.folder,
+    });
+    const attempt = await applet.runner.runTask(applet.env.project, "mail", "sync");
+    assert.equal(attempt.outcome, "failed");
+    assert.deepEqual(attempt.coverage, { read: 50, of: null, failed: 0 });
+    assert.equal(
+      (await view(applet)).lastRead,
+      null,
+      "a failed read leaves the last read as it was",
+    );
+  } finally {
+    await applet.close();
+  }
+});
