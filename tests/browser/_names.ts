@@ -221,3 +221,47 @@ export const FIND = {
   /** Its field. */
   paletteField: "Find a place, an extension, a conversation or an action",
 } as const;
+
+/** The Devices area of a project's window. */
+export const DEVICES = {
+  /** The navigator's link to it. */
+  area: "Devices",
+  /** The list of the project's devices. */
+  list: "Devices in this project",
+  /** What the list says with no device. */
+  empty: "No device in this project. Install an applet such as Mail or Calendar.",
+  /** The empty list's button. */
+  install: "Install an applet…",
+  /** The button that opens the connect form. */
+  connect: "Connect…",
+  /** The folder browser of the connect form, for a device named `name`. */
+  browser: (name: string) => `Choose the folder ${name} reads`,
+  /** The folder browser's button that connects the folder shown. */
+  connectFolder: "Connect this folder",
+  /** The list of folders in the browser. */
+  folders: /^Folders in /,
+  /** The remote account's fields. */
+  originField: "Address of the server, such as https://mail.example.com",
+  credentialField: "Password or token",
+  /** Reads now, for a device that reads on demand. */
+  readNow: "Read now",
+  pause: "Pause",
+  resume: "Resume",
+  disconnect: "Disconnect",
+  reset: "Reset…",
+  /** The reset dialog's title, for a device named `name`. */
+  resetDialog: (name: string) => `Reset ${name}?`,
+  /** The reset dialog's primary action. */
+  resetConfirm: "Reset",
+  /** The red notice's buttons. */
+  allowAccess: "Allow access",
+  signIn: "Sign in again",
+  review: "Review the run",
+  /** The panel of a run to review, and its button. */
+  reviewPanel: "The run that failed",
+  markReviewed: "Mark reviewed",
+  /** The consent's radio group. */
+  consent: "Processing what it reads",
+  /** The field of where the consent lets the content go. */
+  endpointField: "Where it may be processed: an endpoint, such as http://127.0.0.1:11434",
+} as const;

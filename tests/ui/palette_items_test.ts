@@ -56,6 +56,7 @@ Deno.test("`paletteItems()` lists what the command palette finds", async (t) => 
     const places = items.filter((item) => item.group === "Go to").map((item) => item.label);
     assert.deepEqual(places, [
       "Extensions",
+      "Devices",
       "Chat",
       "Records",
       "All projects",

@@ -31,6 +31,7 @@ const EVENT_TYPES: readonly StreamEvent["type"][] = [
   "session",
   "transcript",
   "activity",
+  "device",
 ];
 
 /** Options for {@linkcode watchProject} and {@linkcode watchProjects}. */

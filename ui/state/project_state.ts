@@ -20,6 +20,7 @@ const QUIET_FACTS: ReadonlySet<StreamEvent["type"]> = new Set([
   "activity",
   "opened",
   "unscheduled",
+  "device",
 ]);
 
 /** A project's live state, for as long as its window is open. */

@@ -4,7 +4,8 @@
  * (the project folder encoded as one segment), `/p/<project>/chat/<key>` a
  * conversation in its Chat, `/p/<project>/screen/<id>` an extension's screen,
  * `/p/<project>/records[/<kind>[/<name>]]` the project's records, of one kind,
- * or one record. {@linkcode navigate} changes
+ * or one record, `/p/<project>/devices/<id>` a device of the project.
+ * {@linkcode navigate} changes
  * the address without a reload; back and forward are followed.
  *
  * @module
@@ -12,7 +13,7 @@
 import { signal } from "@preact/signals";
 
 /** The areas of a project's window, in the navigator's order. */
-export type Area = "extensions" | "chat" | "screen" | "records";
+export type Area = "extensions" | "devices" | "chat" | "screen" | "records";
 
 /** The start page: every project Sync knows. */
 export interface StartRoute {
@@ -29,7 +30,7 @@ export interface ProjectRoute {
   /** The area the three columns are turned over to. */
   area: Area;
   /**
-   * The selection: a package's id in Extensions or Screen, a session's key in
+   * The selection: a package's id in Extensions, Devices or Screen, a session's key in
    * Chat, the kind shown in Records; null when none is.
    */
   id: string | null;
@@ -56,6 +57,8 @@ export function parseRoute(pathname: string): Route {
     ? "screen"
     : parts[2] === "records"
     ? "records"
+    : parts[2] === "devices"
+    ? "devices"
     : "extensions";
   const id = decoded(parts[3]);
   if (area === "records") {

@@ -29,6 +29,7 @@ export function Navigator(props: NavigatorProps) {
   const folder = state.resolved.value ?? state.project;
   const areas: { area: Area; label: string; glyph: string }[] = [
     { area: "extensions", label: "Extensions", glyph: "▦" },
+    { area: "devices", label: "Devices", glyph: "◎" },
     { area: "chat", label: "Chat", glyph: "✎" },
     { area: "records", label: "Records", glyph: "▤" },
   ];

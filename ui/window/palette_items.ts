@@ -34,7 +34,10 @@ export interface PaletteSources {
    * The address of an area of the project's window, or of a row in it: `projectPath`, given in
    * so that these entries are made without the browser's address bar.
    */
-  pathOf: (area: "extensions" | "chat" | "records" | "screen", id?: string) => string;
+  pathOf: (
+    area: "extensions" | "devices" | "chat" | "records" | "screen",
+    id?: string,
+  ) => string;
 }
 
 /**
@@ -76,6 +79,14 @@ export function paletteItems(sources: PaletteSources, query: string): PaletteIte
       label: "Extensions",
       detail: "g e",
       target: { kind: "go", path: pathOf("extensions") },
+    },
+    {
+      key: "area-devices",
+      group: "Go to",
+      label: "Devices",
+      detail: "g d",
+      words: "applets accounts",
+      target: { kind: "go", path: pathOf("devices") },
     },
     {
       key: "area-chat",

@@ -7,6 +7,7 @@ import type { ProjectRoute } from "../state/route.ts";
 import { Navigator } from "./navigator.tsx";
 import { ScreenArea } from "../screens/screen_area.tsx";
 import { RecordsArea } from "../records/records_area.tsx";
+import { DevicesArea } from "../devices/devices_area.tsx";
 import { openWindowNotices } from "../notices/window_notices.ts";
 import { NoticeStack } from "../notices/notice_stack.tsx";
 import type { Area } from "../state/route.ts";
@@ -46,6 +47,8 @@ export function ProjectWindow(props: ProjectWindowProps) {
         ? <ChatArea state={state} selected={props.route.id} />
         : props.route.area === "screen" && props.route.id
         ? <ScreenArea key={props.route.id} state={state} id={props.route.id} />
+        : props.route.area === "devices"
+        ? <DevicesArea state={state} selected={props.route.id} />
         : props.route.area === "records"
         ? <RecordsArea state={state} kind={props.route.id} name={props.route.name ?? null} />
         : <ExtensionsArea state={state} selected={props.route.id} />}

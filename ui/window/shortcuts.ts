@@ -32,6 +32,7 @@ export const windowShortcuts: readonly ShortcutGroup[] = [
       },
       { keys: ["/"], does: "Filter the list, or search Records" },
       { keys: ["g", "e"], does: "Go to Extensions" },
+      { keys: ["g", "d"], does: "Go to Devices" },
       { keys: ["g", "c"], does: "Go to Chat" },
       { keys: ["g", "r"], does: "Go to Records" },
       { keys: ["g", "p"], does: "Go to all projects" },

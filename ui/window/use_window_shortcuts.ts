@@ -28,8 +28,8 @@ const UNTYPED_INPUTS: ReadonlySet<string> = new Set([
 
 /**
  * The window's shortcuts (`windowShortcuts` lists them): `/` focuses the
- * list's filter (Records' search box), `g` then `e`, `c`, `r` or `p` goes to
- * Extensions, Chat, Records or all projects, `?` shows the shortcuts, and Down with nothing focused goes
+ * list's filter (Records' search box), `g` then `e`, `d`, `c`, `r` or `p` goes to
+ * Extensions, Devices, Chat, Records or all projects, `?` shows the shortcuts, and Down with nothing focused goes
  * into the list. None fires while the person types in a field, while a
  * dialog is open, or with Ctrl, Alt or the command key held, so they never
  * take a letter from someone typing or the browser's own shortcuts. Ctrl+K
@@ -58,6 +58,8 @@ export function useWindowShortcuts(options: WindowShortcutsOptions): void {
       if (afterG) {
         const path = event.key === "e"
           ? projectPath(project, "extensions")
+          : event.key === "d"
+          ? projectPath(project, "devices")
           : event.key === "c"
           ? projectPath(project, "chat")
           : event.key === "r"
