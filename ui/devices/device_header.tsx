@@ -17,11 +17,11 @@ export interface DeviceHeaderProps {
 }
 
 /** What the notice's button says, by its kind. */
-const NOTICE_ACTIONS = {
-  "sign-in": "Sign in again",
-  "allow-access": "Allow access",
-  "review-run": "Review the run",
-} as const;
+const NOTICE_ACTIONS: ReadonlyMap<string, string> = new Map([
+  ["sign-in", "Sign in again"],
+  ["allow-access", "Allow access"],
+  ["review-run", "Review the run"],
+]);
 
 /**
  * The top of a device's page: its name, lamp and package; the red notice in
@@ -77,7 +77,7 @@ export function DeviceHeader(props: DeviceHeaderProps) {
             class="button primary"
             onClick={() => props.onAct(device.notice!.kind === "review-run" ? "review" : "connect")}
           >
-            {NOTICE_ACTIONS[device.notice.kind]}
+            {NOTICE_ACTIONS.get(device.notice.kind) ?? "Review"}
           </button>
         </div>
       )}
