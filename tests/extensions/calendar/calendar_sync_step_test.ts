@@ -18,7 +18,7 @@ import {
   writeIcsFile,
   writeIcsFolder,
 } from "../../internal/fixture_sources/ics_folder.ts";
-import { TestRecordStore } from "../_record_store.ts";
+import { TestRecordStore } from "../../internal/test_record_store.ts";
 import { IcsAccount, instant } from "./_calendar_account.ts";
 
 const NOW = Date.parse(ICS_WINDOW.start);

@@ -10,7 +10,7 @@ import { THREAD_KIND } from "../../../extensions/mail/src/thread_plan.ts";
 import type { IndexEntry } from "../../../extensions/mail/src/index_entry.ts";
 import { type MaildirTruth, writeMaildir } from "../../internal/fixture_sources/maildir.ts";
 import { changeMessage } from "../../internal/fixture_sources/change_message.ts";
-import { TestRecordStore } from "../_record_store.ts";
+import { TestRecordStore } from "../../internal/test_record_store.ts";
 import { identity, MaildirAccount } from "./_maildir_account.ts";
 
 interface Run {
