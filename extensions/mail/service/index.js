@@ -179,7 +179,7 @@ var CONTENT_CHARS = 17e4;
 var FIELD_BYTES = 28e3;
 var TITLE_CHARS = 300;
 function planThreads(messages, existing, vanished, options) {
-  const desired = desiredRecords(messages, existing, options);
+  const desired = desiredRecords(messages, options);
   const touched = /* @__PURE__ */ new Set();
   for (const record of desired.values()) {
     const old = existing.get(record.key);
@@ -255,7 +255,7 @@ function sortKey(message) {
 function nodeOf(message) {
   return message.entry.messageId ?? `file:${message.id}`;
 }
-function desiredRecords(messages, existing, options) {
+function desiredRecords(messages, options) {
   const links = messages.map((m) => ({
     node: nodeOf(m),
     parent: m.entry.parent,
@@ -289,9 +289,6 @@ function desiredRecords(messages, existing, options) {
     list.sort((a, b) => b.count - a.count || (a.first < b.first ? -1 : 1));
     names[list[0].group] = thread;
     used.add(thread);
-  }
-  for (const record of existing.values()) {
-    if (typeof record.fields.thread === "string") used.add(record.fields.thread);
   }
   groups.forEach((group, g) => {
     if (names[g] !== null) return;
@@ -501,7 +498,7 @@ async function mailSyncStep(account2, memory2, state, options = {}) {
       });
       continue;
     }
-    const planned = parsedMessage(file, result);
+    const planned = parsedMessage(file, result.value);
     const known = index.get(file.id);
     planned.oldKey = known?.oldKey ?? null;
     planned.oldThread = known?.oldThread ?? null;
@@ -596,15 +593,14 @@ function stepOf(state) {
   }
   return 0;
 }
-function parsedMessage(file, result) {
-  const message = result.value;
+function parsedMessage(file, message) {
   const block = messageBlock(message);
   const parent = message.references.at(-1) ?? message.inReplyTo ?? null;
   const first = message.references[0] ?? null;
   const entry = {
     file: file.path,
-    size: result.size ?? file.size,
-    mtime: result.mtime ?? file.mtime,
+    size: file.size,
+    mtime: file.mtime,
     messageId: message.messageId,
     parent,
     root: first !== null && first !== parent ? first : null,

@@ -1,11 +1,4 @@
-import type {
-  Coverage,
-  Json,
-  MailAccount,
-  Parsed,
-  ParsedMessage,
-  RecordStore,
-} from "./account_types.ts";
+import type { Coverage, Json, MailAccount, ParsedMessage, RecordStore } from "./account_types.ts";
 import { type IndexEntry, indexEntry } from "./index_entry.ts";
 import { listMaildir } from "./list_maildir.ts";
 import { type MaildirFile, maildirFile } from "./maildir_file.ts";
@@ -168,7 +161,7 @@ export async function mailSyncStep(
       });
       continue;
     }
-    const planned = parsedMessage(file, result);
+    const planned = parsedMessage(file, result.value);
     const known = index.get(file.id);
     planned.oldKey = known?.oldKey ?? null;
     planned.oldThread = known?.oldThread ?? null;
@@ -257,15 +250,17 @@ function stepOf(state: Json): number {
   return 0;
 }
 
-function parsedMessage(file: MaildirFile, result: Parsed<ParsedMessage>): PlannedMessage {
-  const message = (result as { value: ParsedMessage }).value;
+function parsedMessage(file: MaildirFile, message: ParsedMessage): PlannedMessage {
   const block = messageBlock(message);
   const parent = message.references.at(-1) ?? message.inReplyTo ?? null;
   const first = message.references[0] ?? null;
+  // The size and mtime as listed, not as the parser saw them: a file changed between the two is
+  // then found changed again by the next comparison and read once more, and the two answers'
+  // mtimes never have to agree to the millisecond for an unchanged file to stay unread.
   const entry: IndexEntry = {
     file: file.path,
-    size: result.size ?? file.size,
-    mtime: result.mtime ?? file.mtime,
+    size: file.size,
+    mtime: file.mtime,
     messageId: message.messageId,
     parent,
     root: first !== null && first !== parent ? first : null,

@@ -77,7 +77,7 @@ export function planThreads(
   vanished: Map<number, string>,
   options: PlanThreadsOptions,
 ): ThreadPlan {
-  const desired = desiredRecords(messages, existing, options);
+  const desired = desiredRecords(messages, options);
   const touched = new Set<string>();
   for (const record of desired.values()) {
     const old = existing.get(record.key);
@@ -158,7 +158,6 @@ function nodeOf(message: PlannedMessage): string {
 /** Every thread's records as they should be, by key. */
 function desiredRecords(
   messages: PlannedMessage[],
-  existing: Map<string, ExistingRecord>,
   options: PlanThreadsOptions,
 ): Map<string, PlannedRecord> {
   const links: ThreadLinks[] = messages.map((m) => ({
@@ -198,9 +197,8 @@ function desiredRecords(
     names[list[0].group] = thread;
     used.add(thread);
   }
-  for (const record of existing.values()) {
-    if (typeof record.fields.thread === "string") used.add(record.fields.thread);
-  }
+  // A thread no conversation claims is going away, so a new conversation may take its name: the
+  // same root then keeps the same key even when all its messages were replaced at once.
   groups.forEach((group, g) => {
     if (names[g] !== null) return;
     const first = group[0];

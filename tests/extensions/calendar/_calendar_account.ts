@@ -33,6 +33,8 @@ export function instant(text: string): number {
 export class IcsAccount implements CalendarAccount {
   /** Every path parsed, in order. */
   parsed: string[] = [];
+  /** Paths whose read fails as an unreadable file's does. */
+  failing = new Set<string>();
   #instances = new Map<string, InstanceTruth[]>();
   #events = new Map<string, EventSpec>();
 
@@ -89,6 +91,7 @@ export class IcsAccount implements CalendarAccount {
       let size: number;
       let mtime: number | null;
       try {
+        if (this.failing.has(path)) throw new Deno.errors.PermissionDenied(path);
         await Deno.readTextFile(join(this.dir, path));
         const stat = await Deno.stat(join(this.dir, path));
         size = stat.size;

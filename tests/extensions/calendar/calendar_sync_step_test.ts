@@ -160,6 +160,45 @@ Deno.test("`calendarSyncStep()` keeps one record per occurrence of a vdirsyncer 
       },
     );
 
+    await t.step("an occurrence that ends is removed without reading anything", async () => {
+      // The Backup window runs daily 06:00–06:30 UTC from 10 March.
+      const backup = truth.instances.filter((i) => i.uid.startsWith("backup-0003"))[0];
+      const key = `${EVENT_KIND}/${eventKey(backup.uid, backup.recurrenceId)}`;
+      const later = instant(backup.end);
+      assert.ok(store.records.has(key));
+      // A copy of the memory whose status says each file was read for the day of `later`'s
+      // window, so nothing is due to be read again.
+      const lateStore = new TestRecordStore();
+      for (const [k, v] of store.records) lateStore.records.set(k, structuredClone(v));
+      const status = lateStore.records.get(STATUS_KEY)!;
+      const day = new Date(later - DAY).toISOString().slice(0, 10);
+      status.content = status.content.replaceAll(/"pass":"[^|"]*\|/g, `"pass":"${day}|`);
+      const run = await runSync(account, lateStore, { now: later });
+      assert.equal(run.parsed, 0);
+      assert.equal(lateStore.records.has(key), false);
+      assert.ok(lateStore.ofKind(EVENT_KIND).some((r) => r.fields.file === backup.file));
+    });
+
+    await t.step("a file that cannot be read keeps its records and says why", async () => {
+      const file = "yoga-0007@calendar.example.org.ics";
+      const kept = store.ofKind(EVENT_KIND).filter((r) => r.fields.file === file);
+      assert.ok(kept.length > 0);
+      await account.edit(file, (list) => list);
+      account.failing.add(file);
+      const run = await runSync(account, store, { now: NOW + 180_000 });
+      assert.equal(run.parsed, 1);
+      assert.equal(run.last.coverage.failed, 1);
+      assert.deepEqual(run.last.coverage.reasons, [{ item: file, reason: "PermissionDenied" }]);
+      assert.deepEqual(store.ofKind(EVENT_KIND).filter((r) => r.fields.file === file), kept);
+      assert.equal((await runSync(account, store, { now: NOW + 240_000 })).parsed, 0);
+      account.failing.clear();
+      const asked = await runSync(account, store, { now: NOW + 300_000, retryFailed: true });
+      assert.equal(asked.parsed, 1);
+      assert.equal(asked.last.coverage.failed, 0);
+      assert.deepEqual(store.ofKind(EVENT_KIND).filter((r) => r.fields.file === file), kept);
+      assert.equal(store.records.get(STATUS_KEY)!.fields.failed, 0);
+    });
+
     await t.step(
       "a day later every file is read again; what ended is removed, the rest kept",
       async () => {

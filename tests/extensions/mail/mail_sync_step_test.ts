@@ -293,3 +293,34 @@ Deno.test("`mailSyncStep()` reads a message changed mid-run as it is at the end"
     assert.equal((await runSync(account, store)).parsed, 0);
   });
 });
+
+Deno.test("`mailSyncStep()` spreads many renames over steps and parses none of them", async () => {
+  await withMaildir(400, async (dir, truth) => {
+    const account = new MaildirAccount(dir, truth);
+    const store = new TestRecordStore();
+    await runSync(account, store);
+    const flagged = truth.messages.filter((m) =>
+      m.path.includes("/cur/") || m.path.startsWith("cur/")
+    );
+    assert.ok(flagged.length > 300);
+    const before = entries(store);
+    const touched = new Set(
+      flagged.filter((m) => m.kind !== "empty").map((m) => before.get(identity(m.path))!.thread),
+    );
+    for (const message of flagged) {
+      await changeMessage(dir, message.path, { kind: "seen", flags: "F" });
+    }
+    const run = await runSync(account, store);
+    assert.equal(run.parsed, 0);
+    // Each thread a rename touches is one record changed; at most 90 of them a step.
+    assert.ok(touched.size > 180);
+    assert.equal(run.steps.length, Math.ceil(touched.size / 90));
+    const index = entries(store);
+    for (const message of flagged) {
+      if (message.kind === "empty") continue;
+      assert.ok(index.get(identity(message.path))!.entry.flags.includes("F"), message.path);
+    }
+    const again = await runSync(account, store);
+    assert.equal(again.steps.length, 1);
+  });
+});
