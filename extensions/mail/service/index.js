@@ -179,7 +179,26 @@ var CONTENT_CHARS = 17e4;
 var FIELD_BYTES = 28e3;
 var TITLE_CHARS = 300;
 function planThreads(messages, existing, vanished, options) {
-  const desired = desiredRecords(messages, options);
+  const oldSize = /* @__PURE__ */ new Map();
+  const oldKeys = /* @__PURE__ */ new Map();
+  for (const record of existing.values()) {
+    const thread = record.fields.thread;
+    if (typeof thread !== "string") continue;
+    const count = Array.isArray(record.fields.messages) ? record.fields.messages.length : 0;
+    oldSize.set(thread, (oldSize.get(thread) ?? 0) + count);
+    oldKeys.set(thread, [
+      ...oldKeys.get(thread) ?? [],
+      record.key
+    ]);
+  }
+  const kept = /* @__PURE__ */ new Set();
+  const desired = desiredRecords(messages, options, (name, group) => {
+    const same = group.length === oldSize.get(name) && group.every((m) => m.change === null && m.oldThread === name);
+    if (same) {
+      for (const key of oldKeys.get(name)) kept.add(key);
+    }
+    return same;
+  });
   const touched = /* @__PURE__ */ new Set();
   for (const record of desired.values()) {
     const old = existing.get(record.key);
@@ -187,7 +206,7 @@ function planThreads(messages, existing, vanished, options) {
   }
   const removes = [
     ...existing.keys()
-  ].filter((key) => !desired.has(key));
+  ].filter((key) => !desired.has(key) && !kept.has(key));
   for (const key of removes) touched.add(key);
   const links = new UnionFind();
   const threadOf = /* @__PURE__ */ new Map();
@@ -249,13 +268,19 @@ function planThreads(messages, existing, vanished, options) {
     applied
   };
 }
+var sortKeys = /* @__PURE__ */ new WeakMap();
 function sortKey(message) {
-  return `${message.entry.date ?? "~"}\0${message.id}`;
+  let key = sortKeys.get(message);
+  if (key === void 0) {
+    key = `${message.entry.date ?? "~"}\0${message.id}`;
+    sortKeys.set(message, key);
+  }
+  return key;
 }
 function nodeOf(message) {
   return message.entry.messageId ?? `file:${message.id}`;
 }
-function desiredRecords(messages, options) {
+function desiredRecords(messages, options, unchanged) {
   const links = messages.map((m) => ({
     node: nodeOf(m),
     parent: m.entry.parent,
@@ -304,6 +329,7 @@ ${salt}`);
   const out = /* @__PURE__ */ new Map();
   groups.forEach((group, g) => {
     const thread = names[g];
+    if (unchanged(thread, group)) return;
     const parts = partsOf(group, options);
     const subject = group.find((m) => m.entry.subject.trim() !== "")?.entry.subject.trim() ?? "(no subject)";
     const excluded = group.every((m) => junkFolder(m.entry.folder));

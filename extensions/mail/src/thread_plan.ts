@@ -77,7 +77,26 @@ export function planThreads(
   vanished: Map<number, string>,
   options: PlanThreadsOptions,
 ): ThreadPlan {
-  const desired = desiredRecords(messages, options);
+  // A thread whose messages are all unchanged and all still its own is as it was: it is not
+  // built again, which keeps a step over a large Maildir to the threads that changed.
+  const oldSize = new Map<string, number>();
+  const oldKeys = new Map<string, string[]>();
+  for (const record of existing.values()) {
+    const thread = record.fields.thread;
+    if (typeof thread !== "string") continue;
+    const count = Array.isArray(record.fields.messages) ? record.fields.messages.length : 0;
+    oldSize.set(thread, (oldSize.get(thread) ?? 0) + count);
+    oldKeys.set(thread, [...(oldKeys.get(thread) ?? []), record.key]);
+  }
+  const kept = new Set<string>();
+  const desired = desiredRecords(messages, options, (name, group) => {
+    const same = group.length === oldSize.get(name) &&
+      group.every((m) => m.change === null && m.oldThread === name);
+    if (same) {
+      for (const key of oldKeys.get(name)!) kept.add(key);
+    }
+    return same;
+  });
   const touched = new Set<string>();
   for (const record of desired.values()) {
     const old = existing.get(record.key);
@@ -86,7 +105,7 @@ export function planThreads(
       JSON.stringify(old.fields) !== JSON.stringify(record.fields)
     ) touched.add(record.key);
   }
-  const removes = [...existing.keys()].filter((key) => !desired.has(key));
+  const removes = [...existing.keys()].filter((key) => !desired.has(key) && !kept.has(key));
   for (const key of removes) touched.add(key);
 
   // Clusters: records and changes linked by the messages that pass between them.
@@ -147,18 +166,29 @@ export function planThreads(
   };
 }
 
+const sortKeys = new WeakMap<PlannedMessage, string>();
+
 function sortKey(message: PlannedMessage): string {
-  return `${message.entry.date ?? "~"}\u0000${message.id}`;
+  let key = sortKeys.get(message);
+  if (key === undefined) {
+    key = `${message.entry.date ?? "~"}\u0000${message.id}`;
+    sortKeys.set(message, key);
+  }
+  return key;
 }
 
 function nodeOf(message: PlannedMessage): string {
   return message.entry.messageId ?? `file:${message.id}`;
 }
 
-/** Every thread's records as they should be, by key. */
+/**
+ * Every changed thread's records as they should be, by key; `unchanged` says, for a thread's
+ * name and messages, that it is as stored and need not be built.
+ */
 function desiredRecords(
   messages: PlannedMessage[],
   options: PlanThreadsOptions,
+  unchanged: (name: string, group: PlannedMessage[]) => boolean,
 ): Map<string, PlannedRecord> {
   const links: ThreadLinks[] = messages.map((m) => ({
     node: nodeOf(m),
@@ -212,6 +242,7 @@ function desiredRecords(
   const out = new Map<string, PlannedRecord>();
   groups.forEach((group, g) => {
     const thread = names[g]!;
+    if (unchanged(thread, group)) return;
     const parts = partsOf(group, options);
     const subject = group.find((m) => m.entry.subject.trim() !== "")?.entry.subject.trim() ??
       "(no subject)";
