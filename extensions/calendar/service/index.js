@@ -8,7 +8,7 @@ function calendarFile(path) {
   return /\.ics$/i.test(parts[parts.length - 1]);
 }
 
-// src/calendar_owner.ts
+// src/owner_addresses.ts
 var OWNER_KEY = "calendar.owner/self";
 function ownerAddresses(fields) {
   const value = fields?.addresses;

@@ -7,7 +7,7 @@ import type {
   StoredRecord,
 } from "./account_types.ts";
 import { calendarFile } from "./calendar_file.ts";
-import { OWNER_KEY, ownerAddresses } from "./calendar_owner.ts";
+import { OWNER_KEY, ownerAddresses } from "./owner_addresses.ts";
 import { calendarWindow } from "./calendar_window.ts";
 import { eventExclusion } from "./event_exclusion.ts";
 import { EVENT_KIND, type EventRecord, eventRecord } from "./event_record.ts";

@@ -5,7 +5,7 @@
 import { account, type Handlers, memory } from "@sync/extension-api/service";
 import type { Json } from "./account_types.ts";
 import { calendarSyncStep } from "./calendar_sync_step.ts";
-import { OWNER_KEY, ownerAddresses } from "./calendar_owner.ts";
+import { OWNER_KEY, ownerAddresses } from "./owner_addresses.ts";
 
 export default function register(): Handlers {
   return {

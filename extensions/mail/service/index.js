@@ -173,7 +173,7 @@ function threadMessages(messages) {
   ].sort((a, b) => a[0] - b[0]);
 }
 
-// src/thread_plan.ts
+// src/plan_threads.ts
 var THREAD_KIND = "mail.thread";
 var CONTENT_CHARS = 17e4;
 var FIELD_BYTES = 28e3;

@@ -8,7 +8,7 @@ import {
   type PlannedMessage,
   planThreads,
   THREAD_KIND,
-} from "./thread_plan.ts";
+} from "./plan_threads.ts";
 
 /** The record keeping the messages that could not be read, so they are not read again unchanged. */
 export const STATUS_KEY = "mail.status/sync";

@@ -9,7 +9,7 @@ import {
 import { calendarWindow } from "../../../extensions/calendar/src/calendar_window.ts";
 import { EVENT_KIND } from "../../../extensions/calendar/src/event_record.ts";
 import { eventKey } from "../../../extensions/calendar/src/event_key.ts";
-import { OWNER_KEY } from "../../../extensions/calendar/src/calendar_owner.ts";
+import { OWNER_KEY } from "../../../extensions/calendar/src/owner_addresses.ts";
 import { calendarFile } from "../../../extensions/calendar/src/calendar_file.ts";
 import {
   CALENDAR_OWNER,

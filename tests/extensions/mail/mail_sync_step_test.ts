@@ -6,7 +6,7 @@ import {
   type MailSyncStepOptions,
   STATUS_KEY,
 } from "../../../extensions/mail/src/mail_sync_step.ts";
-import { THREAD_KIND } from "../../../extensions/mail/src/thread_plan.ts";
+import { THREAD_KIND } from "../../../extensions/mail/src/plan_threads.ts";
 import type { IndexEntry } from "../../../extensions/mail/src/index_entry.ts";
 import { type MaildirTruth, writeMaildir } from "../../internal/fixture_sources/maildir.ts";
 import { changeMessage } from "../../internal/fixture_sources/change_message.ts";

@@ -3,7 +3,7 @@ import {
   type ExistingRecord,
   type PlannedMessage,
   planThreads,
-} from "../../../extensions/mail/src/thread_plan.ts";
+} from "../../../extensions/mail/src/plan_threads.ts";
 import type { IndexEntry } from "../../../extensions/mail/src/index_entry.ts";
 import { threadKey } from "../../../extensions/mail/src/thread_key.ts";
 
