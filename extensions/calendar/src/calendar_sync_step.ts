@@ -26,7 +26,7 @@ export interface CalendarSyncAnswer {
 export interface CalendarSyncStepOptions {
   /** Now, in ms since the epoch. */
   now: number;
-  /** Read again files that failed before although they did not change (a person's run). */
+  /** Read again, in the first step, files that failed before although they did not change. */
   retryFailed?: boolean;
   /** Records a step may change; 90 by default (a call may change 99). */
   changesPerStep?: number;

@@ -428,6 +428,7 @@ async function mailSyncStep(account2, memory2, state, options = {}) {
   const parsePerStep = options.parsePerStep ?? 64;
   const parseBatch = options.parseBatch ?? 16;
   const step = stepOf(state);
+  const retry = options.retryFailed === true && step === 0;
   const files = await listMaildir(account2);
   const existing = await readThreads(memory2);
   const status = await memory2.record(STATUS_KEY);
@@ -487,7 +488,7 @@ async function mailSyncStep(account2, memory2, state, options = {}) {
     }
     if (known) messages.set(file.id, known);
     const failed = failedBefore.get(file.id);
-    if (failed && !options.retryFailed && failed.size === file.size && failed.mtime === file.mtime) {
+    if (failed && !retry && failed.size === file.size && failed.mtime === file.mtime) {
       knownFailed.set(file.id, {
         ...failed,
         file: file.path

@@ -22,7 +22,10 @@ export interface MailSyncAnswer {
 
 /** Options for {@link mailSyncStep}. */
 export interface MailSyncStepOptions {
-  /** Read again messages that failed before although their file did not change (a person's run). */
+  /**
+   * Read again, in the first step, messages that failed before although their file did not
+   * change (a person's run).
+   */
   retryFailed?: boolean;
   /** Records a step may change; 90 by default (a call may change 99). */
   changesPerStep?: number;
@@ -66,6 +69,8 @@ export async function mailSyncStep(
   const parsePerStep = options.parsePerStep ?? 64;
   const parseBatch = options.parseBatch ?? 16;
   const step = stepOf(state);
+  // Failed messages are tried again once, in the attempt's first step, not in every step.
+  const retry = options.retryFailed === true && step === 0;
 
   const files = await listMaildir(account);
   const existing = await readThreads(memory);
@@ -126,7 +131,7 @@ export async function mailSyncStep(
     if (known) messages.set(file.id, known); // a failed read keeps what was read before
     const failed = failedBefore.get(file.id);
     if (
-      failed && !options.retryFailed && failed.size === file.size && failed.mtime === file.mtime
+      failed && !retry && failed.size === file.size && failed.mtime === file.mtime
     ) {
       knownFailed.set(file.id, { ...failed, file: file.path });
       continue;

@@ -324,3 +324,26 @@ Deno.test("`mailSyncStep()` spreads many renames over steps and parses none of t
     assert.equal(again.steps.length, 1);
   });
 });
+
+Deno.test("`mailSyncStep()` tries failed messages again once in a person's run of many steps", async () => {
+  await withMaildir(400, async (dir, truth) => {
+    const account = new MaildirAccount(dir, truth);
+    const store = new TestRecordStore();
+    const broken = truth.messages.find((m) => m.folder === "INBOX" && m.path.startsWith("cur/"))!;
+    account.failing.add(broken.path);
+    const first = await runSync(account, store);
+    assert.equal(first.last.coverage.failed, 2);
+    const others = truth.messages.filter((m) =>
+      m !== broken && m.kind !== "empty" && (m.path.startsWith("cur/") || m.path.includes("/cur/"))
+    );
+    // 100 rewritten messages: parsed over two steps (64 a step).
+    for (const message of others.slice(0, 100)) {
+      await changeMessage(dir, message.path, { kind: "rewrite", mtime: message.mtime + 1 });
+    }
+    const asked = await runSync(account, store, { retryFailed: true });
+    assert.equal(asked.steps.length, 2);
+    // The rewritten ones, and the unreadable file and the empty one once each.
+    assert.equal(asked.parsed, 102);
+    assert.equal(asked.last.coverage.failed, 2);
+  });
+});
