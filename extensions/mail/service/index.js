@@ -578,8 +578,9 @@ async function mailSyncStep(account2, memory2, state, options = {}) {
     });
   }
   let read = 0;
+  const failedPaths = new Set(failures.map((f) => f.file));
   for (const file of files) {
-    if (failures.some((f) => f.file === file.path)) continue;
+    if (failedPaths.has(file.path)) continue;
     const message = messages.get(file.id);
     if (!message) continue;
     if (message.change !== null && !plan.applied.has(message.change)) continue;

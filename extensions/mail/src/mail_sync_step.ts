@@ -216,8 +216,9 @@ export async function mailSyncStep(
 
   // Coverage: a file is read when the records hold it as it is now.
   let read = 0;
+  const failedPaths = new Set(failures.map((f) => f.file));
   for (const file of files) {
-    if (failures.some((f) => f.file === file.path)) continue;
+    if (failedPaths.has(file.path)) continue;
     const message = messages.get(file.id);
     if (!message) continue;
     if (message.change !== null && !plan.applied.has(message.change)) continue;
