@@ -14,7 +14,7 @@ import { writePackage } from "./internal/packages.ts";
 const EXTENSIONS = new URL("../extensions/", import.meta.url).pathname;
 
 /** The examples with modules built from src/: a service module, a screen, or both. */
-const BUILT = ["hello", "issues", "triage", "tail"];
+const BUILT = ["hello", "issues", "triage", "tail", "mail", "calendar"];
 
 /** A tracker served from a real local server; `issues` changes what it answers. */
 interface Tracker {
@@ -101,6 +101,8 @@ const BUILT_FILES: Record<string, string[]> = {
   issues: ["service/index.js", "ui/index.js"],
   triage: ["service/index.js"],
   tail: ["ui/index.js"],
+  mail: ["service/index.js"],
+  calendar: ["service/index.js"],
 };
 
 Deno.test("the examples' committed built modules are what building src/ produces", async (t) => {

@@ -1,53 +1,16 @@
-// The parts of the extension API's account surface the Calendar applet uses, written out as the
-// contract gives them, so the pure modules type-check and run in tests without the host. The
-// service module hands the API's own `account` and `memory` to them; the shapes are the same.
+// The extension API's shapes the Calendar applet's pure modules use, and the narrow views of
+// `account` and `memory` they are handed, so they run in tests without the host.
+import type {
+  AccountEntry,
+  AccountListing,
+  Address,
+  Coverage,
+  JsonValue as Json,
+  Parsed,
+  ParsedEvent,
+} from "@sync/extension-api/service";
 
-/** A JSON value, as fields and step states are made of. */
-export type Json = null | boolean | number | string | Json[] | { [name: string]: Json };
-
-/** One entry of an account folder's listing. */
-export interface AccountEntry {
-  /** Relative to the account folder, `/`-separated. */
-  path: string;
-  kind: "file" | "folder";
-  size: number;
-  mtime: number | null;
-}
-
-/** One page of a listing; `cursor` is null on the last. */
-export interface AccountListing {
-  entries: AccountEntry[];
-  cursor: string | null;
-}
-
-/** A mail address with its display name. */
-export interface Address {
-  name: string;
-  address: string;
-}
-
-/** One occurrence of an event as the platform's parser expands it within a window. */
-export interface ParsedEvent {
-  uid: string;
-  /** The occurrence's original start, for an occurrence of a recurring event; null otherwise. */
-  recurrenceId: string | null;
-  summary: string;
-  description: string;
-  location: string;
-  /** ISO 8601 with offset. */
-  start: string;
-  end: string;
-  allDay: boolean;
-  timeZone: string | null;
-  status: "confirmed" | "tentative" | "cancelled";
-  organizer: Address | null;
-  attendees: { name: string; address: string; partstat: string }[];
-}
-
-/** What the parser answers for one path: the value, or why it could not be read. */
-export type Parsed<T> =
-  & { path: string; size: number; mtime: number | null }
-  & ({ ok: true; value: T } | { ok: false; reason: string });
+export type { AccountEntry, AccountListing, Address, Coverage, Json, Parsed, ParsedEvent };
 
 /** The account calls the Calendar sync makes. */
 export interface CalendarAccount {
@@ -77,12 +40,4 @@ export interface RecordStore {
     input: { key: string; title?: string; fields?: { [name: string]: Json }; content?: string },
   ): Promise<unknown>;
   remove(key: string): Promise<unknown>;
-}
-
-/** How much of the source a step has read, as the task runner keeps it. */
-export interface Coverage {
-  read: number;
-  of: number | null;
-  failed: number;
-  reasons?: { item: string; reason: string }[];
 }
