@@ -101,6 +101,8 @@ export class ParserPool {
    */
   parseMail(files: Uint8Array[]): Promise<ParseResult<ParsedMessage>[]> {
     return Promise.all(files.map((bytes) => {
+      // A file of no bytes has no header either: it is no message, though a parser makes one of it.
+      if (bytes.byteLength === 0) return Promise.resolve(EMPTY_FILE);
       if (bytes.byteLength > this.#limits.maxMailBytes) {
         return Promise.resolve(tooLarge(bytes.byteLength, this.#limits.maxMailBytes));
       }
@@ -291,6 +293,9 @@ function boundsOf(limits: ParserLimits): ParseBounds {
     maxAttendees: limits.maxAttendees,
   };
 }
+
+/** The answer for a mail file of no bytes. */
+const EMPTY_FILE: ParseResult<never> = { ok: false, reason: "the file is empty" };
 
 function tooLarge(bytes: number, max: number): ParseResult<never> {
   return {

@@ -33,7 +33,10 @@ Deno.test("`ParserPool.parseMail()` reads a fixture Maildir as its ground truth 
     await t.step("Message-ID, In-Reply-To, References and sender as written", () => {
       for (const [i, message] of truth.messages.entries()) {
         const result = results[i];
-        if (message.kind === "empty") continue;
+        if (message.kind === "empty") {
+          assert.deepEqual(result, { ok: false, reason: "the file is empty" });
+          continue;
+        }
         assert.ok(result.ok, `${message.path}: ${!result.ok && result.reason}`);
         assert.equal(result.value.messageId, message.messageId, message.path);
         assert.equal(result.value.from?.address, message.fromAddress, message.path);
@@ -115,6 +118,20 @@ Deno.test("`ParserPool.parseMail()` reads a fixture Maildir as its ground truth 
   } finally {
     pool.close();
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("`ParserPool.parseMail()` answers an empty file as not read: it is no message", async () => {
+  const pool = new ParserPool();
+  try {
+    const [empty, headerOnly] = await pool.parseMail([
+      new Uint8Array(0),
+      new TextEncoder().encode("Subject: only a header\n"),
+    ]);
+    assert.deepEqual(empty, { ok: false, reason: "the file is empty" });
+    assert.ok(headerOnly.ok && headerOnly.value.subject === "only a header");
+  } finally {
+    pool.close();
   }
 });
 
