@@ -9,6 +9,7 @@ import { definedAgents, sessionWorkState } from "../../runtime/cli/installation_
 import { Host } from "../../runtime/host/host.ts";
 import { installPackage } from "../../runtime/lifecycle/install.ts";
 import { DEFAULT_LIMITS, type HandlerLimits } from "../../runtime/limits.ts";
+import type { ParserPool } from "../../runtime/parsers/mod.ts";
 
 /** A package to write: its manifest fields and its service module source. */
 export interface PackageSpec {
@@ -95,6 +96,8 @@ export interface TestHostOptions {
   readsWorkState?: boolean;
   /** `work.order()` and `work_order` refuse agents the installation does not define, as in `sync serve`. */
   definesAgents?: boolean;
+  /** The parsers `account.parse*` use; the host's own by default. */
+  parsers?: ParserPool;
 }
 
 /** Makes a host over `:memory:` installation KV, a temp home and a temp project. */
@@ -115,6 +118,7 @@ export async function testHost(options: TestHostOptions = {}): Promise<TestHost>
     log: (line) => logs.push(line),
     workState: options.readsWorkState ? sessionWorkState(kv) : undefined,
     agents: options.definesAgents ? definedAgents(kv) : undefined,
+    parsers: options.parsers,
   });
   const realProject = await Deno.realPath(project);
   return {
