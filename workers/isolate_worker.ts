@@ -51,6 +51,14 @@ import {
 // Wasm in a file of its own, so the loader's JavaScript is small to parse.
 const variant = wasmfile as unknown as QuickJSSyncVariant;
 
+// QuickJS reads the time through this worker's `Date.now`. Set to the host's
+// clock at each call (`CallMessage.now`), a handler reads the time its host
+// keeps, a test's fake one included, going on from there; the call's deadline
+// is measured on the same clock.
+const workerNow = Date.now.bind(Date);
+let clockOffset = 0;
+Date.now = () => workerNow() + clockOffset;
+
 // The bundle the pool starts holds the browser build of QuickJS's loader,
 // which never looks at `process`. Run from its sources, the worker gets the
 // Node build, which takes the Node path when it sees `process`, and Deno
@@ -229,6 +237,7 @@ async function runCall(call: Job): Promise<FromWorker & { type: "done" }> {
   if (!quickjs || !engine) {
     return sent({ ...base, error: crash("worker was not initialised"), fatal: true });
   }
+  clockOffset = call.type === "call" && call.now !== undefined ? call.now - workerNow() : 0;
   const deadline = Date.now() + call.limits.timeoutMs;
   const { runtime } = engine;
   let fresh: FreshContext | undefined;

@@ -321,6 +321,7 @@ function runInIsolate(
     payload: options.payload ?? null,
     occasion: options.occasion,
     limits: resources.limits,
+    now: resources.now(),
     ahead: learning.ahead,
   }, {
     // A read ahead runs as the handler's own read would, inside its

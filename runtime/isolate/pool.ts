@@ -51,6 +51,8 @@ export interface IsolateCall {
   occasion: Occasion;
   /** Defaults to {@linkcode DEFAULT_LIMITS}. */
   limits?: HandlerLimits;
+  /** The host's time as the call begins, which the handler's `Date` reads; the worker's when absent. */
+  now?: number;
   /**
    * Reads to make beside the call with {@linkcode CallHooks.readAhead}, as it
    * starts, and hand the worker before the handler asks for them.
@@ -272,6 +274,7 @@ export class IsolatePool {
         payload,
         occasion: call.occasion,
         limits,
+        ...(call.now !== undefined ? { now: call.now } : {}),
         ...(call.ahead?.length && hooks.readAhead ? { ahead: call.ahead } : {}),
       }, hooks);
       return JSON.parse(json);

@@ -151,6 +151,13 @@ export interface CallMessage {
   /** The limits the worker enforces on this call: time, memory, stack, host calls, sizes. */
   limits: HandlerLimits;
   /**
+   * The host's time as the call began (ms since the epoch): the handler's
+   * `Date` reads the host's clock, going on from there, so a host with a
+   * clock of its own (a test's) runs its handlers at its time too. The
+   * worker's clock when absent.
+   */
+  now?: number;
+  /**
    * The reads the host makes beside the call; their answers follow in an
    * {@linkcode AheadMessage}. A host call that matches one, made before any
    * call that is not a read, waits for that answer instead of being sent.
