@@ -1,8 +1,9 @@
 /**
  * A real applet in a real host: one of the example packages (`extensions/mail`,
  * `extensions/calendar`) copied from its folder and installed, a task runner
- * over the host with timers the test drives, the installation KV on disk, and
- * parsers that count what they parse.
+ * over the host with timers the test drives (the host and its handlers keep
+ * their time), the installation KV on disk, and parsers that count what they
+ * parse.
  *
  * @module
  */
@@ -40,12 +41,14 @@ const EXTENSIONS = join(import.meta.dirname!, "..", "..", "extensions");
  * prompt) into a fresh host with the installation KV on disk.
  *
  * @param id `mail` or `calendar`.
+ * @param options The time it starts at, in ms; the fake timers' by default.
  */
-export async function realApplet(id: string): Promise<RealApplet> {
-  const parsers = new CountingParserPool();
-  const env = await testHost({ onDisk: true, parsers });
-  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "sync-test-" }));
+export async function realApplet(id: string, options: { at?: number } = {}): Promise<RealApplet> {
   const timers = new FakeScheduler();
+  if (options.at !== undefined) timers.time = options.at;
+  const parsers = new CountingParserPool();
+  const env = await testHost({ onDisk: true, parsers, now: timers.now });
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "sync-test-" }));
   const runner = new TaskRunner(env.host, {
     now: timers.now,
     scheduler: timers,
