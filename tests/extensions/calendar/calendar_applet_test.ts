@@ -163,3 +163,24 @@ for (
     });
   });
 }
+
+Deno.test("the Calendar applet keeps the records of a file it cannot read, and says why", async () => {
+  await withCalendar((folder) => writeIcsFolder(folder, { seed: 3 }), async (applet, truth) => {
+    assert.equal((await sync(applet)).outcome, "ok");
+    const records = await applet.records(EVENT);
+    const file = truth.files.find((f) => f.startsWith("standup-0001"))!;
+    const held = [...records.values()].filter((r) => r.fields.file === file);
+    assert.ok(held.length > 10);
+    const folder = join(applet.dir, "calendar");
+    await Deno.writeTextFile(join(folder, file), "BEGIN:VCALENDAR\nthis is no calendar\n");
+    const run = await sync(applet);
+    assert.equal(run.outcome, "ok", run.error);
+    assert.equal(run.coverage?.read, truth.files.length - 1);
+    assert.equal(run.coverage?.failed, 1);
+    assert.equal(run.coverage?.reasons?.[0].item, file);
+    assert.match(run.coverage!.reasons![0].reason, /could not be read as a calendar/);
+    assert.deepEqual(revisions(await applet.records(EVENT)), revisions(records));
+    const device = await readDeviceRecord(applet.env.kv, applet.env.project, "calendar");
+    assert.deepEqual(device.lastRead?.coverage, run.coverage);
+  });
+});

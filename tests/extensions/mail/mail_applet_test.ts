@@ -1,12 +1,13 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { readDeviceRecord, type TaskAttempt } from "../../../runtime/applets/mod.ts";
+import { listAttempts, readDeviceRecord, type TaskAttempt } from "../../../runtime/applets/mod.ts";
 import type { RecordSummary } from "../../../runtime/extension_api/service.ts";
 import { getContent } from "../../../runtime/memory/store.ts";
 import type { IndexEntry } from "../../../extensions/mail/src/index_entry.ts";
 import { type MaildirTruth, writeMaildir } from "../../internal/fixture_sources/maildir.ts";
 import { changeMessage } from "../../internal/fixture_sources/change_message.ts";
 import { type RealApplet, realApplet } from "../../internal/real_applet.ts";
+import { until } from "../../internal/until.ts";
 import { identity } from "./_maildir_account.ts";
 
 const THREAD = "mail.thread";
@@ -327,5 +328,31 @@ Deno.test("the Mail applet's run stopped between steps leaves whole records, and
     const next = await sync(applet);
     assert.equal(next.outcome, "ok", next.error);
     assert.equal(newer(await whole()), changed.length);
+  });
+});
+
+Deno.test("the Mail applet reads by itself: once connected, then when its folder changes", async () => {
+  await withMail(20, async (applet, maildir, truth) => {
+    const { env, runner, timers } = applet;
+    const attempts = () => listAttempts(env.kv, env.project, "mail", "sync", 10);
+    await runner.start();
+    timers.fireDue();
+    await until("the first scheduled run", async () => (await attempts())[0]?.outcome === "ok");
+    const [first] = await attempts();
+    assert.equal(first.trigger, "schedule");
+    assert.equal(first.coverage?.of, truth.messages.length);
+    assert.deepEqual(runner.watchedFolders, [maildir]);
+
+    const [message] = plainMessages(truth, 1);
+    await changeMessage(maildir, message.path, { kind: "rewrite", mtime: message.mtime + 600 });
+    // The watcher tells of the change; 2 s of quiet on the runner's timers bring the run forward.
+    await until("the run the change brought", async () => {
+      timers.advance(2_000);
+      return (await attempts()).length === 2 && (await attempts())[0].outcome !== undefined;
+    });
+    const [observed] = await attempts();
+    assert.equal(observed.trigger, "observation");
+    assert.equal(observed.outcome, "ok", observed.error);
+    assert.equal((await threadOf(applet, message.path)).entry.mtime, (message.mtime + 600) * 1000);
   });
 });
