@@ -184,3 +184,25 @@ Deno.test("the Calendar applet keeps the records of a file it cannot read, and s
     assert.deepEqual(device.lastRead?.coverage, run.coverage);
   });
 });
+
+Deno.test("the Calendar applet reads every file again when `calendar.owner` changes the owner", async () => {
+  await withCalendar((folder) => writeIcsFolder(folder, { seed: 3 }), async (applet, truth) => {
+    assert.equal((await sync(applet)).outcome, "ok");
+    const declined = truth.instances.filter((i) =>
+      i.ownerAnswer === "DECLINED" && i.excluded === "declined"
+    );
+    assert.ok(declined.length > 0);
+    const parsed = applet.parsers.calendars;
+    await applet.env.call("calendar", "calendar.owner", { addresses: ["someone@example.org"] });
+    const run = await sync(applet);
+    assert.equal(run.outcome, "ok", run.error);
+    assert.equal(applet.parsers.calendars, parsed + truth.files.length);
+    // Ada's declines are no one's now: her declined occurrences are kept, with her answer.
+    const found = byOccurrence(await applet.records(EVENT));
+    for (const instance of declined) {
+      const record = found.get(occurrence(instance.uid, instance.recurrenceId));
+      assert.ok(record, `${instance.uid} ${instance.recurrenceId}`);
+      assert.equal(record.fields.ownerAnswer, null);
+    }
+  });
+});
