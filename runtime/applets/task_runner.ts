@@ -24,10 +24,11 @@
  *   called off, and its commit is refused by the account epoch;
  * - a paused device keeps its content and runs nothing.
  *
- * Each rule has its own file beside this one; the runner is what ties them
- * together: the schedule of due runs (`_run_due_tasks.ts`), observation
- * (`_folder_watches.ts`), admission (`_admission.ts`), what one attempt does
- * (`_run_task_attempt.ts`) and what its end means (`_settle_attempt.ts`,
+ * Each rule has its own file beside this one; the runner ties them together:
+ * the schedule of due runs (`_run_due_tasks.ts`, looked at by
+ * `_look_loop.ts`), observation (`_folder_watches.ts`), the plans a decision
+ * makes (`_task_plans.ts`), admission (`_admission.ts`), what one attempt
+ * does (`_run_task_attempt.ts`) and what its end means (`_settle_attempt.ts`,
  * retries in `_plan_after_attempt.ts`), calling off runs (`_running_runs.ts`),
  * and restoring at start (`_end_left_attempts.ts`).
  *
@@ -35,9 +36,7 @@
  */
 import { ConflictError, NotFoundError } from "../errors.ts";
 import type { HandlerCaller } from "../host/mod.ts";
-import { describeError } from "../internal/describe_error.ts";
 import { printable } from "../internal/printable.ts";
-import { APPLET_LIMITS } from "../limits.ts";
 import { servingPackage } from "../packages/mod.ts";
 import { readDeclaredIds } from "../projects/mod.ts";
 import type { EventSink } from "../sync_event.ts";
@@ -59,6 +58,7 @@ import { Admission } from "./_admission.ts";
 import { type DeviceDeclaration, deviceOf, type TaskName } from "./_device_declaration.ts";
 import { endLeftAttempts } from "./_end_left_attempts.ts";
 import { FolderWatches } from "./_folder_watches.ts";
+import { LookLoop } from "./_look_loop.ts";
 import { folderGoneAttempt, isFolder } from "./_folder_gone_attempt.ts";
 import { type AttemptEnd, runTaskAttempt } from "./_run_task_attempt.ts";
 import { runDueTasks } from "./_run_due_tasks.ts";
@@ -127,9 +127,7 @@ export class TaskRunner {
   #started = false;
   /** Set while stopping: the look in progress starts nothing more. */
   #stopping = false;
-  #cancelLook: (() => void) | undefined;
-  #looking: Promise<void> | undefined;
-  #lookAgain = false;
+  #looks: LookLoop;
   #signal: AbortSignal | undefined;
   #onAbort = () => void this.stop();
 
@@ -154,6 +152,20 @@ export class TaskRunner {
       onQuiet: (project, pkg) => void this.#observe(project, pkg),
       log: this.#log,
     });
+    this.#looks = new LookLoop({
+      now: this.#now,
+      scheduler: this.#scheduler,
+      log: this.#log,
+      look: () =>
+        runDueTasks(this.#host.kv, {
+          now: this.#now,
+          deviceOf: this.#deviceOf,
+          stopping: () => this.#stopping,
+          takeObserved: (project, pkg) => this.#observed.delete(JSON.stringify([project, pkg])),
+          attempt: (project, pkg, task, device, how) =>
+            this.#attempt(project, pkg, task, device, how),
+        }),
+    });
   }
 
   /** True between {@linkcode TaskRunner.start} and {@linkcode TaskRunner.stop}. */
@@ -174,7 +186,8 @@ export class TaskRunner {
     this.#signal?.addEventListener("abort", this.#onAbort, { once: true });
     await endLeftAttempts(this.#host.kv, { now: this.#now });
     await this.#watches.follow(this.#host.kv);
-    this.#wake();
+    // A stop while starting leaves it stopped.
+    if (this.#started) this.#looks.start();
   }
 
   /** Stops: calls off the runs going, closes the watchers, and waits for the look in progress. */
@@ -182,12 +195,11 @@ export class TaskRunner {
     this.#started = false;
     this.#stopping = true;
     this.#signal?.removeEventListener("abort", this.#onAbort);
-    this.#cancelLook?.();
-    this.#cancelLook = undefined;
+    this.#looks.halt();
     this.#running.callOffAll();
     this.#watches.closeAll();
     try {
-      await this.#looking;
+      await this.#looks.settled();
       await this.#admission.drained();
     } finally {
       this.#stopping = false;
@@ -199,14 +211,7 @@ export class TaskRunner {
    * ended. A look asked for while one runs waits for it.
    */
   async tick(): Promise<void> {
-    while (this.#looking) await this.#looking;
-    const look = this.#lookOnce();
-    this.#looking = look;
-    try {
-      await look;
-    } finally {
-      this.#looking = undefined;
-    }
+    await this.#looks.tick();
   }
 
   /**
@@ -475,51 +480,12 @@ export class TaskRunner {
     this.#tell(project, pkg);
     if (!this.#started) return;
     await this.#watches.follow(this.#host.kv);
-    this.#wake();
+    this.#looks.wake();
   }
 
   /** Tells whoever watches the project that the device changed. */
   #tell(project: string, pkg: string): void {
     this.#events?.publish({ type: "device", project, packageId: pkg });
-  }
-
-  /** Looks soon, once, whatever was planned. */
-  #wake(): void {
-    if (!this.#started) return;
-    this.#cancelLook?.();
-    this.#cancelLook = this.#scheduler.after(0, () => this.#look());
-  }
-
-  #look(): void {
-    this.#cancelLook = undefined;
-    if (!this.#started) return;
-    if (this.#looking) {
-      this.#lookAgain = true;
-      return;
-    }
-    this.tick()
-      .catch((error) => this.#log(`[tasks] a look failed: ${describeError(error).message}`))
-      .finally(() => {
-        if (this.#lookAgain) {
-          this.#lookAgain = false;
-          this.#wake();
-        }
-      });
-  }
-
-  /** One look: runs what is due, then plans the next look. */
-  async #lookOnce(): Promise<void> {
-    const soonest = await runDueTasks(this.#host.kv, {
-      now: this.#now,
-      deviceOf: this.#deviceOf,
-      stopping: () => this.#stopping,
-      takeObserved: (project, pkg) => this.#observed.delete(JSON.stringify([project, pkg])),
-      attempt: (project, pkg, task, device, how) => this.#attempt(project, pkg, task, device, how),
-    });
-    if (soonest === null || !this.#started) return;
-    const wait = Math.min(Math.max(0, soonest - this.#now()), APPLET_LIMITS.lookEveryMs);
-    this.#cancelLook?.();
-    this.#cancelLook = this.#scheduler.after(wait, () => this.#look());
   }
 
   /**
@@ -572,7 +538,7 @@ export class TaskRunner {
     if (!device) return;
     this.#observed.add(JSON.stringify([project, pkg]));
     await planObserved(this.#host.kv, project, pkg, device, { now: this.#now });
-    this.#wake();
+    this.#looks.wake();
   }
 
   /** Folders watched now (tests and diagnostics). */
