@@ -37,7 +37,6 @@
 import { ConflictError, NotFoundError } from "../errors.ts";
 import type { HandlerCaller } from "../host/mod.ts";
 import { printable } from "../internal/printable.ts";
-import { servingPackage } from "../packages/mod.ts";
 import { readDeclaredIds } from "../projects/mod.ts";
 import type { EventSink } from "../sync_event.ts";
 import {
@@ -48,25 +47,25 @@ import {
   readAccount,
 } from "./account.ts";
 import { type Consent, grantConsent, revokeConsent } from "./consent.ts";
-import { readDeviceRecord, updateDeviceRecord } from "./device_record.ts";
+import { updateDeviceRecord } from "./device_record.ts";
 import { type DeviceView, deviceView } from "./device_view.ts";
 import { pauseDevice, resumeDevice } from "./pause_device.ts";
 import { resetDevice, type ResetResult } from "./reset_device.ts";
 import { type Scheduler, systemScheduler } from "./scheduler.ts";
-import { type AttemptTrigger, readTaskRecord, type TaskAttempt } from "./task_record.ts";
+import type { AttemptTrigger, TaskAttempt } from "./task_record.ts";
 import { Admission } from "./_admission.ts";
-import { type DeviceDeclaration, deviceOf, type TaskName } from "./_device_declaration.ts";
+import { type DeviceDeclaration, servingDevice, type TaskName } from "./_device_declaration.ts";
 import { endLeftAttempts } from "./_end_left_attempts.ts";
 import { FolderWatches } from "./_folder_watches.ts";
 import { LookLoop } from "./_look_loop.ts";
 import { folderGoneAttempt, isFolder } from "./_folder_gone_attempt.ts";
 import { type AttemptEnd, runTaskAttempt } from "./_run_task_attempt.ts";
 import { runDueTasks } from "./_run_due_tasks.ts";
+import { runnableTask } from "./_runnable_task.ts";
 import { RunningRuns } from "./_running_runs.ts";
 import { settleAttempt } from "./_settle_attempt.ts";
 import { stepGrant } from "./_step_grant.ts";
 import { planFresh, planObserved, planReviewed } from "./_task_plans.ts";
-import { taskNames } from "./_task_names.ts";
 
 /** What the runner needs of the host: the installation, project memories, and calls. */
 export interface TaskRunnerHost extends HandlerCaller {
@@ -143,7 +142,7 @@ export class TaskRunner {
     this.#scheduler = options.scheduler ?? systemScheduler();
     const log = options.log ?? ((line) => console.error(line));
     this.#log = (line) => log(printable(line));
-    this.#deviceOf = options.deviceOf ?? ((project, pkg) => this.#declared(project, pkg));
+    this.#deviceOf = options.deviceOf ?? ((project, pkg) => servingDevice(host.kv, project, pkg));
     this.#events = options.events ?? host.events;
     this.#watches = new FolderWatches({
       scheduler: this.#scheduler,
@@ -431,31 +430,8 @@ export class TaskRunner {
     options: RunTaskOptions = {},
   ): Promise<TaskAttempt> {
     const device = await this.device(project, pkg);
-    const declared = (device.tasks ?? {})[task as TaskName];
-    if (!declared) {
-      throw new NotFoundError(
-        `${device.name} (${pkg}) has no task ${JSON.stringify(task)}; ` +
-          `its tasks: ${taskNames(device).join(", ") || "none"}`,
-      );
-    }
-    if (!device.modes.includes("on-demand")) {
-      throw new ConflictError(
-        `Cannot run ${pkg}'s ${task} now: ${device.name} does not run on demand ` +
-          `(its modes: ${device.modes.join(", ")})`,
-      );
-    }
-    const record = await readDeviceRecord(this.#host.kv, project, pkg);
-    if (record.paused) {
-      throw new ConflictError(`Cannot run ${pkg}'s ${task}: it is paused; resume it first`);
-    }
-    const stored = await readTaskRecord(this.#host.kv, project, pkg, task);
-    if (stored?.parkedUntilReview) {
-      throw new ConflictError(
-        `Cannot run ${pkg}'s ${task}: a run's outcome is unknown and waits for a person; ` +
-          `review it first`,
-      );
-    }
-    const end = await this.#attempt(project, pkg, task as TaskName, device, {
+    const name = await runnableTask(this.#host.kv, project, pkg, task, device);
+    const end = await this.#attempt(project, pkg, name, device, {
       trigger: options.trigger ?? "person",
       try: 1,
     });
@@ -465,14 +441,6 @@ export class TaskRunner {
       );
     }
     return end.attempt;
-  }
-
-  /** The device of a package as its serving manifest declares it. */
-  async #declared(project: string, pkg: string): Promise<DeviceDeclaration | null> {
-    const declaredIds = await readDeclaredIds(project);
-    if (!declaredIds.includes(pkg)) return null;
-    const loaded = await servingPackage(this.#host.kv, project, pkg, { declaredIds });
-    return deviceOf(loaded.manifest);
   }
 
   /** After a person's decision: it is told, the watchers follow it, and the runner looks again. */
