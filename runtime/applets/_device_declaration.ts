@@ -4,7 +4,8 @@
  *
  * @module
  */
-import type { DeviceDeclaration, Manifest } from "../packages/mod.ts";
+import { type DeviceDeclaration, type Manifest, servingPackage } from "../packages/mod.ts";
+import { readDeclaredIds } from "../projects/mod.ts";
 
 export type { DeviceDeclaration, DeviceMode, TaskDeclaration, TaskName } from "../packages/mod.ts";
 
@@ -15,4 +16,24 @@ export type { DeviceDeclaration, DeviceMode, TaskDeclaration, TaskName } from ".
  */
 export function deviceOf(manifest: Pick<Manifest, "device">): DeviceDeclaration | null {
   return manifest.device ?? null;
+}
+
+/**
+ * The device a package declares in a project, as the manifest of the
+ * version serving there says; null when the package is not declared there
+ * or declares no device.
+ *
+ * @param kv The installation's KV.
+ * @param project The project's resolved path.
+ * @param pkg The package id.
+ */
+export async function servingDevice(
+  kv: Deno.Kv,
+  project: string,
+  pkg: string,
+): Promise<DeviceDeclaration | null> {
+  const declaredIds = await readDeclaredIds(project);
+  if (!declaredIds.includes(pkg)) return null;
+  const loaded = await servingPackage(kv, project, pkg, { declaredIds });
+  return deviceOf(loaded.manifest);
 }

@@ -24,19 +24,21 @@
  *   called off, and its commit is refused by the account epoch;
  * - a paused device keeps its content and runs nothing.
  *
- * What one attempt does is `_run_task_attempt.ts`.
+ * Each rule has its own file beside this one; the runner ties them together:
+ * the schedule of due runs (`_run_due_tasks.ts`, looked at by
+ * `_look_loop.ts`), observation (`_folder_watches.ts`), the plans a decision
+ * makes (`_task_plans.ts`), admission (`_admission.ts`), what one attempt
+ * does (`_run_task_attempt.ts`) and what its end means (`_settle_attempt.ts`,
+ * retries in `_plan_after_attempt.ts`), calling off runs (`_running_runs.ts`),
+ * and restoring at start (`_end_left_attempts.ts`).
  *
  * @module
  */
 import { ConflictError, NotFoundError } from "../errors.ts";
 import type { HandlerCaller } from "../host/mod.ts";
-import { describeError } from "../internal/describe_error.ts";
 import { printable } from "../internal/printable.ts";
-import { APPLET_LIMITS } from "../limits.ts";
-import { parseEvery, servingPackage } from "../packages/mod.ts";
 import { readDeclaredIds } from "../projects/mod.ts";
 import type { EventSink } from "../sync_event.ts";
-import { accountsPrefix, allTaskAttemptsPrefix } from "./keys.ts";
 import {
   type Account,
   type AccountInput,
@@ -45,30 +47,25 @@ import {
   readAccount,
 } from "./account.ts";
 import { type Consent, grantConsent, revokeConsent } from "./consent.ts";
-import {
-  allowAccessNotice,
-  type DeviceRecord,
-  readDeviceRecord,
-  reviewRunNotice,
-  signInNotice,
-  updateDeviceRecord,
-} from "./device_record.ts";
+import { updateDeviceRecord } from "./device_record.ts";
 import { type DeviceView, deviceView } from "./device_view.ts";
 import { pauseDevice, resumeDevice } from "./pause_device.ts";
 import { resetDevice, type ResetResult } from "./reset_device.ts";
 import { type Scheduler, systemScheduler } from "./scheduler.ts";
-import {
-  type AttemptTrigger,
-  readTaskRecord,
-  type TaskAttempt,
-  type TaskRecord,
-  updateTaskRecord,
-  writeAttempt,
-} from "./task_record.ts";
-import { newId } from "../internal/id.ts";
-import { type DeviceDeclaration, deviceOf, type TaskName } from "./_device_declaration.ts";
+import type { AttemptTrigger, TaskAttempt } from "./task_record.ts";
+import { Admission } from "./_admission.ts";
+import { type DeviceDeclaration, servingDevice, type TaskName } from "./_device_declaration.ts";
+import { endLeftAttempts } from "./_end_left_attempts.ts";
+import { FolderWatches } from "./_folder_watches.ts";
+import { LookLoop } from "./_look_loop.ts";
+import { folderGoneAttempt, isFolder } from "./_folder_gone_attempt.ts";
 import { type AttemptEnd, runTaskAttempt } from "./_run_task_attempt.ts";
+import { runDueTasks } from "./_run_due_tasks.ts";
+import { runnableTask } from "./_runnable_task.ts";
+import { RunningRuns } from "./_running_runs.ts";
+import { settleAttempt } from "./_settle_attempt.ts";
 import { stepGrant } from "./_step_grant.ts";
+import { planFresh, planObserved, planReviewed } from "./_task_plans.ts";
 
 /** What the runner needs of the host: the installation, project memories, and calls. */
 export interface TaskRunnerHost extends HandlerCaller {
@@ -107,13 +104,6 @@ export interface RunTaskOptions {
   trigger?: "person" | "agent";
 }
 
-/** A folder watched for a device in observation mode. */
-interface Watched {
-  folder: string;
-  watcher: Deno.FsWatcher;
-  cancelDebounce?: () => void;
-}
-
 /**
  * Runs devices' tasks. One per process: it is what keeps background steps to
  * one at a time. Not started, it still runs what is asked of it (a person's
@@ -125,21 +115,18 @@ export class TaskRunner {
   #scheduler: Scheduler;
   #log: (line: string) => void;
   #deviceOf: (project: string, pkg: string) => Promise<DeviceDeclaration | null>;
-  #watch: (folder: string) => Deno.FsWatcher;
   #events: EventSink | undefined;
-  /** The last admitted step; the next waits for it. */
-  #admission: Promise<unknown> = Promise.resolve();
+  /** Background steps, one at a time in the process. */
+  #admission = new Admission();
   /** Runs going now, by device, to be called off. */
-  #running = new Map<string, AbortController>();
+  #running = new RunningRuns();
   /** Devices whose folder changed: their next run is triggered by observation. */
   #observed = new Set<string>();
-  #watched = new Map<string, Watched>();
+  #watches: FolderWatches;
   #started = false;
   /** Set while stopping: the look in progress starts nothing more. */
   #stopping = false;
-  #cancelLook: (() => void) | undefined;
-  #looking: Promise<void> | undefined;
-  #lookAgain = false;
+  #looks: LookLoop;
   #signal: AbortSignal | undefined;
   #onAbort = () => void this.stop();
 
@@ -155,9 +142,29 @@ export class TaskRunner {
     this.#scheduler = options.scheduler ?? systemScheduler();
     const log = options.log ?? ((line) => console.error(line));
     this.#log = (line) => log(printable(line));
-    this.#deviceOf = options.deviceOf ?? ((project, pkg) => this.#declared(project, pkg));
-    this.#watch = options.watch ?? ((folder) => Deno.watchFs(folder, { recursive: true }));
+    this.#deviceOf = options.deviceOf ?? ((project, pkg) => servingDevice(host.kv, project, pkg));
     this.#events = options.events ?? host.events;
+    this.#watches = new FolderWatches({
+      scheduler: this.#scheduler,
+      watch: options.watch ?? ((folder) => Deno.watchFs(folder, { recursive: true })),
+      deviceOf: (project, pkg) => this.#deviceOf(project, pkg),
+      onQuiet: (project, pkg) => void this.#observe(project, pkg),
+      log: this.#log,
+    });
+    this.#looks = new LookLoop({
+      now: this.#now,
+      scheduler: this.#scheduler,
+      log: this.#log,
+      look: () =>
+        runDueTasks(this.#host.kv, {
+          now: this.#now,
+          deviceOf: this.#deviceOf,
+          stopping: () => this.#stopping,
+          takeObserved: (project, pkg) => this.#observed.delete(JSON.stringify([project, pkg])),
+          attempt: (project, pkg, task, device, how) =>
+            this.#attempt(project, pkg, task, device, how),
+        }),
+    });
   }
 
   /** True between {@linkcode TaskRunner.start} and {@linkcode TaskRunner.stop}. */
@@ -176,9 +183,10 @@ export class TaskRunner {
     this.#started = true;
     this.#signal = options.signal;
     this.#signal?.addEventListener("abort", this.#onAbort, { once: true });
-    await this.#endLeftAttempts();
-    await this.#syncWatchers();
-    this.#wake();
+    await endLeftAttempts(this.#host.kv, { now: this.#now });
+    await this.#watches.follow(this.#host.kv);
+    // A stop while starting leaves it stopped.
+    if (this.#started) this.#looks.start();
   }
 
   /** Stops: calls off the runs going, closes the watchers, and waits for the look in progress. */
@@ -186,14 +194,12 @@ export class TaskRunner {
     this.#started = false;
     this.#stopping = true;
     this.#signal?.removeEventListener("abort", this.#onAbort);
-    this.#cancelLook?.();
-    this.#cancelLook = undefined;
-    for (const controller of this.#running.values()) controller.abort("stopped");
-    for (const watched of this.#watched.values()) this.#close(watched);
-    this.#watched.clear();
+    this.#looks.halt();
+    this.#running.callOffAll();
+    this.#watches.closeAll();
     try {
-      await this.#looking;
-      await this.#admission.catch(() => {});
+      await this.#looks.settled();
+      await this.#admission.drained();
     } finally {
       this.#stopping = false;
     }
@@ -204,14 +210,7 @@ export class TaskRunner {
    * ended. A look asked for while one runs waits for it.
    */
   async tick(): Promise<void> {
-    while (this.#looking) await this.#looking;
-    const look = this.#lookOnce();
-    this.#looking = look;
-    try {
-      await look;
-    } finally {
-      this.#looking = undefined;
-    }
+    await this.#looks.tick();
   }
 
   /**
@@ -240,7 +239,7 @@ export class TaskRunner {
     const device = await this.device(project, pkg);
     return await deviceView(this.#host.kv, project, pkg, {
       device,
-      processing: this.#running.has(deviceId(project, pkg)),
+      processing: this.#running.has(project, pkg),
     });
   }
 
@@ -257,7 +256,7 @@ export class TaskRunner {
       views.push(
         await deviceView(this.#host.kv, project, pkg, {
           device,
-          processing: this.#running.has(deviceId(project, pkg)),
+          processing: this.#running.has(project, pkg),
         }),
       );
     }
@@ -283,12 +282,12 @@ export class TaskRunner {
       device,
       now: this.#now,
     });
-    this.#callOff(project, pkg, "fenced");
+    this.#running.callOff(project, pkg, "fenced");
     await updateDeviceRecord(this.#host.kv, project, pkg, (record) => ({
       ...record,
       notice: record.notice?.kind === "review-run" ? record.notice : null,
     }));
-    await this.#planFresh(project, pkg, device);
+    await planFresh(this.#host.kv, project, pkg, device, { now: this.#now });
     await this.#changed(project, pkg);
     return account;
   }
@@ -306,7 +305,7 @@ export class TaskRunner {
     await this.device(project, pkg);
     const memory = await this.#host.projectMemory(project);
     const had = await disconnectAccount(this.#host.kv, memory, project, pkg);
-    this.#callOff(project, pkg, "fenced");
+    this.#running.callOff(project, pkg, "fenced");
     await updateDeviceRecord(this.#host.kv, project, pkg, (record) => ({
       ...record,
       notice: record.notice?.kind === "review-run" ? record.notice : null,
@@ -327,10 +326,10 @@ export class TaskRunner {
   async reset(project: string, pkg: string): Promise<ResetResult> {
     const device = await this.device(project, pkg);
     const memory = await this.#host.projectMemory(project);
-    this.#callOff(project, pkg, "fenced");
+    this.#running.callOff(project, pkg, "fenced");
     const result = await resetDevice(this.#host.kv, memory, project, pkg);
     if (await readAccount(this.#host.kv, project, pkg)) {
-      await this.#planFresh(project, pkg, device);
+      await planFresh(this.#host.kv, project, pkg, device, { now: this.#now });
     }
     await this.#changed(project, pkg);
     return result;
@@ -346,7 +345,7 @@ export class TaskRunner {
   async pause(project: string, pkg: string): Promise<void> {
     await this.device(project, pkg);
     await pauseDevice(this.#host.kv, project, pkg);
-    this.#callOff(project, pkg, "paused");
+    this.#running.callOff(project, pkg, "paused");
     await this.#changed(project, pkg);
   }
 
@@ -408,17 +407,7 @@ export class TaskRunner {
       ...record,
       notice: record.notice?.kind === "review-run" ? null : record.notice,
     }));
-    const auto = readsByItself(device);
-    for (const name of taskNames(device)) {
-      const stored = await readTaskRecord(this.#host.kv, project, pkg, name);
-      if (!stored?.parkedUntilReview) continue;
-      await updateTaskRecord(this.#host.kv, project, pkg, name, (task) => ({
-        ...task,
-        parkedUntilReview: false,
-        failuresInRow: 0,
-        nextRunAt: auto ? this.#now() : null,
-      }), this.#now());
-    }
+    await planReviewed(this.#host.kv, project, pkg, device, { now: this.#now });
     await this.#changed(project, pkg);
   }
 
@@ -441,31 +430,8 @@ export class TaskRunner {
     options: RunTaskOptions = {},
   ): Promise<TaskAttempt> {
     const device = await this.device(project, pkg);
-    const declared = (device.tasks ?? {})[task as TaskName];
-    if (!declared) {
-      throw new NotFoundError(
-        `${device.name} (${pkg}) has no task ${JSON.stringify(task)}; ` +
-          `its tasks: ${taskNames(device).join(", ") || "none"}`,
-      );
-    }
-    if (!device.modes.includes("on-demand")) {
-      throw new ConflictError(
-        `Cannot run ${pkg}'s ${task} now: ${device.name} does not run on demand ` +
-          `(its modes: ${device.modes.join(", ")})`,
-      );
-    }
-    const record = await readDeviceRecord(this.#host.kv, project, pkg);
-    if (record.paused) {
-      throw new ConflictError(`Cannot run ${pkg}'s ${task}: it is paused; resume it first`);
-    }
-    const stored = await readTaskRecord(this.#host.kv, project, pkg, task);
-    if (stored?.parkedUntilReview) {
-      throw new ConflictError(
-        `Cannot run ${pkg}'s ${task}: a run's outcome is unknown and waits for a person; ` +
-          `review it first`,
-      );
-    }
-    const end = await this.#attempt(project, pkg, task as TaskName, device, {
+    const name = await runnableTask(this.#host.kv, project, pkg, task, device);
+    const end = await this.#attempt(project, pkg, name, device, {
       trigger: options.trigger ?? "person",
       try: 1,
     });
@@ -477,113 +443,17 @@ export class TaskRunner {
     return end.attempt;
   }
 
-  /** The device of a package as its serving manifest declares it. */
-  async #declared(project: string, pkg: string): Promise<DeviceDeclaration | null> {
-    const declaredIds = await readDeclaredIds(project);
-    if (!declaredIds.includes(pkg)) return null;
-    const loaded = await servingPackage(this.#host.kv, project, pkg, { declaredIds });
-    return deviceOf(loaded.manifest);
-  }
-
-  /** Calls off a device's run going, if any. */
-  #callOff(project: string, pkg: string, reason: "fenced" | "paused"): void {
-    this.#running.get(deviceId(project, pkg))?.abort(reason);
-  }
-
-  /** A device's tasks become due at once when it reads by itself; their retries are forgotten. */
-  async #planFresh(project: string, pkg: string, device: DeviceDeclaration): Promise<void> {
-    const at = this.#now();
-    const auto = readsByItself(device);
-    for (const name of taskNames(device)) {
-      await updateTaskRecord(this.#host.kv, project, pkg, name, (task) => ({
-        ...task,
-        failuresInRow: 0,
-        nextRunAt: task.parkedUntilReview ? null : auto ? at : null,
-      }), at);
-    }
-  }
-
   /** After a person's decision: it is told, the watchers follow it, and the runner looks again. */
   async #changed(project: string, pkg: string): Promise<void> {
     this.#tell(project, pkg);
     if (!this.#started) return;
-    await this.#syncWatchers();
-    this.#wake();
+    await this.#watches.follow(this.#host.kv);
+    this.#looks.wake();
   }
 
   /** Tells whoever watches the project that the device changed. */
   #tell(project: string, pkg: string): void {
     this.#events?.publish({ type: "device", project, packageId: pkg });
-  }
-
-  /** Looks soon, once, whatever was planned. */
-  #wake(): void {
-    if (!this.#started) return;
-    this.#cancelLook?.();
-    this.#cancelLook = this.#scheduler.after(0, () => this.#look());
-  }
-
-  #look(): void {
-    this.#cancelLook = undefined;
-    if (!this.#started) return;
-    if (this.#looking) {
-      this.#lookAgain = true;
-      return;
-    }
-    this.tick()
-      .catch((error) => this.#log(`[tasks] a look failed: ${describeError(error).message}`))
-      .finally(() => {
-        if (this.#lookAgain) {
-          this.#lookAgain = false;
-          this.#wake();
-        }
-      });
-  }
-
-  /** One look: runs what is due, then plans the next look. */
-  async #lookOnce(): Promise<void> {
-    let soonest = Infinity;
-    const { kv } = this.#host;
-    // Read first: the runs below take long, and a listing is not held open across them.
-    const connected: Deno.KvKey[] = [];
-    for await (const entry of kv.list<Account>({ prefix: accountsPrefix() })) {
-      connected.push(entry.key);
-    }
-    for (const key of connected) {
-      if (this.#stopping) return;
-      const [, project, pkg] = key as [string, string, string];
-      const record = await readDeviceRecord(kv, project, pkg);
-      if (record.paused || record.notice) continue;
-      const device = await this.#deviceOf(project, pkg).catch(() => null);
-      if (!device) continue;
-      for (const name of taskNames(device)) {
-        const task = await readTaskRecord(kv, project, pkg, name);
-        if (!task || task.parkedUntilReview || task.nextRunAt === null) continue;
-        if (this.#stopping) return;
-        if (task.nextRunAt > this.#now()) {
-          soonest = Math.min(soonest, task.nextRunAt);
-          continue;
-        }
-        const id = deviceId(project, pkg);
-        const trigger: AttemptTrigger = task.failuresInRow > 0
-          ? "retry"
-          : this.#observed.delete(id)
-          ? "observation"
-          : "schedule";
-        await this.#attempt(project, pkg, name, device, {
-          trigger,
-          try: task.failuresInRow + 1,
-        });
-        const after = await readTaskRecord(kv, project, pkg, name);
-        if (after?.nextRunAt != null) soonest = Math.min(soonest, after.nextRunAt);
-        // A device the run turned red runs nothing more now.
-        if ((await readDeviceRecord(kv, project, pkg)).notice) break;
-      }
-    }
-    if (!this.#started) return;
-    const wait = Math.min(Math.max(0, soonest - this.#now()), APPLET_LIMITS.lookEveryMs);
-    this.#cancelLook?.();
-    this.#cancelLook = this.#scheduler.after(wait, () => this.#look());
   }
 
   /**
@@ -601,255 +471,46 @@ export class TaskRunner {
     const memoryKv = await this.#host.projectMemory(project);
     const grant = await stepGrant(kv, memoryKv, project, pkg);
     if (!grant) return null;
-    const id = deviceId(project, pkg);
-    if (this.#running.has(id)) {
-      throw new ConflictError(`${pkg}'s device is running a task already; try again once it ended`);
-    }
-    const controller = new AbortController();
-    this.#running.set(id, controller);
+    const controller = this.#running.begin(project, pkg);
     this.#tell(project, pkg);
     try {
-      if (grant.kind === "folder" && !await isFolder(grant.folder)) {
-        // The folder went away or was made unreadable: only a person can mend that,
-        // and calling the handler would tell nothing more.
-        const why = `${grant.folder} is gone or cannot be read`;
-        const at = this.#now();
-        const attempt: TaskAttempt = {
-          id: newId(at),
+      const end = grant.kind === "folder" && !await isFolder(grant.folder)
+        ? await folderGoneAttempt(kv, project, pkg, task, grant, { now: this.#now, ...how })
+        : await runTaskAttempt({
+          kv,
+          memoryKv,
+          caller: this.#host,
+          now: this.#now,
+          project,
+          pkg,
           task,
-          accountId: grant.id,
-          startedAt: at,
-          endedAt: at,
+          handler: device.tasks![task]!.handler,
           trigger: how.trigger,
           try: how.try,
-          outcome: "failed",
-          error: why,
-          receipts: [],
-        };
-        await writeAttempt(kv, project, pkg, attempt);
-        const failure = {
-          outcome: "failed",
-          notice: "allow-access",
-          name: "AccountAccessError",
-          message: why,
-        } as const;
-        const end: AttemptEnd = { attempt, failure, coverage: null };
-        await this.#settle(project, pkg, task, device, end);
-        return end;
-      }
-      const end = await runTaskAttempt({
-        kv,
-        memoryKv,
-        caller: this.#host,
-        now: this.#now,
-        project,
-        pkg,
-        task,
-        handler: device.tasks![task]!.handler,
-        trigger: how.trigger,
-        try: how.try,
-        grant,
-        signal: controller.signal,
-        admit: (step) => this.#admit(step),
-      });
-      await this.#settle(project, pkg, task, device, end);
+          grant,
+          signal: controller.signal,
+          admit: (step) => this.#admission.admit(step),
+        });
+      await settleAttempt(kv, project, pkg, task, device, end, { now: this.#now, log: this.#log });
       return end;
     } finally {
-      if (this.#running.get(id) === controller) this.#running.delete(id);
+      this.#running.end(project, pkg, controller);
       this.#tell(project, pkg);
     }
   }
 
-  /** One background step at a time in the process. */
-  #admit<T>(step: () => Promise<T>): Promise<T> {
-    const next = this.#admission.then(step);
-    this.#admission = next.catch(() => {});
-    return next;
-  }
-
-  /** What an attempt's end means for its task and its device. */
-  async #settle(
-    project: string,
-    pkg: string,
-    task: TaskName,
-    device: DeviceDeclaration,
-    end: AttemptEnd,
-  ): Promise<void> {
-    const { kv } = this.#host;
-    const { failure, attempt } = end;
-    // An obsolete run leaves nothing: not its coverage, not its plan.
-    if (failure?.outcome === "fenced" || failure?.outcome === "cancelled") return;
-    if (!failure) {
-      await updateDeviceRecord(kv, project, pkg, (record) => ({
-        ...record,
-        notice: null,
-        lastRead: end.coverage ? { at: attempt.endedAt!, coverage: end.coverage } : record.lastRead,
-      }));
-      await this.#settleTask(project, pkg, task, device, "ok", attempt.id);
-      return;
-    }
-    this.#log(`[${pkg}] ${task} in ${project}: ${failure.outcome}: ${failure.message}`);
-    if (failure.outcome === "transient") {
-      await this.#settleTask(project, pkg, task, device, "transient", attempt.id);
-      return;
-    }
-    const notice = failure.notice === "allow-access"
-      ? allowAccessNotice(pkg, failure.message)
-      : failure.notice === "sign-in"
-      ? signInNotice(pkg, failure.message)
-      : reviewRunNotice(pkg, task, failure.message);
-    await updateDeviceRecord(kv, project, pkg, (record): DeviceRecord => ({ ...record, notice }));
-    await this.#settleTask(project, pkg, task, device, failure.outcome, attempt.id);
-  }
-
-  /** When the task runs next, after an attempt with this outcome. */
-  async #settleTask(
-    project: string,
-    pkg: string,
-    task: TaskName,
-    device: DeviceDeclaration,
-    outcome: "ok" | "failed" | "transient" | "unknown",
-    attemptId?: string,
-  ): Promise<void> {
-    const at = this.#now();
-    const every = device.modes.includes("scheduled") ? device.tasks?.[task]?.every : undefined;
-    const nextDue = every ? at + parseEvery(every) : null;
-    const backoff = APPLET_LIMITS.retryBackoffMs;
-    await updateTaskRecord(this.#host.kv, project, pkg, task, (record): TaskRecord => {
-      const next: TaskRecord = { ...record, lastAttempt: attemptId ?? record.lastAttempt };
-      if (outcome === "transient") {
-        const failures = record.failuresInRow + 1;
-        if (failures <= backoff.length) {
-          return { ...next, failuresInRow: failures, nextRunAt: at + backoff[failures - 1] };
-        }
-        return { ...next, failuresInRow: 0, nextRunAt: nextDue };
-      }
-      if (outcome === "unknown") {
-        return { ...next, failuresInRow: 0, nextRunAt: null, parkedUntilReview: true };
-      }
-      return { ...next, failuresInRow: 0, nextRunAt: nextDue };
-    }, at);
-  }
-
-  /** Ends the attempts a stopped process left without an outcome. */
-  async #endLeftAttempts(): Promise<void> {
-    const { kv } = this.#host;
-    for await (const entry of kv.list<TaskAttempt>({ prefix: allTaskAttemptsPrefix() })) {
-      if (entry.value.outcome !== undefined) continue;
-      await kv.atomic().check(entry).set(
-        entry.key,
-        {
-          ...entry.value,
-          endedAt: this.#now(),
-          outcome: "cancelled",
-          error: "Sync stopped while this run was going; the step that was running kept nothing",
-        } satisfies TaskAttempt,
-      ).commit();
-    }
-  }
-
-  /** Watches the folder of every connected device in observation mode that is not paused. */
-  async #syncWatchers(): Promise<void> {
-    const wanted = new Map<string, string>();
-    if (this.#started) {
-      const { kv } = this.#host;
-      for await (const entry of kv.list<Account>({ prefix: accountsPrefix() })) {
-        const account = entry.value;
-        if (account.kind !== "folder") continue;
-        const [, project, pkg] = entry.key as [string, string, string];
-        const device = await this.#deviceOf(project, pkg).catch(() => null);
-        if (!device?.modes.includes("observation")) continue;
-        if ((await readDeviceRecord(kv, project, pkg)).paused) continue;
-        if (wanted.size >= APPLET_LIMITS.maxWatchedFolders) break;
-        wanted.set(deviceId(project, pkg), account.folder);
-      }
-    }
-    for (const [id, watched] of this.#watched) {
-      if (wanted.get(id) === watched.folder) continue;
-      this.#close(watched);
-      this.#watched.delete(id);
-    }
-    for (const [id, folder] of wanted) {
-      if (this.#watched.has(id)) continue;
-      let watcher: Deno.FsWatcher;
-      try {
-        watcher = this.#watch(folder);
-      } catch (error) {
-        this.#log(`[tasks] cannot watch ${folder}: ${describeError(error).message}`);
-        continue;
-      }
-      const watched: Watched = { folder, watcher };
-      this.#watched.set(id, watched);
-      void this.#follow(id, watched);
-    }
-  }
-
-  /** Brings a device's next run forward once its folder is quiet for the debounce. */
-  async #follow(id: string, watched: Watched): Promise<void> {
-    try {
-      for await (const _ of watched.watcher) {
-        watched.cancelDebounce?.();
-        watched.cancelDebounce = this.#scheduler.after(
-          APPLET_LIMITS.observationDebounceMs,
-          () => void this.#observe(id),
-        );
-      }
-    } catch { /* the folder went away: the next run says so */ }
-  }
-
-  async #observe(id: string): Promise<void> {
+  /** A device's folder is quiet after a change: its tasks are brought forward. */
+  async #observe(project: string, pkg: string): Promise<void> {
     if (!this.#started) return;
-    const [project, pkg] = JSON.parse(id) as [string, string];
     const device = await this.#deviceOf(project, pkg).catch(() => null);
     if (!device) return;
-    this.#observed.add(id);
-    const at = this.#now();
-    for (const name of taskNames(device)) {
-      await updateTaskRecord(this.#host.kv, project, pkg, name, (task) => ({
-        ...task,
-        nextRunAt: task.parkedUntilReview || task.failuresInRow > 0
-          ? task.nextRunAt
-          : Math.min(task.nextRunAt ?? at, at),
-      }), at);
-    }
-    this.#wake();
-  }
-
-  #close(watched: Watched): void {
-    watched.cancelDebounce?.();
-    try {
-      watched.watcher.close();
-    } catch { /* closed already */ }
+    this.#observed.add(JSON.stringify([project, pkg]));
+    await planObserved(this.#host.kv, project, pkg, device, { now: this.#now });
+    this.#looks.wake();
   }
 
   /** Folders watched now (tests and diagnostics). */
   get watchedFolders(): string[] {
-    return [...this.#watched.values()].map((watched) => watched.folder);
-  }
-}
-
-/** A device's name for the runner's maps. */
-function deviceId(project: string, pkg: string): string {
-  return JSON.stringify([project, pkg]);
-}
-
-/** The task names a device declares. */
-function taskNames(device: DeviceDeclaration): TaskName[] {
-  return (Object.keys(device.tasks ?? {}) as TaskName[]).filter((name) => device.tasks?.[name]);
-}
-
-/** Whether the device reads without being asked. */
-function readsByItself(device: DeviceDeclaration): boolean {
-  return device.modes.includes("scheduled") || device.modes.includes("observation");
-}
-
-/** Whether a folder is there and can be listed. */
-async function isFolder(path: string): Promise<boolean> {
-  try {
-    if (!(await Deno.stat(path)).isDirectory) return false;
-    for await (const _ of Deno.readDir(path)) break;
-    return true;
-  } catch {
-    return false;
+    return this.#watches.folders;
   }
 }
