@@ -412,6 +412,51 @@ Deno.test("`account.fetch()` reaches the account's origin only, adding the crede
       assert.equal(seen.length, before);
     });
 
+    await t.step("a URL with a user name or password is refused; nothing is sent", async () => {
+      const before = seen.length;
+      await rejectsWith(
+        call(account.fetch, `http://ada:pw@127.0.0.1:${server.addr.port}/x`, context),
+        InvalidInputError,
+        /carries a user name or password; the host adds the account's credential itself/,
+      );
+      assert.equal(seen.length, before);
+    });
+
+    await t.step("a malformed header is the handler's error, even for a POST", async () => {
+      const before = seen.length;
+      for (const method of ["GET", "POST"]) {
+        await rejectsWith(
+          call(
+            account.fetch,
+            { url: "/x", method, headers: { "x-note": "a\r\nX-Evil: 1" } },
+            context,
+          ),
+          InvalidInputError,
+          /account\.fetch\(\): the request's headers cannot be sent: Invalid header value/,
+        );
+      }
+      assert.equal(seen.length, before);
+    });
+
+    await t.step(
+      "a credential no header can carry is a SignInError that never shows it",
+      async () => {
+        const broken = withAccount(setup.context, {
+          id: "a",
+          epoch: 1,
+          kind: "remote",
+          origin,
+          credential: "s3cret-token\r\nX-Evil: 1",
+        });
+        const error = await rejectsWith(
+          call(account.fetch, "/x", broken),
+          SignInError,
+          /the account's credential cannot be sent in a header/,
+        );
+        assert.ok(!error.message.includes("s3cret-token"), error.message);
+      },
+    );
+
     await t.step("401 and 403 are SignInError", async () => {
       await rejectsWith(call(account.fetch, "/denied", context), SignInError, /sign in again/);
       await rejectsWith(call(account.fetch, "/forbidden", context), SignInError, /\(403\)/);
