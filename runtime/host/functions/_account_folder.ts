@@ -143,13 +143,29 @@ async function follow(fn: string, folder: string, segments: string[]): Promise<F
   }
 }
 
-/** Reads a file's bytes within `maxBytes` and the read time limit; null when larger. */
+/**
+ * Reads a file's bytes within `maxBytes` and the read time limit; null when
+ * larger. The file opened is the one found: its path is followed again once
+ * it is open, and a file other than the one it leads to is not read.
+ */
 async function readBounded(
   fn: string,
-  path: string,
+  folder: string,
+  segments: string[],
   real: string,
   maxBytes: number,
 ): Promise<Uint8Array | null> {
+  const path = segments.join("/");
+  const opened = async (info: Deno.FileInfo) => {
+    // Between the check and the open, a folder on the way may have become a
+    // link leading outside: the opened file must be the one the path leads to now.
+    const again = await follow(fn, folder, segments);
+    if (!info.isFile || info.dev !== again.info.dev || info.ino !== again.info.ino) {
+      throw new TransientError(
+        `${fn}() could not read "${path}": it changed while it was opened; it is tried again later`,
+      );
+    }
+  };
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(
@@ -164,9 +180,14 @@ async function readBounded(
     );
   });
   try {
-    return await Promise.race([readFileAtMost(real, maxBytes), late]);
+    return await Promise.race([readFileAtMost(real, maxBytes, { opened }), late]);
   } catch (error) {
-    if (error instanceof TransientError || error instanceof Deno.errors.NotFound) throw error;
+    if (
+      error instanceof TransientError || error instanceof AccountAccessError ||
+      error instanceof Deno.errors.NotFound
+    ) {
+      throw error;
+    }
     if (error instanceof Deno.errors.PermissionDenied) {
       throw new AccountAccessError(
         `${fn}() cannot read "${path}" of the account folder: Sync may not read it; ` +
@@ -201,7 +222,7 @@ export async function readAccountText(folder: string, path: unknown): Promise<st
     }
     const max = ACCOUNT_LIMITS.maxReadBytes;
     if (info.size > max) throw readTooLarge(name, info.size, max);
-    const bytes = await readBounded(fn, name, real, max);
+    const bytes = await readBounded(fn, folder, segments, real, max);
     if (bytes === null) throw readTooLarge(name, max + 1, max);
     return new TextDecoder().decode(bytes);
   } catch (error) {
@@ -271,7 +292,7 @@ export async function readForParse(
           `${maxBytes.toLocaleString("en-US")}`,
       };
     }
-    const bytes = await readBounded(fn, path, real, maxBytes);
+    const bytes = await readBounded(fn, folder, segments, real, maxBytes);
     if (bytes === null) {
       return { ...base, reason: `it grew past ${maxBytes} bytes while it was read` };
     }

@@ -490,3 +490,47 @@ Deno.test("`account.fetch()` reaches the account's origin only, adding the crede
     await setup.close();
   }
 });
+
+Deno.test("`account.read()` never reads through a folder swapped for a link after its check", async () => {
+  const setup = await functionContext();
+  const root = await Deno.makeTempDir({ prefix: "sync-test-" });
+  const folder = join(root, "account");
+  let swapper: Deno.ChildProcess | undefined;
+  try {
+    await Deno.mkdir(join(folder, "d"), { recursive: true });
+    await Deno.mkdir(join(folder, "hold"));
+    await Deno.writeTextFile(join(folder, "d", "f"), "inside");
+    await Deno.mkdir(join(root, "out"));
+    await Deno.writeTextFile(join(root, "out", "f"), "outside");
+    // `d` is a folder when checked and, now and then, a link leading outside when opened.
+    swapper = new Deno.Command("bash", {
+      args: [
+        "-c",
+        "while true; do mv -T d hold/d; ln -s ../out d; mv -T hold/d d.x; rm d; mv -T d.x d; done",
+      ],
+      cwd: folder,
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    const context = withAccount(setup.context, { id: "a", epoch: 1, kind: "folder", folder });
+    const read: Record<string, number> = {};
+    const lane = async () => {
+      for (let i = 0; i < 5_000; i++) {
+        try {
+          const text = await call(account.read, "d/f", context) as string;
+          read[text] = (read[text] ?? 0) + 1;
+        } catch {
+          // Refused or not there this time: the swap was seen.
+        }
+      }
+    };
+    await Promise.all([lane(), lane(), lane(), lane()]);
+    assert.equal(read.outside, undefined, JSON.stringify(read));
+    assert.ok(read.inside > 0, JSON.stringify(read));
+  } finally {
+    swapper?.kill();
+    await swapper?.status;
+    await setup.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
