@@ -618,6 +618,19 @@ export interface ParserLimits {
   maxEventTextChars: number;
   /** Attendees listed per event. */
   maxAttendees: number;
+  /**
+   * Characters of any other text field answered (a subject, a Message-ID, a
+   * name or address, a file name, a UID, a time zone): a header of megabytes
+   * is cut here, so one file's answer stays within what a call carries.
+   */
+  maxFieldChars: number;
+  /**
+   * Characters of JSON one calendar file's occurrences may come to: every
+   * occurrence repeats its event's fields, so a file of a few MiB expanded
+   * over a long window could answer gigabytes. Past it the file is answered
+   * as unreadable, before the worker builds the rest.
+   */
+  maxResultChars: number;
   /** Days a calendar window may span. */
   maxWindowDays: number;
   /**
@@ -646,6 +659,8 @@ export const PARSER_LIMITS: Readonly<ParserLimits> = Object.freeze({
   maxRecurrenceSteps: 50_000,
   maxEventTextChars: 4_000,
   maxAttendees: 200,
+  maxFieldChars: 1_000,
+  maxResultChars: 4 * 1024 * 1024,
   maxWindowDays: 400,
   maxMemoryGrowthBytes: 1024 * 1024 * 1024,
   memoryCheckMs: 25,

@@ -289,6 +289,8 @@ function boundsOf(limits: ParserLimits): ParseBounds {
     maxRecurrenceSteps: limits.maxRecurrenceSteps,
     maxEventTextChars: limits.maxEventTextChars,
     maxAttendees: limits.maxAttendees,
+    maxFieldChars: limits.maxFieldChars,
+    maxResultChars: limits.maxResultChars,
   };
 }
 

@@ -42,6 +42,10 @@ export interface ParseBounds {
   maxEventTextChars: number;
   /** Attendees listed per event. */
   maxAttendees: number;
+  /** Characters of any other text field. */
+  maxFieldChars: number;
+  /** Characters of JSON one calendar file's occurrences may come to. */
+  maxResultChars: number;
 }
 
 /** Pool → worker: parse one mail file. */
