@@ -534,3 +534,90 @@ Deno.test("`account.read()` never reads through a folder swapped for a link afte
     await Deno.remove(root, { recursive: true });
   }
 });
+
+/** A calendar whose one event repeats every second since 1970: its parse runs until stopped. */
+const SPINNING = [
+  "BEGIN:VCALENDAR",
+  "VERSION:2.0",
+  "BEGIN:VEVENT",
+  "UID:spin@example.org",
+  "DTSTART:19700101T000000Z",
+  "DTEND:19700101T000001Z",
+  "RRULE:FREQ=SECONDLY",
+  "END:VEVENT",
+  "END:VCALENDAR",
+  "",
+].join("\r\n");
+
+Deno.test("`account.parseCalendar()` parses no further once its handler call has ended", async () => {
+  const setup = await functionContext();
+  const folder = await Deno.makeTempDir({ prefix: "sync-test-" });
+  // Each file runs to the parse deadline, which replaces its worker: a count of files parsed.
+  const parsers = new ParserPool({ limits: { jobTimeoutMs: 500, maxRecurrenceSteps: 1e12 } });
+  try {
+    const paths = Array.from({ length: 8 }, (_, i) => `spin${i}.ics`);
+    for (const path of paths) await Deno.writeTextFile(join(folder, path), SPINNING);
+    const ended = new AbortController();
+    const context = withAccount(
+      setup.context,
+      { id: "a", epoch: 1, kind: "folder", folder },
+      { parsers, signal: ended.signal },
+    );
+    const running = call(
+      account.parseCalendar,
+      [paths, { from: ICS_WINDOW.start, days: 1 }],
+      context,
+    );
+    ended.abort();
+    await rejectsWith(running, TransientError, /the handler call it was made for ended/);
+    assert.ok(
+      parsers.replacedWorkers <= parsers.size,
+      `${parsers.replacedWorkers} files parsed after the call ended`,
+    );
+  } finally {
+    parsers.close();
+    await setup.close();
+    await Deno.remove(folder, { recursive: true });
+  }
+});
+
+Deno.test("`account.parseCalendar()` stops once its answer is past what a call carries", async () => {
+  const setup = await functionContext();
+  const folder = await Deno.makeTempDir({ prefix: "sync-test-" });
+  const parsers = new ParserPool();
+  try {
+    // A daily event with a long description: about 1.7 million characters of occurrences a file.
+    const heavy = [
+      "BEGIN:VCALENDAR",
+      "VERSION:2.0",
+      "BEGIN:VEVENT",
+      "UID:heavy@example.org",
+      "DTSTART:20270101T090000Z",
+      "DTEND:20270101T100000Z",
+      "RRULE:FREQ=DAILY",
+      `DESCRIPTION:${"d".repeat(4_000)}`,
+      "END:VEVENT",
+      "END:VCALENDAR",
+      "",
+    ].join("\r\n");
+    const paths = Array.from({ length: 32 }, (_, i) => `heavy${i}.ics`);
+    for (const path of paths) await Deno.writeTextFile(join(folder, path), heavy);
+    const context = withAccount(
+      setup.context,
+      { id: "a", epoch: 1, kind: "folder", folder },
+      { parsers },
+    );
+    await rejectsWith(
+      call(account.parseCalendar, [paths, { from: "2027-01-01T00:00:00Z", days: 400 }], context),
+      PayloadTooLargeError,
+      new RegExp(
+        `account\\.parseCalendar\\(\\) answers more than ${ACCOUNT_LIMITS.maxParseAnswerChars} ` +
+          `characters for these 32 paths; ask for fewer paths a call`,
+      ),
+    );
+  } finally {
+    parsers.close();
+    await setup.close();
+    await Deno.remove(folder, { recursive: true });
+  }
+});
