@@ -317,7 +317,8 @@ export interface ListOptions {
 /**
  * `account.list`: a page of the folder's entries in path order (segment by
  * segment), links followed where they stay inside; other kinds (FIFOs,
- * sockets, devices) and links leading out are passed over.
+ * sockets, devices), links leading out and paths longer than `maxPathChars`
+ * are passed over.
  *
  * @throws {AccountAccessError} when the folder is gone, or `under` leads outside it.
  * @throws {NotFoundError} when `under` is not there.
@@ -397,6 +398,8 @@ class Walk {
       const holdsCursor = order < 0 && isPrefix(path, this.#cursor!);
       // Before the cursor and not on the way to it: listed on an earlier page, with all below it.
       if (order < 0 && !holdsCursor) continue;
+      // A path no account function takes could be neither read nor listed on from.
+      if (path.join("/").length > ACCOUNT_LIMITS.maxPathChars) continue;
       const entry = await this.#entry(real, name, path);
       if (entry === null) continue;
       if (order > 0) out.push(entry.listed);

@@ -621,3 +621,31 @@ Deno.test("`account.parseCalendar()` stops once its answer is past what a call c
     await Deno.remove(folder, { recursive: true });
   }
 });
+
+Deno.test("`account.list()` passes over entries whose path is longer than a path may be", async () => {
+  const setup = await functionContext();
+  const folder = await Deno.makeTempDir({ prefix: "sync-test-" });
+  try {
+    // Six folders of 200-character names: the deepest paths are past 1,024 characters.
+    let dir = folder;
+    for (let level = 0; level < 6; level++) {
+      dir = join(dir, String(level).repeat(200));
+      await Deno.mkdir(dir);
+      await Deno.writeTextFile(join(dir, "m"), "x");
+    }
+    const context = withAccount(setup.context, { id: "a", epoch: 1, kind: "folder", folder });
+    const listing = await call(account.list, { recursive: true }, context) as AccountListing;
+    const paths = listing.entries.map((e) => e.path);
+    assert.ok(paths.length > 0);
+    for (const path of paths) {
+      assert.ok(path.length <= ACCOUNT_LIMITS.maxPathChars, `${path.length} characters listed`);
+    }
+    // What is listed can be named back: as a path to read, as a cursor to list on from.
+    const deepest = listing.entries.filter((e) => e.kind === "file").at(-1)!;
+    assert.equal(await call(account.read, deepest.path, context), "x");
+    await call(account.list, { recursive: true, cursor: paths.at(-1) }, context);
+  } finally {
+    await setup.close();
+    await Deno.remove(folder, { recursive: true });
+  }
+});
