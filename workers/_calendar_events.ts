@@ -19,6 +19,51 @@ type IcalEvent = InstanceType<typeof ICAL.Event>;
 type IcalTime = InstanceType<typeof ICAL.Time>;
 
 const DAY_MS = 86_400_000;
+
+/** A change of a time zone, as ical.js keeps it. */
+type ZoneChange = Record<string, unknown>;
+
+/** What ical.js's Timezone does to a VTIMEZONE's STANDARD or DAYLIGHT rule (2.2.1). */
+interface ZoneExpansion {
+  _expandComponent(component: Component, year: number, changes: ZoneChange[]): unknown;
+}
+
+/**
+ * Changes of time zones the file being parsed may still have expanded;
+ * null while no file is.
+ */
+let zoneChangesLeft: { left: number; max: number } | null = null;
+
+/**
+ * ical.js expands a time zone's rule from its DTSTART up to five years past
+ * now, with no bound of its own: a rule that repeats every second since
+ * 1970 would fill memory, and a worker stopped at its deadline goes on
+ * running what it is in (Deno does not interrupt it). Each rule's changes
+ * are gathered apart and counted against the file's allowance as they come.
+ */
+const zones = ICAL.Timezone.prototype as unknown as ZoneExpansion;
+const expandZoneRule = zones._expandComponent;
+zones._expandComponent = function (component, year, changes) {
+  const counted = new CountedChanges();
+  const result = expandZoneRule.call(this, component, year, counted);
+  for (const change of counted) changes.push(change);
+  return result;
+};
+
+/** An array whose every push is counted against {@linkcode zoneChangesLeft}. */
+class CountedChanges extends Array<ZoneChange> {
+  override push(...items: ZoneChange[]): number {
+    if (zoneChangesLeft) {
+      zoneChangesLeft.left -= items.length;
+      if (zoneChangesLeft.left < 0) {
+        throw new Error(
+          `its time zones change more than ${zoneChangesLeft.max} times; it is not expanded`,
+        );
+      }
+    }
+    return super.push(...items);
+  }
+}
 /**
  * How far past the window's end a series is stepped: an occurrence that
  * starts later may have been moved (RECURRENCE-ID) into the window.
@@ -41,6 +86,15 @@ export function calendarEvents(
   window: CalendarWindow,
   bounds: ParseBounds,
 ): ParsedEvent[] {
+  zoneChangesLeft = { left: bounds.maxRecurrenceSteps, max: bounds.maxRecurrenceSteps };
+  try {
+    return eventsOf(text, window, bounds);
+  } finally {
+    zoneChangesLeft = null;
+  }
+}
+
+function eventsOf(text: string, window: CalendarWindow, bounds: ParseBounds): ParsedEvent[] {
   const from = Date.parse(window.from);
   const to = from + window.days * DAY_MS;
   const parsed = ICAL.parse(text) as unknown[];

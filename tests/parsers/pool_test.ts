@@ -264,18 +264,6 @@ Deno.test("`ParserPool` answers hostile files in words and is never taken down",
     });
 
     await t.step("a rule repeating every second since 1970 stops at its step limit", async () => {
-      const text = [
-        "BEGIN:VCALENDAR",
-        "VERSION:2.0",
-        "BEGIN:VEVENT",
-        "UID:spin@example.org",
-        "DTSTART:19700101T000000Z",
-        "DTEND:19700101T000001Z",
-        "RRULE:FREQ=SECONDLY",
-        "END:VEVENT",
-        "END:VCALENDAR",
-        "",
-      ].join("\r\n");
       const [result] = await pool.parseCalendar([SECONDLY], LOOKBACK_WINDOW);
       assert.ok(!result.ok);
       assert.match(
@@ -329,6 +317,41 @@ Deno.test("`ParserPool` answers hostile files in words and is never taken down",
       );
       assert.equal(pool.replacedWorkers, replaced, "answered by the worker, not stopped");
     });
+
+    await t.step(
+      "a time zone that changes every second since 1970 is answered in words",
+      async () => {
+        // Stopping a worker at its deadline does not stop a loop it is in: it
+        // would go on growing until the process runs out of memory.
+        const replaced = pool.replacedWorkers;
+        const text = [
+          "BEGIN:VCALENDAR",
+          "VERSION:2.0",
+          "BEGIN:VTIMEZONE",
+          "TZID:Spin",
+          "BEGIN:DAYLIGHT",
+          "DTSTART:19700329T020000",
+          "TZOFFSETFROM:+0100",
+          "TZOFFSETTO:+0200",
+          "RRULE:FREQ=SECONDLY",
+          "END:DAYLIGHT",
+          "END:VTIMEZONE",
+          "BEGIN:VEVENT",
+          "UID:spin-zone@example.org",
+          "DTSTART;TZID=Spin:20270105T100000",
+          "END:VEVENT",
+          "END:VCALENDAR",
+          "",
+        ].join("\r\n");
+        const [result] = await pool.parseCalendar([text], LOOKBACK_WINDOW);
+        assert.ok(!result.ok);
+        assert.match(
+          result.reason,
+          new RegExp(`its time zones change more than ${PARSER_LIMITS.maxRecurrenceSteps} times`),
+        );
+        assert.equal(pool.replacedWorkers, replaced, "answered by the worker, not stopped");
+      },
+    );
 
     await t.step("the pool still parses after all of them", async () => {
       const [result] = await pool.parseMail([mail("After", "still here")]);
