@@ -156,15 +156,21 @@ async function readBounded(
   maxBytes: number,
 ): Promise<Uint8Array | null> {
   const path = segments.join("/");
+  const changed = () =>
+    new TransientError(
+      `${fn}() could not read "${path}": it changed while it was opened; it is tried again later`,
+    );
   const opened = async (info: Deno.FileInfo) => {
     // Between the check and the open, a folder on the way may have become a
-    // link leading outside: the opened file must be the one the path leads to now.
+    // link leading outside: the opened file must be the one at `real`.
+    if (!info.isFile) throw changed();
+    const at = await openedAt(real, info);
+    if (at === true) return;
+    if (at === false) throw changed();
+    // No /proc to ask: the path is followed again. A second swap timed
+    // between its two looks could still pass; /proc's answer is one look.
     const again = await follow(fn, folder, segments);
-    if (!info.isFile || info.dev !== again.info.dev || info.ino !== again.info.ino) {
-      throw new TransientError(
-        `${fn}() could not read "${path}": it changed while it was opened; it is tried again later`,
-      );
-    }
+    if (info.dev !== again.info.dev || info.ino !== again.info.ino) throw changed();
   };
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
@@ -198,6 +204,34 @@ async function readBounded(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * Whether a file this process has open, known by what `fstat` said of it,
+ * is open at `real`: the system's own name for each open file
+ * (`/proc/self/fd`) is where the file was found, not a path followed again.
+ *
+ * @returns true or false; undefined where there is no `/proc/self/fd`.
+ */
+async function openedAt(real: string, info: Deno.FileInfo): Promise<boolean | undefined> {
+  let fds: Deno.DirEntry[];
+  try {
+    fds = await Array.fromAsync(Deno.readDir("/proc/self/fd"));
+  } catch {
+    return undefined;
+  }
+  for (const { name } of fds) {
+    const fd = `/proc/self/fd/${name}`;
+    try {
+      if (await Deno.readLink(fd) !== real) continue;
+      // Stat of the fd is of the open file itself, whatever its path now leads to.
+      const open = await Deno.stat(fd);
+      if (open.dev === info.dev && open.ino === info.ino) return true;
+    } catch {
+      // Closed since it was listed: not the file being read, which is open.
+    }
+  }
+  return false;
 }
 
 /**
