@@ -606,6 +606,13 @@ export interface ParserLimits {
   maxMimeDepth: number;
   /** Addresses per To or Cc list, and Message-IDs of References, kept per message. */
   maxAddresses: number;
+  /**
+   * Encoded words (`=?utf-8?B?…?=`) one mail file may hold: postal-mime
+   * joins them in time that grows faster than their count (40,000 take it
+   * seconds, 100,000 minutes), and a parse past its deadline runs on.
+   * Real mail holds a few in each header.
+   */
+  maxEncodedWords: number;
   /** Occurrences answered per calendar file; past it the file is answered as unreadable. */
   maxOccurrences: number;
   /**
@@ -655,6 +662,7 @@ export const PARSER_LIMITS: Readonly<ParserLimits> = Object.freeze({
   maxAttachments: 100,
   maxMimeDepth: 64,
   maxAddresses: 200,
+  maxEncodedWords: 10_000,
   maxOccurrences: 1_000,
   maxRecurrenceSteps: 50_000,
   maxEventTextChars: 4_000,

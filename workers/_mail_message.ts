@@ -35,6 +35,7 @@ export async function parseMailMessage(
   bytes: Uint8Array,
   bounds: ParseBounds,
 ): Promise<ParsedMessage> {
+  refuseManyEncodedWords(bytes, bounds.maxEncodedWords);
   const parser = new PostalMime({
     attachmentEncoding: "arraybuffer",
     maxNestingDepth: bounds.maxMimeDepth,
@@ -64,6 +65,24 @@ export async function parseMailMessage(
         : attachment.content.byteLength,
     })),
   };
+}
+
+/**
+ * Refuses a file holding more than `max` encoded words (`=?`), counted in
+ * one pass over its bytes: postal-mime would take minutes on a header of
+ * 100,000 of them, and a parse past its deadline is not interrupted.
+ *
+ * @throws {Error} in words past `max`.
+ */
+function refuseManyEncodedWords(bytes: Uint8Array, max: number): void {
+  let count = 0;
+  let at = bytes.indexOf(0x3d); // "="
+  while (at !== -1 && at + 1 < bytes.length) {
+    if (bytes[at + 1] === 0x3f && ++count > max) { // "?"
+      throw new Error(`it holds more than ${max} encoded words (=?…?=); it is not read`);
+    }
+    at = bytes.indexOf(0x3d, at + 1);
+  }
 }
 
 /**

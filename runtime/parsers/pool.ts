@@ -288,6 +288,7 @@ function boundsOf(limits: ParserLimits): ParseBounds {
     maxAttachments: limits.maxAttachments,
     maxMimeDepth: limits.maxMimeDepth,
     maxAddresses: limits.maxAddresses,
+    maxEncodedWords: limits.maxEncodedWords,
     maxOccurrences: limits.maxOccurrences,
     maxRecurrenceSteps: limits.maxRecurrenceSteps,
     maxEventTextChars: limits.maxEventTextChars,

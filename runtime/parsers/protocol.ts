@@ -34,6 +34,8 @@ export interface ParseBounds {
   maxMimeDepth: number;
   /** Addresses per list and Message-IDs of References kept. */
   maxAddresses: number;
+  /** Encoded words one mail file may hold. */
+  maxEncodedWords: number;
   /** Occurrences answered per calendar file. */
   maxOccurrences: number;
   /** Occurrences one recurring event is stepped through. */

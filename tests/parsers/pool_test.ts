@@ -287,6 +287,22 @@ Deno.test("`ParserPool` answers hostile files in words and is never taken down",
       assert.equal(result.value.text, "body");
     });
 
+    await t.step("a header of 100,000 encoded words is answered in words, at once", async () => {
+      // postal-mime joins encoded words in time that grows faster than their
+      // count: these would take it minutes, running on past the deadline.
+      const replaced = pool.replacedWorkers;
+      const bytes = new TextEncoder().encode(
+        `Subject: ${"=?utf-8?B?QUJD?= ".repeat(100_000)}\r\n\r\nbody`,
+      );
+      const [result] = await pool.parseMail([bytes]);
+      assert.ok(!result.ok);
+      assert.match(
+        result.reason,
+        new RegExp(`holds more than ${PARSER_LIMITS.maxEncodedWords} encoded words`),
+      );
+      assert.equal(pool.replacedWorkers, replaced, "answered by the worker, not stopped");
+    });
+
     await t.step("a calendar whose occurrences would answer gigabytes is refused", async () => {
       const replaced = pool.replacedWorkers;
       const attendees = Array.from(
