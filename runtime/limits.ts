@@ -606,6 +606,13 @@ export interface ParserLimits {
   maxMimeDepth: number;
   /** Addresses per To or Cc list, and Message-IDs of References, kept per message. */
   maxAddresses: number;
+  /**
+   * Encoded words (`=?utf-8?B?…?=`) one mail file may hold: postal-mime
+   * joins them in time that grows faster than their count (40,000 take it
+   * seconds, 100,000 minutes), and a parse past its deadline runs on.
+   * Real mail holds a few in each header.
+   */
+  maxEncodedWords: number;
   /** Occurrences answered per calendar file; past it the file is answered as unreadable. */
   maxOccurrences: number;
   /**
@@ -618,6 +625,19 @@ export interface ParserLimits {
   maxEventTextChars: number;
   /** Attendees listed per event. */
   maxAttendees: number;
+  /**
+   * Characters of any other text field answered (a subject, a Message-ID, a
+   * name or address, a file name, a UID, a time zone): a header of megabytes
+   * is cut here, so one file's answer stays within what a call carries.
+   */
+  maxFieldChars: number;
+  /**
+   * Characters of JSON one calendar file's occurrences may come to: every
+   * occurrence repeats its event's fields, so a file of a few MiB expanded
+   * over a long window could answer gigabytes. Past it the file is answered
+   * as unreadable, before the worker builds the rest.
+   */
+  maxResultChars: number;
   /** Days a calendar window may span. */
   maxWindowDays: number;
   /**
@@ -642,10 +662,13 @@ export const PARSER_LIMITS: Readonly<ParserLimits> = Object.freeze({
   maxAttachments: 100,
   maxMimeDepth: 64,
   maxAddresses: 200,
+  maxEncodedWords: 10_000,
   maxOccurrences: 1_000,
   maxRecurrenceSteps: 50_000,
   maxEventTextChars: 4_000,
   maxAttendees: 200,
+  maxFieldChars: 1_000,
+  maxResultChars: 4 * 1024 * 1024,
   maxWindowDays: 400,
   maxMemoryGrowthBytes: 1024 * 1024 * 1024,
   memoryCheckMs: 25,

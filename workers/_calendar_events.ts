@@ -19,6 +19,51 @@ type IcalEvent = InstanceType<typeof ICAL.Event>;
 type IcalTime = InstanceType<typeof ICAL.Time>;
 
 const DAY_MS = 86_400_000;
+
+/** A change of a time zone, as ical.js keeps it. */
+type ZoneChange = Record<string, unknown>;
+
+/** What ical.js's Timezone does to a VTIMEZONE's STANDARD or DAYLIGHT rule (2.2.1). */
+interface ZoneExpansion {
+  _expandComponent(component: Component, year: number, changes: ZoneChange[]): unknown;
+}
+
+/**
+ * Changes of time zones the file being parsed may still have expanded;
+ * null while no file is.
+ */
+let zoneChangesLeft: { left: number; max: number } | null = null;
+
+/**
+ * ical.js expands a time zone's rule from its DTSTART up to five years past
+ * now, with no bound of its own: a rule that repeats every second since
+ * 1970 would fill memory, and a worker stopped at its deadline goes on
+ * running what it is in (Deno does not interrupt it). Each rule's changes
+ * are gathered apart and counted against the file's allowance as they come.
+ */
+const zones = ICAL.Timezone.prototype as unknown as ZoneExpansion;
+const expandZoneRule = zones._expandComponent;
+zones._expandComponent = function (component, year, changes) {
+  const counted = new CountedChanges();
+  const result = expandZoneRule.call(this, component, year, counted);
+  for (const change of counted) changes.push(change);
+  return result;
+};
+
+/** An array whose every push is counted against {@linkcode zoneChangesLeft}. */
+class CountedChanges extends Array<ZoneChange> {
+  override push(...items: ZoneChange[]): number {
+    if (zoneChangesLeft) {
+      zoneChangesLeft.left -= items.length;
+      if (zoneChangesLeft.left < 0) {
+        throw new Error(
+          `its time zones change more than ${zoneChangesLeft.max} times; it is not expanded`,
+        );
+      }
+    }
+    return super.push(...items);
+  }
+}
 /**
  * How far past the window's end a series is stepped: an occurrence that
  * starts later may have been moved (RECURRENCE-ID) into the window.
@@ -41,12 +86,22 @@ export function calendarEvents(
   window: CalendarWindow,
   bounds: ParseBounds,
 ): ParsedEvent[] {
+  zoneChangesLeft = { left: bounds.maxRecurrenceSteps, max: bounds.maxRecurrenceSteps };
+  try {
+    return eventsOf(text, window, bounds);
+  } finally {
+    zoneChangesLeft = null;
+  }
+}
+
+function eventsOf(text: string, window: CalendarWindow, bounds: ParseBounds): ParsedEvent[] {
   const from = Date.parse(window.from);
   const to = from + window.days * DAY_MS;
   const parsed = ICAL.parse(text) as unknown[];
   // One VCALENDAR parses to one component; several to a list of them.
   const roots = Array.isArray(parsed[0]) ? parsed as unknown[][] : [parsed];
   const out: ParsedEvent[] = [];
+  const collect: Collect = { from, to, bounds, out, chars: 0 };
   for (const root of roots) {
     const calendar = new ICAL.Component(root as unknown[]);
     const vevents = calendar.getAllSubcomponents("vevent");
@@ -64,19 +119,20 @@ export function calendarEvents(
       mastered.add(uid);
       // Exceptions are related by UID: ical.js would relate every one in the calendar.
       const event = new ICAL.Event(master, { exceptions: exceptions.get(uid) ?? [] });
-      expand(event, from, to, bounds, out);
+      expand(event, collect);
     }
     // An exception whose series is not in the file stands alone.
     for (const [uid, list] of exceptions) {
       if (mastered.has(uid)) continue;
       for (const vevent of list) {
         const event = new ICAL.Event(vevent, { exceptions: [] });
-        addOccurrence(event, event.startDate, endOf(event, event.startDate), event.recurrenceId, {
-          from,
-          to,
-          bounds,
-          out,
-        });
+        addOccurrence(
+          event,
+          event.startDate,
+          endOf(event, event.startDate),
+          event.recurrenceId,
+          collect,
+        );
       }
     }
   }
@@ -88,17 +144,13 @@ interface Collect {
   to: number;
   bounds: ParseBounds;
   out: ParsedEvent[];
+  /** Characters of JSON `out` comes to so far. */
+  chars: number;
 }
 
-function expand(
-  event: IcalEvent,
-  from: number,
-  to: number,
-  bounds: ParseBounds,
-  out: ParsedEvent[],
-): void {
+function expand(event: IcalEvent, collect: Collect): void {
   if (!event.startDate) return;
-  const collect = { from, to, bounds, out };
+  const { to, bounds } = collect;
   if (!event.isRecurring()) {
     addOccurrence(event, event.startDate, endOf(event, event.startDate), null, collect);
     return;
@@ -133,8 +185,9 @@ function addOccurrence(
   start: IcalTime,
   end: IcalTime,
   recurrenceId: IcalTime | null,
-  { from, to, bounds, out }: Collect,
+  collect: Collect,
 ): void {
+  const { from, to, bounds, out } = collect;
   const startMs = msOf(start);
   const endMs = Math.max(msOf(end), startMs);
   // An instant event (no length) is in the window when it starts in it.
@@ -151,13 +204,14 @@ function addOccurrence(
   const component = item.component;
   const text = (name: string) =>
     cut(String(component.getFirstPropertyValue(name) ?? ""), bounds.maxEventTextChars);
+  const field = (value: unknown) => cut(String(value ?? ""), bounds.maxFieldChars);
   const zone = start.zone;
   const tzid = !start.isDate && zone && zone !== ICAL.Timezone.utcTimezone &&
       zone !== ICAL.Timezone.localTimezone
     ? zone.tzid
     : component.getFirstProperty("dtstart")?.getParameter("tzid") ?? null;
-  out.push({
-    uid: String(component.getFirstPropertyValue("uid") ?? ""),
+  const occurrence: ParsedEvent = {
+    uid: field(component.getFirstPropertyValue("uid")),
     recurrenceId: recurrenceId ? isoOf(recurrenceId) : null,
     summary: text("summary"),
     description: text("description"),
@@ -165,17 +219,27 @@ function addOccurrence(
     start: isoOf(start),
     end: isoOf(end),
     allDay: start.isDate,
-    timeZone: start.isDate || typeof tzid !== "string" ? null : tzid,
+    timeZone: start.isDate || typeof tzid !== "string" ? null : field(tzid),
     status: statusOf(component.getFirstPropertyValue("status")),
-    organizer: organizerOf(component),
+    organizer: organizerOf(component, field),
     attendees: component.getAllProperties("attendee").slice(0, bounds.maxAttendees).map((
       attendee,
     ) => ({
-      name: String(attendee.getParameter("cn") ?? ""),
-      address: mailAddress(attendee.getFirstValue()),
-      partstat: String(attendee.getParameter("partstat") ?? "NEEDS-ACTION").toUpperCase(),
+      name: field(attendee.getParameter("cn")),
+      address: field(mailAddress(attendee.getFirstValue())),
+      partstat: field(attendee.getParameter("partstat") ?? "NEEDS-ACTION").toUpperCase(),
     })),
-  });
+  };
+  // Every occurrence repeats its event's fields: counted as they are added,
+  // so a heavy event over a long window is refused before it is built whole.
+  collect.chars += JSON.stringify(occurrence).length + 1;
+  if (collect.chars > bounds.maxResultChars) {
+    throw new Error(
+      `its occurrences in the window come to more than ${bounds.maxResultChars} characters; ` +
+        `ask for a shorter window`,
+    );
+  }
+  out.push(occurrence);
 }
 
 /** Milliseconds since the epoch; floating and date values read as UTC wall clock. */
@@ -205,12 +269,12 @@ function statusOf(value: unknown): ParsedEvent["status"] {
   return "confirmed";
 }
 
-function organizerOf(component: Component): Address | null {
+function organizerOf(component: Component, field: (value: unknown) => string): Address | null {
   const organizer = component.getFirstProperty("organizer");
   if (!organizer) return null;
   return {
-    name: String(organizer.getParameter("cn") ?? ""),
-    address: mailAddress(organizer.getFirstValue()),
+    name: field(organizer.getParameter("cn")),
+    address: field(mailAddress(organizer.getFirstValue())),
   };
 }
 

@@ -35,6 +35,7 @@ export async function parseMailMessage(
   bytes: Uint8Array,
   bounds: ParseBounds,
 ): Promise<ParsedMessage> {
+  refuseManyEncodedWords(bytes, bounds.maxEncodedWords);
   const parser = new PostalMime({
     attachmentEncoding: "arraybuffer",
     maxNestingDepth: bounds.maxMimeDepth,
@@ -42,26 +43,46 @@ export async function parseMailMessage(
   const email: Email = await parser.parse(bytes);
   const full = bodyText(email, (parser as unknown as { textMap?: TextMap }).textMap, bounds);
   const textCut = full.length > bounds.maxTextChars;
+  // Headers are as long as the file makes them: each is cut, so the answer stays small.
+  const field = (text: string) => cut(text, bounds.maxFieldChars);
   return {
-    messageId: email.messageId?.trim() || null,
-    inReplyTo: email.inReplyTo?.trim() || null,
-    references: (email.references ?? "").match(/<[^<>\s]*>/g)?.slice(0, bounds.maxAddresses) ??
-      [],
-    subject: email.subject ?? "",
-    from: email.from ? flatten([email.from], 1)[0] ?? null : null,
-    to: flatten(email.to ?? [], bounds.maxAddresses),
-    cc: flatten(email.cc ?? [], bounds.maxAddresses),
+    messageId: field(email.messageId?.trim() ?? "") || null,
+    inReplyTo: field(email.inReplyTo?.trim() ?? "") || null,
+    references: (email.references ?? "").match(/<[^<>\s]*>/g)?.slice(0, bounds.maxAddresses)
+      .map(field) ?? [],
+    subject: field(email.subject ?? ""),
+    from: email.from ? flatten([email.from], 1, field)[0] ?? null : null,
+    to: flatten(email.to ?? [], bounds.maxAddresses, field),
+    cc: flatten(email.cc ?? [], bounds.maxAddresses, field),
     date: isoDate(email.date),
     text: textCut ? cut(full, bounds.maxTextChars) : full,
     textCut,
     attachments: email.attachments.slice(0, bounds.maxAttachments).map((attachment) => ({
-      filename: attachment.filename ?? null,
-      mimeType: attachment.mimeType,
+      filename: attachment.filename == null ? null : field(attachment.filename),
+      mimeType: field(attachment.mimeType),
       size: typeof attachment.content === "string"
         ? attachment.content.length
         : attachment.content.byteLength,
     })),
   };
+}
+
+/**
+ * Refuses a file holding more than `max` encoded words (`=?`), counted in
+ * one pass over its bytes: postal-mime would take minutes on a header of
+ * 100,000 of them, and a parse past its deadline is not interrupted.
+ *
+ * @throws {Error} in words past `max`.
+ */
+function refuseManyEncodedWords(bytes: Uint8Array, max: number): void {
+  let count = 0;
+  let at = bytes.indexOf(0x3d); // "="
+  while (at !== -1 && at + 1 < bytes.length) {
+    if (bytes[at + 1] === 0x3f && ++count > max) { // "?"
+      throw new Error(`it holds more than ${max} encoded words (=?…?=); it is not read`);
+    }
+    at = bytes.indexOf(0x3d, at + 1);
+  }
 }
 
 /**
@@ -97,21 +118,22 @@ function bodyText(email: Email, textMap: TextMap | undefined, bounds: ParseBound
 
 /** `text` cut to `max` characters, never inside a surrogate pair. */
 function cut(text: string, max: number): string {
+  if (text.length <= max) return text;
   let end = max;
   const last = text.charCodeAt(end - 1);
   if (last >= 0xd800 && last <= 0xdbff) end--;
   return text.slice(0, end);
 }
 
-/** Groups unwrapped into their members, at most `max` addresses. */
-function flatten(list: MimeAddress[], max: number): Address[] {
+/** Groups unwrapped into their members, at most `max` addresses, each field cut by `field`. */
+function flatten(list: MimeAddress[], max: number, field: (text: string) => string): Address[] {
   const out: Address[] = [];
   for (const entry of list) {
     const members = entry.group ? entry.group : [entry];
     for (const member of members) {
       if (out.length >= max) return out;
       if (member.address === undefined) continue;
-      out.push({ name: member.name ?? "", address: member.address });
+      out.push({ name: field(member.name ?? ""), address: field(member.address) });
     }
   }
   return out;

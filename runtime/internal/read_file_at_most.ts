@@ -5,18 +5,32 @@
  * @module
  */
 
+/** Options for {@linkcode readFileAtMost}. */
+export interface ReadFileAtMostOptions {
+  /**
+   * Told what the opened file is before a byte of it is read, and may throw
+   * to refuse it: a path checked before it was opened may lead elsewhere by
+   * the time it is (a folder on the way swapped for a link), and the opened
+   * file is the one that is read.
+   */
+  opened?: (info: Deno.FileInfo) => Promise<void>;
+}
+
 /**
  * Reads a regular file's bytes, at most `maxBytes` of them.
  *
  * @param path The file.
  * @param maxBytes The most it may hold.
+ * @param options A check of the opened file.
  * @returns Its bytes, or null when it holds more than `maxBytes`.
  */
 export async function readFileAtMost(
   path: string | URL,
   maxBytes: number,
+  options: ReadFileAtMostOptions = {},
 ): Promise<Uint8Array<ArrayBuffer> | null> {
   using file = await Deno.open(path, { read: true });
+  if (options.opened) await options.opened(await file.stat());
   const chunks: Uint8Array[] = [];
   const chunk = new Uint8Array(64 * 1024);
   let total = 0;

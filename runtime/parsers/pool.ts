@@ -3,7 +3,10 @@
  * formats (MIME mail, iCalendar) for applets, so no parser ever holds
  * authority. One file is one job, with its own deadline and byte limit: a
  * worker that hangs or fails on a file is terminated and replaced, and that
- * file alone is answered as unreadable, in words.
+ * file alone is answered as unreadable, in words. Deno does not interrupt
+ * the JavaScript a terminated worker is running (it runs on until it
+ * returns, its answer ignored), so the worker's own step and size limits
+ * are what bound a file's cost; the deadline bounds how long a call waits.
  *
  * @module
  */
@@ -287,10 +290,13 @@ function boundsOf(limits: ParserLimits): ParseBounds {
     maxAttachments: limits.maxAttachments,
     maxMimeDepth: limits.maxMimeDepth,
     maxAddresses: limits.maxAddresses,
+    maxEncodedWords: limits.maxEncodedWords,
     maxOccurrences: limits.maxOccurrences,
     maxRecurrenceSteps: limits.maxRecurrenceSteps,
     maxEventTextChars: limits.maxEventTextChars,
     maxAttendees: limits.maxAttendees,
+    maxFieldChars: limits.maxFieldChars,
+    maxResultChars: limits.maxResultChars,
   };
 }
 

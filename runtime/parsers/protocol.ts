@@ -34,6 +34,8 @@ export interface ParseBounds {
   maxMimeDepth: number;
   /** Addresses per list and Message-IDs of References kept. */
   maxAddresses: number;
+  /** Encoded words one mail file may hold. */
+  maxEncodedWords: number;
   /** Occurrences answered per calendar file. */
   maxOccurrences: number;
   /** Occurrences one recurring event is stepped through. */
@@ -42,6 +44,10 @@ export interface ParseBounds {
   maxEventTextChars: number;
   /** Attendees listed per event. */
   maxAttendees: number;
+  /** Characters of any other text field. */
+  maxFieldChars: number;
+  /** Characters of JSON one calendar file's occurrences may come to. */
+  maxResultChars: number;
 }
 
 /** Pool → worker: parse one mail file. */

@@ -289,6 +289,103 @@ Deno.test("`ParserPool` answers hostile files in words and is never taken down",
       );
     });
 
+    await t.step("a header of 1.5 MB is cut, not answered whole", async () => {
+      const subject = "S".repeat(1_500_000);
+      const name = "N".repeat(100_000);
+      const bytes = new TextEncoder().encode(
+        `Subject: ${subject}\r\nMessage-ID: <${"i".repeat(100_000)}@x>\r\n` +
+          `From: "${name}" <ada@example.org>\r\n\r\nbody`,
+      );
+      const [result] = await pool.parseMail([bytes]);
+      assert.ok(result.ok, !result.ok ? result.reason : "");
+      assert.equal(result.value.subject, "S".repeat(PARSER_LIMITS.maxFieldChars));
+      assert.equal(result.value.messageId?.length, PARSER_LIMITS.maxFieldChars);
+      assert.equal(result.value.from?.name.length, PARSER_LIMITS.maxFieldChars);
+      assert.equal(result.value.text, "body");
+    });
+
+    await t.step("a header of 100,000 encoded words is answered in words, at once", async () => {
+      // postal-mime joins encoded words in time that grows faster than their
+      // count: these would take it minutes, running on past the deadline.
+      const replaced = pool.replacedWorkers;
+      const bytes = new TextEncoder().encode(
+        `Subject: ${"=?utf-8?B?QUJD?= ".repeat(100_000)}\r\n\r\nbody`,
+      );
+      const [result] = await pool.parseMail([bytes]);
+      assert.ok(!result.ok);
+      assert.match(
+        result.reason,
+        new RegExp(`holds more than ${PARSER_LIMITS.maxEncodedWords} encoded words`),
+      );
+      assert.equal(pool.replacedWorkers, replaced, "answered by the worker, not stopped");
+    });
+
+    await t.step("a calendar whose occurrences would answer gigabytes is refused", async () => {
+      const replaced = pool.replacedWorkers;
+      const attendees = Array.from(
+        { length: 200 },
+        (_, i) => `ATTENDEE;CN=${"a".repeat(20_000)}${i}:mailto:a${i}@example.org`,
+      );
+      const text = [
+        "BEGIN:VCALENDAR",
+        "VERSION:2.0",
+        "BEGIN:VEVENT",
+        "UID:heavy@example.org",
+        "DTSTART:20270101T090000Z",
+        "DTEND:20270101T100000Z",
+        "RRULE:FREQ=DAILY",
+        ...attendees,
+        "END:VEVENT",
+        "END:VCALENDAR",
+        "",
+      ].join("\r\n");
+      const [result] = await pool.parseCalendar([text], {
+        from: "2027-01-01T00:00:00Z",
+        days: 400,
+      });
+      assert.ok(!result.ok);
+      assert.match(
+        result.reason,
+        new RegExp(`come to more than ${PARSER_LIMITS.maxResultChars} characters`),
+      );
+      assert.equal(pool.replacedWorkers, replaced, "answered by the worker, not stopped");
+    });
+
+    await t.step(
+      "a time zone that changes every second since 1970 is answered in words",
+      async () => {
+        // Stopping a worker at its deadline does not stop a loop it is in: it
+        // would go on growing until the process runs out of memory.
+        const replaced = pool.replacedWorkers;
+        const text = [
+          "BEGIN:VCALENDAR",
+          "VERSION:2.0",
+          "BEGIN:VTIMEZONE",
+          "TZID:Spin",
+          "BEGIN:DAYLIGHT",
+          "DTSTART:19700329T020000",
+          "TZOFFSETFROM:+0100",
+          "TZOFFSETTO:+0200",
+          "RRULE:FREQ=SECONDLY",
+          "END:DAYLIGHT",
+          "END:VTIMEZONE",
+          "BEGIN:VEVENT",
+          "UID:spin-zone@example.org",
+          "DTSTART;TZID=Spin:20270105T100000",
+          "END:VEVENT",
+          "END:VCALENDAR",
+          "",
+        ].join("\r\n");
+        const [result] = await pool.parseCalendar([text], LOOKBACK_WINDOW);
+        assert.ok(!result.ok);
+        assert.match(
+          result.reason,
+          new RegExp(`its time zones change more than ${PARSER_LIMITS.maxRecurrenceSteps} times`),
+        );
+        assert.equal(pool.replacedWorkers, replaced, "answered by the worker, not stopped");
+      },
+    );
+
     await t.step("the pool still parses after all of them", async () => {
       const [result] = await pool.parseMail([mail("After", "still here")]);
       assert.ok(result.ok);

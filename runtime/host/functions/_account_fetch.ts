@@ -66,13 +66,39 @@ export async function accountFetch(
         `use net.fetch (with a net: permission) for other hosts`,
     );
   }
+  // A user name in the URL is sent as a second Authorization beside the host's.
+  if (url.username !== "" || url.password !== "") {
+    throw new InvalidInputError(
+      `account.fetch(): the URL carries a user name or password; the host adds the account's ` +
+        `credential itself: give the path alone, such as "${url.pathname}"`,
+    );
+  }
   const method = (req.method ?? "GET").toUpperCase();
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers ?? {})) {
     // The credential is the host's to add; a handler's own is never sent beside it.
     if (name.toLowerCase() !== "authorization") headers[name] = String(value);
   }
-  headers["authorization"] = `Bearer ${account.credential}`;
+  // Checked here, not by the HTTP client: its refusal would read as no answer
+  // (a retry, or a POST parked as unknown) though nothing was sent.
+  try {
+    new Headers(headers);
+  } catch (error) {
+    throw new InvalidInputError(
+      `account.fetch(): the request's headers cannot be sent: ${(error as Error).message}`,
+    );
+  }
+  try {
+    headers["authorization"] = new Headers({
+      authorization: `Bearer ${account.credential}`,
+    }).get("authorization")!;
+  } catch {
+    // The client's refusal would quote the header, credential and all.
+    throw new SignInError(
+      `the account's credential cannot be sent in a header (it holds a line break or another ` +
+        `character a header cannot carry): connect the account again with the credential alone`,
+    );
+  }
   let response: NetResponse;
   try {
     response = await netFetch({ ...req, url: url.href, method, headers }, {

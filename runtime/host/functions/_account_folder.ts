@@ -143,13 +143,35 @@ async function follow(fn: string, folder: string, segments: string[]): Promise<F
   }
 }
 
-/** Reads a file's bytes within `maxBytes` and the read time limit; null when larger. */
+/**
+ * Reads a file's bytes within `maxBytes` and the read time limit; null when
+ * larger. The file opened is the one found: its path is followed again once
+ * it is open, and a file other than the one it leads to is not read.
+ */
 async function readBounded(
   fn: string,
-  path: string,
+  folder: string,
+  segments: string[],
   real: string,
   maxBytes: number,
 ): Promise<Uint8Array | null> {
+  const path = segments.join("/");
+  const changed = () =>
+    new TransientError(
+      `${fn}() could not read "${path}": it changed while it was opened; it is tried again later`,
+    );
+  const opened = async (info: Deno.FileInfo) => {
+    // Between the check and the open, a folder on the way may have become a
+    // link leading outside: the opened file must be the one at `real`.
+    if (!info.isFile) throw changed();
+    const at = await openedAt(real, info);
+    if (at === true) return;
+    if (at === false) throw changed();
+    // No /proc to ask: the path is followed again. A second swap timed
+    // between its two looks could still pass; /proc's answer is one look.
+    const again = await follow(fn, folder, segments);
+    if (info.dev !== again.info.dev || info.ino !== again.info.ino) throw changed();
+  };
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(
@@ -164,9 +186,14 @@ async function readBounded(
     );
   });
   try {
-    return await Promise.race([readFileAtMost(real, maxBytes), late]);
+    return await Promise.race([readFileAtMost(real, maxBytes, { opened }), late]);
   } catch (error) {
-    if (error instanceof TransientError || error instanceof Deno.errors.NotFound) throw error;
+    if (
+      error instanceof TransientError || error instanceof AccountAccessError ||
+      error instanceof Deno.errors.NotFound
+    ) {
+      throw error;
+    }
     if (error instanceof Deno.errors.PermissionDenied) {
       throw new AccountAccessError(
         `${fn}() cannot read "${path}" of the account folder: Sync may not read it; ` +
@@ -177,6 +204,34 @@ async function readBounded(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * Whether a file this process has open, known by what `fstat` said of it,
+ * is open at `real`: the system's own name for each open file
+ * (`/proc/self/fd`) is where the file was found, not a path followed again.
+ *
+ * @returns true or false; undefined where there is no `/proc/self/fd`.
+ */
+async function openedAt(real: string, info: Deno.FileInfo): Promise<boolean | undefined> {
+  let fds: Deno.DirEntry[];
+  try {
+    fds = await Array.fromAsync(Deno.readDir("/proc/self/fd"));
+  } catch {
+    return undefined;
+  }
+  for (const { name } of fds) {
+    const fd = `/proc/self/fd/${name}`;
+    try {
+      if (await Deno.readLink(fd) !== real) continue;
+      // Stat of the fd is of the open file itself, whatever its path now leads to.
+      const open = await Deno.stat(fd);
+      if (open.dev === info.dev && open.ino === info.ino) return true;
+    } catch {
+      // Closed since it was listed: not the file being read, which is open.
+    }
+  }
+  return false;
 }
 
 /**
@@ -201,7 +256,7 @@ export async function readAccountText(folder: string, path: unknown): Promise<st
     }
     const max = ACCOUNT_LIMITS.maxReadBytes;
     if (info.size > max) throw readTooLarge(name, info.size, max);
-    const bytes = await readBounded(fn, name, real, max);
+    const bytes = await readBounded(fn, folder, segments, real, max);
     if (bytes === null) throw readTooLarge(name, max + 1, max);
     return new TextDecoder().decode(bytes);
   } catch (error) {
@@ -271,7 +326,7 @@ export async function readForParse(
           `${maxBytes.toLocaleString("en-US")}`,
       };
     }
-    const bytes = await readBounded(fn, path, real, maxBytes);
+    const bytes = await readBounded(fn, folder, segments, real, maxBytes);
     if (bytes === null) {
       return { ...base, reason: `it grew past ${maxBytes} bytes while it was read` };
     }
@@ -296,7 +351,8 @@ export interface ListOptions {
 /**
  * `account.list`: a page of the folder's entries in path order (segment by
  * segment), links followed where they stay inside; other kinds (FIFOs,
- * sockets, devices) and links leading out are passed over.
+ * sockets, devices), links leading out and paths longer than `maxPathChars`
+ * are passed over.
  *
  * @throws {AccountAccessError} when the folder is gone, or `under` leads outside it.
  * @throws {NotFoundError} when `under` is not there.
@@ -376,6 +432,8 @@ class Walk {
       const holdsCursor = order < 0 && isPrefix(path, this.#cursor!);
       // Before the cursor and not on the way to it: listed on an earlier page, with all below it.
       if (order < 0 && !holdsCursor) continue;
+      // A path no account function takes could be neither read nor listed on from.
+      if (path.join("/").length > ACCOUNT_LIMITS.maxPathChars) continue;
       const entry = await this.#entry(real, name, path);
       if (entry === null) continue;
       if (order > 0) out.push(entry.listed);

@@ -7,7 +7,13 @@
  *
  * @module
  */
-import { InvalidInputError, PermissionDeniedError, SyncError } from "../../errors.ts";
+import {
+  InvalidInputError,
+  PayloadTooLargeError,
+  PermissionDeniedError,
+  SyncError,
+  TransientError,
+} from "../../errors.ts";
 import type { NetResponse, Parsed } from "../../extension_api/service.ts";
 import { ACCOUNT_LIMITS, type HandlerLimits, PARSER_LIMITS } from "../../limits.ts";
 import type { ParseResult, ParserPool } from "../../parsers/mod.ts";
@@ -88,6 +94,7 @@ export const account: {
       const lanes = context.parsers?.size ?? 1;
       return await parseEach(fn, folder, paths, PARSER_LIMITS.maxMailBytes, lanes, {
         parse: async (bytes) => (await parsersOf(fn, context).parseMail([bytes]))[0],
+        signal: context.signal,
       });
     },
   },
@@ -114,6 +121,7 @@ export const account: {
       const decoder = new TextDecoder();
       return await parseEach(fn, folder, paths, PARSER_LIMITS.maxCalendarBytes, parsers.size, {
         parse: async (bytes) => (await parsers.parseCalendar([decoder.decode(bytes)], window))[0],
+        signal: context.signal,
       });
     },
   },
@@ -184,9 +192,12 @@ function parsersOf(fn: string, context: HostFunctionContext): ParserPool {
  * Reads and parses the files of a parse call, in order of the answer, as
  * many at a time as the pool has workers: a file is read only once a worker
  * is about to take it, so the call holds a few files' bytes at once, not 32.
+ * No file is taken once the handler call has ended, or once the answer is
+ * past what a call carries back.
  *
  * @throws {AccountAccessError} when the folder is gone or a path leads outside it.
- * @throws {TransientError} when a file is busy or slow.
+ * @throws {TransientError} when a file is busy or slow, or the call ended.
+ * @throws {PayloadTooLargeError} when the answers come to more than `maxParseAnswerChars`.
  */
 async function parseEach<T>(
   fn: string,
@@ -194,18 +205,33 @@ async function parseEach<T>(
   paths: unknown,
   maxBytes: number,
   lanes: number,
-  { parse }: { parse: (bytes: Uint8Array) => Promise<ParseResult<T>> },
+  { parse, signal }: {
+    parse: (bytes: Uint8Array) => Promise<ParseResult<T>>;
+    signal?: AbortSignal;
+  },
 ): Promise<Parsed<T>[]> {
   const checked = parsePaths(fn, paths);
   await checkAccountFolder(fn, folder);
   const out: Parsed<T>[] = new Array(checked.length);
+  const max = ACCOUNT_LIMITS.maxParseAnswerChars;
+  let chars = 0;
   let next = 0;
   let failed = false;
   const lane = async () => {
     while (!failed && next < checked.length) {
       const at = next++;
       try {
+        if (signal?.aborted) {
+          throw new TransientError(`${fn}() stopped: the handler call it was made for ended`);
+        }
         out[at] = await answer(await readForParse(fn, folder, checked[at], maxBytes), parse);
+        chars += JSON.stringify(out[at]).length + 1;
+        if (chars > max) {
+          throw new PayloadTooLargeError(
+            `${fn}() answers more than ${max} characters for these ${checked.length} paths; ` +
+              `ask for fewer paths a call`,
+          );
+        }
       } catch (error) {
         failed = true;
         throw error;

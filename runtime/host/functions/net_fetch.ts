@@ -69,7 +69,7 @@ const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]);
  * @throws {PermissionDeniedError} when the URL's host is not declared, or
  *   resolves to an address the package does not declare, or is (or resolves
  *   to) an unspecified address, which no declaration allows.
- * @throws {InvalidInputError} for a malformed request.
+ * @throws {InvalidInputError} for a malformed request, headers that cannot be sent among them.
  * @throws {NetworkError} when the name does not resolve or the host does not answer.
  * @throws {PayloadTooLargeError} when the response's body or headers pass their cap.
  */
@@ -98,6 +98,15 @@ export async function netFetch(request: unknown, options: NetFetchOptions): Prom
   const method = (req.method ?? "GET").toUpperCase();
   if (!METHODS.has(method)) {
     throw new InvalidInputError(`net.fetch(): method ${method} is not supported`);
+  }
+  // Checked here, not by the HTTP client: its refusal would read as a host
+  // that could not be reached, though nothing was sent.
+  try {
+    new Headers(req.headers);
+  } catch (error) {
+    throw new InvalidInputError(
+      `net.fetch(): the request's headers cannot be sent: ${(error as Error).message}`,
+    );
   }
   const signal = options.signal
     ? AbortSignal.any([AbortSignal.timeout(options.timeoutMs), options.signal])

@@ -412,6 +412,51 @@ Deno.test("`account.fetch()` reaches the account's origin only, adding the crede
       assert.equal(seen.length, before);
     });
 
+    await t.step("a URL with a user name or password is refused; nothing is sent", async () => {
+      const before = seen.length;
+      await rejectsWith(
+        call(account.fetch, `http://ada:pw@127.0.0.1:${server.addr.port}/x`, context),
+        InvalidInputError,
+        /carries a user name or password; the host adds the account's credential itself/,
+      );
+      assert.equal(seen.length, before);
+    });
+
+    await t.step("a malformed header is the handler's error, even for a POST", async () => {
+      const before = seen.length;
+      for (const method of ["GET", "POST"]) {
+        await rejectsWith(
+          call(
+            account.fetch,
+            { url: "/x", method, headers: { "x-note": "a\r\nX-Evil: 1" } },
+            context,
+          ),
+          InvalidInputError,
+          /account\.fetch\(\): the request's headers cannot be sent: Invalid header value/,
+        );
+      }
+      assert.equal(seen.length, before);
+    });
+
+    await t.step(
+      "a credential no header can carry is a SignInError that never shows it",
+      async () => {
+        const broken = withAccount(setup.context, {
+          id: "a",
+          epoch: 1,
+          kind: "remote",
+          origin,
+          credential: "s3cret-token\r\nX-Evil: 1",
+        });
+        const error = await rejectsWith(
+          call(account.fetch, "/x", broken),
+          SignInError,
+          /the account's credential cannot be sent in a header/,
+        );
+        assert.ok(!error.message.includes("s3cret-token"), error.message);
+      },
+    );
+
     await t.step("401 and 403 are SignInError", async () => {
       await rejectsWith(call(account.fetch, "/denied", context), SignInError, /sign in again/);
       await rejectsWith(call(account.fetch, "/forbidden", context), SignInError, /\(403\)/);
@@ -443,5 +488,164 @@ Deno.test("`account.fetch()` reaches the account's origin only, adding the crede
   } finally {
     await server.shutdown();
     await setup.close();
+  }
+});
+
+Deno.test("`account.read()` never reads through a folder swapped for a link after its check", async () => {
+  const setup = await functionContext();
+  const root = await Deno.makeTempDir({ prefix: "sync-test-" });
+  const folder = join(root, "account");
+  let swapper: Deno.ChildProcess | undefined;
+  try {
+    await Deno.mkdir(join(folder, "d"), { recursive: true });
+    await Deno.mkdir(join(folder, "hold"));
+    await Deno.writeTextFile(join(folder, "d", "f"), "inside");
+    await Deno.mkdir(join(root, "out"));
+    await Deno.writeTextFile(join(root, "out", "f"), "outside");
+    // `d` is a folder when checked and, now and then, a link leading outside when opened.
+    swapper = new Deno.Command("bash", {
+      args: [
+        "-c",
+        "while true; do mv -T d hold/d; ln -s ../out d; mv -T hold/d d.x; rm d; mv -T d.x d; done",
+      ],
+      cwd: folder,
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    const context = withAccount(setup.context, { id: "a", epoch: 1, kind: "folder", folder });
+    const read: Record<string, number> = {};
+    const lane = async () => {
+      for (let i = 0; i < 5_000; i++) {
+        try {
+          const text = await call(account.read, "d/f", context) as string;
+          read[text] = (read[text] ?? 0) + 1;
+        } catch {
+          // Refused or not there this time: the swap was seen.
+        }
+      }
+    };
+    await Promise.all([lane(), lane(), lane(), lane()]);
+    assert.equal(read.outside, undefined, JSON.stringify(read));
+    assert.ok(read.inside > 0, JSON.stringify(read));
+  } finally {
+    swapper?.kill();
+    await swapper?.status;
+    await setup.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+/** A calendar whose one event repeats every second since 1970: its parse runs until stopped. */
+const SPINNING = [
+  "BEGIN:VCALENDAR",
+  "VERSION:2.0",
+  "BEGIN:VEVENT",
+  "UID:spin@example.org",
+  "DTSTART:19700101T000000Z",
+  "DTEND:19700101T000001Z",
+  "RRULE:FREQ=SECONDLY",
+  "END:VEVENT",
+  "END:VCALENDAR",
+  "",
+].join("\r\n");
+
+Deno.test("`account.parseCalendar()` parses no further once its handler call has ended", async () => {
+  const setup = await functionContext();
+  const folder = await Deno.makeTempDir({ prefix: "sync-test-" });
+  // Each file runs to the parse deadline, which replaces its worker: a count of files parsed.
+  const parsers = new ParserPool({ limits: { jobTimeoutMs: 500, maxRecurrenceSteps: 1e12 } });
+  try {
+    const paths = Array.from({ length: 8 }, (_, i) => `spin${i}.ics`);
+    for (const path of paths) await Deno.writeTextFile(join(folder, path), SPINNING);
+    const ended = new AbortController();
+    const context = withAccount(
+      setup.context,
+      { id: "a", epoch: 1, kind: "folder", folder },
+      { parsers, signal: ended.signal },
+    );
+    const running = call(
+      account.parseCalendar,
+      [paths, { from: ICS_WINDOW.start, days: 1 }],
+      context,
+    );
+    ended.abort();
+    await rejectsWith(running, TransientError, /the handler call it was made for ended/);
+    assert.ok(
+      parsers.replacedWorkers <= parsers.size,
+      `${parsers.replacedWorkers} files parsed after the call ended`,
+    );
+  } finally {
+    parsers.close();
+    await setup.close();
+    await Deno.remove(folder, { recursive: true });
+  }
+});
+
+Deno.test("`account.parseCalendar()` stops once its answer is past what a call carries", async () => {
+  const setup = await functionContext();
+  const folder = await Deno.makeTempDir({ prefix: "sync-test-" });
+  const parsers = new ParserPool();
+  try {
+    // A daily event with a long description: about 1.7 million characters of occurrences a file.
+    const heavy = [
+      "BEGIN:VCALENDAR",
+      "VERSION:2.0",
+      "BEGIN:VEVENT",
+      "UID:heavy@example.org",
+      "DTSTART:20270101T090000Z",
+      "DTEND:20270101T100000Z",
+      "RRULE:FREQ=DAILY",
+      `DESCRIPTION:${"d".repeat(4_000)}`,
+      "END:VEVENT",
+      "END:VCALENDAR",
+      "",
+    ].join("\r\n");
+    const paths = Array.from({ length: 32 }, (_, i) => `heavy${i}.ics`);
+    for (const path of paths) await Deno.writeTextFile(join(folder, path), heavy);
+    const context = withAccount(
+      setup.context,
+      { id: "a", epoch: 1, kind: "folder", folder },
+      { parsers },
+    );
+    await rejectsWith(
+      call(account.parseCalendar, [paths, { from: "2027-01-01T00:00:00Z", days: 400 }], context),
+      PayloadTooLargeError,
+      new RegExp(
+        `account\\.parseCalendar\\(\\) answers more than ${ACCOUNT_LIMITS.maxParseAnswerChars} ` +
+          `characters for these 32 paths; ask for fewer paths a call`,
+      ),
+    );
+  } finally {
+    parsers.close();
+    await setup.close();
+    await Deno.remove(folder, { recursive: true });
+  }
+});
+
+Deno.test("`account.list()` passes over entries whose path is longer than a path may be", async () => {
+  const setup = await functionContext();
+  const folder = await Deno.makeTempDir({ prefix: "sync-test-" });
+  try {
+    // Six folders of 200-character names: the deepest paths are past 1,024 characters.
+    let dir = folder;
+    for (let level = 0; level < 6; level++) {
+      dir = join(dir, String(level).repeat(200));
+      await Deno.mkdir(dir);
+      await Deno.writeTextFile(join(dir, "m"), "x");
+    }
+    const context = withAccount(setup.context, { id: "a", epoch: 1, kind: "folder", folder });
+    const listing = await call(account.list, { recursive: true }, context) as AccountListing;
+    const paths = listing.entries.map((e) => e.path);
+    assert.ok(paths.length > 0);
+    for (const path of paths) {
+      assert.ok(path.length <= ACCOUNT_LIMITS.maxPathChars, `${path.length} characters listed`);
+    }
+    // What is listed can be named back: as a path to read, as a cursor to list on from.
+    const deepest = listing.entries.filter((e) => e.kind === "file").at(-1)!;
+    assert.equal(await call(account.read, deepest.path, context), "x");
+    await call(account.list, { recursive: true, cursor: paths.at(-1) }, context);
+  } finally {
+    await setup.close();
+    await Deno.remove(folder, { recursive: true });
   }
 });

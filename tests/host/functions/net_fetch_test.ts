@@ -192,6 +192,16 @@ Deno.test("`netFetch()` performs a handler's request: declared hosts only, withi
       );
     });
 
+    await t.step("a header that cannot be sent is refused, and nothing is sent", async () => {
+      const before = seen.length;
+      await rejectsWith(
+        netFetch({ url: `${base}/echo`, headers: { "x-token": "a\r\nX-Evil: 1" } }, options),
+        InvalidInputError,
+        /net\.fetch\(\): the request's headers cannot be sent: Invalid header value/,
+      );
+      assert.equal(seen.length, before);
+    });
+
     await t.step("the host is checked before the method", async () => {
       await rejectsWith(
         netFetch({ url: "http://example.com/", method: "TRACE" }, options),
