@@ -12,9 +12,9 @@ import {
   type DeviceView,
   TaskRunner,
 } from "../../applets/mod.ts";
-import { InvalidInputError } from "../../errors.ts";
+import { ConflictError, InvalidInputError, NotFoundError } from "../../errors.ts";
 import { commandLine } from "../../packages/mod.ts";
-import { resolveProjectDir } from "../../projects/mod.ts";
+import { readDeclaredIds, resolveProjectDir } from "../../projects/mod.ts";
 import type { CommandContext } from "../command.ts";
 import { withHost } from "../with_host.ts";
 import type { DevicesRequest } from "./devices_request.ts";
@@ -39,6 +39,7 @@ export async function runDevices(
     const runner = served ?? new TaskRunner(host, { log: (line) => context.io.err(line) });
     const { io } = context;
     const id = request.id!;
+    if (request.action !== "list") await refuseWhatCannotBe(request.action, project, id, runner);
     switch (request.action) {
       case "list": {
         const devices = await runner.list(project);
@@ -179,4 +180,31 @@ function nextRead(device: DeviceView, started: boolean, project: string): string
       `sync devices run ${device.id} ${where}`;
   }
   return `Read it with sync devices run ${device.id} ${where}`;
+}
+
+/**
+ * Refuses, in a person's words, what the runner's own refusal would say less
+ * plainly: a package not installed in the project (not "declares no device"),
+ * and pausing, resetting or running a website, which reads nothing.
+ */
+async function refuseWhatCannotBe(
+  action: DevicesRequest["action"],
+  project: string,
+  id: string,
+  runner: TaskRunner,
+): Promise<void> {
+  if (!(await readDeclaredIds(project)).includes(id)) {
+    throw new NotFoundError(
+      `${id} is not installed in ${project}; sync list --project ${
+        commandLine(project, [])
+      } shows what is`,
+    );
+  }
+  if (action !== "pause" && action !== "reset" && action !== "run") return;
+  const device = await runner.view(project, id);
+  if (!device.modes.every((mode) => mode === "website")) return;
+  throw new ConflictError(
+    `Cannot ${action} ${id}: ${device.name} is a website and reads nothing; ` +
+      `open ${device.url ?? "its link"} instead`,
+  );
 }

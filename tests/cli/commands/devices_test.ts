@@ -155,6 +155,45 @@ Deno.test("`sync devices` says what comes next for a folder, without a serve's r
   }
 });
 
+Deno.test("`sync devices` refuses a website's pause, reset and run, and a package not installed", async (t) => {
+  const applet = await appletEnv({ service: SERVICE, modes: ["website"] });
+  const { env } = applet;
+  const out: string[] = [];
+  const err: string[] = [];
+  const sync = (args: string[]) => {
+    out.length = 0;
+    err.length = 0;
+    return runCli(["devices", ...args, "--project", env.project], {
+      io: { out: (line) => out.push(line), err: (line) => err.push(line) },
+      cwd: env.project,
+      served: env.host,
+    });
+  };
+  try {
+    for (const action of ["pause", "reset", "run"]) {
+      await t.step(`${action}: a website reads nothing; open its link`, async () => {
+        assert.equal(await sync([action, "mail"]), 1);
+        assert.deepEqual(err, [
+          `sync devices: Cannot ${action} mail: Mail is a website and reads nothing; ` +
+          `open https://mail.example instead`,
+        ]);
+      });
+    }
+    await t.step(
+      "a package not installed is named so, with the command that lists them",
+      async () => {
+        assert.equal(await sync(["pause", "nosuch"]), 1);
+        assert.deepEqual(err, [
+          `sync devices: nosuch is not installed in ${env.project}; ` +
+          `sync list --project ${env.project} shows what is`,
+        ]);
+      },
+    );
+  } finally {
+    await applet.close();
+  }
+});
+
 Deno.test("`readSecret()` reads the first line of a piped stdin", async () => {
   const root = await Deno.makeTempDir({ prefix: "sync-test-" });
   try {
@@ -213,7 +252,7 @@ Deno.test("`sync devices connect --origin` reads the credential from stdin where
     const said = new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr);
     // Read, carried to the owner, and refused there: nothing named mail is installed.
     assert.equal(code, 1, said);
-    assert.match(said, /mail in .* declares no device/);
+    assert.match(said, /mail is not installed in .*; sync list --project .* shows what is/);
     assert.ok(!said.includes("tok-piped-31"), "the credential is never said back");
   } finally {
     await Deno.remove(root, { recursive: true });
