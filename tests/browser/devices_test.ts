@@ -141,6 +141,7 @@ Deno.test(
           await expectText(detail, /Reads when you ask/);
           await expectText(detail, /No read has ended yet/);
           await expectText(detail, /Installing it did not/);
+          await expectText(detail, /Connect a folder first\./);
           assert.equal(await detail.getByRole("button", { name: DEVICES.pause }).count(), 0);
           await watched.assertAccessible("a device not connected");
           await watched.screenshot("devices-disconnected");
