@@ -139,7 +139,7 @@ function describeDevice(device: DeviceView, project: string): string {
   if (!device.account && device.accepts) {
     const flag = device.accepts.kind === "folder" ? "--folder <dir>" : "--origin <https://host>";
     lines.push(
-      `  connect ${device.accepts.description}: sync devices connect ${device.id} ${flag} ` +
+      `  to connect it (${device.accepts.description}): sync devices connect ${device.id} ${flag} ` +
         `--project ${commandLine(project, [])}`,
     );
   }

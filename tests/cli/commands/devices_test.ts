@@ -30,7 +30,7 @@ Deno.test("`sync devices` changes devices in the owner, the credential beside th
       assert.equal(await sync(["list"]), 0, err.join("\n"));
       assert.match(
         out.join("\n"),
-        /connect Your Maildir: sync devices connect mail --origin <https:\/\/host> --project /,
+        / {2}to connect it \(Your Maildir\): sync devices connect mail --origin <https:\/\/host> --project /,
       );
     });
 
