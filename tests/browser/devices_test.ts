@@ -169,6 +169,8 @@ Deno.test(
             detail.locator(".device-coverage"),
             "Read 1,204 of 1,210 items; 6 could not be parsed",
           );
+          // The list says it too, so a device that read nothing is told from one that read.
+          await expectText(row(page), /Read 1,204 of 1,210 items; 6 could not be parsed/);
           const attempt = detail.locator(".device-attempt").first();
           await expectText(attempt, /Done/);
           await expectText(attempt, /You asked/);
