@@ -84,7 +84,8 @@ export async function connectAccount(
   const kind = (input as { kind?: unknown })?.kind;
   if (kind !== declared.kind) {
     throw new InvalidInputError(
-      `${what}: it reads a ${declared.kind} account (${declared.description}), ` +
+      // A dash, not parentheses: the description often holds parentheses of its own.
+      `${what}: it reads a ${declared.kind} account — ${declared.description} — ` +
         `not ${
           kind === "folder" || kind === "remote" ? `a ${kind} one` : JSON.stringify(kind ?? null)
         }; ` +

@@ -87,9 +87,13 @@ export function removalOf(manifest: RemovalManifest, options: RemovalOptions = {
     );
   }
   if (permissions.includes("account.folder") || permissions.includes("account.remote")) {
+    // A folder account has no credential: naming one would have a person look for a password.
+    const account = permissions.includes("account.remote")
+      ? "Its device's account here, with its credential"
+      : "Its device's account here (the folder it reads)";
     goes.push(
-      "Its device's account here, with its credential, the consent to process what it " +
-        "reads, and its tasks' runs; what it read stays in this project's memory.",
+      `${account}, the consent to process what it reads, and its tasks' runs; ` +
+        "what it read stays in this project's memory.",
     );
   }
   if (manifest.ui) goes.push("Its screen leaves this project's window.");

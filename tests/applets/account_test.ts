@@ -114,7 +114,7 @@ Deno.test("`TaskRunner.connect()` takes only a real folder or a safe origin", as
     await t.step("the device's kind of account only", async () => {
       await assert.rejects(
         connect(folderApplet, { kind: "remote", origin: "https://x.example", credential: "c" }),
-        /reads a folder account .*not a remote one/,
+        /reads a folder account — Your Maildir — not a remote one; give a folder$/,
       );
     });
     await t.step("a remote origin: https, or http to this machine only; no path", async () => {

@@ -140,6 +140,9 @@ Deno.test(
           await expectText(detail, /Reads a Maildir folder/);
           await expectText(detail, /Reads when you ask/);
           await expectText(detail, /No read has ended yet/);
+          await expectText(detail, /Installing it did not/);
+          await expectText(detail, /Connect a folder first\./);
+          assert.equal(await detail.getByRole("button", { name: DEVICES.pause }).count(), 0);
           await watched.assertAccessible("a device not connected");
           await watched.screenshot("devices-disconnected");
 
@@ -166,6 +169,8 @@ Deno.test(
             detail.locator(".device-coverage"),
             "Read 1,204 of 1,210 items; 6 could not be parsed",
           );
+          // The list says it too, so a device that read nothing is told from one that read.
+          await expectText(row(page), /Read 1,204 of 1,210 items; 6 could not be parsed/);
           const attempt = detail.locator(".device-attempt").first();
           await expectText(attempt, /Done/);
           await expectText(attempt, /You asked/);
@@ -189,8 +194,14 @@ Deno.test(
           await detail.getByRole("button", { name: DEVICES.disconnect }).click();
           await lampIs(page, "dark");
           await expectText(detail, /Disconnected: Mail reads nothing until you connect a folder/);
-          // What it read stays.
+          // What it read stays, and the page says where it is.
           await expectText(detail.locator(".device-coverage"), /Read 1,204 of 1,210 items/);
+          await expectText(detail, /What it read before stays in Records; Reset… removes it/);
+          // With no account, Pause would change nothing: it is not offered.
+          await until(
+            "no Pause",
+            async () => (await detail.getByRole("button", { name: DEVICES.pause }).count()) === 0,
+          );
           await watched.close();
         },
       );

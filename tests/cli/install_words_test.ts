@@ -111,6 +111,39 @@ Deno.test("`sync install` says what to type, in the person's own words", async (
       );
       assert.equal(result.code, 0, result.stderr);
       assert.match(result.stdout, /^Installed hello@0\.1\.0 \(folder: /);
+      assert.doesNotMatch(
+        result.stdout,
+        /connect/,
+        "a package with no device has nothing to connect",
+      );
+    });
+
+    await t.step("an applet: the line after says how to connect its account", async () => {
+      const mail = await writePackage(root, {
+        id: "mail",
+        permissions: ["background", "account.folder"],
+        handlers: ["mail.sync"],
+        service: `export default function register() { return { "mail.sync": () => ({}) }; }`,
+        manifest: {
+          device: {
+            name: "Mail",
+            description: "Reads a Maildir",
+            modes: ["on-demand"],
+            account: { kind: "folder", description: "Your Maildir" },
+            tasks: { sync: { handler: "mail.sync", description: "Reads mail" } },
+          },
+        },
+      });
+      const result = await sync("install", mail, "--project", "project", "--approve");
+      assert.equal(result.code, 0, result.stderr);
+      const real = await Deno.realPath(project);
+      assert.match(
+        result.stdout,
+        new RegExp(
+          `\\nIt reads nothing until you connect its account \\(Your Maildir\\): ` +
+            `sync devices connect mail --folder <dir> --project ${real}\\n?$`,
+        ),
+      );
     });
   } finally {
     await Deno.remove(root, { recursive: true });

@@ -111,7 +111,7 @@ Deno.test("removalOf() says only what applies to the package", async (t) => {
   await t.step("an applet: its device's account, credential, consent and runs go", () => {
     const removal = removalOf({
       id: "mail",
-      permissions: ["background", "account.folder"],
+      permissions: ["background", "account.remote"],
       handlers: { "mail.sync": { description: "Reads mail" } },
       schedule: [],
     });
@@ -119,6 +119,19 @@ Deno.test("removalOf() says only what applies to the package", async (t) => {
       "Its device's account here, with its credential, the consent to process what it " +
         "reads, and its tasks' runs; what it read stays in this project's memory.",
     ));
+    const folder = removalOf({
+      id: "mail",
+      permissions: ["background", "account.folder"],
+      handlers: { "mail.sync": { description: "Reads mail" } },
+      schedule: [],
+    });
+    assert.ok(
+      folder.goes.includes(
+        "Its device's account here (the folder it reads), the consent to process what it " +
+          "reads, and its tasks' runs; what it read stays in this project's memory.",
+      ),
+      "a folder account has no credential to name",
+    );
     const plain = removalOf({ id: "hello", permissions: ["background"], handlers: {} });
     assert.ok(!plain.goes.some((line) => line.includes("device")));
   });

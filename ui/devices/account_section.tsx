@@ -61,7 +61,10 @@ export function AccountSection(props: AccountSectionProps) {
         : (
           <p class="secondary">
             Not connected: {device.name} reads nothing until you connect{" "}
-            {kind === "folder" ? "a folder" : "an account"}. Installing it did not.
+            {kind === "folder" ? "a folder" : "an account"}. {device.lastRead
+              // Connected once: what it read is still in the project, which a newcomer cannot guess.
+              ? "What it read before stays in Records; Reset… removes it."
+              : "Installing it did not."}
           </p>
         )}
       <div class="device-actions">

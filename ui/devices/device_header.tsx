@@ -49,7 +49,8 @@ export function DeviceHeader(props: DeviceHeaderProps) {
         <span class="page-lamp">
           <DeviceLamp lamp={device.lamp} showLabel />
         </span>
-        {!device.modes.includes("website") && (
+        {/* Pausing a device with no account would change nothing a person could see. */}
+        {!device.modes.includes("website") && (device.account || paused) && (
           <span class="device-pause">
             <button
               type="button"

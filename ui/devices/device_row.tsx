@@ -2,6 +2,7 @@ import type { DeviceView } from "../../runtime/web/api/devices_types.ts";
 import { Link } from "../common/link.tsx";
 import { projectPath } from "../state/route.ts";
 import { DeviceLamp } from "./device_lamp.tsx";
+import { coverageWords } from "./device_words.ts";
 
 /** Props of {@linkcode DeviceRow}. */
 export interface DeviceRowProps {
@@ -15,7 +16,7 @@ export interface DeviceRowProps {
 
 /**
  * One device in the list: its lamp and the lamp's words, its name, its
- * package, what it reads, and a red lamp's notice in one line.
+ * package, what it reads, its last read's coverage, and a red lamp's notice in one line.
  */
 export function DeviceRow(props: DeviceRowProps) {
   const { device } = props;
@@ -32,6 +33,12 @@ export function DeviceRow(props: DeviceRowProps) {
           <span class="tertiary mono extension-version">{device.id}</span>
         </span>
         <span class="secondary extension-description">{device.description}</span>
+        {
+          // Without it the list says "Ready" alike for a device that read nothing and one that read it all.
+          device.lastRead && (
+            <span class="tertiary device-row-read">{coverageWords(device.lastRead.coverage)}</span>
+          )
+        }
         {device.notice && (
           <span class="notice device-row-notice" title={device.notice.message}>
             {device.notice.message}

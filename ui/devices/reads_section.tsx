@@ -41,7 +41,7 @@ export function ReadsSection(props: ReadsSectionProps) {
   }
   const onDemand = device.modes.includes("on-demand");
   const why = device.account === null
-    ? "Connect an account first."
+    ? `Connect ${device.accepts?.kind === "folder" ? "a folder" : "an account"} first.`
     : device.state === "paused"
     ? "It is paused: resume it first."
     : device.state === "processing"

@@ -23,6 +23,8 @@ const OPTIONS = {
   task: { type: "string" },
   endpoint: { type: "string" },
   revoke: { type: "boolean" },
+  // Taken only to be refused in words that say where the credential goes instead.
+  credential: { type: "string" },
 } as const;
 
 const SUMMARY: readonly CommandSummary[] = [
@@ -95,6 +97,13 @@ function readDevicesWords(
   if (action === "list") {
     if (args[1] !== undefined) throw new WordsError(`list takes no id, not "${args[1]}"`);
     return { action, dir, json: flags.json === true };
+  }
+  if (flags.credential !== undefined) {
+    throw new WordsError(
+      "--credential is not taken: a credential typed as a word stays in the shell's history " +
+        "and shows in ps; leave it out and type it at the prompt, or pipe it on stdin " +
+        "(printf '%s\\n' \"$TOKEN\" | sync devices connect <id> --origin <https://host> …)",
+    );
   }
   const id = need(args[1], `${action} needs a package id`);
   const request: DevicesRequest = { action, dir, id };

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { commandLine } from "../../packages/mod.ts";
+import { commandLine, type Manifest } from "../../packages/mod.ts";
 import { installPackage, installReport } from "../../lifecycle/mod.ts";
 import type { CommandContext } from "../command.ts";
 import { withHost } from "../with_host.ts";
@@ -47,6 +47,20 @@ export async function runInstall(
       confirm: { approve: typedWith("approve"), replace: typedWith("replace") },
     });
     for (const line of installReport(result)) context.io.out(line);
+    const next = connectHint(result.package.manifest, result.project);
+    if (next) context.io.out(next);
     return 0;
   });
+}
+
+/**
+ * The next step after installing an applet: installing never connects its
+ * account, so without this line a person sees it installed and nothing read.
+ */
+function connectHint(manifest: Manifest, project: string): string | null {
+  const account = manifest.device?.account;
+  if (!account) return null;
+  const flag = account.kind === "folder" ? "--folder <dir>" : "--origin <https://host>";
+  return `It reads nothing until you connect its account (${account.description}): ` +
+    `sync devices connect ${manifest.id} ${flag} --project ${commandLine(project, [])}`;
 }

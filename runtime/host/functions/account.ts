@@ -163,7 +163,9 @@ export const account: {
 function grantOf(fn: string, context: HostFunctionContext): AccountGrant {
   if (!context.account) {
     throw new PermissionDeniedError(
-      `${fn}() needs the device's account: it works only in a device's task, and this call is not one`,
+      `${fn}() needs the device's account: it works only in a device's task, and this call is ` +
+        `not one; run the task instead (sync devices run ${context.package.manifest.id}, or ` +
+        `Read now on its page under Devices)`,
     );
   }
   return context.account;

@@ -26,13 +26,24 @@ Deno.test("`sync devices` changes devices in the owner, the credential beside th
     });
   };
   try {
+    await t.step("list says how to connect a device that has no account", async () => {
+      assert.equal(await sync(["list"]), 0, err.join("\n"));
+      assert.match(
+        out.join("\n"),
+        / {2}to connect it \(Your Maildir\): sync devices connect mail --origin <https:\/\/host> --project /,
+      );
+    });
+
     await t.step("connect --origin takes the credential given, and never shows it", async () => {
       const code = await sync(
         ["connect", "mail", "--origin", "https://mail.example"],
         "tok-9f2e",
       );
       assert.equal(code, 0, err.join("\n"));
-      assert.deepEqual(out, ["Connected mail's account: https://mail.example"]);
+      assert.deepEqual(out, [
+        "Connected mail's account: https://mail.example",
+        `It reads it now, then by itself; sync devices --project ${env.project} shows how the read went`,
+      ]);
       const stored = await env.kv.get<{ credential: string }>([
         "account_credential",
         env.project,
@@ -51,7 +62,10 @@ Deno.test("`sync devices` changes devices in the owner, the credential beside th
         "t",
       ]);
       assert.equal(code, 2);
-      assert.match(err.join("\n"), /--credential/);
+      assert.match(
+        err.join("\n"),
+        /--credential is not taken: .* type it at the prompt, or pipe it on stdin/,
+      );
     });
 
     await t.step("connect needs one of --folder and --origin", async () => {
@@ -83,9 +97,98 @@ Deno.test("`sync devices` changes devices in the owner, the credential beside th
       assert.equal(await sync(["consent", "mail", "--endpoint", "local llama"]), 0);
       assert.equal((await runner.view(env.project, "mail")).consent?.endpoint, "local llama");
       assert.equal(await sync(["consent", "mail", "--revoke"]), 0);
+      assert.equal(await sync(["review", "mail"]), 0);
+      assert.deepEqual(out, ["mail has no failed run to review"]);
+      assert.equal(await sync(["connect", "mail", "--origin", "https://other.example"], "t2"), 0);
+      assert.equal(
+        out[0],
+        "Connected mail's account: https://other.example (in place of https://mail.example)",
+      );
       assert.equal(await sync(["disconnect", "mail"]), 0);
-      assert.deepEqual(out, ["Disconnected mail's account; its credential is forgotten"]);
+      assert.deepEqual(out, [
+        "Disconnected mail's account https://other.example; its credential is forgotten; " +
+        "what it read stays in the project's records",
+      ]);
+      assert.equal(await sync(["disconnect", "mail"]), 0);
+      assert.deepEqual(out, ["mail had no account connected"]);
     });
+  } finally {
+    await applet.close();
+  }
+});
+
+Deno.test("`sync devices` says what comes next for a folder, without a serve's runner", async (t) => {
+  const applet = await appletEnv({ service: SERVICE });
+  const { env } = applet;
+  const out: string[] = [];
+  const err: string[] = [];
+  // The serve's host without its runner: the command's own runner is not started.
+  const sync = (args: string[]) => {
+    out.length = 0;
+    err.length = 0;
+    return runCli(["devices", ...args, "--project", env.project], {
+      io: { out: (line) => out.push(line), err: (line) => err.push(line) },
+      cwd: env.project,
+      served: env.host,
+    });
+  };
+  try {
+    await t.step("connect says it reads only while serve runs, and how to read now", async () => {
+      assert.equal(await sync(["connect", "mail", "--folder", applet.folder]), 0, err.join("\n"));
+      assert.deepEqual(out, [
+        `Connected mail's account: ${applet.folder}`,
+        `It reads by itself while sync serve runs; to read it now: ` +
+        `sync devices run mail --project ${env.project}`,
+      ]);
+    });
+
+    await t.step("reset and disconnect name what stays; a folder has no credential", async () => {
+      assert.equal(await sync(["reset", "mail"]), 0, err.join("\n"));
+      assert.deepEqual(out, ["Reset mail: 0 records it read removed; its account stays"]);
+      assert.equal(await sync(["disconnect", "mail"]), 0, err.join("\n"));
+      assert.deepEqual(out, [
+        `Disconnected mail's account ${applet.folder}; what it read stays in the project's records`,
+      ]);
+    });
+  } finally {
+    await applet.close();
+  }
+});
+
+Deno.test("`sync devices` refuses a website's pause, reset and run, and a package not installed", async (t) => {
+  const applet = await appletEnv({ service: SERVICE, modes: ["website"] });
+  const { env } = applet;
+  const out: string[] = [];
+  const err: string[] = [];
+  const sync = (args: string[]) => {
+    out.length = 0;
+    err.length = 0;
+    return runCli(["devices", ...args, "--project", env.project], {
+      io: { out: (line) => out.push(line), err: (line) => err.push(line) },
+      cwd: env.project,
+      served: env.host,
+    });
+  };
+  try {
+    for (const action of ["pause", "reset", "run"]) {
+      await t.step(`${action}: a website reads nothing; open its link`, async () => {
+        assert.equal(await sync([action, "mail"]), 1);
+        assert.deepEqual(err, [
+          `sync devices: Cannot ${action} mail: Mail is a website and reads nothing; ` +
+          `open https://mail.example instead`,
+        ]);
+      });
+    }
+    await t.step(
+      "a package not installed is named so, with the command that lists them",
+      async () => {
+        assert.equal(await sync(["pause", "nosuch"]), 1);
+        assert.deepEqual(err, [
+          `sync devices: nosuch is not installed in ${env.project}; ` +
+          `sync list --project ${env.project} shows what is`,
+        ]);
+      },
+    );
   } finally {
     await applet.close();
   }
@@ -149,7 +252,7 @@ Deno.test("`sync devices connect --origin` reads the credential from stdin where
     const said = new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr);
     // Read, carried to the owner, and refused there: nothing named mail is installed.
     assert.equal(code, 1, said);
-    assert.match(said, /mail in .* declares no device/);
+    assert.match(said, /mail is not installed in .*; sync list --project .* shows what is/);
     assert.ok(!said.includes("tok-piped-31"), "the credential is never said back");
   } finally {
     await Deno.remove(root, { recursive: true });

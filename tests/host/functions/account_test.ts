@@ -65,7 +65,9 @@ Deno.test("`account.*` act only in a call that carries the device's account", as
         await rejectsWith(
           call(fn, args, context),
           PermissionDeniedError,
-          `${fn.name}() needs the device's account: it works only in a device's task, and this call is not one`,
+          `${fn.name}() needs the device's account: it works only in a device's task, and this ` +
+            `call is not one; run the task instead (sync devices run ${context.package.manifest.id}, ` +
+            `or Read now on its page under Devices)`,
         );
       });
     }
