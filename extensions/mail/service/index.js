@@ -57,6 +57,7 @@ function folderName(box) {
 // src/list_maildir.ts
 async function listMaildir(account2) {
   const files = [];
+  let maildir = false;
   let cursor = null;
   do {
     const page = await account2.list(cursor === null ? {
@@ -66,12 +67,18 @@ async function listMaildir(account2) {
       cursor
     });
     for (const entry of page.entries) {
+      if (entry.kind === "folder" && /(^|\/)(cur|new)$/.test(entry.path)) maildir = true;
       if (entry.kind !== "file") continue;
       const file = maildirFile(entry.path, entry.size, entry.mtime);
       if (file) files.push(file);
     }
     cursor = page.cursor;
   } while (cursor !== null);
+  if (!maildir) {
+    const error = new Error("The connected folder is not a Maildir: it holds no cur/ or new/ folder, so nothing was read and the threads read before are kept. Connect the folder that holds cur/, new/ and tmp/ (the one mbsync, offlineimap or notmuch keep).");
+    error.name = "AccountAccessError";
+    throw error;
+  }
   return files.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 }
 

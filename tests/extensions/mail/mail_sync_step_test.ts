@@ -347,3 +347,26 @@ Deno.test("`mailSyncStep()` tries failed messages again once in a person's run o
     assert.equal(asked.last.coverage.failed, 2);
   });
 });
+
+Deno.test("`mailSyncStep()` refuses a folder that is not a Maildir, keeping every thread", async () => {
+  await withMaildir(20, async (dir, truth) => {
+    const store = new TestRecordStore();
+    await runSync(new MaildirAccount(dir, truth), store);
+    const before = threads(store).map((record) => record.key);
+    assert.ok(before.length > 0);
+    // An empty folder connected in its place: no cur/ or new/ anywhere in it.
+    const empty = await Deno.makeTempDir({ prefix: "sync-test-" });
+    try {
+      store.beginCall();
+      await assert.rejects(
+        () => mailSyncStep(new MaildirAccount(empty, truth), store, null),
+        (error: Error) =>
+          error.name === "AccountAccessError" &&
+          /not a Maildir: it holds no cur\/ or new\/ folder/.test(error.message),
+      );
+      assert.deepEqual(threads(store).map((record) => record.key), before);
+    } finally {
+      await Deno.remove(empty, { recursive: true });
+    }
+  });
+});
