@@ -28,7 +28,8 @@ export async function endLeftAttempts(kv: Deno.Kv, options: EndLeftAttemptsOptio
         ...entry.value,
         endedAt: options.now(),
         outcome: "cancelled",
-        error: "Sync stopped while this run was going; the step that was running kept nothing",
+        error: "Sync stopped while this run was going; what its steps committed stays, with " +
+          "their receipts, and the step that was running kept nothing unless it had returned",
       } satisfies TaskAttempt,
     ).commit();
   }

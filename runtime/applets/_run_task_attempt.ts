@@ -60,8 +60,9 @@ export interface AttemptEnd {
 }
 
 /**
- * Runs one attempt to its end, writing it when it begins and when it ends
- * (the end only while the attempt is still there: a reset dropped it).
+ * Runs one attempt to its end, writing it when it begins, after each step
+ * that committed (its receipts so far) and when it ends (these only while
+ * the attempt is still there: a reset dropped it).
  *
  * @param run What it runs with.
  */
@@ -106,6 +107,9 @@ export async function runTaskAttempt(run: AttemptRun): Promise<AttemptEnd> {
       failure = stopped(run.signal, "fenced");
       break;
     }
+    // The receipts of its committed steps, kept as they come: a run its
+    // process stopped part-way still links to what those steps did.
+    await writeBegun(kv, project, pkg, { ...attempt, receipts: [...attempt.receipts] });
     coverage = coverageOf(answer) ?? coverage;
     const next = (answer as { continue?: unknown } | null)?.continue;
     if (next === undefined) break;
@@ -132,12 +136,24 @@ export async function runTaskAttempt(run: AttemptRun): Promise<AttemptEnd> {
   // partial; an obsolete one (fenced, called off) says nothing.
   const obsolete = failure?.outcome === "fenced" || failure?.outcome === "cancelled";
   if (coverage && !obsolete) ended.coverage = coverage;
-  // Written only while the begun attempt is there: a reset or a removal
-  // dropped it, and an attempt of a forgotten device is not brought back.
-  const key = taskAttemptKey(project, pkg, run.task, attempt.id);
-  const begun = await kv.get(key);
-  if (begun.value !== null) await kv.atomic().check(begun).set(key, ended).commit();
+  await writeBegun(kv, project, pkg, ended);
   return { attempt: ended, failure, coverage: failure ? null : coverage };
+}
+
+/**
+ * Writes the attempt over itself, only while the begun attempt is there: a
+ * reset or a removal dropped it, and an attempt of a forgotten device is not
+ * brought back.
+ */
+async function writeBegun(
+  kv: Deno.Kv,
+  project: string,
+  pkg: string,
+  attempt: TaskAttempt,
+): Promise<void> {
+  const key = taskAttemptKey(project, pkg, attempt.task, attempt.id);
+  const begun = await kv.get(key);
+  if (begun.value !== null) await kv.atomic().check(begun).set(key, attempt).commit();
 }
 
 /** Calls one step of the attempt; its receipt joins the attempt's. */
