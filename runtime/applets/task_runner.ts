@@ -228,6 +228,18 @@ export class TaskRunner {
     return device;
   }
 
+  /** The device, refused in words when it is a website: there is nothing of it to pause or reset. */
+  async #readingDevice(project: string, pkg: string, action: string): Promise<DeviceDeclaration> {
+    const device = await this.device(project, pkg);
+    if (device.modes.every((mode) => mode === "website")) {
+      throw new ConflictError(
+        `Cannot ${action} ${pkg}: ${device.name} is a website and reads nothing; ` +
+          `open ${device.url ?? "its link"} instead`,
+      );
+    }
+    return device;
+  }
+
   /**
    * A device as a person sees it.
    *
@@ -322,9 +334,10 @@ export class TaskRunner {
    * @param project The project's resolved path.
    * @param pkg The package id.
    * @throws {NotFoundError} when the package declares no device there.
+   * @throws {ConflictError} when the device is a website, which reads nothing.
    */
   async reset(project: string, pkg: string): Promise<ResetResult> {
-    const device = await this.device(project, pkg);
+    const device = await this.#readingDevice(project, pkg, "reset");
     const memory = await this.#host.projectMemory(project);
     this.#running.callOff(project, pkg, "fenced");
     const result = await resetDevice(this.#host.kv, memory, project, pkg);
@@ -341,9 +354,10 @@ export class TaskRunner {
    * @param project The project's resolved path.
    * @param pkg The package id.
    * @throws {NotFoundError} when the package declares no device there.
+   * @throws {ConflictError} when the device is a website, which reads nothing.
    */
   async pause(project: string, pkg: string): Promise<void> {
-    await this.device(project, pkg);
+    await this.#readingDevice(project, pkg, "pause");
     await pauseDevice(this.#host.kv, project, pkg);
     this.#running.callOff(project, pkg, "paused");
     await this.#changed(project, pkg);

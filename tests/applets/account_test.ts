@@ -318,6 +318,13 @@ Deno.test("a website device reads nothing and runs nothing", async () => {
       /is a website and reads no account/,
     );
     await assert.rejects(runner.runTask(env.project, "mail", "sync"), /has no task "sync"/);
+    for (const action of ["pause", "reset"] as const) {
+      await assert.rejects(
+        () => runner[action](env.project, "mail"),
+        /^ConflictError: Cannot (pause|reset) mail: Mail is a website and reads nothing; open https:\/\/mail\.example instead$/,
+      );
+    }
+    assert.equal((await runner.view(env.project, "mail")).state, "ready");
   } finally {
     await applet.close();
   }
