@@ -29,6 +29,13 @@ export type { Browser, Locator, Page };
 /** How long a test waits for the page to show something: generous, for a loaded 2-core machine. */
 export const WAIT_MS = 20_000;
 
+/**
+ * How long a test waits for an install card: the card shows once the package
+ * is checked, and the check type-checks it in a child `deno`, which a loaded
+ * 2-core machine can make take longer than anything a page draws.
+ */
+export const CHECK_WAIT_MS = 60_000;
+
 /** Where pages' screenshots go: `SYNC_SCREENSHOTS`, or a folder in the system's temp dir. */
 export const SCREENSHOT_DIR = Deno.env.get("SYNC_SCREENSHOTS") ??
   join(Deno.env.get("TMPDIR") ?? "/tmp", "sync-browser-screenshots");

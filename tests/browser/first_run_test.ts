@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
   BROWSER_TEST,
+  CHECK_WAIT_MS,
   expectGone,
   expectText,
   focusedText,
@@ -91,7 +92,9 @@ Deno.test(
           await watched.screenshot("install-examples-light");
           // One click reads the example's card.
           await examples.getByRole("button", { name: `Install ${HELLO.name}` }).click();
-          await dialog.getByRole("region", { name: INSTALL.asksHeading }).waitFor();
+          await dialog.getByRole("region", { name: INSTALL.asksHeading }).waitFor({
+            timeout: CHECK_WAIT_MS,
+          });
           await dialog.getByRole("button", { name: INSTALL.approve, exact: true }).click();
           await expectGone(dialog);
           await page.waitForURL((url) => url.pathname === `${window}/extensions/hello`);
@@ -126,7 +129,9 @@ Deno.test(
           await folders.getByRole("button", { name: "packages", exact: true }).click();
           await folders.getByRole("button", { name, exact: true }).click();
           await browse.getByRole("button", { name: FIRST_RUN.useThis }).click();
-          await dialog.getByRole("region", { name: INSTALL.asksHeading }).waitFor();
+          await dialog.getByRole("region", { name: INSTALL.asksHeading }).waitFor({
+            timeout: CHECK_WAIT_MS,
+          });
           await dialog.getByRole("button", { name: INSTALL.approve, exact: true }).click();
           await page.waitForURL((url) => url.pathname === `${window}/extensions/quiet`);
           await watched.close();

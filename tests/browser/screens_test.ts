@@ -220,6 +220,7 @@ export default function register() {
         assert.deepEqual(entries, [
           { title: "All projects", glyph: "‹", shown: false },
           { title: "Extensions", glyph: "▦", shown: false },
+          { title: "Devices", glyph: "◎", shown: false },
           { title: "Chat", glyph: "✎", shown: false },
           { title: "Records", glyph: "▤", shown: false },
           // Their initials meet, so each shows two letters.
