@@ -45,7 +45,8 @@ export interface ParserPoolOptions {
 }
 
 interface Slot {
-  child: Deno.ChildProcess;
+  /** Its child; none when the last one could not be started (tried again with the next job). */
+  child?: Deno.ChildProcess;
   /** Where jobs are written: the child's stdin. */
   stdin: WritableStreamDefaultWriter<Uint8Array>;
   ready: Promise<void>;
@@ -178,7 +179,7 @@ export class ParserPool {
    * Tests look for them in `/proc`.
    */
   get pids(): number[] {
-    return this.#slots.map((slot) => slot.child.pid);
+    return this.#slots.flatMap((slot) => slot.child ? [slot.child.pid] : []);
   }
 
   /**
@@ -210,6 +211,7 @@ export class ParserPool {
       return { ok: false, reason: "it was not parsed: the parsers are closed" };
     }
     try {
+      if (!slot.child) this.#start(slot);
       await slot.ready;
       return await this.#run(slot, job);
     } catch (error) {
@@ -271,10 +273,9 @@ export class ParserPool {
     else slot.busy = false;
   }
 
-  /** Gives `slot` a new child; whatever an earlier one says is ignored. */
-  #start(slot: Slot): void {
-    killAtExit();
-    const child = new Deno.Command(Deno.execPath(), {
+  /** A new parser process: no permission flag, its own heap limit, its bundle the one file it runs. */
+  #spawn(): Deno.ChildProcess {
+    return new Deno.Command(Deno.execPath(), {
       args: [
         "run",
         "--no-prompt",
@@ -288,6 +289,21 @@ export class ParserPool {
       stdout: "piped",
       stderr: "piped",
     }).spawn();
+  }
+
+  /** Gives `slot` a new child; whatever an earlier one says is ignored. */
+  #start(slot: Slot): void {
+    killAtExit();
+    let child: Deno.ChildProcess;
+    try {
+      child = this.#spawn();
+    } catch (error) {
+      // Such as no --allow-run for Deno itself: the job waiting on this slot says so.
+      slot.child = undefined;
+      slot.ready = Promise.reject(error);
+      slot.ready.catch(() => {});
+      return;
+    }
     // A pool not closed does not keep Sync running: its children are killed as Sync exits.
     // While a child starts or parses, a timer (its deadline) keeps Sync waiting for it.
     child.unref();
@@ -355,6 +371,7 @@ export class ParserPool {
   #kill(slot: Slot): void {
     clearTimeout(slot.starting);
     slot.killed = true;
+    if (!slot.child) return;
     killChild(slot.child);
     slot.stdin.close().catch(() => {});
   }
