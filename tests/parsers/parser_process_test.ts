@@ -68,6 +68,46 @@ Deno.test("`ParserPool` runs each parse in a child process it can end", async (t
   }
 });
 
+Deno.test("`ParserPool` ends a parse that allocates without end as out of memory", async (t) => {
+  // Test-only limits that let an event repeating every second collect all of its
+  // 34 million occurrences in the window: memory without end, but for the heap limit.
+  const pool = new ParserPool({
+    limits: {
+      heapMiB: 32,
+      jobTimeoutMs: 60_000,
+      maxOccurrences: 1e12,
+      maxRecurrenceSteps: 1e12,
+      maxResultChars: 1e15,
+    },
+  });
+  const growing = SECONDLY.replace("19700101T000000Z", "20270301T000000Z")
+    .replace("19700101T000001Z", "20270301T000001Z");
+  try {
+    await t.step("its child ends, not this process, which stays within a bound", async () => {
+      const before = Deno.memoryUsage().rss;
+      let peak = before;
+      const watch = setInterval(() => peak = Math.max(peak, Deno.memoryUsage().rss), 20);
+      const pending = pool.parseCalendar([growing], { from: "2027-03-01T00:00:00Z", days: 400 });
+      const [pid] = await until(() => pool.pids.length > 0 ? pool.pids : null);
+      const [result] = await pending;
+      clearInterval(watch);
+      assert.ok(!result.ok);
+      assert.match(result.reason, /ran out of memory on it \(32 MiB\)/);
+      await until(() => running(pid) ? null : true);
+      const grown = peak - before;
+      assert.ok(grown < 128 * 1024 * 1024, `this process grew ${grown} bytes`);
+    });
+
+    await t.step("the pool parses the next file in a new child", async () => {
+      const [result] = await pool.parseMail([mail("Next", "after the heap")]);
+      assert.ok(result.ok);
+      assert.equal(result.value.text, "after the heap");
+    });
+  } finally {
+    pool.close();
+  }
+});
+
 /** Whether process `pid` runs: it is in /proc and no zombie. */
 function running(pid: number): boolean {
   try {
