@@ -733,7 +733,7 @@ export interface AppletLimits {
 
 /** The numbers of {@linkcode AppletLimits}. */
 export const APPLET_LIMITS: Readonly<AppletLimits> = Object.freeze({
-  maxStepsPerAttempt: 100,
+  maxStepsPerAttempt: 2_000,
   maxContinueChars: 64 * 1024,
   retryBackoffMs: Object.freeze([30_000, 120_000, 600_000]),
   observationDebounceMs: 2_000,

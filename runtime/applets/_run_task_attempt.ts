@@ -1,7 +1,7 @@
 /**
  * One attempt of a task: its steps, one handler call each, made through the
  * host with the occasion `task` and the account grant, following `continue`
- * up to `APPLET_LIMITS.maxStepsPerAttempt` steps. Each step waits for the
+ * up to `run.maxSteps` steps (`APPLET_LIMITS.maxStepsPerAttempt`). Each step waits for the
  * runner's admission (one background step at a time in the process) and
  * yields first, so foreground calls go before it. Private to the applets'
  * folder.
@@ -47,6 +47,8 @@ export interface AttemptRun {
   signal: AbortSignal;
   /** Runs one step once admitted. */
   admit: <T>(step: () => Promise<T>) => Promise<T>;
+  /** The steps the attempt may make. */
+  maxSteps: number;
 }
 
 /** How an attempt ended. */
@@ -82,12 +84,12 @@ export async function runTaskAttempt(run: AttemptRun): Promise<AttemptEnd> {
   let failure: Failure | null = null;
   let payload: unknown = null;
   for (let step = 1;; step++) {
-    if (step > APPLET_LIMITS.maxStepsPerAttempt) {
+    if (step > run.maxSteps) {
       failure = {
         outcome: "failed",
         notice: "review-run",
         name: "StepLimitError",
-        message: `${run.handler} asked to continue past ${APPLET_LIMITS.maxStepsPerAttempt} ` +
+        message: `${run.handler} asked to continue past ${run.maxSteps} ` +
           `steps in one run; the run was stopped there (what its steps committed stays)`,
       };
       break;

@@ -35,6 +35,7 @@
  * @module
  */
 import { ConflictError, NotFoundError } from "../errors.ts";
+import { APPLET_LIMITS } from "../limits.ts";
 import type { HandlerCaller } from "../host/mod.ts";
 import { printable } from "../internal/printable.ts";
 import { readDeclaredIds } from "../projects/mod.ts";
@@ -96,6 +97,8 @@ export interface TaskRunnerOptions {
   watch?: (folder: string) => Deno.FsWatcher;
   /** Where a device's changes are told; the host's `events` by default. */
   events?: EventSink;
+  /** The steps one attempt may make; `APPLET_LIMITS.maxStepsPerAttempt` by default. */
+  maxStepsPerAttempt?: number;
 }
 
 /** Options for {@linkcode TaskRunner.runTask}. */
@@ -116,6 +119,7 @@ export class TaskRunner {
   #log: (line: string) => void;
   #deviceOf: (project: string, pkg: string) => Promise<DeviceDeclaration | null>;
   #events: EventSink | undefined;
+  #maxSteps: number;
   /** Background steps, one at a time in the process. */
   #admission = new Admission();
   /** Runs going now, by device, to be called off. */
@@ -143,6 +147,7 @@ export class TaskRunner {
     const log = options.log ?? ((line) => console.error(line));
     this.#log = (line) => log(printable(line));
     this.#deviceOf = options.deviceOf ?? ((project, pkg) => servingDevice(host.kv, project, pkg));
+    this.#maxSteps = options.maxStepsPerAttempt ?? APPLET_LIMITS.maxStepsPerAttempt;
     this.#events = options.events ?? host.events;
     this.#watches = new FolderWatches({
       scheduler: this.#scheduler,
@@ -504,6 +509,7 @@ export class TaskRunner {
           grant,
           signal: controller.signal,
           admit: (step) => this.#admission.admit(step),
+          maxSteps: this.#maxSteps,
         });
       await settleAttempt(kv, project, pkg, task, device, end, { now: this.#now, log: this.#log });
       return end;

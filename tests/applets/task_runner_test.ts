@@ -344,6 +344,7 @@ Deno.test("`TaskRunner` stops a run that asks to continue past the step bound", 
   const applet = await appletEnv({
     service: service(`return { continue: occasion.task.step };`),
     host: { limits: { rateLimit: 1_000 } },
+    runner: { maxStepsPerAttempt: 100 },
   });
   try {
     await applet.runner.connect(applet.env.project, "mail", {
