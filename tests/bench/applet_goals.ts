@@ -113,33 +113,59 @@ function p95(samples: number[]): number {
 }
 
 /**
- * CPU used between two readings by the threads of the process, in s: the
- * main thread, the isolates' workers (those `isolates` names), the parsers'
- * workers (the other Deno Workers), Deno KV's threads, and the rest.
+ * CPU the threads of the process use while a read runs, by group: the main
+ * thread, the isolates' workers, the parsers' workers, Deno KV's threads and
+ * the rest. Read every 2 s, so a thread that ends (a worker replaced after a
+ * step ran past its time) keeps what it used until then.
  */
-function cpuByGroup(
-  before: ThreadStat[],
-  after: ThreadStat[],
-  isolates: Set<number>,
-  hz: number,
-): string {
-  const earlier = new Map(before.map((stat) => [stat.tid, stat.ticks]));
-  const groups = new Map<string, number>();
-  for (const stat of after) {
-    const used = stat.ticks - (earlier.get(stat.tid) ?? 0);
-    const group = stat.tid === Deno.pid
-      ? "main thread"
-      : isolates.has(stat.tid)
-      ? "isolate workers (QuickJS)"
-      : /^worker-\d+$/.test(stat.comm)
-      ? "parser workers"
-      : /^sw-\d+$/.test(stat.comm)
-      ? "Deno KV threads"
-      : "other threads";
-    groups.set(group, (groups.get(group) ?? 0) + used);
+class ThreadCpu {
+  #hz: number;
+  #parsers: Set<number>;
+  #start = new Map<number, number>();
+  #last = new Map<number, ThreadStat>();
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #reading: Promise<void> = Promise.resolve();
+
+  /** Its clock ticks a second, and the parsers' workers (the Deno Workers not among them are isolates'). */
+  constructor(hz: number, parsers: Set<number>) {
+    this.#hz = hz;
+    this.#parsers = parsers;
   }
-  return [...groups].filter(([, ticks]) => ticks > 0).sort((a, b) => b[1] - a[1])
-    .map(([group, ticks]) => `${group} ${(ticks / hz).toFixed(1)}`).join(", ");
+
+  /** Takes the first reading and reads on every 2 s. */
+  async start(): Promise<void> {
+    for (const stat of await threadStats()) this.#start.set(stat.tid, stat.ticks);
+    this.#timer = setInterval(() => {
+      this.#reading = this.#read();
+    }, 2_000);
+  }
+
+  async #read(): Promise<void> {
+    for (const stat of await threadStats()) this.#last.set(stat.tid, stat);
+  }
+
+  /** Takes the last reading and answers the CPU by group, in s, most first. */
+  async stop(): Promise<string> {
+    clearInterval(this.#timer);
+    await this.#reading;
+    await this.#read();
+    const groups = new Map<string, number>();
+    for (const stat of this.#last.values()) {
+      const used = stat.ticks - (this.#start.get(stat.tid) ?? 0);
+      const group = stat.tid === Deno.pid
+        ? "main thread"
+        : this.#parsers.has(stat.tid)
+        ? "parser workers"
+        : /^worker-\d+$/.test(stat.comm)
+        ? "isolate workers (QuickJS)"
+        : /^sw-\d+$/.test(stat.comm)
+        ? "Deno KV threads"
+        : "other threads (V8 GC, I/O)";
+      groups.set(group, (groups.get(group) ?? 0) + used);
+    }
+    return [...groups].filter(([, ticks]) => ticks > 0).sort((a, b) => b[1] - a[1])
+      .map(([group, ticks]) => `${group} ${(ticks / this.#hz).toFixed(1)}`).join(", ");
+  }
 }
 
 /** Writes the fixture, installs Mail, reads it twice, and times a person's request beside it. */
@@ -184,15 +210,21 @@ export async function measureApplets(options: AppletOptions = {}): Promise<Apple
     await Deno.mkdir(project);
     const projectPath = await Deno.realPath(project);
     await installPackage(host, MAIL, projectPath, { approve: true });
-    // The isolates' workers run (installing checked the package in them); the parsers'
-    // start with the first parse, so the Deno Workers there are now are the isolates'.
+    // Both pools' workers start now: the Deno Workers that start with the parsers' are
+    // theirs, and any started later replaced an isolate's that ran past its time.
     const hz = await ticksPerSecond();
     await host.pool.warm();
-    const isolates = new Set(
-      (await threadStats()).filter((stat) => /^worker-\d+$/.test(stat.comm)).map((stat) =>
-        stat.tid
-      ),
-    );
+    const workers = async () =>
+      new Set(
+        (await threadStats()).filter((stat) => /^worker-\d+$/.test(stat.comm)).map((stat) =>
+          stat.tid
+        ),
+      );
+    const beforeParsers = await workers();
+    const warm = new TextEncoder().encode("Subject: warm\r\n\r\nup");
+    await parsers.parseMail(Array(parsers.size).fill(warm));
+    const parserThreads = new Set([...await workers()].filter((tid) => !beforeParsers.has(tid)));
+    const parsedBefore = parsers.files;
     // The runner calls the host itself; only the time of each step is taken on the way.
     const steps: number[] = [];
     const timed: TaskRunnerHost = {
@@ -255,7 +287,9 @@ export async function measureApplets(options: AppletOptions = {}): Promise<Apple
     // Awaited below; a request that failed meanwhile must not end the process before cleanup.
     busySampling.catch(() => {});
     const attempts: TaskAttempt[] = [];
-    const threadsBefore = await threadStats();
+    const threadCpu = new ThreadCpu(hz, parserThreads);
+    await threadCpu.start();
+    cleanup.push(() => threadCpu.stop());
     const firstStarted = performance.now();
     let coverage: Coverage | undefined;
     let coveredAt = 0;
@@ -298,12 +332,12 @@ export async function measureApplets(options: AppletOptions = {}): Promise<Apple
       clearTimeout(budget);
     }
     const firstMs = performance.now() - firstStarted;
-    const cpu = cpuByGroup(threadsBefore, await threadStats(), isolates, hz);
+    const cpu = await threadCpu.stop();
     const firstSteps = steps.splice(0);
     const parseBusy = parsers.busyMs;
     const busy = await busySampling;
     clearInterval(sampler);
-    const parsedFirst = parsers.files;
+    const parsedFirst = parsers.files - parsedBefore;
     const whole = attempts.at(-1)?.outcome === "ok";
     if (!coverage) throw new Error("the first read's attempts said nothing of what they read");
     const incomplete = whole
@@ -316,13 +350,14 @@ export async function measureApplets(options: AppletOptions = {}): Promise<Apple
     let second: { ms: number; parsed: number; steps: number } | null = null;
     if (whole) {
       progress("second read, nothing changed");
+      const filesBefore = parsers.files;
       const started = performance.now();
       const attempt = await runner.runTask(projectPath, "mail", "sync");
       const ms = performance.now() - started;
       if (attempt.outcome !== "ok") {
         throw new Error(`the second read ended ${attempt.outcome}: ${attempt.error ?? ""}`);
       }
-      second = { ms, parsed: parsers.files - parsedFirst, steps: attempt.receipts.length };
+      second = { ms, parsed: parsers.files - filesBefore, steps: attempt.receipts.length };
     }
 
     const handled = coverage.read + coverage.failed;
