@@ -26,8 +26,11 @@ export interface Goal {
   limit?: number;
   /** Whether the measured value must be at most or at least the limit. */
   direction: "at most" | "at least";
-  /** The unit both numbers are printed in; a count is printed as a plain number. */
-  unit: "×" | "ms" | "count";
+  /**
+   * The unit both numbers are printed in; a count is printed as a plain
+   * number, a rate (`/s`) as a whole number a second.
+   */
+  unit: "×" | "ms" | "count" | "/s";
 }
 
 /** Whether `goal` is met. */
@@ -56,7 +59,9 @@ export function formatMs(ms: number): string {
 }
 
 function formatValue(value: number, unit: Goal["unit"]): string {
+  if (Number.isNaN(value)) return "not measured";
   if (unit === "count") return String(value);
+  if (unit === "/s") return `${value.toFixed(0)}/s`;
   return unit === "ms" ? formatMs(value) : `${value.toFixed(2)}×`;
 }
 
