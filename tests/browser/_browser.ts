@@ -271,9 +271,24 @@ export class WatchedPage {
    * Runs axe-core on the page as it is now and fails on any serious or
    * critical violation. axe is evaluated through the devtools protocol, which
    * the page's CSP does not govern (a `<script>` tag with its source would be
-   * refused); the page itself is not changed to let it in.
+   * refused); the page itself is not changed to let it in. Animations
+   * running (a receipt fading in) are let finish first: mid-fade, text is
+   * paler than it will be, and contrast is judged as a person reads it.
    */
   async assertAccessible(label: string): Promise<void> {
+    await this.page.evaluate(() => {
+      interface Running {
+        finished: Promise<unknown>;
+        effect: { getTiming(): { iterations?: number } } | null;
+      }
+      const document = (globalThis as unknown as { document: { getAnimations(): Running[] } })
+        .document;
+      // A spinner turns for ever; only what ends is waited for.
+      const ending = document.getAnimations().filter((animation) =>
+        Number.isFinite(animation.effect?.getTiming().iterations ?? 1)
+      );
+      return Promise.all(ending.map((animation) => animation.finished.catch(() => {})));
+    });
     const loaded = await this.page.evaluate("typeof window.axe === 'object'");
     if (!loaded) await this.page.evaluate(axe.source);
     const violations = await this.page.evaluate(async () => {
