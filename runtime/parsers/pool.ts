@@ -212,9 +212,7 @@ export class ParserPool {
     }
     try {
       if (!slot.child) this.#start(slot);
-      // A child that ended as it started was replaced at once: its replacement gets one chance,
-      // so a start that failed for a reason of the moment costs no file its parse.
-      await slot.ready.catch(() => slot.ready);
+      await slot.ready;
       return await this.#run(slot, job);
     } catch (error) {
       return { ok: false, reason: `the parser could not start: ${(error as Error).message}` };
