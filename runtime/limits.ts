@@ -641,11 +641,15 @@ export interface ParserLimits {
   /** Days a calendar window may span. */
   maxWindowDays: number;
   /**
-   * MiB of V8 heap one parser process may hold (`--max-old-space-size`). A
-   * file that needs more ends its process, not Sync's: it is answered as
-   * out of memory and the next file gets a new process.
+   * How much the process's resident memory may grow, in bytes, while files
+   * are parsed, over what it was when the parses began. A worker that runs
+   * V8 out of heap takes the whole process down with it (Deno gives workers
+   * no heap limit of their own), so the pool watches the memory it can see
+   * and stops its running parses well before that.
    */
-  heapMiB: number;
+  maxMemoryGrowthBytes: number;
+  /** How often that memory is looked at while files are parsed, in ms. */
+  memoryCheckMs: number;
 }
 
 /** The limits every parse runs under. */
@@ -666,7 +670,8 @@ export const PARSER_LIMITS: Readonly<ParserLimits> = Object.freeze({
   maxFieldChars: 1_000,
   maxResultChars: 4 * 1024 * 1024,
   maxWindowDays: 400,
-  heapMiB: 512,
+  maxMemoryGrowthBytes: 1024 * 1024 * 1024,
+  memoryCheckMs: 25,
 });
 
 /** Limits of the `account.*` host functions on a device's account folder. */

@@ -1,5 +1,5 @@
 /**
- * The parsers: permissionless child processes that read standard formats (MIME
+ * The parsers: permissionless Web Workers that read standard formats (MIME
  * mail with postal-mime, iCalendar with ical.js) for applets. They know
  * nothing of who asks; the host's `account.*` functions hand them files.
  *

@@ -1,37 +1,32 @@
 /**
- * The parser pool: child processes with no Deno permissions that parse
- * standard formats (MIME mail, iCalendar) for applets, so no parser ever
- * holds authority. One file is one job, with its own deadline and byte
- * limit. Each child is `deno run` with no `--allow-*` flag and a V8 heap
- * limit of its own: a file that loops past its deadline has its child
- * killed (SIGKILL, which stops it), a file that allocates without end runs
- * its child out of heap (V8 ends that process, not this one); either way
- * that file alone is answered as unreadable, in words, and the next job
- * gets a new child.
+ * The parser pool: Web Workers with no Deno permissions that parse standard
+ * formats (MIME mail, iCalendar) for applets, so no parser ever holds
+ * authority. One file is one job, with its own deadline and byte limit: a
+ * worker that hangs or fails on a file is terminated and replaced, and that
+ * file alone is answered as unreadable, in words. Deno does not interrupt
+ * the JavaScript a terminated worker is running (it runs on until it
+ * returns, its answer ignored), so the worker's own step and size limits
+ * are what bound a file's cost; the deadline bounds how long a call waits.
  *
  * @module
  */
 import { InvalidInputError } from "../errors.ts";
 import { PARSER_LIMITS, type ParserLimits } from "../limits.ts";
-import {
-  type CalendarJob,
-  type CalendarWindow,
-  type FromParserWorker,
-  type ParseBounds,
-  type ParsedEvent,
-  type ParsedMessage,
-  type ParseResult,
-  type ProbeJob,
-  readFrames,
-  toBase64,
-  type ToParserWorker,
-  writeFrame,
+import type {
+  CalendarJob,
+  CalendarWindow,
+  FromParserWorker,
+  MailJob,
+  ParseBounds,
+  ParsedEvent,
+  ParsedMessage,
+  ParseResult,
+  ToParserWorker,
 } from "./protocol.ts";
 
 /**
- * The module every parser process runs: `workers/parser_worker.ts` bundled
- * with postal-mime and ical.js (`deno task build:worker`), one file that
- * imports nothing, since the process may read no other.
+ * The module every parser worker starts from: `workers/parser_worker.ts`
+ * bundled with postal-mime and ical.js (`deno task build:worker`).
  */
 export const PARSER_WORKER_URL: URL = new URL(
   "../../workers/dist/parser_worker.js",
@@ -45,54 +40,19 @@ export interface ParserPoolOptions {
 }
 
 interface Slot {
-  /** Its child; none when the last one could not be started (tried again with the next job). */
-  child?: Deno.ChildProcess;
-  /** Where jobs are written: the child's stdin. */
-  stdin: WritableStreamDefaultWriter<Uint8Array>;
+  worker: Worker;
   ready: Promise<void>;
   busy: boolean;
-  /** The deadline of the child's start; it also keeps Sync running while the child starts. */
-  starting?: ReturnType<typeof setTimeout>;
-  /** True once the pool has killed the child: its end is then no news. */
-  killed: boolean;
-  /** The job the child is on: how to answer it. */
+  /** The job the worker is on: how to answer it. */
   active?: { jobId: number; settle: (result: ParseResult<unknown>) => void };
 }
 
 /** A job before it gets its number. */
-type Job =
-  | { type: "mail"; bytes: Uint8Array }
-  | Omit<CalendarJob, "jobId" | "bounds">
-  | Omit<ProbeJob, "jobId">;
-
-/** Every parser process alive in this process, to be killed when it exits. */
-const LIVE = new Set<Deno.ChildProcess>();
-let killedAtExit = false;
-
-/** Kills every parser process when this process exits, however it exits normally. */
-function killAtExit(): void {
-  if (killedAtExit) return;
-  killedAtExit = true;
-  globalThis.addEventListener("unload", () => {
-    for (const child of LIVE) killChild(child);
-  });
-}
-
-/** SIGKILL to a child that may already be gone. */
-function killChild(child: Deno.ChildProcess): void {
-  try {
-    child.kill("SIGKILL");
-  } catch {
-    // Already exited: nothing is left to stop.
-  }
-}
-
-/** Characters of a child's stderr kept: its last words, for a failure's reason. */
-const STDERR_CHARS = 4_096;
+type Job = Omit<MailJob, "jobId" | "bounds"> | Omit<CalendarJob, "jobId" | "bounds">;
 
 /**
- * Parses mail and calendar files in permissionless child processes, at most
- * `min(maxWorkers, cores)` at once; no child starts before the first job.
+ * Parses mail and calendar files in permissionless workers, at most
+ * `min(maxWorkers, cores)` at once; no worker starts before the first job.
  *
  * @example
  * ```ts
@@ -110,9 +70,13 @@ export class ParserPool {
   #nextJobId = 1;
   #closed = false;
   #replaced = 0;
+  /** Looks at the process's memory while parses run; null while none does. */
+  #guard: ReturnType<typeof setInterval> | null = null;
+  /** Resident memory when the running parses began, the lowest of them. */
+  #baseline = 0;
 
   /**
-   * A pool; its children start with its first job.
+   * A pool; its workers start with its first job.
    *
    * @param options Limits in place of the defaults.
    */
@@ -122,12 +86,12 @@ export class ParserPool {
     this.#size = Math.max(1, Math.min(this.#limits.maxWorkers, cores));
   }
 
-  /** Children at most. */
+  /** Workers at most. */
   get size(): number {
     return this.#size;
   }
 
-  /** Children killed or ended and replaced so far (after a hang, a failure, or memory). */
+  /** Workers terminated and replaced so far (after a hang or a failure). */
   get replacedWorkers(): number {
     return this.#replaced;
   }
@@ -174,31 +138,13 @@ export class ParserPool {
     }));
   }
 
-  /**
-   * The process ids of the children running now, the order of no meaning.
-   * Tests look for them in `/proc`.
-   */
-  get pids(): number[] {
-    return this.#slots.flatMap((slot) => slot.child ? [slot.child.pid] : []);
-  }
-
-  /**
-   * Asks a child to read the file at `path`: no parse does, so this answers
-   * why it may not. For tests of the children's permissions.
-   *
-   * @param path Any file.
-   * @returns Its size in bytes, or why it could not be read.
-   */
-  probeRead(path: string): Promise<ParseResult<number>> {
-    return this.#job({ type: "probe", path }) as Promise<ParseResult<number>>;
-  }
-
-  /** Kills every child; jobs still running answer that the parsers closed. */
+  /** Terminates every worker; jobs still running answer that the parsers closed. */
   close(): void {
     this.#closed = true;
+    this.#stopGuard();
     for (const slot of this.#slots) {
       slot.active?.settle({ ok: false, reason: "it was not parsed: the parsers were closed" });
-      this.#kill(slot);
+      slot.worker.terminate();
     }
     this.#slots = [];
     for (const waiting of this.#queue.splice(0)) waiting(null as unknown as Slot);
@@ -211,7 +157,6 @@ export class ParserPool {
       return { ok: false, reason: "it was not parsed: the parsers are closed" };
     }
     try {
-      if (!slot.child) this.#start(slot);
       await slot.ready;
       return await this.#run(slot, job);
     } catch (error) {
@@ -227,7 +172,7 @@ export class ParserPool {
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         // Still parsing past its deadline: stuck in a loop or a huge input.
-        // SIGKILL stops the child wherever it is.
+        // Terminating the worker is the one way to be sure it stops.
         settle({
           ok: false,
           reason: `its parse did not finish within ${limits.jobTimeoutMs} ms and was stopped`,
@@ -240,15 +185,45 @@ export class ParserPool {
         resolve(result);
       };
       slot.active = { jobId, settle };
-      const message = (job.type === "mail"
-        ? { ...job, bytes: toBase64(job.bytes), jobId, bounds: boundsOf(limits) }
-        : job.type === "calendar"
-        ? { ...job, jobId, bounds: boundsOf(limits) }
-        : { ...job, jobId }) as ToParserWorker;
-      writeFrame(slot.stdin, message).catch(() => {
-        // The child is gone; its end answers the job.
-      });
+      this.#startGuard();
+      const message = { ...job, jobId, bounds: boundsOf(limits) } as ToParserWorker;
+      slot.worker.postMessage(message);
     });
+  }
+
+  /**
+   * Starts watching memory as a parse begins: past `maxMemoryGrowthBytes`
+   * over the baseline, every running parse is stopped (the pool cannot tell
+   * which worker grew) and its worker replaced, before V8 runs out of heap
+   * and takes the process down.
+   */
+  #startGuard(): void {
+    const rss = Deno.memoryUsage().rss;
+    if (this.#guard !== null) {
+      this.#baseline = Math.min(this.#baseline, rss);
+      return;
+    }
+    this.#baseline = rss;
+    this.#guard = setInterval(() => {
+      const active = this.#slots.filter((slot) => slot.active);
+      if (active.length === 0) return this.#stopGuard();
+      const grown = Deno.memoryUsage().rss - this.#baseline;
+      if (grown <= this.#limits.maxMemoryGrowthBytes) return;
+      const mib = Math.round(this.#limits.maxMemoryGrowthBytes / 1024 / 1024);
+      for (const slot of active) {
+        slot.active!.settle({
+          ok: false,
+          reason: `its parse was stopped: the parsers' memory grew past ${mib} MiB while it ran`,
+        });
+        this.#replace(slot);
+      }
+      this.#stopGuard();
+    }, this.#limits.memoryCheckMs);
+  }
+
+  #stopGuard(): void {
+    if (this.#guard !== null) clearInterval(this.#guard);
+    this.#guard = null;
   }
 
   #acquire(): Promise<Slot> {
@@ -273,118 +248,42 @@ export class ParserPool {
     else slot.busy = false;
   }
 
-  /** A new parser process: no permission flag, its own heap limit, its bundle the one file it runs. */
-  #spawn(): Deno.ChildProcess {
-    return new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "--no-prompt",
-        `--v8-flags=--max-old-space-size=${this.#limits.heapMiB}`,
-        "--no-config",
-        "--no-lock",
-        PARSER_WORKER_URL.href,
-      ],
-      env: { NO_COLOR: "1" },
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-  }
-
-  /** Gives `slot` a new child; whatever an earlier one says is ignored. */
+  /** Gives `slot` a new worker; whatever an earlier one says is ignored. */
   #start(slot: Slot): void {
-    killAtExit();
-    let child: Deno.ChildProcess;
-    try {
-      child = this.#spawn();
-    } catch (error) {
-      // Such as no --allow-run for Deno itself: the job waiting on this slot says so.
-      slot.child = undefined;
-      slot.ready = Promise.reject(error);
-      slot.ready.catch(() => {});
-      return;
-    }
-    // A pool not closed does not keep Sync running: its children are killed as Sync exits.
-    // While a child starts or parses, a timer (its deadline) keeps Sync waiting for it.
-    child.unref();
-    LIVE.add(child);
-    slot.child = child;
-    slot.killed = false;
-    slot.stdin = child.stdin.getWriter();
-    let ready!: () => void;
-    let failed!: (error: Error) => void;
+    const worker = new Worker(PARSER_WORKER_URL, {
+      type: "module",
+      name: "sync-parser",
+      deno: { permissions: "none" },
+    } as WorkerOptions);
+    slot.worker = worker;
     slot.ready = new Promise<void>((resolve, reject) => {
-      ready = resolve;
-      failed = reject;
+      worker.onmessage = (event: MessageEvent<FromParserWorker>) => {
+        if (slot.worker !== worker) return;
+        const message = event.data;
+        if (message.type === "ready") resolve();
+        else if (slot.active?.jobId === message.jobId) slot.active.settle(message.result);
+      };
+      worker.onerror = (event) => {
+        event.preventDefault();
+        if (slot.worker !== worker) return;
+        reject(new Error(event.message));
+        slot.active?.settle({ ok: false, reason: `the parser failed on it: ${event.message}` });
+        this.#replace(slot);
+      };
     });
     // A failed start is told to the job that awaits `ready`, never unhandled.
     slot.ready.catch(() => {});
-    const mine = () => slot.child === child && !slot.killed;
-    slot.starting = setTimeout(() => {
-      if (!mine()) return;
-      failed(new Error(`it did not start within ${this.#limits.jobTimeoutMs} ms`));
-      this.#replace(slot);
-    }, this.#limits.jobTimeoutMs);
-    (async () => {
-      for await (const frame of readFrames(child.stdout)) {
-        if (!mine()) continue;
-        const message = frame as FromParserWorker;
-        if (message.type === "ready") {
-          clearTimeout(slot.starting);
-          ready();
-        } else if (slot.active?.jobId === message.jobId) slot.active.settle(message.result);
-      }
-    })().catch(() => {});
-    // Its stderr is read to its end, so a child never blocks on it, and its last words kept.
-    let said = "";
-    const drained = (async () => {
-      for await (const text of child.stderr.pipeThrough(new TextDecoderStream())) {
-        said = (said + text).slice(-STDERR_CHARS);
-      }
-    })().catch(() => {});
-    child.status.then(async (status) => {
-      LIVE.delete(child);
-      if (!mine()) return;
-      // What V8 wrote as it ended is needed to tell memory from a failure.
-      let wait: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([drained, new Promise((resolve) => wait = setTimeout(resolve, 1_000))]);
-      clearTimeout(wait);
-      if (!mine()) return;
-      const why = this.#endOf(said, status);
-      failed(new Error(why));
-      slot.active?.settle({ ok: false, reason: why });
-      this.#replace(slot);
-    });
-  }
-
-  /** Why a child ended by itself, in words. */
-  #endOf(said: string, status: Deno.CommandStatus): string {
-    if (/out of memory|heap limit/i.test(said)) {
-      return `the parser ran out of memory on it (${this.#limits.heapMiB} MiB) and was stopped`;
-    }
-    const how = status.signal ? `signal ${status.signal}` : `code ${status.code}`;
-    const last = said.trim().split("\n").at(-1)?.slice(0, 300) ?? "";
-    return `the parser failed on it: it ended with ${how}${last ? `: ${last}` : ""}`;
-  }
-
-  /** Kills `slot`'s child; what it says after is ignored. */
-  #kill(slot: Slot): void {
-    clearTimeout(slot.starting);
-    slot.killed = true;
-    if (!slot.child) return;
-    killChild(slot.child);
-    slot.stdin.close().catch(() => {});
   }
 
   #replace(slot: Slot): void {
-    this.#kill(slot);
+    slot.worker.terminate();
     slot.active = undefined;
     this.#replaced++;
     if (!this.#closed) this.#start(slot);
   }
 }
 
-/** What a child holds a parse to. */
+/** What a worker holds a parse to. */
 function boundsOf(limits: ParserLimits): ParseBounds {
   return {
     maxTextChars: limits.maxTextChars,

@@ -1,9 +1,8 @@
 /**
- * Messages between the parser pool and a parser process
- * (`workers/parser_worker.ts`), how they cross its stdin and stdout (frames:
- * a 4-byte big-endian length, then that many bytes of UTF-8 JSON), and what
- * a parse answers. The process imports this module and no other from the
- * runtime, so what it needs of the runtime is re-exported here.
+ * Messages between the parser pool and a parser worker
+ * (`workers/parser_worker.ts`), and what a parse answers. Everything crosses
+ * as structured-clone data. The worker imports this module and no other
+ * from the runtime, so what it needs of the runtime is re-exported here.
  *
  * @module
  */
@@ -57,8 +56,8 @@ export interface MailJob {
   type: "mail";
   /** The pool's number for the job; the answer carries it. */
   jobId: number;
-  /** The file's bytes, in base64: JSON carries no bytes. */
-  bytes: string;
+  /** The file's bytes. */
+  bytes: Uint8Array;
   /** What the answer is held to. */
   bounds: ParseBounds;
 }
@@ -77,21 +76,8 @@ export interface CalendarJob {
   bounds: ParseBounds;
 }
 
-/**
- * Pool → process: read the file at `path` and answer its size. No parse
- * asks this: the pool's tests send it to see the process may read nothing.
- */
-export interface ProbeJob {
-  /** Tells the message apart from a {@linkcode MailJob}. */
-  type: "probe";
-  /** The pool's number for the job; the answer carries it. */
-  jobId: number;
-  /** The file to try. */
-  path: string;
-}
-
 /** What the pool sends a worker. */
-export type ToParserWorker = MailJob | CalendarJob | ProbeJob;
+export type ToParserWorker = MailJob | CalendarJob;
 
 /** Worker → pool: one job's answer. */
 export interface JobDone {
@@ -100,7 +86,7 @@ export interface JobDone {
   /** The job's number. */
   jobId: number;
   /** What the parse answered. */
-  result: ParseResult<ParsedMessage> | ParseResult<ParsedEvent[]> | ParseResult<number>;
+  result: ParseResult<ParsedMessage> | ParseResult<ParsedEvent[]>;
 }
 
 /** Worker → pool: loaded, ready for jobs. */
@@ -111,92 +97,3 @@ export interface WorkerReady {
 
 /** What a worker sends the pool. */
 export type FromParserWorker = JobDone | WorkerReady;
-
-/** Bytes one frame may hold: a mail file of 25 MiB in base64, with room. */
-export const MAX_FRAME_BYTES = 64 * 1024 * 1024;
-
-/**
- * Writes `message` as one frame: its length in 4 bytes, big-endian, then its JSON.
- *
- * @param to Where the frame goes: a process's stdin or stdout, as a writer.
- * @param message Anything JSON holds.
- */
-export async function writeFrame(
-  to: WritableStreamDefaultWriter<Uint8Array>,
-  message: unknown,
-): Promise<void> {
-  const json = new TextEncoder().encode(JSON.stringify(message));
-  const frame = new Uint8Array(4 + json.byteLength);
-  new DataView(frame.buffer).setUint32(0, json.byteLength);
-  frame.set(json, 4);
-  await to.write(frame);
-}
-
-/**
- * The messages of a stream of frames, in order, until it ends.
- *
- * @param from A process's stdout or stdin.
- * @throws {RangeError} when a frame says it is longer than {@linkcode MAX_FRAME_BYTES}.
- */
-export async function* readFrames(from: ReadableStream<Uint8Array>): AsyncGenerator<unknown> {
-  // Chunks are kept apart until a whole frame is in: joined once, not once a chunk.
-  let chunks: Uint8Array[] = [];
-  let held = 0;
-  let length = -1;
-  for await (const chunk of from) {
-    chunks.push(chunk);
-    held += chunk.byteLength;
-    while (true) {
-      if (length < 0) {
-        if (held < 4) break;
-        chunks = [join(chunks, held)];
-        length = new DataView(chunks[0].buffer, chunks[0].byteOffset).getUint32(0);
-        if (length > MAX_FRAME_BYTES) {
-          throw new RangeError(`A frame of ${length} bytes is over the most, ${MAX_FRAME_BYTES}`);
-        }
-      }
-      if (held < 4 + length) break;
-      const all = join(chunks, held);
-      yield JSON.parse(new TextDecoder().decode(all.subarray(4, 4 + length)));
-      const rest = all.subarray(4 + length);
-      chunks = [rest];
-      held = rest.byteLength;
-      length = -1;
-    }
-  }
-}
-
-/** The chunks as one array of `held` bytes. */
-function join(chunks: Uint8Array[], held: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0];
-  const all = new Uint8Array(held);
-  let at = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return all;
-}
-
-/** The platform's base64 of bytes (V8 has had it since 14). */
-interface Base64Bytes {
-  toBase64(): string;
-}
-
-/**
- * `bytes` in base64.
- *
- * @param bytes Any bytes.
- */
-export function toBase64(bytes: Uint8Array): string {
-  return (bytes as unknown as Base64Bytes).toBase64();
-}
-
-/**
- * The bytes `text`, in base64, holds.
- *
- * @param text Base64.
- */
-export function fromBase64(text: string): Uint8Array {
-  return (Uint8Array as unknown as { fromBase64(text: string): Uint8Array }).fromBase64(text);
-}

@@ -3,11 +3,11 @@
  * them newsletters of 31–98 KB) written to a temporary folder, then every
  * message parsed by a {@linkcode ParserPool} as `account.parseMail` does, 32
  * files a call; it prints messages a second and the process's peak resident
- * memory while it parsed (the parsers are child processes of their own, so it
- * counts Sync's side only: the frames it writes and reads):
+ * memory while it parsed (the workers live in the process, so it counts
+ * theirs):
  *
  * ```sh
- * deno run --allow-read --allow-write --allow-run tests/bench/parse_throughput.ts [--messages 1000]
+ * deno run --unstable-worker-options --allow-read --allow-write tests/bench/parse_throughput.ts [--messages 1000]
  * ```
  *
  * @module
