@@ -220,13 +220,16 @@ async function openedAt(real: string, info: Deno.FileInfo): Promise<boolean | un
   } catch {
     return undefined;
   }
+  const same = (open: Deno.FileInfo) => open.dev === info.dev && open.ino === info.ino;
   for (const { name } of fds) {
     const fd = `/proc/self/fd/${name}`;
     try {
+      // Stat of the fd is of the open file itself, whatever its path now leads to. Another
+      // call may close an fd and open another file under its number between two looks, so
+      // the file is looked at on both sides of its name: the same file before and after.
+      if (!same(await Deno.stat(fd))) continue;
       if (await Deno.readLink(fd) !== real) continue;
-      // Stat of the fd is of the open file itself, whatever its path now leads to.
-      const open = await Deno.stat(fd);
-      if (open.dev === info.dev && open.ino === info.ino) return true;
+      if (same(await Deno.stat(fd))) return true;
     } catch {
       // Closed since it was listed: not the file being read, which is open.
     }
