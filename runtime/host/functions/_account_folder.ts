@@ -143,6 +143,23 @@ async function follow(fn: string, folder: string, segments: string[]): Promise<F
   }
 }
 
+/** The read of an account file going now, if any; the next waits for it (or its time limit). */
+let reading: Promise<unknown> = Promise.resolve();
+
+/**
+ * Runs `read` once no other account file is open for reading in this
+ * process. An opened file is known by the system's name for each open file
+ * (`/proc/self/fd`); with another account read opening and closing files
+ * meanwhile, a file outside could pass for the one checked, so each is
+ * opened, checked and read alone. One that hangs holds the next back for its
+ * time limit (`late`) at most.
+ */
+function oneReadAtATime<T>(read: () => Promise<T>, late: Promise<never>): Promise<T> {
+  const run = reading.then(read, read);
+  reading = Promise.race([run, late]).catch(() => {});
+  return run;
+}
+
 /**
  * Reads a file's bytes within `maxBytes` and the read time limit; null when
  * larger. The file opened is the one found: its path is followed again once
@@ -186,7 +203,10 @@ async function readBounded(
     );
   });
   try {
-    return await Promise.race([readFileAtMost(real, maxBytes, { opened }), late]);
+    return await Promise.race([
+      oneReadAtATime(() => readFileAtMost(real, maxBytes, { opened }), late),
+      late,
+    ]);
   } catch (error) {
     if (
       error instanceof TransientError || error instanceof AccountAccessError ||
