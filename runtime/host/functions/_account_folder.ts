@@ -184,9 +184,6 @@ async function readBounded(
     const at = await openedAt(real, info);
     if (at === true) return;
     if (at === false) throw changed();
-    // On Linux /proc is there: not reading it now (too many files open, say) is no reason to
-    // trust a second look, which a swap timed between its two looks passes.
-    if (Deno.build.os === "linux") throw changed();
     // No /proc to ask: the path is followed again. A second swap timed
     // between its two looks could still pass; /proc's answer is one look.
     const again = await follow(fn, folder, segments);
