@@ -6,6 +6,8 @@
  *
  * @module
  */
+import { constants as fsConstants } from "node:fs";
+import { type FileHandle, open } from "node:fs/promises";
 import {
   AccountAccessError,
   InvalidInputError,
@@ -16,7 +18,6 @@ import {
 import type { AccountEntry, AccountListing } from "../../extension_api/service.ts";
 import { ACCOUNT_LIMITS } from "../../limits.ts";
 import { fileKind, pathInside } from "../../internal/path_inside.ts";
-import { readFileAtMost } from "../../internal/read_file_at_most.ts";
 
 /**
  * The segments of a path an `account.*` function was handed, checked:
@@ -143,27 +144,11 @@ async function follow(fn: string, folder: string, segments: string[]): Promise<F
   }
 }
 
-/** The read of an account file going now, if any; the next waits for it (or its time limit). */
-let reading: Promise<unknown> = Promise.resolve();
-
-/**
- * Runs `read` once no other account file is open for reading in this
- * process. An opened file is known by the system's name for each open file
- * (`/proc/self/fd`); with another account read opening and closing files
- * meanwhile, a file outside could pass for the one checked, so each is
- * opened, checked and read alone. One that hangs holds the next back for its
- * time limit (`late`) at most.
- */
-function oneReadAtATime<T>(read: () => Promise<T>, late: Promise<never>): Promise<T> {
-  const run = reading.then(read, read);
-  reading = Promise.race([run, late]).catch(() => {});
-  return run;
-}
-
 /**
  * Reads a file's bytes within `maxBytes` and the read time limit; null when
- * larger. The file opened is the one found: its path is followed again once
- * it is open, and a file other than the one it leads to is not read.
+ * larger. The file read is the one found: opened without following a last
+ * link and without waiting on a FIFO, and read only when it is a regular
+ * file at `real` (see {@linkcode openedFileAt}).
  */
 async function readBounded(
   fn: string,
@@ -177,18 +162,6 @@ async function readBounded(
     new TransientError(
       `${fn}() could not read "${path}": it changed while it was opened; it is tried again later`,
     );
-  const opened = async (info: Deno.FileInfo) => {
-    // Between the check and the open, a folder on the way may have become a
-    // link leading outside: the opened file must be the one at `real`.
-    if (!info.isFile) throw changed();
-    const at = await openedAt(real, info);
-    if (at === true) return;
-    if (at === false) throw changed();
-    // No /proc to ask: the path is followed again. A second swap timed
-    // between its two looks could still pass; /proc's answer is one look.
-    const again = await follow(fn, folder, segments);
-    if (info.dev !== again.info.dev || info.ino !== again.info.ino) throw changed();
-  };
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(
@@ -202,11 +175,34 @@ async function readBounded(
       ACCOUNT_LIMITS.readTimeoutMs,
     );
   });
+  const read = async () => {
+    let handle: FileHandle;
+    try {
+      handle = await open(real, OPEN_FLAGS);
+    } catch (error) {
+      // ELOOP: the last segment became a link since it was followed.
+      if (codeOf(error) === "ELOOP") throw changed();
+      throw asDenoError(error);
+    }
+    try {
+      const info = await handle.stat();
+      if (!info.isFile()) throw changed();
+      const at = await openedFileAt(handle.fd, real);
+      if (at === false) throw changed();
+      if (at === undefined) {
+        // No system name for the open file: the path is followed again and
+        // must lead to the same file. A second swap timed between the two
+        // looks could still pass; where there is /proc/self/fd, it is one look.
+        const again = await follow(fn, folder, segments);
+        if (info.dev !== again.info.dev || info.ino !== again.info.ino) throw changed();
+      }
+      return await readHandleAtMost(handle, maxBytes);
+    } finally {
+      await handle.close();
+    }
+  };
   try {
-    return await Promise.race([
-      oneReadAtATime(() => readFileAtMost(real, maxBytes, { opened }), late),
-      late,
-    ]);
+    return await Promise.race([read(), late]);
   } catch (error) {
     if (
       error instanceof TransientError || error instanceof AccountAccessError ||
@@ -227,34 +223,78 @@ async function readBounded(
 }
 
 /**
- * Whether a file this process has open, known by what `fstat` said of it,
- * is open at `real`: the system's own name for each open file
- * (`/proc/self/fd`) is where the file was found, not a path followed again.
- *
- * @returns true or false; undefined where there is no `/proc/self/fd`.
+ * Read-only, no last link followed (a file swapped for a link is refused,
+ * not read through), and no wait on a FIFO swapped in (it is opened at once
+ * and refused for what it is).
  */
-async function openedAt(real: string, info: Deno.FileInfo): Promise<boolean | undefined> {
-  let fds: Deno.DirEntry[];
+const OPEN_FLAGS = fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK;
+
+/**
+ * Whether the file open as `fd` is the file at `real`: the system's own name
+ * for an open file (`/proc/self/fd/<fd>`) is where the opened file is, found
+ * in one look, whatever the path now leads to. A folder on the way swapped
+ * for a link before the open gives the name of the file the link led to.
+ *
+ * @returns true or false; undefined where the system names no open file (no `/proc`).
+ */
+async function openedFileAt(fd: number, real: string): Promise<boolean | undefined> {
+  if (Deno.build.os !== "linux") return undefined;
   try {
-    fds = await Array.fromAsync(Deno.readDir("/proc/self/fd"));
+    return await Deno.readLink(`/proc/self/fd/${fd}`) === real;
   } catch {
-    return undefined;
+    // On Linux the name is always there for an open file: not finding it is no proof of anything.
+    return false;
   }
-  const same = (open: Deno.FileInfo) => open.dev === info.dev && open.ino === info.ino;
-  for (const { name } of fds) {
-    const fd = `/proc/self/fd/${name}`;
-    try {
-      // Stat of the fd is of the open file itself, whatever its path now leads to. Another
-      // call may close an fd and open another file under its number between two looks, so
-      // the file is looked at on both sides of its name: the same file before and after.
-      if (!same(await Deno.stat(fd))) continue;
-      if (await Deno.readLink(fd) !== real) continue;
-      if (same(await Deno.stat(fd))) return true;
-    } catch {
-      // Closed since it was listed: not the file being read, which is open.
-    }
+}
+
+/** Reads an open file to its end, at most `maxBytes`; null when it holds more. */
+async function readHandleAtMost(handle: FileHandle, maxBytes: number): Promise<Uint8Array | null> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  // Read as it comes rather than by the size looked at first: a file may grow meanwhile.
+  while (true) {
+    const chunk = new Uint8Array(64 * 1024);
+    const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+    if (bytesRead === 0) break;
+    total += bytesRead;
+    if (total > maxBytes) return null;
+    chunks.push(chunk.subarray(0, bytesRead));
   }
-  return false;
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  for (const part of chunks) {
+    bytes.set(part, at);
+    at += part.length;
+  }
+  return bytes;
+}
+
+function codeOf(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" ? code : undefined;
+}
+
+/** A Node file system error as Deno's, so one mapping serves both. */
+function asDenoError(error: unknown): unknown {
+  const message = (error as Error)?.message ?? String(error);
+  switch (codeOf(error)) {
+    case "ENOENT":
+    case "ENOTDIR":
+      return new Deno.errors.NotFound(message);
+    case "EACCES":
+    case "EPERM":
+      return new Deno.errors.PermissionDenied(message);
+    case "EBUSY":
+      return new Deno.errors.Busy(message);
+    case "EAGAIN":
+      return new Deno.errors.WouldBlock(message);
+    case "EINTR":
+      return new Deno.errors.Interrupted(message);
+    case "ETIMEDOUT":
+      return new Deno.errors.TimedOut(message);
+    default:
+      return error;
+  }
 }
 
 /**
