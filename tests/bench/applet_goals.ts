@@ -11,7 +11,7 @@
  * `--quick`. Run alone, it prints its lines and goals:
  *
  * ```sh
- * deno run --unstable-kv --unstable-worker-options --allow-read --allow-write --allow-env \
+ * deno run --unstable-kv --unstable-worker-options --allow-read --allow-write --allow-env --allow-run \
  *   --allow-sys=loadavg tests/bench/applet_goals.ts [--quick]
  * ```
  *

@@ -6,8 +6,6 @@
  *
  * @module
  */
-import { constants as fsConstants } from "node:fs";
-import { type FileHandle, open } from "node:fs/promises";
 import {
   AccountAccessError,
   InvalidInputError,
@@ -18,6 +16,7 @@ import {
 import type { AccountEntry, AccountListing } from "../../extension_api/service.ts";
 import { ACCOUNT_LIMITS } from "../../limits.ts";
 import { fileKind, pathInside } from "../../internal/path_inside.ts";
+import { openWhereFound } from "../../internal/open_where_found.ts";
 
 /**
  * The segments of a path an `account.*` function was handed, checked:
@@ -146,22 +145,15 @@ async function follow(fn: string, folder: string, segments: string[]): Promise<F
 
 /**
  * Reads a file's bytes within `maxBytes` and the read time limit; null when
- * larger. The file read is the one found: opened without following a last
- * link and without waiting on a FIFO, and read only when it is a regular
- * file at `real` (see {@linkcode openedFileAt}).
+ * larger. The file read is the one found: see {@linkcode openWhereFound}.
  */
 async function readBounded(
   fn: string,
-  folder: string,
   segments: string[],
   real: string,
   maxBytes: number,
 ): Promise<Uint8Array | null> {
   const path = segments.join("/");
-  const changed = () =>
-    new TransientError(
-      `${fn}() could not read "${path}": it changed while it was opened; it is tried again later`,
-    );
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(
@@ -176,29 +168,21 @@ async function readBounded(
     );
   });
   const read = async () => {
-    let handle: FileHandle;
+    let opened: Awaited<ReturnType<typeof openWhereFound>>;
     try {
-      handle = await open(real, OPEN_FLAGS);
+      opened = await openWhereFound(real);
     } catch (error) {
-      // ELOOP: the last segment became a link since it was followed.
-      if (codeOf(error) === "ELOOP") throw changed();
       throw asDenoError(error);
     }
+    if (typeof opened === "string") {
+      throw new TransientError(
+        `${fn}() could not read "${path}": it changed while it was opened; it is tried again later`,
+      );
+    }
     try {
-      const info = await handle.stat();
-      if (!info.isFile()) throw changed();
-      const at = await openedFileAt(handle.fd, real);
-      if (at === false) throw changed();
-      if (at === undefined) {
-        // No system name for the open file: the path is followed again and
-        // must lead to the same file. A second swap timed between the two
-        // looks could still pass; where there is /proc/self/fd, it is one look.
-        const again = await follow(fn, folder, segments);
-        if (info.dev !== again.info.dev || info.ino !== again.info.ino) throw changed();
-      }
-      return await readHandleAtMost(handle, maxBytes);
+      return await opened.readAtMost(maxBytes);
     } finally {
-      await handle.close();
+      opened.close();
     }
   };
   try {
@@ -216,68 +200,17 @@ async function readBounded(
           `allow access to it again`,
       );
     }
-    throw transientOr(fn, `"${path}"`, error);
+    throw transientOr(fn, `"${path}"`, asDenoError(error));
   } finally {
     clearTimeout(timer);
   }
 }
 
-/**
- * Read-only, no last link followed (a file swapped for a link is refused,
- * not read through), and no wait on a FIFO swapped in (it is opened at once
- * and refused for what it is).
- */
-const OPEN_FLAGS = fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK;
-
-/**
- * Whether the file open as `fd` is the file at `real`: the system's own name
- * for an open file (`/proc/self/fd/<fd>`) is where the opened file is, found
- * in one look, whatever the path now leads to. A folder on the way swapped
- * for a link before the open gives the name of the file the link led to.
- *
- * @returns true or false; undefined where the system names no open file (no `/proc`).
- */
-async function openedFileAt(fd: number, real: string): Promise<boolean | undefined> {
-  if (Deno.build.os !== "linux") return undefined;
-  try {
-    return await Deno.readLink(`/proc/self/fd/${fd}`) === real;
-  } catch {
-    // On Linux the name is always there for an open file: not finding it is no proof of anything.
-    return false;
-  }
-}
-
-/** Reads an open file to its end, at most `maxBytes`; null when it holds more. */
-async function readHandleAtMost(handle: FileHandle, maxBytes: number): Promise<Uint8Array | null> {
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  // Read as it comes rather than by the size looked at first: a file may grow meanwhile.
-  while (true) {
-    const chunk = new Uint8Array(64 * 1024);
-    const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
-    if (bytesRead === 0) break;
-    total += bytesRead;
-    if (total > maxBytes) return null;
-    chunks.push(chunk.subarray(0, bytesRead));
-  }
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const part of chunks) {
-    bytes.set(part, at);
-    at += part.length;
-  }
-  return bytes;
-}
-
-function codeOf(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "string" ? code : undefined;
-}
-
-/** A Node file system error as Deno's, so one mapping serves both. */
+/** A Node file system error (it has a `code`) as Deno's, so one mapping serves both. */
 function asDenoError(error: unknown): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
   const message = (error as Error)?.message ?? String(error);
-  switch (codeOf(error)) {
+  switch (code) {
     case "ENOENT":
     case "ENOTDIR":
       return new Deno.errors.NotFound(message);
@@ -319,7 +252,7 @@ export async function readAccountText(folder: string, path: unknown): Promise<st
     }
     const max = ACCOUNT_LIMITS.maxReadBytes;
     if (info.size > max) throw readTooLarge(name, info.size, max);
-    const bytes = await readBounded(fn, folder, segments, real, max);
+    const bytes = await readBounded(fn, segments, real, max);
     if (bytes === null) throw readTooLarge(name, max + 1, max);
     return new TextDecoder().decode(bytes);
   } catch (error) {
@@ -389,7 +322,7 @@ export async function readForParse(
           `${maxBytes.toLocaleString("en-US")}`,
       };
     }
-    const bytes = await readBounded(fn, folder, segments, real, maxBytes);
+    const bytes = await readBounded(fn, segments, real, maxBytes);
     if (bytes === null) {
       return { ...base, reason: `it grew past ${maxBytes} bytes while it was read` };
     }
