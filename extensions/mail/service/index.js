@@ -432,7 +432,7 @@ var REASONS_SHOWN = 20;
 var FAILURES_KEPT = 100;
 async function mailSyncStep(account2, memory2, state, options = {}) {
   const budget = options.changesPerStep ?? 90;
-  const parsePerStep = options.parsePerStep ?? 64;
+  const parsePerStep = options.parsePerStep ?? 150;
   const parseBatch = options.parseBatch ?? 16;
   const step = stepOf(state);
   const retry = options.retryFailed === true && step === 0;

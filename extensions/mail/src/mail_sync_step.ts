@@ -66,7 +66,7 @@ export async function mailSyncStep(
   options: MailSyncStepOptions = {},
 ): Promise<MailSyncAnswer> {
   const budget = options.changesPerStep ?? 90;
-  const parsePerStep = options.parsePerStep ?? 64;
+  const parsePerStep = options.parsePerStep ?? 150;
   const parseBatch = options.parseBatch ?? 16;
   const step = stepOf(state);
   // Failed messages are tried again once, in the attempt's first step, not in every step.

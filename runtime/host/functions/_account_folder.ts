@@ -13,7 +13,6 @@ import {
   PayloadTooLargeError,
   TransientError,
 } from "../../errors.ts";
-import type { AccountEntry, AccountListing } from "../../extension_api/service.ts";
 import { ACCOUNT_LIMITS } from "../../limits.ts";
 import { fileKind, pathInside } from "../../internal/path_inside.ts";
 import { openWhereFound } from "../../internal/open_where_found.ts";
@@ -57,7 +56,7 @@ export function accountPath(fn: string, path: unknown): string[] {
 }
 
 /** A path inside the folder once followed: its real path and what it is. */
-interface Found {
+export interface Found {
   real: string;
   info: Deno.FileInfo;
 }
@@ -82,7 +81,8 @@ export async function checkAccountFolder(fn: string, folder: string): Promise<vo
   }
 }
 
-function folderUnreachable(fn: string, folder: string, error: unknown): Error {
+/** Why the account folder cannot be read, as the refusal a handler gets. */
+export function folderUnreachable(fn: string, folder: string, error: unknown): Error {
   if (error instanceof Deno.errors.NotFound) {
     return new AccountAccessError(
       `${fn}() cannot read the account folder ${folder}: it is gone; ` +
@@ -117,7 +117,7 @@ function transientOr(fn: string, what: string, error: unknown): Error {
  * @throws {AccountAccessError} when it leads outside the folder or may not be read.
  * @throws {Deno.errors.NotFound} when it is not there.
  */
-async function follow(fn: string, folder: string, segments: string[]): Promise<Found> {
+export async function follow(fn: string, folder: string, segments: string[]): Promise<Found> {
   const path = segments.join("/");
   try {
     const found = await pathInside(folder, path === "" ? "." : path);
@@ -332,157 +332,4 @@ export async function readForParse(
     // Mail moves (new/ to cur/, flags in the name): a file gone since it was listed is no failure of the call.
     return { path, size: 0, mtime: null, reason: "it is gone: there is no such file now" };
   }
-}
-
-/** Options of `account.list`. */
-export interface ListOptions {
-  /** A folder to list, relative to the account folder. */
-  under?: string;
-  /** The cursor of the page before. */
-  cursor?: string;
-  /** Walk subfolders too. */
-  recursive?: boolean;
-}
-
-/**
- * `account.list`: a page of the folder's entries in path order (segment by
- * segment), links followed where they stay inside; other kinds (FIFOs,
- * sockets, devices), links leading out and paths longer than `maxPathChars`
- * are passed over.
- *
- * @throws {AccountAccessError} when the folder is gone, or `under` leads outside it.
- * @throws {NotFoundError} when `under` is not there.
- * @throws {InvalidInputError} for a malformed option.
- */
-export async function listAccount(folder: string, options: ListOptions): Promise<AccountListing> {
-  const fn = "account.list";
-  const under = accountPath(fn, options.under ?? "");
-  const cursor = options.cursor === undefined ? null : accountPath(fn, options.cursor);
-  if (cursor !== null && cursor.length === 0) {
-    throw new InvalidInputError(`${fn}(): the cursor is not one this function answered`);
-  }
-  await checkAccountFolder(fn, folder);
-  let start: Found;
-  try {
-    start = await follow(fn, folder, under);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) {
-      throw new NotFoundError(`${fn}(): there is no folder "${under.join("/")}" in the account`);
-    }
-    throw error;
-  }
-  if (!start.info.isDirectory) {
-    throw new InvalidInputError(
-      `${fn}(): "${under.join("/")}" is ${fileKind(start.info)}, not a folder`,
-    );
-  }
-  const root = await Deno.realPath(folder).catch((error) => {
-    throw folderUnreachable(fn, folder, error);
-  });
-  const limit = ACCOUNT_LIMITS.maxListEntries;
-  const entries: AccountEntry[] = [];
-  const walk = new Walk(fn, root, cursor, limit + 1, options.recursive === true);
-  await walk.folder(start.real, under, 0, new Set([start.real]), entries);
-  const more = entries.length > limit;
-  const page = entries.slice(0, limit);
-  return { entries: page, cursor: more ? page[page.length - 1].path : null };
-}
-
-/** One walk of a listing: where it resumes, how many it takes, whether it goes down. */
-class Walk {
-  #fn: string;
-  #root: string;
-  #cursor: string[] | null;
-  #take: number;
-  #recursive: boolean;
-
-  constructor(fn: string, root: string, cursor: string[] | null, take: number, recursive: boolean) {
-    this.#fn = fn;
-    this.#root = root;
-    this.#cursor = cursor;
-    this.#take = take;
-    this.#recursive = recursive;
-  }
-
-  /** Lists `real` (the folder at `segments`), and below it when recursive, into `out`. */
-  async folder(
-    real: string,
-    segments: string[],
-    depth: number,
-    seen: Set<string>,
-    out: AccountEntry[],
-  ): Promise<void> {
-    let names: string[];
-    try {
-      names = (await Array.fromAsync(Deno.readDir(real))).map((entry) => entry.name);
-    } catch (error) {
-      if (error instanceof Deno.errors.NotFound) return; // gone since: nothing to list
-      if (error instanceof Deno.errors.PermissionDenied && depth > 0) return;
-      throw folderUnreachable(this.#fn, real, error);
-    }
-    names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    for (const name of names) {
-      if (out.length >= this.#take) return;
-      const path = [...segments, name];
-      const order = this.#cursor ? compareSegments(path, this.#cursor) : 1;
-      const holdsCursor = order < 0 && isPrefix(path, this.#cursor!);
-      // Before the cursor and not on the way to it: listed on an earlier page, with all below it.
-      if (order < 0 && !holdsCursor) continue;
-      // A path no account function takes could be neither read nor listed on from.
-      if (path.join("/").length > ACCOUNT_LIMITS.maxPathChars) continue;
-      const entry = await this.#entry(real, name, path);
-      if (entry === null) continue;
-      if (order > 0) out.push(entry.listed);
-      if (
-        entry.listed.kind === "folder" && this.#recursive &&
-        depth < ACCOUNT_LIMITS.maxListDepth && !seen.has(entry.real)
-      ) {
-        // A link back up would walk in circles: each real folder is walked once.
-        await this.folder(entry.real, path, depth + 1, new Set([...seen, entry.real]), out);
-      }
-    }
-  }
-
-  /** The entry `name` in `parent`, links followed; null when it is passed over. */
-  async #entry(
-    parent: string,
-    name: string,
-    path: string[],
-  ): Promise<{ listed: AccountEntry; real: string } | null> {
-    let real = `${parent}/${name}`;
-    let info: Deno.FileInfo;
-    try {
-      info = await Deno.lstat(real);
-      if (info.isSymlink) {
-        const found = await pathInside(this.#root, path.join("/"));
-        if (found.inside === null) return null;
-        real = found.real;
-        info = await Deno.stat(real);
-      }
-    } catch {
-      return null; // gone since it was listed, a broken link, or unreadable
-    }
-    if (!info.isFile && !info.isDirectory) return null;
-    return {
-      real,
-      listed: {
-        path: path.join("/"),
-        kind: info.isFile ? "file" : "folder",
-        size: info.isFile ? info.size : 0,
-        mtime: info.mtime?.getTime() ?? null,
-      },
-    };
-  }
-}
-
-/** Path order, segment by segment: the order a walk with sorted names meets them. */
-function compareSegments(a: string[], b: string[]): number {
-  for (let i = 0; i < Math.min(a.length, b.length); i++) {
-    if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
-  }
-  return a.length - b.length;
-}
-
-function isPrefix(prefix: string[], path: string[]): boolean {
-  return prefix.length < path.length && prefix.every((segment, i) => path[i] === segment);
 }

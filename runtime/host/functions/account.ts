@@ -22,12 +22,11 @@ import type { HostFunction, HostFunctionContext } from "../host_function.ts";
 import {
   checkAccountFolder,
   type FileForParse,
-  listAccount,
-  type ListOptions,
   parsePaths,
   readAccountText,
   readForParse,
 } from "./_account_folder.ts";
+import { listAccount, type ListOptions } from "./_account_listing.ts";
 import { accountFetch } from "./_account_fetch.ts";
 import { maxNetFetchAnswerBytes } from "./net_fetch.ts";
 
