@@ -12,6 +12,7 @@ interface Kept {
   names: readonly string[];
   ino: number | null;
   mtime: number;
+  ctime: number;
   at: number;
 }
 
@@ -21,11 +22,14 @@ const MAX_KEPT = 8;
 const KEEP_MS = 30_000;
 /**
  * How long a folder must have been unchanged when it is read for its names to
- * be kept, in ms. A folder's change time has a millisecond's grain: a name
- * added in the millisecond the folder was read could leave it as it was. A
- * folder unchanged for a second before it is read shows any later change.
+ * be kept, in ms. A folder's times have a grain (a millisecond for its
+ * modification, a second for its status change, as Deno gives them): a name
+ * added within the grain of the read could leave them as they were. A folder
+ * unchanged for longer than the grain before it is read shows any later
+ * change. The status change time is looked at too because no program can set
+ * it back (`rsync -t` and `touch -d` set the modification time).
  */
-const QUIET_MS = 1_000;
+const QUIET_MS = 2_000;
 
 const kept = new Map<string, Kept>();
 
@@ -44,9 +48,10 @@ export async function sortedFolderNames(
 ): Promise<readonly string[]> {
   const before = Deno.statSync(real);
   const mtime = before.mtime?.getTime() ?? null;
+  const ctime = before.ctime?.getTime() ?? null;
   const known = kept.get(real);
   if (
-    known && mtime !== null && known.mtime === mtime && known.ino === before.ino &&
+    known && known.mtime === mtime && known.ctime === ctime && known.ino === before.ino &&
     now() - known.at < KEEP_MS
   ) {
     return known.names;
@@ -54,8 +59,10 @@ export async function sortedFolderNames(
   const names = (await Array.fromAsync(Deno.readDir(real))).map((entry) => entry.name);
   names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   kept.delete(real);
-  if (mtime !== null && now() - mtime >= QUIET_MS) {
-    kept.set(real, { names, ino: before.ino, mtime, at: now() });
+  if (
+    mtime !== null && ctime !== null && now() - Math.max(mtime, ctime) >= QUIET_MS
+  ) {
+    kept.set(real, { names, ino: before.ino, mtime, ctime, at: now() });
     if (kept.size > MAX_KEPT) kept.delete(kept.keys().next().value!);
   }
   return names;
