@@ -24,29 +24,47 @@ function indexEntry(value) {
 }
 
 // src/maildir_file.ts
-var INFO = /[:!;]2,([A-Za-z]*)$/;
+var RESERVED = /(^|\/)(cur|new|tmp)(\/|$)/;
+var LETTERS = /^[A-Za-z]*$/;
+var folders = /* @__PURE__ */ new Map();
 function maildirFile(path, size, mtime) {
-  const parts = path.split("/");
-  if (parts.length < 2) return null;
-  const name = parts[parts.length - 1];
-  const dir = parts[parts.length - 2];
-  if (dir !== "cur" && dir !== "new" || name === "" || name.startsWith(".")) return null;
-  const box = parts.slice(0, -2);
-  if (box.some((part) => part === "cur" || part === "new" || part === "tmp")) return null;
-  const match = INFO.exec(name);
-  const unique = match ? name.slice(0, match.index) : name;
-  const flags = match ? [
-    ...new Set(match[1])
-  ].sort().join("") : "";
-  const boxPath = box.join("/");
+  const slash = path.lastIndexOf("/");
+  if (slash <= 0) return null;
+  const name = path.slice(slash + 1);
+  if (name === "" || name.startsWith(".")) return null;
+  const boxEnd = path.lastIndexOf("/", slash - 1);
+  const dir = path.slice(boxEnd + 1, slash);
+  if (dir !== "cur" && dir !== "new") return null;
+  const boxPath = boxEnd < 0 ? "" : path.slice(0, boxEnd);
+  if (boxPath !== "" && RESERVED.test(boxPath)) return null;
+  let unique = name;
+  let flags = "";
+  const info = name.lastIndexOf("2,");
+  if (info > 0 && ":!;".includes(name[info - 1]) && LETTERS.test(name.slice(info + 2))) {
+    unique = name.slice(0, info - 1);
+    flags = sortedFlags(name.slice(info + 2));
+  }
+  let folder = folders.get(boxPath);
+  if (folder === void 0) {
+    folder = folderName(boxPath === "" ? [] : boxPath.split("/"));
+    folders.set(boxPath, folder);
+  }
   return {
     id: `${boxPath}/${unique}`,
     path,
-    folder: folderName(box),
+    folder,
     flags,
     size,
     mtime
   };
+}
+function sortedFlags(flags) {
+  for (let i = 1; i < flags.length; i++) {
+    if (flags[i - 1] >= flags[i]) return [
+      ...new Set(flags)
+    ].sort().join("");
+  }
+  return flags;
 }
 function folderName(box) {
   if (box.length === 0) return "INBOX";
@@ -430,9 +448,10 @@ var STATUS_KEY = "mail.status/sync";
 var MAX_STEPS = 5e3;
 var REASONS_SHOWN = 20;
 var FAILURES_KEPT = 100;
+var MIN_ROUND = 8;
 async function mailSyncStep(account2, memory2, state, options = {}) {
   const budget = options.changesPerStep ?? 90;
-  const parsePerStep = options.parsePerStep ?? 150;
+  const parsePerStep = options.parsePerStep ?? 256;
   const parseBatch = options.parseBatch ?? 16;
   const step = stepOf(state);
   const retry = options.retryFailed === true && step === 0;
@@ -508,16 +527,31 @@ async function mailSyncStep(account2, memory2, state, options = {}) {
     if (!current.has(id)) vanished.set(changes++, message.oldKey);
   }
   toParse.sort((a, b) => (b.mtime ?? 0) - (a.mtime ?? 0) || (a.path < b.path ? -1 : 1));
-  const parsing = changes >= budget ? [] : toParse.slice(0, parsePerStep);
+  const round = parseBatch * 2;
+  const parsing = [];
+  const results = [];
+  const conversations = /* @__PURE__ */ new Set();
+  while (parsing.length < Math.min(parsePerStep, toParse.length)) {
+    const room = budget - changes - conversations.size - 1;
+    if (room < (parsing.length === 0 ? 1 : MIN_ROUND)) break;
+    const size = Math.min(round, room, parsePerStep - parsing.length);
+    const take = toParse.slice(parsing.length, parsing.length + size);
+    parsing.push(...take);
+    const batches = [];
+    for (let i = 0; i < take.length; i += parseBatch) {
+      batches.push(take.slice(i, i + parseBatch).map((file) => file.path));
+    }
+    for (const answer of await Promise.all(batches.map((paths) => account2.parseMail(paths)))) {
+      for (const result of answer) {
+        results.push(result);
+        if (result.ok) conversations.add(conversationOf(result.value, result.path));
+      }
+    }
+  }
   const byPath = new Map(parsing.map((file) => [
     file.path,
     file
   ]));
-  const batches = [];
-  for (let i = 0; i < parsing.length; i += parseBatch) {
-    batches.push(parsing.slice(i, i + parseBatch).map((file) => file.path));
-  }
-  const results = (await Promise.all(batches.map((paths) => account2.parseMail(paths)))).flat();
   const newFailures = /* @__PURE__ */ new Map();
   const parsedChange = /* @__PURE__ */ new Map();
   for (const result of results) {
@@ -620,6 +654,9 @@ async function mailSyncStep(account2, memory2, state, options = {}) {
     },
     coverage
   };
+}
+function conversationOf(message, path) {
+  return message.references[0] ?? message.inReplyTo ?? message.messageId ?? `file:${path}`;
 }
 function stepOf(state) {
   if (state !== null && typeof state === "object" && !Array.isArray(state)) {

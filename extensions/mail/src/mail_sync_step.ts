@@ -1,4 +1,11 @@
-import type { Coverage, Json, MailAccount, ParsedMessage, RecordStore } from "./account_types.ts";
+import type {
+  Coverage,
+  Json,
+  MailAccount,
+  Parsed,
+  ParsedMessage,
+  RecordStore,
+} from "./account_types.ts";
 import { type IndexEntry, indexEntry } from "./index_entry.ts";
 import { listMaildir } from "./list_maildir.ts";
 import { type MaildirFile, maildirFile } from "./maildir_file.ts";
@@ -29,7 +36,10 @@ export interface MailSyncStepOptions {
   retryFailed?: boolean;
   /** Records a step may change; 90 by default (a call may change 99). */
   changesPerStep?: number;
-  /** Messages a step parses at most; 64 by default. */
+  /**
+   * Messages a step parses at most; 256 by default. A step parses fewer when the conversations
+   * of those it parsed would fill its records.
+   */
   parsePerStep?: number;
   /** Paths per `account.parseMail` call; 16 by default (the host takes 32). */
   parseBatch?: number;
@@ -46,6 +56,8 @@ interface FailedFile {
 const MAX_STEPS = 5_000;
 const REASONS_SHOWN = 20;
 const FAILURES_KEPT = 100;
+/** The fewest messages a round parses after the step's first. */
+const MIN_ROUND = 8;
 
 /**
  * One step of the Mail applet's `sync` task. It lists the Maildir, compares every message
@@ -66,7 +78,7 @@ export async function mailSyncStep(
   options: MailSyncStepOptions = {},
 ): Promise<MailSyncAnswer> {
   const budget = options.changesPerStep ?? 90;
-  const parsePerStep = options.parsePerStep ?? 150;
+  const parsePerStep = options.parsePerStep ?? 256;
   const parseBatch = options.parseBatch ?? 16;
   const step = stepOf(state);
   // Failed messages are tried again once, in the attempt's first step, not in every step.
@@ -142,15 +154,34 @@ export async function mailSyncStep(
     if (!current.has(id)) vanished.set(changes++, message.oldKey!);
   }
 
-  // Parse the newest first, unless renames and removals already fill the step.
+  // Parse the newest first, unless renames and removals already fill the step: a round at a
+  // time, while the conversations the parsed messages belong to still leave room for a round
+  // more, so a step parses about what its records can hold and each message is parsed once.
   toParse.sort((a, b) => (b.mtime ?? 0) - (a.mtime ?? 0) || (a.path < b.path ? -1 : 1));
-  const parsing = changes >= budget ? [] : toParse.slice(0, parsePerStep);
-  const byPath = new Map(parsing.map((file) => [file.path, file]));
-  const batches: string[][] = [];
-  for (let i = 0; i < parsing.length; i += parseBatch) {
-    batches.push(parsing.slice(i, i + parseBatch).map((file) => file.path));
+  const round = parseBatch * 2;
+  const parsing: MaildirFile[] = [];
+  const results: Parsed<ParsedMessage>[] = [];
+  const conversations = new Set<string>();
+  while (parsing.length < Math.min(parsePerStep, toParse.length)) {
+    // Records the parsed messages may still touch; one is kept for the status record.
+    const room = budget - changes - conversations.size - 1;
+    // A round of a few messages costs a crossing for little: the next step takes them.
+    if (room < (parsing.length === 0 ? 1 : MIN_ROUND)) break;
+    const size = Math.min(round, room, parsePerStep - parsing.length);
+    const take = toParse.slice(parsing.length, parsing.length + size);
+    parsing.push(...take);
+    const batches: string[][] = [];
+    for (let i = 0; i < take.length; i += parseBatch) {
+      batches.push(take.slice(i, i + parseBatch).map((file) => file.path));
+    }
+    for (const answer of await Promise.all(batches.map((paths) => account.parseMail(paths)))) {
+      for (const result of answer) {
+        results.push(result);
+        if (result.ok) conversations.add(conversationOf(result.value, result.path));
+      }
+    }
   }
-  const results = (await Promise.all(batches.map((paths) => account.parseMail(paths)))).flat();
+  const byPath = new Map(parsing.map((file) => [file.path, file]));
   const newFailures = new Map<string, FailedFile>();
   const parsedChange = new Map<string, number>();
   for (const result of results) {
@@ -246,6 +277,15 @@ export async function mailSyncStep(
     );
   }
   return { continue: { step: step + 1 }, coverage };
+}
+
+/**
+ * A name for the conversation a parsed message belongs to, as far as the message itself tells:
+ * the first of its References, or what it replies to, or itself. Two messages of one
+ * conversation may get two names (a reply naming only its parent); never one name for two.
+ */
+function conversationOf(message: ParsedMessage, path: string): string {
+  return message.references[0] ?? message.inReplyTo ?? message.messageId ?? `file:${path}`;
 }
 
 function stepOf(state: Json): number {

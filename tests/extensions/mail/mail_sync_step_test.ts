@@ -244,7 +244,7 @@ Deno.test("`mailSyncStep()` threads a Maildir of 3,000 messages as the ground tr
           assert.equal(store.records.get(STATUS_KEY)!.fields.failed, 2);
           const again = await runSync(account, store);
           assert.equal(again.parsed, 0, "a known failure is not read again unchanged");
-          const asked = await runSync(account, store, { retryFailed: true });
+          const asked = await runSync(account, store, { retryFailed: true, parsePerStep: 64 });
           assert.equal(asked.parsed, 2, "a person's run tries the failed messages again");
         } finally {
           await unreadable.restore!();
@@ -336,11 +336,11 @@ Deno.test("`mailSyncStep()` tries failed messages again once in a person's run o
     const others = truth.messages.filter((m) =>
       m !== broken && m.kind !== "empty" && (m.path.startsWith("cur/") || m.path.includes("/cur/"))
     );
-    // 100 rewritten messages: parsed over two steps (64 a step).
+    // 100 rewritten messages: parsed over two steps (at most 64 a step, here).
     for (const message of others.slice(0, 100)) {
       await changeMessage(dir, message.path, { kind: "rewrite", mtime: message.mtime + 1 });
     }
-    const asked = await runSync(account, store, { retryFailed: true });
+    const asked = await runSync(account, store, { retryFailed: true, parsePerStep: 64 });
     assert.equal(asked.steps.length, 2);
     // The rewritten ones, and the unreadable file and the empty one once each.
     assert.equal(asked.parsed, 102);
