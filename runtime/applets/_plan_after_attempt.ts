@@ -42,7 +42,8 @@ export function planAfterAttempt(
   const every = device.modes.includes("scheduled") ? device.tasks?.[task]?.every : undefined;
   const nextDue = every ? at + parseEvery(every) : null;
   const backoff = APPLET_LIMITS.retryBackoffMs;
-  const next: TaskRecord = { ...record, lastAttempt: options.attemptId ?? record.lastAttempt };
+  const { fresh: _first, ...kept } = record;
+  const next: TaskRecord = { ...kept, lastAttempt: options.attemptId ?? record.lastAttempt };
   if (outcome === "transient") {
     const failures = record.failuresInRow + 1;
     if (failures <= backoff.length) {

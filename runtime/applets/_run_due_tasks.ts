@@ -66,9 +66,13 @@ export async function runDueTasks(
         soonest = Math.min(soonest, task.nextRunAt);
         continue;
       }
+      // The folder's change is taken either way: a first read reads what it brought too.
+      const observed = task.failuresInRow === 0 && options.takeObserved(project, pkg);
       const trigger: AttemptTrigger = task.failuresInRow > 0
         ? "retry"
-        : options.takeObserved(project, pkg)
+        : task.fresh
+        ? "fresh"
+        : observed
         ? "observation"
         : "schedule";
       await options.attempt(project, pkg, name, device, { trigger, try: task.failuresInRow + 1 });

@@ -40,6 +40,7 @@ export async function planFresh(
       ...task,
       failuresInRow: 0,
       nextRunAt: task.parkedUntilReview ? null : auto ? at : null,
+      fresh: !task.parkedUntilReview && auto,
     }), at);
   }
 }

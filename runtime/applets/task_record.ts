@@ -10,7 +10,12 @@ import { taskAttemptKey, taskAttemptsPrefix, taskKey } from "./keys.ts";
 import type { Coverage } from "./coverage.ts";
 
 /** Why an attempt ran. */
-export type AttemptTrigger = "schedule" | "observation" | "person" | "agent" | "retry";
+/**
+ * What began an attempt: the task's interval, a change in the watched folder,
+ * a person, an agent, a retry, or the account being connected or reset
+ * (`fresh`: the first read of it).
+ */
+export type AttemptTrigger = "schedule" | "observation" | "person" | "agent" | "retry" | "fresh";
 
 /** How an attempt ended. */
 export type AttemptOutcome = "ok" | "failed" | "transient" | "unknown" | "fenced" | "cancelled";
@@ -29,6 +34,11 @@ export interface TaskRecord {
   failuresInRow: number;
   /** A run's outcome is unknown: nothing runs until a person reviews it. */
   parkedUntilReview: boolean;
+  /**
+   * Due at once because the account was connected or reset: the next run is
+   * its first read. Cleared when an attempt ends.
+   */
+  fresh?: boolean;
 }
 
 /** One run of a task: one or more steps (handler calls). */

@@ -365,7 +365,10 @@ export interface TaskOccasion {
   attempt: string;
   /** The step within the attempt, from 1. */
   step: number;
-  /** What began the attempt: `schedule`, `observation`, `person`, `agent` or `retry`. */
+  /**
+   * What began the attempt: `schedule`, `observation`, `person`, `agent`,
+   * `retry`, or `fresh` (the account was just connected or reset).
+   */
   trigger: string;
 }
 

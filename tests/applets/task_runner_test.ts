@@ -56,7 +56,7 @@ Deno.test("`TaskRunner` runs scheduled tasks on their interval, with no catch-up
       async () => (await task(applet))?.lastAttempt != null,
     );
     const [first] = await attempts(applet);
-    assert.equal(first.trigger, "schedule");
+    assert.equal(first.trigger, "fresh", "the read right after connecting is the first read");
     assert.equal(first.outcome, "ok");
     assert.equal(first.try, 1);
     assert.equal((await task(applet)).nextRunAt, timers.time + 15 * MIN);
@@ -65,6 +65,7 @@ Deno.test("`TaskRunner` runs scheduled tasks on their interval, with no catch-up
     timers.time += 6 * 60 * MIN;
     await runner.tick();
     assert.equal((await attempts(applet)).length, 2);
+    assert.deepEqual((await attempts(applet)).map((a) => a.trigger).sort(), ["fresh", "schedule"]);
     await runner.tick();
     assert.equal((await attempts(applet)).length, 2, "no catch-up of the missed runs");
     assert.equal((await task(applet)).nextRunAt, timers.time + 15 * MIN);

@@ -97,6 +97,8 @@ export function triggerWords(trigger: TaskAttempt["trigger"]): string {
   switch (trigger) {
     case "schedule":
       return "On its schedule";
+    case "fresh":
+      return "First read of the account";
     case "observation":
       return "The folder changed";
     case "person":

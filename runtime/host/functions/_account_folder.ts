@@ -57,7 +57,9 @@ export function accountPath(fn: string, path: unknown): string[] {
 
 /** A path inside the folder once followed: its real path and what it is. */
 export interface Found {
+  /** Its real path, links followed. */
   real: string;
+  /** What it is (`stat` of the real path). */
   info: Deno.FileInfo;
 }
 

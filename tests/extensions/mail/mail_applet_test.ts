@@ -293,17 +293,21 @@ Deno.test("the Mail applet's run commits nothing once its account changed under 
 });
 
 Deno.test("the Mail applet's run stopped between steps leaves whole records, and the next completes", async () => {
-  await withMail(150, async (applet, maildir, truth) => {
+  await withMail(600, async (applet, maildir, truth) => {
     const { env, runner } = applet;
     assert.equal((await sync(applet)).outcome, "ok");
-    const changed = truth.messages.filter((m) => !m.malformed).slice(0, 100);
+    // Several times the conversations one step's records hold: the read takes steps, and
+    // more are left after the one the runner stops in.
+    const changed = truth.messages.filter((m) => !m.malformed);
     for (const message of changed) {
       await changeMessage(maildir, message.path, { kind: "rewrite", mtime: message.mtime + 600 });
     }
-    const parsed = applet.parsers.mail;
-    // The first step parses 64: the runner stops while the second parses.
-    applet.parsers.beforeParse = (before) => {
-      if (before < parsed + 64) return;
+    // The runner stops as the second step parses: the first has committed, the rest has not.
+    applet.parsers.beforeParse = async () => {
+      // The fake clock stands still, so attempts begun at one time are found by being open.
+      const attempts = await listAttempts(env.kv, env.project, "mail", "sync", 10);
+      const running = attempts.find((attempt) => attempt.endedAt === undefined);
+      if (!running?.receipts.length) return;
       applet.parsers.beforeParse = undefined;
       void runner.stop();
     };
@@ -323,7 +327,7 @@ Deno.test("the Mail applet's run stopped between steps leaves whole records, and
       changed.filter((m) => indexOf(threads).get(identity(m.path))!.entry.mtime !== m.mtime * 1000)
         .length;
     const kept = newer(await whole());
-    assert.ok(kept >= 64 && kept < changed.length, `${kept} of the changed messages were kept`);
+    assert.ok(kept > 0 && kept < changed.length, `${kept} of the changed messages were kept`);
 
     const next = await sync(applet);
     assert.equal(next.outcome, "ok", next.error);
@@ -339,7 +343,7 @@ Deno.test("the Mail applet reads by itself: once connected, then when its folder
     timers.fireDue();
     await until("the first scheduled run", async () => (await attempts())[0]?.outcome === "ok");
     const [first] = await attempts();
-    assert.equal(first.trigger, "schedule");
+    assert.equal(first.trigger, "fresh");
     assert.equal(first.coverage?.of, truth.messages.length);
     assert.deepEqual(runner.watchedFolders, [maildir]);
 
