@@ -697,7 +697,7 @@ export interface AccountLimits {
 
 /** The limits of every `account.*` call. */
 export const ACCOUNT_LIMITS: Readonly<AccountLimits> = Object.freeze({
-  maxListEntries: 500,
+  maxListEntries: 1_000,
   maxListDepth: 8,
   maxPathChars: 1024,
   maxReadBytes: 1024 * 1024,

@@ -25,11 +25,22 @@ import {
 } from "./running_claim.ts";
 import type { AttemptReceipt, EndedClaim } from "./_attempt_receipt.ts";
 
+/** Options of a {@linkcode HandlerClaim}. */
+export interface HandlerClaimOptions {
+  /**
+   * Whether the call counts against the handler's rate; true by default. A
+   * device task's attempt counts once, at its first step: its steps are
+   * bounded by `maxStepsPerAttempt` and admitted one at a time.
+   */
+  rated?: boolean;
+}
+
 /** The claim of one attempt; see the module's documentation. */
 export class HandlerClaim implements EndedClaim {
   #resources: CallResources;
   #of: AttemptOf;
   #receipt: AttemptReceipt;
+  #rated: boolean;
   #startedAt: number;
   #claimAfterMs: number;
   /** The claim's key in the installation. */
@@ -65,6 +76,7 @@ export class HandlerClaim implements EndedClaim {
    * @param receipt The attempt's receipt: the claim carries it, and tells it when the call counts.
    * @param startedAt When the attempt started, in ms: its rate count's time.
    * @param claimAfterMs How long the call runs before it claims when nothing else made it.
+   * @param options Whether the call counts against the handler's rate.
    */
   constructor(
     resources: CallResources,
@@ -72,7 +84,9 @@ export class HandlerClaim implements EndedClaim {
     receipt: AttemptReceipt,
     startedAt: number,
     claimAfterMs: number,
+    options: HandlerClaimOptions = {},
   ) {
+    this.#rated = options.rated ?? true;
     this.#resources = resources;
     this.#of = of;
     this.#receipt = receipt;
@@ -146,7 +160,7 @@ export class HandlerClaim implements EndedClaim {
     if (journal?.started(this.#receipt.receipt)) this.#journaled = journal;
     const { project, id, handler } = this.#of;
     this.#alongside = bothCompanions(
-      resources.rateLimit.alongside(project, id, handler, this.#startedAt),
+      this.#rated ? resources.rateLimit.alongside(project, id, handler, this.#startedAt) : UNRATED,
       snapshot,
     );
     this.#entered = true;
@@ -274,6 +288,13 @@ export class HandlerClaim implements EndedClaim {
  * The claim's companions together: the rate count, and the checks proving
  * the approvals and refs the call was resolved from.
  */
+/** The rate companion of a call that does not count against its handler's rate. */
+const UNRATED: ClaimCompanion = {
+  keys: [],
+  add() {},
+  remembered: () => [],
+};
+
 function bothCompanions(rate: ClaimCompanion, serving: ServingSnapshot): ClaimCompanion {
   const split = rate.keys.length;
   return {

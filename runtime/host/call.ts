@@ -159,7 +159,10 @@ async function callOnce(
   const of = { project, id, handler };
   const receipt = new AttemptReceipt(resources, of, options, startedAt);
   const claimAfterMs = resources.claimAfterMs ?? CLAIM_AFTER_MS;
-  const claim = new HandlerClaim(resources, of, receipt, startedAt, claimAfterMs);
+  const occasion = options.occasion;
+  const claim = new HandlerClaim(resources, of, receipt, startedAt, claimAfterMs, {
+    rated: !(occasion.kind === "task" && (occasion.task?.step ?? 1) > 1),
+  });
   let transaction: CallTransaction | undefined;
   /** The attempt is to be made again: it leaves no receipt. */
   let again = false;

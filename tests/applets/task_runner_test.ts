@@ -361,6 +361,32 @@ Deno.test("`TaskRunner` stops a run that asks to continue past the step bound", 
   }
 });
 
+Deno.test("`TaskRunner` counts an attempt once against its handler's rate, not each step", async () => {
+  const applet = await appletEnv({
+    service: service(
+      `return occasion.task.step < 10 ? { continue: occasion.task.step } : { coverage: { read: 1, of: 1, failed: 0 } };`,
+    ),
+    host: { limits: { rateLimit: 3, rateWindowMs: 60_000 } },
+  });
+  try {
+    await applet.runner.connect(applet.env.project, "mail", {
+      kind: "folder",
+      folder: applet.folder,
+    });
+    for (let i = 0; i < 3; i++) {
+      const attempt = await applet.runner.runTask(applet.env.project, "mail", "sync");
+      assert.equal(attempt.outcome, "ok", attempt.error);
+      assert.equal(attempt.receipts.length, 10);
+    }
+    // The fourth attempt is the fourth call of the handler in the window.
+    const fourth = await applet.runner.runTask(applet.env.project, "mail", "sync");
+    assert.equal(fourth.outcome, "transient");
+    assert.match(fourth.error!, /called 3 times/);
+  } finally {
+    await applet.close();
+  }
+});
+
 Deno.test("`TaskRunner` tells a device's changes, and nothing of its account", async () => {
   const told: unknown[] = [];
   const applet = await appletEnv({

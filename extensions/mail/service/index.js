@@ -97,7 +97,7 @@ async function listMaildir(account2) {
     error.name = "AccountAccessError";
     throw error;
   }
-  return files.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+  return files;
 }
 
 // src/message_block.ts

@@ -77,8 +77,8 @@ class Walk {
   #root: string;
   #cursor: string[] | null;
   #take: number;
-  /** Entries looked at since the thread was last let go. */
-  #looked = 0;
+  /** When the walk last let the thread serve others (or began), in ms of `performance.now()`. */
+  #since = performance.now();
   #recursive: boolean;
 
   constructor(fn: string, root: string, cursor: string[] | null, take: number, recursive: boolean) {
@@ -115,10 +115,12 @@ class Walk {
       // A path no account function takes could be neither read nor listed on from.
       if (path.join("/").length > ACCOUNT_LIMITS.maxPathChars) continue;
       // A look is a few microseconds done at once, where an asynchronous one waits its turn on
-      // the I/O threads (~20× longer); every LOOKS_AT_ONCE the thread is let go, so a person's
-      // request between two pages, or within one, waits a fraction of a millisecond.
-      if (++this.#looked % LOOKS_AT_ONCE === 0) await letGo();
-      const entry = await this.#entry(real, name, path);
+      // the I/O threads (~20× longer). Every BUSY_MS one look is asynchronous all the same:
+      // while it waits, the thread serves what came meanwhile (a person's request), and unlike
+      // a timer it idles no longer than the look takes.
+      const patient = performance.now() - this.#since > BUSY_MS;
+      const entry = await this.#entry(real, name, path, patient);
+      if (patient) this.#since = performance.now();
       if (entry === null) continue;
       if (order > 0) out.push(entry.listed);
       if (
@@ -131,16 +133,20 @@ class Walk {
     }
   }
 
-  /** The entry `name` in `parent`, links followed; null when it is passed over. */
+  /**
+   * The entry `name` in `parent`, links followed; null when it is passed
+   * over. Looked at asynchronously when `patient`.
+   */
   async #entry(
     parent: string,
     name: string,
     path: string[],
+    patient: boolean,
   ): Promise<{ listed: AccountEntry; real: string } | null> {
     let real = `${parent}/${name}`;
     let info: Deno.FileInfo;
     try {
-      info = Deno.lstatSync(real);
+      info = patient ? await Deno.lstat(real) : Deno.lstatSync(real);
       if (info.isSymlink) {
         const found = await pathInside(this.#root, path.join("/"));
         if (found.inside === null) return null;
@@ -163,13 +169,8 @@ class Walk {
   }
 }
 
-/** Entries looked at (`lstat`) in one go before the thread is let go. */
-const LOOKS_AT_ONCE = 128;
-
-/** Lets other work of the thread (a request, a timer) run before the walk goes on. */
-function letGo(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
-}
+/** How long a walk looks at entries at once before it lets the thread serve others, in ms. */
+const BUSY_MS = 1;
 
 /** Path order, segment by segment: the order a walk with sorted names meets them. */
 function compareSegments(a: string[], b: string[]): number {
