@@ -81,7 +81,7 @@ export async function openWhereFound(real: string): Promise<OpenedFile | NotWher
 
 /** Enters `folder`, checks the system's name for it, opens `name` in it; puts the process back. */
 function openInFolder(folder: string, name: string): number | "moved" {
-  const home = Deno.cwd();
+  const home = processFolder();
   try {
     try {
       Deno.chdir(folder);
@@ -101,7 +101,20 @@ function openInFolder(folder: string, name: string): number | "moved" {
       throw error;
     }
   } finally {
-    Deno.chdir(home);
+    try {
+      Deno.chdir(home);
+    } catch {
+      // The process's folder went meanwhile: it stays where it is, as good as any other.
+    }
+  }
+}
+
+/** The process's folder; `/` when it was removed (the system names it no more). */
+function processFolder(): string {
+  try {
+    return Deno.cwd();
+  } catch {
+    return "/";
   }
 }
 
