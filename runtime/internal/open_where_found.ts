@@ -1,22 +1,27 @@
 /**
  * Opening a file that was found by following a path, such that the file
- * opened is the one found: a folder on the way swapped for a link between
- * the finding and the opening is not opened through.
+ * opened is the one found: a folder on the way, or the file itself, swapped
+ * for a link between the finding and the opening is not opened through.
  *
- * The system names an open folder in one look for the process's current
- * folder (`getcwd`), and opens a name relative to it without following
- * anything (`O_NOFOLLOW`). So the file's folder is entered, its system name
- * compared with the one found, and the file opened by its last segment
- * alone; then the process's folder is put back. All of it runs
- * synchronously, so no other code of this thread runs while the process is
- * elsewhere. (`/proc/self/fd`, the other way to ask the system what an open
- * file is, is readable by a Deno program only with every permission.)
- * Sync names every path it uses absolutely, so the moment elsewhere moves
- * nothing another thread reads.
+ * The system names the process's current folder in one look (`getcwd`). So
+ * the file's folder is entered and its system name compared with the one
+ * found; the file is looked at by its last segment (`lstat`, never following
+ * it) and must be a regular file; it is opened (`O_NOFOLLOW`, `O_NONBLOCK`),
+ * and the file opened must be that very file (device and inode), with the
+ * folder still named where it was found; then the process's folder is put
+ * back. All of it runs synchronously, so no other code of this thread runs
+ * while the process is elsewhere; Sync names every path it uses absolutely.
+ *
+ * What this does not give: Deno, given some permissions rather than all,
+ * opens a relative name by the folder's absolute path, links on it followed,
+ * so the looks are several, microseconds apart, not one. A folder swapped
+ * for a link and back between them, twice within those microseconds, could
+ * still pass. (`/proc/self/fd`, the other way to ask the system what an open
+ * file is, Deno lets a program read only with every permission.)
  *
  * @module
  */
-import { closeSync, constants, fstat, openSync, read } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, read, type Stats } from "node:fs";
 import { basename, dirname } from "node:path";
 import { promisify } from "node:util";
 
@@ -27,7 +32,6 @@ import { promisify } from "node:util";
  */
 const FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
-const fstatAsync = promisify(fstat);
 const readAsync = promisify(read);
 
 /** Why a file could not be opened as found. */
@@ -55,32 +59,43 @@ export interface OpenedFile {
  * @throws Node's file system errors (`ENOENT`, `EACCES`, …) as they come.
  */
 export async function openWhereFound(real: string): Promise<OpenedFile | NotWhereFound> {
-  const fd = openInFolder(dirname(real), basename(real));
-  if (fd === "moved") return fd;
+  const found = openInFolder(dirname(real), basename(real));
+  if (typeof found === "string") return found;
+  const { fd, info } = found;
   let open = true;
   const close = () => {
     if (open) closeSync(fd);
     open = false;
   };
-  try {
-    const stat = await fstatAsync(fd);
-    if (!stat.isFile()) {
-      close();
-      return "not a file";
-    }
-    return {
-      info: { dev: stat.dev, ino: stat.ino, size: stat.size, isFile: true },
-      readAtMost: (maxBytes) => readFdAtMost(fd, maxBytes),
-      close,
-    };
-  } catch (error) {
-    close();
-    throw error;
-  }
+  return {
+    info: { dev: info.dev, ino: info.ino, size: info.size, isFile: true },
+    readAtMost: async (maxBytes) => {
+      try {
+        return await readFdAtMost(fd, maxBytes);
+      } catch (error) {
+        close();
+        throw error;
+      }
+    },
+    close,
+  };
 }
 
-/** Enters `folder`, checks the system's name for it, opens `name` in it; puts the process back. */
-function openInFolder(folder: string, name: string): number | "moved" {
+/**
+ * Enters `folder`, checks the system's name for it, and opens `name` in it
+ * when it is the regular file looked at there; puts the process back.
+ *
+ * Deno given some permissions rather than all opens a relative name by the
+ * absolute path of the process's folder, with the links on it followed. So
+ * the file is looked at first (`lstat`, which never follows the name itself)
+ * and must be a regular file; the file opened must be that very file (device
+ * and inode: a name swapped for a link opens another); and the process's
+ * folder must still be named where it was found after the open.
+ */
+function openInFolder(
+  folder: string,
+  name: string,
+): { fd: number; info: Stats } | NotWhereFound {
   const home = processFolder();
   try {
     try {
@@ -93,13 +108,25 @@ function openInFolder(folder: string, name: string): number | "moved" {
     }
     // The system's own name for the folder now entered: where it is, whatever path led here.
     if (Deno.cwd() !== folder) return "moved";
+    const seen = Deno.lstatSync(name);
+    if (seen.isSymlink) return "moved";
+    if (!seen.isFile) return "not a file";
+    let fd: number;
     try {
-      return openSync(name, FLAGS);
+      fd = openSync(name, FLAGS);
     } catch (error) {
-      // ELOOP: the file itself became a link since it was found.
+      // ELOOP: the file itself became a link since it was looked at.
       if ((error as { code?: string }).code === "ELOOP") return "moved";
       throw error;
     }
+    const info = fstatSync(fd);
+    if (
+      !info.isFile() || info.dev !== seen.dev || info.ino !== seen.ino || Deno.cwd() !== folder
+    ) {
+      closeSync(fd);
+      return "moved";
+    }
+    return { fd, info };
   } finally {
     try {
       Deno.chdir(home);
