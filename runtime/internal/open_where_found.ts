@@ -58,7 +58,7 @@ export interface OpenedFile {
  * folder.
  * @throws Node's file system errors (`ENOENT`, `EACCES`, …) as they come.
  */
-export async function openWhereFound(real: string): Promise<OpenedFile | NotWhereFound> {
+export function openWhereFound(real: string): OpenedFile | NotWhereFound {
   const found = openInFolder(dirname(real), basename(real));
   if (typeof found === "string") return found;
   const { fd, info } = found;

@@ -13,7 +13,7 @@ Deno.test("`openWhereFound()` opens only the file where it was found", async (t)
     const real = join(root, "in", "d", "f");
 
     await t.step("a regular file opens and reads; the process's folder is put back", async () => {
-      const opened = await openWhereFound(real);
+      const opened = openWhereFound(real);
       assert.ok(typeof opened !== "string");
       try {
         assert.equal(new TextDecoder().decode((await opened.readAtMost(100))!), "inside");
@@ -21,7 +21,7 @@ Deno.test("`openWhereFound()` opens only the file where it was found", async (t)
         opened.close();
       }
       assert.equal(Deno.cwd(), home);
-      const again = await openWhereFound(real);
+      const again = openWhereFound(real);
       assert.ok(typeof again !== "string");
       try {
         assert.equal(await again.readAtMost(3), null, "past the limit: null");
@@ -34,7 +34,7 @@ Deno.test("`openWhereFound()` opens only the file where it was found", async (t)
       await Deno.rename(join(root, "in", "d"), join(root, "in", "d.kept"));
       await Deno.symlink(join(root, "out"), join(root, "in", "d"));
       try {
-        assert.equal(await openWhereFound(real), "moved");
+        assert.equal(openWhereFound(real), "moved");
         assert.equal(Deno.cwd(), home);
       } finally {
         await Deno.remove(join(root, "in", "d"));
@@ -46,7 +46,7 @@ Deno.test("`openWhereFound()` opens only the file where it was found", async (t)
       await Deno.rename(real, `${real}.kept`);
       await Deno.symlink(join(root, "out", "f"), real);
       try {
-        assert.equal(await openWhereFound(real), "moved");
+        assert.equal(openWhereFound(real), "moved");
       } finally {
         await Deno.remove(real);
         await Deno.rename(`${real}.kept`, real);
@@ -57,7 +57,7 @@ Deno.test("`openWhereFound()` opens only the file where it was found", async (t)
       const fifo = join(root, "in", "d", "fifo");
       const made = await new Deno.Command("mkfifo", { args: [fifo] }).output();
       assert.ok(made.success);
-      assert.equal(await openWhereFound(fifo), "not a file");
+      assert.equal(openWhereFound(fifo), "not a file");
     });
 
     await t.step("a process whose folder was removed still reads", async () => {
@@ -65,7 +65,7 @@ Deno.test("`openWhereFound()` opens only the file where it was found", async (t)
       await Deno.mkdir(gone);
       Deno.chdir(gone);
       await Deno.remove(gone);
-      const opened = await openWhereFound(real);
+      const opened = openWhereFound(real);
       assert.ok(typeof opened !== "string");
       opened.close();
     });

@@ -170,9 +170,9 @@ async function readBounded(
     );
   });
   const read = async () => {
-    let opened: Awaited<ReturnType<typeof openWhereFound>>;
+    let opened: ReturnType<typeof openWhereFound>;
     try {
-      opened = await openWhereFound(real);
+      opened = openWhereFound(real);
     } catch (error) {
       throw asDenoError(error);
     }
