@@ -1,7 +1,7 @@
 /**
  * Every Deno KV key of a project's memory (`<project>/.sync/memory.kv`): a
  * record's metadata, the chunks of its content, each package's generation
- * and each device's account epoch. Keys are built here and nowhere else, so their shapes — which
+ * each device's account epoch and each kind's count of commits. Keys are built here and nowhere else, so their shapes — which
  * memory already written, and carried along with its project, must keep
  * matching — can be read in one place.
  *
@@ -12,6 +12,7 @@ const RECORD = "record";
 const CONTENT = "content";
 const GENERATION = "generation";
 const ACCOUNT_EPOCH = "account_epoch";
+const KIND_COMMITS = "kind_commits";
 
 /**
  * Key of a record's metadata.
@@ -75,13 +76,25 @@ export function accountEpochKey(packageId: string): Deno.KvKey {
 }
 
 /**
- * Whether a key is one of the records' own (metadata, content, a generation
- * or an account epoch): entries other domains stage beside records, such as
+ * Key of a kind's count of commits: every commit that changes records of the
+ * kind adds one to it (a sum, which no commit checks and so no two commits
+ * contend on), so a commit of more records than KV can check one by one
+ * checks this instead (see `MemoryTransaction`).
+ *
+ * @param kind The records' kind, such as `mail.thread`.
+ */
+export function kindCommitsKey(kind: string): Deno.KvKey {
+  return [KIND_COMMITS, kind];
+}
+
+/**
+ * Whether a key is one of the records' own (metadata, content, a generation,
+ * an account epoch or a kind's count of commits): entries other domains stage beside records, such as
  * work orders, may never land there.
  *
  * @param key A key of project memory.
  */
 export function isRecordSpaceKey(key: Deno.KvKey): boolean {
   return key[0] === RECORD || key[0] === CONTENT || key[0] === GENERATION ||
-    key[0] === ACCOUNT_EPOCH;
+    key[0] === ACCOUNT_EPOCH || key[0] === KIND_COMMITS;
 }

@@ -6,9 +6,9 @@
  *
  * @module
  */
-import { packageRecordsRange } from "./keys.ts";
+import { kindCommitsKey, packageRecordsRange } from "./keys.ts";
 
-/** Mutations in one atomic commit (Deno KV allows 1,000). */
+/** Deletions in one atomic commit (Deno KV allows 1,000 mutations). */
 const BATCH = 500;
 
 /**
@@ -26,6 +26,12 @@ export async function removePackageRecords(kv: Deno.Kv, packageId: string): Prom
     const flush = async () => {
       const atomic = kv.atomic();
       for (const key of batch) atomic.delete(key);
+      // Each kind changed counts the commit, as a call's commit does: a call
+      // committing more records than KV checks one by one checks the counts.
+      if (what === "record") {
+        const kinds = new Set(batch.map((key) => String(key[1]).split("/")[0]));
+        for (const kind of kinds) atomic.sum(kindCommitsKey(kind), 1n);
+      }
       await atomic.commit();
       batch = [];
     };

@@ -29,6 +29,7 @@ import {
   contentChunkKey,
   generationKey,
   isRecordSpaceKey,
+  kindCommitsKey,
   recordKey,
 } from "./keys.ts";
 import {
@@ -59,7 +60,10 @@ export interface TransactionLimits {
   maxBytes: number;
   /** Sets and deletes in the commit. */
   maxMutations: number;
-  /** Checks in the commit: one per record changed, one for the generation, one for an epoch. */
+  /**
+   * Checks in the commit: one per record changed, one for the generation, one for an epoch.
+   * A commit of more records checks each kind's count of commits instead.
+   */
   maxChecks: number;
   /** Encoded size of the keys the commit sets or deletes, in bytes (KV allows 80 KiB). */
   maxMutationKeyBytes: number;
@@ -250,6 +254,10 @@ export class MemoryTransaction {
   #cursors: RecordCursors | undefined;
   #receiptId: string | undefined;
   #staged = new Map<string, Staged>();
+  /** The kinds of the records staged, with how many of each. */
+  #kinds = new Map<string, number>();
+  /** What adding one to each staged kind's count of commits adds to the commit. */
+  #kindsCost: Cost = { bytes: 0, mutations: 0, mutationKeyBytes: 0 };
   #entries = new Map<string, StagedEntry>();
   #total: Cost = { bytes: 0, mutations: 0, mutationKeyBytes: 0 };
   #state: State = "open";
@@ -538,7 +546,8 @@ export class MemoryTransaction {
         mutations: 1,
         mutationKeyBytes: keyBytes,
       };
-      this.#total = this.#admit(this.#total, cost, this.#checkCount(), refuse);
+      const checks = this.#checksFor(this.#staged.size, this.#kinds.size);
+      this.#total = this.#admit(this.#total, cost, checks, refuse, this.#kindsCost);
       this.#entries.set(id, { key, value, cost });
       return Promise.resolve();
     });
@@ -703,19 +712,40 @@ export class MemoryTransaction {
       mutations: this.#total.mutations - old.mutations,
       mutationKeyBytes: this.#total.mutationKeyBytes - old.mutationKeyBytes,
     };
-    const checks = this.#checkCount() + (this.#staged.has(key) ? 0 : 1);
+    const added = !this.#staged.has(key);
+    const kind = kindOf(key);
+    const newKind = added && !this.#kinds.has(kind);
+    const kindsCost = newKind ? addCost(this.#kindsCost, kindSumCost(kind)) : this.#kindsCost;
+    const checks = this.#checksFor(
+      this.#staged.size + (added ? 1 : 0),
+      this.#kinds.size + (newKind ? 1 : 0),
+    );
     const refuse = (what: string) =>
       new PayloadTooLargeError(
         `Record ${quote(key)}: ${what}; one call's changes are committed together and ` +
           `must fit one atomic write. Nothing of this change was staged.`,
       );
-    this.#total = this.#admit(without, cost, checks, refuse);
+    this.#total = this.#admit(without, cost, checks, refuse, kindsCost);
     this.#staged.set(key, { ...staged, cost });
+    if (added) {
+      this.#kinds.set(kind, (this.#kinds.get(kind) ?? 0) + 1);
+      this.#kindsCost = kindsCost;
+    }
   }
 
-  /** Checks in the commit as staged so far: one per record, and the fences'. */
-  #checkCount(): number {
-    return this.#staged.size + this.#fenceChecks();
+  /**
+   * The checks a commit of `records` records of `kinds` kinds makes: one per
+   * record and the fences' while KV can take them all; past that, one per
+   * kind (its count of commits) and the fences'.
+   */
+  #checksFor(records: number, kinds: number): number {
+    const fences = this.#fenceChecks();
+    return records + fences <= TRANSACTION_LIMITS.maxChecks ? records + fences : kinds + fences;
+  }
+
+  /** The commit changes more records than KV can check one by one. */
+  #wide(): boolean {
+    return this.#staged.size + this.#fenceChecks() > TRANSACTION_LIMITS.maxChecks;
   }
 
   /** The checks a commit makes besides the records': the generation's, the account epoch's. */
@@ -725,14 +755,18 @@ export class MemoryTransaction {
 
   /**
    * The totals once `cost` is added to `base`, or the refusal naming the
-   * first limit it would pass.
+   * first limit it would pass with `kinds` (the sums of the kinds' counts of
+   * commits) added too.
    */
-  #admit(base: Cost, cost: Cost, checks: number, refuse: (what: string) => SyncError): Cost {
-    const total: Cost = {
-      bytes: base.bytes + cost.bytes,
-      mutations: base.mutations + cost.mutations,
-      mutationKeyBytes: base.mutationKeyBytes + cost.mutationKeyBytes,
-    };
+  #admit(
+    base: Cost,
+    cost: Cost,
+    checks: number,
+    refuse: (what: string) => SyncError,
+    kinds: Cost,
+  ): Cost {
+    const staged = addCost(base, cost);
+    const total = addCost(staged, kinds);
     if (total.bytes > TRANSACTION_LIMITS.maxBytes) {
       throw refuse(
         `this change would bring the call's staged changes to ${total.bytes} bytes, ` +
@@ -741,7 +775,7 @@ export class MemoryTransaction {
     }
     if (checks > TRANSACTION_LIMITS.maxChecks) {
       const most = TRANSACTION_LIMITS.maxChecks - this.#fenceChecks();
-      throw refuse(`one call may change at most ${most} records`);
+      throw refuse(`one call may change records of at most ${most} kinds`);
     }
     if (total.mutations > TRANSACTION_LIMITS.maxMutations) {
       throw refuse(
@@ -755,7 +789,7 @@ export class MemoryTransaction {
           `at most ${TRANSACTION_LIMITS.maxMutationKeyBytes} allowed`,
       );
     }
-    return total;
+    return staged;
   }
 
   #unstage(key: string): void {
@@ -767,6 +801,13 @@ export class MemoryTransaction {
       mutationKeyBytes: this.#total.mutationKeyBytes - old.cost.mutationKeyBytes,
     };
     this.#staged.delete(key);
+    const kind = kindOf(key);
+    const left = (this.#kinds.get(kind) ?? 1) - 1;
+    if (left > 0) this.#kinds.set(kind, left);
+    else {
+      this.#kinds.delete(kind);
+      this.#kindsCost = subtractCost(this.#kindsCost, kindSumCost(kind));
+    }
   }
 
   async #commit(): Promise<CommitResult> {
@@ -785,6 +826,10 @@ export class MemoryTransaction {
       if (now.versionstamp !== this.#generation!.versionstamp) throw await this.#explainRefusal();
       return { versionstamp: now.versionstamp ?? "", written: [], removed: [], changes: [] };
     }
+    // Past what KV checks one by one, each record's base is proven now and
+    // each kind's count of commits checked instead: a commit that changed a
+    // record of those kinds since then added to its count.
+    const kindStamps = this.#wide() ? await this.#proveBases() : null;
     const atomic = this.#kv.atomic();
     if (this.#packageId !== null) {
       atomic.check({
@@ -803,8 +848,14 @@ export class MemoryTransaction {
     const written: string[] = [];
     const removed: string[] = [];
     const changes: RecordChange[] = [];
+    for (const kind of this.#kinds.keys()) {
+      if (kindStamps) {
+        atomic.check({ key: kindCommitsKey(kind), versionstamp: kindStamps.get(kind)! });
+      }
+      atomic.sum(kindCommitsKey(kind), 1n);
+    }
     for (const [key, staged] of this.#staged) {
-      atomic.check({ key: recordKey(key), versionstamp: staged.baseVersionstamp });
+      if (!kindStamps) atomic.check({ key: recordKey(key), versionstamp: staged.baseVersionstamp });
       for (const mutation of mutationsOf(key, staged)) {
         if (mutation.type === "set") atomic.set(mutation.key, mutation.value);
         else atomic.delete(mutation.key);
@@ -820,6 +871,7 @@ export class MemoryTransaction {
     const result = await atomic.commit();
     if (!result.ok) throw await this.#explainRefusal();
     this.#staged.clear();
+    this.#kinds.clear();
     this.#entries.clear();
     return {
       versionstamp: result.versionstamp,
@@ -827,6 +879,42 @@ export class MemoryTransaction {
       removed: removed.sort(compareRecordKeys),
       changes: changes.sort((a, b) => compareRecordKeys(a.key, b.key)),
     };
+  }
+
+  /**
+   * For a commit of more records than KV checks one by one: reads each staged
+   * kind's count of commits, then proves every staged record still stands as
+   * its change was based on.
+   *
+   * @returns Each kind's count's versionstamp, read before the records.
+   * @throws {ConflictError} naming the records written by someone else since.
+   */
+  async #proveBases(): Promise<Map<string, string | null>> {
+    const stamps = new Map<string, string | null>();
+    const kinds = [...this.#kinds.keys()];
+    for (let i = 0; i < kinds.length; i += GET_MANY) {
+      const entries = await this.#kv.getMany(kinds.slice(i, i + GET_MANY).map(kindCommitsKey));
+      entries.forEach((entry, j) => stamps.set(kinds[i + j], entry.versionstamp));
+    }
+    const keys = [...this.#staged.keys()];
+    const batches: string[][] = [];
+    for (let i = 0; i < keys.length; i += GET_MANY) batches.push(keys.slice(i, i + GET_MANY));
+    const changed: string[] = [];
+    await Promise.all(batches.map(async (batch) => {
+      const entries = await this.#kv.getMany(batch.map(recordKey));
+      entries.forEach((entry, j) => {
+        if (entry.versionstamp !== this.#staged.get(batch[j])!.baseVersionstamp) {
+          changed.push(batch[j]);
+        }
+      });
+    }));
+    if (changed.length > 0) {
+      throw new ConflictError(
+        `Record ${changed.sort(compareRecordKeys).map(quote).join(", ")} was written by ` +
+          `someone else while the call ran; nothing was committed.`,
+      );
+    }
+    return stamps;
   }
 
   /** Finds out which check failed, to say so. */
@@ -852,6 +940,13 @@ export class MemoryTransaction {
     for (const [key, staged] of this.#staged) {
       const { versionstamp } = await readStoredEntry(this.#kv, key);
       if (versionstamp !== staged.baseVersionstamp) changed.push(quote(key));
+    }
+    if (changed.length === 0 && this.#wide()) {
+      const kinds = [...this.#kinds.keys()].map(quote).join(", ");
+      return new ConflictError(
+        `Another call changed records of ${kinds} while this call committed its ` +
+          `${this.#staged.size} records; nothing was committed.`,
+      );
     }
     const which = changed.length === 0 ? "A record" : `Record ${changed.join(", ")}`;
     return new ConflictError(
@@ -884,6 +979,36 @@ function mutationsOf(key: string, staged: Staged): Mutation[] {
     }
   }
   return mutations;
+}
+
+/** Keys `getMany` reads at once (Deno KV takes 10). */
+const GET_MANY = 10;
+
+/** The kind of a record's key, `kind/name`. */
+function kindOf(key: string): string {
+  return key.slice(0, key.indexOf("/"));
+}
+
+/** What adding one to a kind's count of commits adds to a commit: one sum of a 64-bit number. */
+function kindSumCost(kind: string): Cost {
+  const keyBytes = kvKeyBytes(kindCommitsKey(kind));
+  return { bytes: keyBytes + 8, mutations: 1, mutationKeyBytes: keyBytes };
+}
+
+function addCost(a: Cost, b: Cost): Cost {
+  return {
+    bytes: a.bytes + b.bytes,
+    mutations: a.mutations + b.mutations,
+    mutationKeyBytes: a.mutationKeyBytes + b.mutationKeyBytes,
+  };
+}
+
+function subtractCost(a: Cost, b: Cost): Cost {
+  return {
+    bytes: a.bytes - b.bytes,
+    mutations: a.mutations - b.mutations,
+    mutationKeyBytes: a.mutationKeyBytes - b.mutationKeyBytes,
+  };
 }
 
 function costOf(key: string, staged: Staged): Cost {

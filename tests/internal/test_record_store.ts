@@ -1,7 +1,9 @@
 /**
  * A project's records for the applets' pure modules, kept in a Map as memory keeps them: key
- * order, pages with a cursor, JSON crossing both ways, revisions. It counts the records a call
- * changes and refuses past 99, as a handler call is refused.
+ * order, pages with a cursor, JSON crossing both ways, revisions. It counts what a call's
+ * changes take of one commit as the host does — stored entries (a record's metadata, each 60 KiB
+ * of its content set, and its old content's chunks deleted) and bytes — and refuses past 1,000
+ * entries or 700 KiB, as a handler call is refused.
  *
  * @module
  */
@@ -23,18 +25,29 @@ export class TestRecordStore implements RecordStore {
   readonly records = new Map<string, MemoryRecord>();
   /** Keys written or removed since {@link beginCall}. */
   changed = new Set<string>();
+  /** Stored entries and bytes the current call's changes take. */
+  #taken = { entries: 0, bytes: 0 };
   /** Writes in all, since the store was made. */
   writes = 0;
 
   /** Starts counting a new handler call's changes. */
   beginCall(): void {
     this.changed = new Set();
+    this.#taken = { entries: 0, bytes: 0 };
   }
 
-  #change(key: string): void {
+  #change(key: string, next: MemoryRecord | null): void {
     this.changed.add(key);
-    if (this.changed.size > 99) {
-      throw new Error(`a call may change at most 99 records; this one changed ${key} too`);
+    const old = this.records.get(key);
+    const chunks = (text: string) => Math.ceil(utf8(text) / (60 * 1024));
+    this.#taken.entries += 1 + (next ? chunks(next.content) : 0) + (old ? chunks(old.content) : 0);
+    this.#taken.bytes += key.length +
+      (next ? utf8(next.content) + utf8(JSON.stringify(next.fields)) + utf8(next.title) : 0);
+    if (this.#taken.entries > 1000 || this.#taken.bytes > 700 * 1024) {
+      throw new Error(
+        `a call's changes may take at most 1,000 stored entries and 700 KiB; this one took ` +
+          `${this.#taken.entries} entries and ${this.#taken.bytes} bytes with ${key}`,
+      );
     }
   }
 
@@ -64,8 +77,6 @@ export class TestRecordStore implements RecordStore {
   write(
     input: { key: string; title?: string; fields?: { [name: string]: Json }; content?: string },
   ): Promise<{ key: string; revision: number }> {
-    this.#change(input.key);
-    this.writes++;
     const old = this.records.get(input.key);
     const record: MemoryRecord = {
       key: input.key,
@@ -80,12 +91,14 @@ export class TestRecordStore implements RecordStore {
     if (new TextEncoder().encode(record.content).length > 512 * 1024) {
       throw new Error(`${input.key}: content past 512 KiB`);
     }
+    this.#change(input.key, record);
+    this.writes++;
     this.records.set(input.key, record);
     return Promise.resolve({ key: input.key, revision: record.revision });
   }
 
   remove(key: string): Promise<{ key: string; removed: boolean }> {
-    this.#change(key);
+    this.#change(key, null);
     return Promise.resolve({ key, removed: this.records.delete(key) });
   }
 
@@ -103,4 +116,8 @@ export class TestRecordStore implements RecordStore {
       revision: record.revision,
     };
   }
+}
+
+function utf8(text: string): number {
+  return new TextEncoder().encode(text).length;
 }

@@ -359,20 +359,93 @@ Deno.test("MemoryTransaction refuses more than one commit can hold", async (t) =
   );
 
   await t.step(
-    "a call may change at most 99 records (KV's 100 checks, one for the generation)",
+    "a call may change more records than KV checks one by one, within its entries and bytes",
     async () => {
       using kv = await Deno.openKv(":memory:");
       const tx = await begin(kv);
-      for (let i = 0; i < 99; i++) await tx.write({ key: `issues.issue/${i}` });
+      for (let i = 0; i < 400; i++) {
+        await tx.write({ key: `issues.issue/${i}`, content: `body ${i}` });
+      }
+      const result = await tx.commit();
+      assert.equal(result.written.length, 400);
+      assert.equal((await listRecords(kv, { limit: 500 })).records.length, 400);
+      assert.equal(await getContent(kv, "issues.issue/399"), "body 399");
+      // Each record with content is two stored entries: past 1,000 the write is refused.
+      const more = await begin(kv);
+      let staged = 0;
       await assert.rejects(
-        () => tx.write({ key: "issues.issue/99" }),
+        async () => {
+          for (; staged < 600; staged++) {
+            await more.write({ key: `issues.note/${staged}`, content: "x" });
+          }
+        },
         (error: Error) =>
-          error instanceof PayloadTooLargeError && error.message.includes("99 records"),
+          error instanceof PayloadTooLargeError && error.message.includes("stored entries") &&
+          error.message.includes(String(TRANSACTION_LIMITS.maxMutations)),
       );
-      // A record already staged can still be written again.
-      await tx.write({ key: "issues.issue/0", title: "again" });
-      await tx.commit();
-      assert.equal((await listRecords(kv, { limit: 500 })).records.length, 99);
+      assert.ok(staged > 490 && staged < 500, `refused at ${staged}`);
+      // What was staged before stays staged, and commits.
+      assert.equal((await more.commit()).written.length, staged);
+    },
+  );
+
+  await t.step(
+    "past 98 records, a record written by someone else meanwhile refuses the whole commit",
+    async () => {
+      using kv = await Deno.openKv(":memory:");
+      await writeRecord(kv, { key: "issues.issue/50", title: "before" });
+      const tx = await begin(kv);
+      for (let i = 0; i < 150; i++) await tx.write({ key: `issues.issue/${i}`, title: "mine" });
+      const other = await begin(kv);
+      await other.write({ key: "issues.issue/50", title: "theirs" });
+      await other.commit();
+      const before = await everything(kv);
+      await assert.rejects(
+        () => tx.commit(),
+        (error: Error) =>
+          error instanceof ConflictError && error.message.includes('"issues.issue/50"'),
+      );
+      assert.deepEqual(await everything(kv), before);
+      assert.equal((await getRecord(kv, "issues.issue/50"))?.title, "theirs");
+    },
+  );
+
+  await t.step(
+    "past 98 records, a commit of the same kind landing while it commits refuses it",
+    async () => {
+      using base = await Deno.openKv(":memory:");
+      // Another call commits a record of the kind just after the commit read the kind's count.
+      let reads = 0;
+      const kv = new Proxy(base, {
+        get(target, name) {
+          if (name === "getMany") {
+            return async (keys: Deno.KvKey[]) => {
+              if (++reads === 2) {
+                const other = await begin(base);
+                await other.write({ key: "issues.issue/elsewhere", title: "theirs" });
+                await other.commit();
+              }
+              return await target.getMany(keys);
+            };
+          }
+          const value = Reflect.get(target, name);
+          return typeof value === "function" ? value.bind(target) : value;
+        },
+      });
+      const tx = await begin(kv);
+      for (let i = 0; i < 120; i++) await tx.write({ key: `issues.issue/${i}` });
+      await assert.rejects(
+        () => tx.commit(),
+        (error: Error) =>
+          error instanceof ConflictError && error.message.includes('"issues.issue"') &&
+          error.message.includes("120 records"),
+      );
+      assert.ok(reads >= 2);
+      assert.equal(await getRecord(base, "issues.issue/0"), null);
+      // Made again, it commits: nothing else is writing.
+      const again = await begin(base);
+      for (let i = 0; i < 120; i++) await again.write({ key: `issues.issue/${i}` });
+      assert.equal((await again.commit()).written.length, 120);
     },
   );
 
@@ -386,7 +459,9 @@ Deno.test("MemoryTransaction refuses more than one commit can hold", async (t) =
     const tx = await begin(kv);
     for (const key of keys) await tx.remove(key);
     await tx.commit();
-    assert.deepEqual(await everything(kv), []);
+    // What is left is the kind's count of commits.
+    const left = await everything(kv) as [Deno.KvKey, string][];
+    assert.deepEqual(left.map(([key]) => key), [["kind_commits", "issues.issue"]]);
   });
 });
 
@@ -727,18 +802,20 @@ Deno.test("`MemoryTransaction.commit()` is fenced by the account epoch a task st
     assert.deepEqual(result.changes, []);
   });
 
-  await t.step("the epoch's check leaves a step one record fewer to change", async () => {
-    using kv = await Deno.openKv(":memory:");
-    const tx = await beginStep(kv);
-    for (let i = 0; i < 98; i++) await tx.write({ key: `mail.message/${i}` });
-    await assert.rejects(
-      () => tx.write({ key: "mail.message/98" }),
-      (error: Error) =>
-        error instanceof PayloadTooLargeError && error.message.includes("at most 98 records"),
-    );
-    await tx.commit();
-    assert.equal((await listRecords(kv, { limit: 500 })).records.length, 98);
-  });
+  await t.step(
+    "a step's commit of more records than KV checks one by one is fenced too",
+    async () => {
+      using kv = await Deno.openKv(":memory:");
+      const tx = await beginStep(kv);
+      for (let i = 0; i < 150; i++) await tx.write({ key: `mail.message/${i}` });
+      await bumpAccountEpoch(kv, "mail");
+      await assert.rejects(() => tx.commit(), FencedError);
+      assert.equal((await listRecords(kv, { limit: 500 })).records.length, 0);
+      const next = await beginStep(kv);
+      for (let i = 0; i < 150; i++) await next.write({ key: `mail.message/${i}` });
+      assert.equal((await next.commit()).written.length, 150);
+    },
+  );
 
   await t.step("an epoch without a package, or not a whole number, is refused", async () => {
     using kv = await Deno.openKv(":memory:");

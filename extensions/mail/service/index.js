@@ -201,6 +201,10 @@ function threadMessages(messages) {
 // src/plan_threads.ts
 var THREAD_KIND = "mail.thread";
 var CONTENT_CHARS = 17e4;
+var CHUNK_BYTES = 60 * 1024;
+var NEW_RECORD_OVERHEAD = 400;
+var OLD_RECORD_OVERHEAD = 1200;
+var KEY_OVERHEAD = 48;
 var FIELD_BYTES = 28e3;
 var TITLE_CHARS = 300;
 function planThreads(messages, existing, vanished, options) {
@@ -224,15 +228,18 @@ function planThreads(messages, existing, vanished, options) {
     }
     return same;
   });
-  const touched = /* @__PURE__ */ new Set();
+  const touched = /* @__PURE__ */ new Map();
   for (const record of desired.values()) {
     const old = existing.get(record.key);
-    if (!old || old.title !== record.title || JSON.stringify(old.fields) !== JSON.stringify(record.fields)) touched.add(record.key);
+    const fields = JSON.stringify(record.fields);
+    if (!old || old.title !== record.title || JSON.stringify(old.fields) !== fields) {
+      touched.set(record.key, writeCost(record, fields, old));
+    }
   }
   const removes = [
     ...existing.keys()
   ].filter((key) => !desired.has(key) && !kept.has(key));
-  for (const key of removes) touched.add(key);
+  for (const key of removes) touched.set(key, removeCost(key, existing.get(key)));
   const links = new UnionFind();
   const threadOf = /* @__PURE__ */ new Map();
   for (const record of desired.values()) {
@@ -253,13 +260,13 @@ function planThreads(messages, existing, vanished, options) {
     const root = links.find(node);
     let cluster = clusters.get(root);
     if (!cluster) clusters.set(root, cluster = {
-      cost: 0,
+      cost: noCost(),
       first: Infinity,
       changes: []
     });
     return cluster;
   };
-  for (const key of touched) clusterOf(`r:${key}`).cost++;
+  for (const [key, cost] of touched) addTo(clusterOf(`r:${key}`).cost, cost);
   for (const node of links.nodes()) {
     if (!node.startsWith("c:")) continue;
     const change = Number(node.slice(2));
@@ -269,18 +276,19 @@ function planThreads(messages, existing, vanished, options) {
   }
   const chosen = /* @__PURE__ */ new Set();
   const applied = /* @__PURE__ */ new Set();
-  let spent = 0;
+  const spent = noCost();
   const ordered = [
     ...clusters.entries()
-  ].filter(([, c]) => c.cost > 0 || c.changes.length > 0).sort((a, b) => a[1].first - b[1].first);
+  ].filter(([, c]) => c.cost.records > 0 || c.changes.length > 0).sort((a, b) => a[1].first - b[1].first);
   for (const [root, cluster] of ordered) {
-    if (spent + cluster.cost > options.budget) {
-      if (spent === 0 && cluster.cost > 0) {
-        throw new Error(`One change to the mail touches ${cluster.cost} thread records at once, more than a step may write (${options.budget}); nothing was written. This needs a smaller change, such as moving fewer messages of one thread at a time.`);
+    const over = overBudget(spent, cluster.cost, options.budget);
+    if (over !== null) {
+      if (spent.records === 0 && cluster.cost.records > 0) {
+        throw new Error(`One change to the mail touches ${cluster.cost.records} thread records at once, more than a step may write (${over}); nothing was written. This needs a smaller change, such as moving fewer messages of one thread at a time.`);
       }
       continue;
     }
-    spent += cluster.cost;
+    addTo(spent, cluster.cost);
     chosen.add(root);
     for (const change of cluster.changes) applied.add(change);
   }
@@ -293,6 +301,66 @@ function planThreads(messages, existing, vanished, options) {
     applied
   };
 }
+function noCost() {
+  return {
+    records: 0,
+    entries: 0,
+    bytes: 0,
+    keyBytes: 0
+  };
+}
+function addTo(total, cost) {
+  total.records += cost.records;
+  total.entries += cost.entries;
+  total.bytes += cost.bytes;
+  total.keyBytes += cost.keyBytes;
+}
+function overBudget(spent, cost, budget) {
+  if (spent.records + cost.records > budget.records) return `${budget.records} records`;
+  if (spent.entries + cost.entries > budget.entries) return `${budget.entries} stored entries`;
+  if (spent.bytes + cost.bytes > budget.bytes) return `${budget.bytes} bytes`;
+  if (spent.keyBytes + cost.keyBytes > budget.keyBytes) return `${budget.keyBytes} bytes of keys`;
+  return null;
+}
+function chunksOf(bytes) {
+  return Math.ceil(bytes / CHUNK_BYTES);
+}
+function oldContentBytes(old) {
+  const list = Array.isArray(old.fields.messages) ? old.fields.messages : [];
+  let chars = 0;
+  for (const value of list) {
+    const c = value?.chars;
+    if (typeof c === "number") chars += c;
+  }
+  return chars * 3;
+}
+function writeCost(record, fields, old) {
+  let contentBytes = 0;
+  for (const m of record.messages) {
+    contentBytes += m.block === null ? m.entry.chars * 3 : NON_ASCII.test(m.block) ? utf8Length(m.block) : m.block.length;
+  }
+  const entries = 1 + chunksOf(contentBytes) + (old ? chunksOf(oldContentBytes(old)) : 0);
+  const key = utf8Length(record.key);
+  const keyBytes = entries * (key + KEY_OVERHEAD);
+  return {
+    records: 1,
+    entries,
+    keyBytes,
+    // The key twice more: the check's, and in the metadata.
+    bytes: keyBytes + 2 * key + contentBytes + utf8Length(fields) + utf8Length(JSON.stringify(record.title)) + (old ? OLD_RECORD_OVERHEAD : NEW_RECORD_OVERHEAD)
+  };
+}
+function removeCost(key, old) {
+  const entries = 1 + chunksOf(oldContentBytes(old));
+  const keyBytes = entries * (utf8Length(key) + KEY_OVERHEAD);
+  return {
+    records: 1,
+    entries,
+    keyBytes,
+    bytes: keyBytes + utf8Length(key) + KEY_OVERHEAD
+  };
+}
+var NON_ASCII = /[\u0080-\uffff]/;
 var sortKeys = /* @__PURE__ */ new WeakMap();
 function sortKey(message) {
   let key = sortKeys.get(message);
@@ -446,12 +514,18 @@ var UnionFind = class {
 // src/mail_sync_step.ts
 var STATUS_KEY = "mail.status/sync";
 var MAX_STEPS = 5e3;
+var COMMIT = {
+  entries: 990,
+  bytes: 640 * 1024,
+  keyBytes: 68 * 1024
+};
 var REASONS_SHOWN = 20;
 var FAILURES_KEPT = 100;
+var NON_ASCII2 = /[\u0080-\uffff]/;
 var MIN_ROUND = 8;
 async function mailSyncStep(account2, memory2, state, options = {}) {
-  const budget = options.changesPerStep ?? 90;
-  const parsePerStep = options.parsePerStep ?? 256;
+  const budget = options.changesPerStep ?? 300;
+  const parsePerStep = options.parsePerStep ?? 512;
   const parseBatch = options.parseBatch ?? 16;
   const step = stepOf(state);
   const retry = options.retryFailed === true && step === 0;
@@ -527,13 +601,15 @@ async function mailSyncStep(account2, memory2, state, options = {}) {
     if (!current.has(id)) vanished.set(changes++, message.oldKey);
   }
   toParse.sort((a, b) => (b.mtime ?? 0) - (a.mtime ?? 0) || (a.path < b.path ? -1 : 1));
-  const round = parseBatch * 2;
+  const round = parseBatch * 4;
+  let parsedBytes = 0;
   const parsing = [];
   const results = [];
   const conversations = /* @__PURE__ */ new Set();
   while (parsing.length < Math.min(parsePerStep, toParse.length)) {
     const room = budget - changes - conversations.size - 1;
     if (room < (parsing.length === 0 ? 1 : MIN_ROUND)) break;
+    if (parsedBytes > COMMIT.bytes) break;
     const size = Math.min(round, room, parsePerStep - parsing.length);
     const take = toParse.slice(parsing.length, parsing.length + size);
     parsing.push(...take);
@@ -544,7 +620,10 @@ async function mailSyncStep(account2, memory2, state, options = {}) {
     for (const answer of await Promise.all(batches.map((paths) => account2.parseMail(paths)))) {
       for (const result of answer) {
         results.push(result);
-        if (result.ok) conversations.add(conversationOf(result.value, result.path));
+        if (!result.ok) continue;
+        conversations.add(conversationOf(result.value, result.path));
+        const text = result.value.text;
+        parsedBytes += (NON_ASCII2.test(text) ? 3 : 1) * text.length + 1600;
       }
     }
   }
@@ -583,7 +662,10 @@ async function mailSyncStep(account2, memory2, state, options = {}) {
   const plan = planThreads([
     ...messages.values()
   ], existing, vanished, {
-    budget: budget - (statusChanged ? 1 : 0)
+    budget: {
+      records: budget - (statusChanged ? 1 : 0),
+      ...COMMIT
+    }
   });
   const contents = /* @__PURE__ */ new Map();
   for (const record of plan.writes) {

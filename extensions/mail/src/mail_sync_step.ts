@@ -14,6 +14,7 @@ import {
   type ExistingRecord,
   type PlannedMessage,
   planThreads,
+  type StepBudget,
   THREAD_KIND,
 } from "./plan_threads.ts";
 
@@ -34,10 +35,13 @@ export interface MailSyncStepOptions {
    * change (a person's run).
    */
   retryFailed?: boolean;
-  /** Records a step may change; 90 by default (a call may change 99). */
+  /**
+   * Records a step may change; 300 by default. A step also stays within what one commit holds
+   * (1,000 stored entries, 700 KiB), counting each record's share from above.
+   */
   changesPerStep?: number;
   /**
-   * Messages a step parses at most; 256 by default. A step parses fewer when the conversations
+   * Messages a step parses at most; 512 by default. A step parses fewer when the conversations
    * of those it parsed would fill its records.
    */
   parsePerStep?: number;
@@ -54,8 +58,18 @@ interface FailedFile {
 }
 
 const MAX_STEPS = 5_000;
+/**
+ * What one commit holds (1,000 stored entries, 700 KiB of keys and values, 72 KiB of keys),
+ * less the status record's share and each kind's count of commits the host adds.
+ */
+const COMMIT: Omit<StepBudget, "records"> = {
+  entries: 990,
+  bytes: 640 * 1024,
+  keyBytes: 68 * 1024,
+};
 const REASONS_SHOWN = 20;
 const FAILURES_KEPT = 100;
+const NON_ASCII = /[\u0080-\uffff]/;
 /** The fewest messages a round parses after the step's first. */
 const MIN_ROUND = 8;
 
@@ -77,8 +91,8 @@ export async function mailSyncStep(
   state: Json,
   options: MailSyncStepOptions = {},
 ): Promise<MailSyncAnswer> {
-  const budget = options.changesPerStep ?? 90;
-  const parsePerStep = options.parsePerStep ?? 256;
+  const budget = options.changesPerStep ?? 300;
+  const parsePerStep = options.parsePerStep ?? 512;
   const parseBatch = options.parseBatch ?? 16;
   const step = stepOf(state);
   // Failed messages are tried again once, in the attempt's first step, not in every step.
@@ -156,9 +170,11 @@ export async function mailSyncStep(
 
   // Parse the newest first, unless renames and removals already fill the step: a round at a
   // time, while the conversations the parsed messages belong to still leave room for a round
-  // more, so a step parses about what its records can hold and each message is parsed once.
+  // more, and their text for more, so a step parses about what its commit can hold and each
+  // message is parsed once.
   toParse.sort((a, b) => (b.mtime ?? 0) - (a.mtime ?? 0) || (a.path < b.path ? -1 : 1));
-  const round = parseBatch * 2;
+  const round = parseBatch * 4;
+  let parsedBytes = 0;
   const parsing: MaildirFile[] = [];
   const results: Parsed<ParsedMessage>[] = [];
   const conversations = new Set<string>();
@@ -167,6 +183,7 @@ export async function mailSyncStep(
     const room = budget - changes - conversations.size - 1;
     // A round of a few messages costs a crossing for little: the next step takes them.
     if (room < (parsing.length === 0 ? 1 : MIN_ROUND)) break;
+    if (parsedBytes > COMMIT.bytes) break;
     const size = Math.min(round, room, parsePerStep - parsing.length);
     const take = toParse.slice(parsing.length, parsing.length + size);
     parsing.push(...take);
@@ -177,7 +194,12 @@ export async function mailSyncStep(
     for (const answer of await Promise.all(batches.map((paths) => account.parseMail(paths)))) {
       for (const result of answer) {
         results.push(result);
-        if (result.ok) conversations.add(conversationOf(result.value, result.path));
+        if (!result.ok) continue;
+        conversations.add(conversationOf(result.value, result.path));
+        // A new thread's share of the commit: its text, and about 1.6 KB of headers, fields
+        // and metadata.
+        const text = result.value.text;
+        parsedBytes += (NON_ASCII.test(text) ? 3 : 1) * text.length + 1600;
       }
     }
   }
@@ -212,7 +234,7 @@ export async function mailSyncStep(
   const statusChanged = JSON.stringify(oldFailures) !== JSON.stringify(keptFailures);
 
   const plan = planThreads([...messages.values()], existing, vanished, {
-    budget: budget - (statusChanged ? 1 : 0),
+    budget: { records: budget - (statusChanged ? 1 : 0), ...COMMIT },
   });
 
   // Write what changed, each content rebuilt from blocks already stored and those just parsed.

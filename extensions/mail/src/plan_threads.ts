@@ -47,10 +47,22 @@ export interface ThreadPlan {
   applied: Set<number>;
 }
 
+/** What a step's changes may take of one commit, as the host counts it. */
+export interface StepBudget {
+  /** Records written and removed. */
+  records: number;
+  /** Stored entries set or deleted: a record's metadata, and each 60 KiB of its content. */
+  entries: number;
+  /** Bytes of the keys and values set, and of the keys checked. */
+  bytes: number;
+  /** Bytes of the keys set or deleted. */
+  keyBytes: number;
+}
+
 /** Options for {@link planThreads}. */
 export interface PlanThreadsOptions {
-  /** Records the step may change: writes and removals together. */
-  budget: number;
+  /** What the step's writes and removals may take together. */
+  budget: StepBudget;
   /** Characters of content per record; a longer thread goes on in parts. */
   contentChars?: number;
   /** UTF-8 bytes of fields per record. */
@@ -58,6 +70,15 @@ export interface PlanThreadsOptions {
 }
 
 const CONTENT_CHARS = 170_000; // 3 bytes a character at most: under a record's 512 KiB
+/** The host stores content in chunks of 60 KiB of UTF-8. */
+const CHUNK_BYTES = 60 * 1024;
+/**
+ * A record's metadata besides its key, title and fields (times, ids, counts and its writers:
+ * one for a new record, up to eight for an old one), and a stored key's framing.
+ */
+const NEW_RECORD_OVERHEAD = 400;
+const OLD_RECORD_OVERHEAD = 1200;
+const KEY_OVERHEAD = 48;
 const FIELD_BYTES = 28_000; // under a record's 32 KiB of fields, with room for the rest
 const TITLE_CHARS = 300;
 
@@ -66,8 +87,8 @@ const TITLE_CHARS = 300;
  * records, and compares them with `existing`: a record is written only when its title or
  * fields differ, and one nothing holds any more is removed. Changes that touch the same
  * records form one cluster, carried out together or not at all; clusters are taken in the
- * order of their first change while they fit `budget`, so what is left for the next step is
- * a consistent state.
+ * order of their first change while they fit `budget` (each record's share counted as the host
+ * will count it, from above), so what is left for the next step is a consistent state.
  *
  * @param vanished For each change that removes a message: the record it was in.
  */
@@ -97,16 +118,16 @@ export function planThreads(
     }
     return same;
   });
-  const touched = new Set<string>();
+  const touched = new Map<string, Cost>();
   for (const record of desired.values()) {
     const old = existing.get(record.key);
-    if (
-      !old || old.title !== record.title ||
-      JSON.stringify(old.fields) !== JSON.stringify(record.fields)
-    ) touched.add(record.key);
+    const fields = JSON.stringify(record.fields);
+    if (!old || old.title !== record.title || JSON.stringify(old.fields) !== fields) {
+      touched.set(record.key, writeCost(record, fields, old));
+    }
   }
   const removes = [...existing.keys()].filter((key) => !desired.has(key) && !kept.has(key));
-  for (const key of removes) touched.add(key);
+  for (const key of removes) touched.set(key, removeCost(key, existing.get(key)!));
 
   // Clusters: records and changes linked by the messages that pass between them.
   const links = new UnionFind();
@@ -125,14 +146,14 @@ export function planThreads(
   for (const [change, key] of vanished) links.join(`c:${change}`, `r:${key}`);
   for (const key of removes) links.add(`r:${key}`);
 
-  const clusters = new Map<string, { cost: number; first: number; changes: number[] }>();
+  const clusters = new Map<string, { cost: Cost; first: number; changes: number[] }>();
   const clusterOf = (node: string) => {
     const root = links.find(node);
     let cluster = clusters.get(root);
-    if (!cluster) clusters.set(root, cluster = { cost: 0, first: Infinity, changes: [] });
+    if (!cluster) clusters.set(root, cluster = { cost: noCost(), first: Infinity, changes: [] });
     return cluster;
   };
-  for (const key of touched) clusterOf(`r:${key}`).cost++;
+  for (const [key, cost] of touched) addTo(clusterOf(`r:${key}`).cost, cost);
   for (const node of links.nodes()) {
     if (!node.startsWith("c:")) continue;
     const change = Number(node.slice(2));
@@ -142,19 +163,21 @@ export function planThreads(
   }
   const chosen = new Set<string>();
   const applied = new Set<number>();
-  let spent = 0;
-  const ordered = [...clusters.entries()].filter(([, c]) => c.cost > 0 || c.changes.length > 0)
+  const spent = noCost();
+  const ordered = [...clusters.entries()]
+    .filter(([, c]) => c.cost.records > 0 || c.changes.length > 0)
     .sort((a, b) => a[1].first - b[1].first);
   for (const [root, cluster] of ordered) {
-    if (spent + cluster.cost > options.budget) {
-      if (spent === 0 && cluster.cost > 0) {
+    const over = overBudget(spent, cluster.cost, options.budget);
+    if (over !== null) {
+      if (spent.records === 0 && cluster.cost.records > 0) {
         throw new Error(
-          `One change to the mail touches ${cluster.cost} thread records at once, more than a step may write (${options.budget}); nothing was written. This needs a smaller change, such as moving fewer messages of one thread at a time.`,
+          `One change to the mail touches ${cluster.cost.records} thread records at once, more than a step may write (${over}); nothing was written. This needs a smaller change, such as moving fewer messages of one thread at a time.`,
         );
       }
       continue;
     }
-    spent += cluster.cost;
+    addTo(spent, cluster.cost);
     chosen.add(root);
     for (const change of cluster.changes) applied.add(change);
   }
@@ -165,6 +188,80 @@ export function planThreads(
     applied,
   };
 }
+
+/** One record's share of a step's commit, counted from above. */
+type Cost = StepBudget;
+
+function noCost(): Cost {
+  return { records: 0, entries: 0, bytes: 0, keyBytes: 0 };
+}
+
+function addTo(total: Cost, cost: Cost): void {
+  total.records += cost.records;
+  total.entries += cost.entries;
+  total.bytes += cost.bytes;
+  total.keyBytes += cost.keyBytes;
+}
+
+/** Which part of `budget` adding `cost` to `spent` would pass, in words; null when none. */
+function overBudget(spent: Cost, cost: Cost, budget: StepBudget): string | null {
+  if (spent.records + cost.records > budget.records) return `${budget.records} records`;
+  if (spent.entries + cost.entries > budget.entries) return `${budget.entries} stored entries`;
+  if (spent.bytes + cost.bytes > budget.bytes) return `${budget.bytes} bytes`;
+  if (spent.keyBytes + cost.keyBytes > budget.keyBytes) return `${budget.keyBytes} bytes of keys`;
+  return null;
+}
+
+/** Chunks of content of `bytes` UTF-8 bytes. */
+function chunksOf(bytes: number): number {
+  return Math.ceil(bytes / CHUNK_BYTES);
+}
+
+/** UTF-8 bytes of an old record's content, from above: its messages' characters, 3 bytes each. */
+function oldContentBytes(old: ExistingRecord): number {
+  const list = Array.isArray(old.fields.messages) ? old.fields.messages : [];
+  let chars = 0;
+  for (const value of list) {
+    const c = (value as { chars?: unknown } | null)?.chars;
+    if (typeof c === "number") chars += c;
+  }
+  return chars * 3;
+}
+
+/**
+ * What writing `record` takes: its metadata and content chunks set, and the old content's
+ * chunks deleted (a rewrite names new content even when the text is the same).
+ */
+function writeCost(record: PlannedRecord, fields: string, old: ExistingRecord | undefined): Cost {
+  let contentBytes = 0;
+  for (const m of record.messages) {
+    contentBytes += m.block === null
+      ? m.entry.chars * 3
+      : NON_ASCII.test(m.block)
+      ? utf8Length(m.block)
+      : m.block.length;
+  }
+  const entries = 1 + chunksOf(contentBytes) + (old ? chunksOf(oldContentBytes(old)) : 0);
+  const key = utf8Length(record.key);
+  const keyBytes = entries * (key + KEY_OVERHEAD);
+  return {
+    records: 1,
+    entries,
+    keyBytes,
+    // The key twice more: the check's, and in the metadata.
+    bytes: keyBytes + 2 * key + contentBytes + utf8Length(fields) +
+      utf8Length(JSON.stringify(record.title)) + (old ? OLD_RECORD_OVERHEAD : NEW_RECORD_OVERHEAD),
+  };
+}
+
+/** What removing `old` takes: its metadata and its content's chunks deleted. */
+function removeCost(key: string, old: ExistingRecord): Cost {
+  const entries = 1 + chunksOf(oldContentBytes(old));
+  const keyBytes = entries * (utf8Length(key) + KEY_OVERHEAD);
+  return { records: 1, entries, keyBytes, bytes: keyBytes + utf8Length(key) + KEY_OVERHEAD };
+}
+
+const NON_ASCII = /[\u0080-\uffff]/;
 
 const sortKeys = new WeakMap<PlannedMessage, string>();
 

@@ -31,7 +31,8 @@ async function runSync(
   for (let step = 0; step < 1000; step++) {
     store.beginCall();
     const answer = await mailSyncStep(account, store, state as never, options);
-    assert.ok(store.changed.size <= 90, `step ${step} changed ${store.changed.size} records`);
+    const most = options.changesPerStep ?? 300;
+    assert.ok(store.changed.size <= most, `step ${step} changed ${store.changed.size} records`);
     if (answer.continue !== undefined) {
       assert.ok(JSON.stringify(answer.continue).length <= 64 * 1024);
     }
@@ -79,8 +80,8 @@ Deno.test("`mailSyncStep()` threads a Maildir of 3,000 messages as the ground tr
     const store = new TestRecordStore();
     const first = await runSync(account, store);
 
-    await t.step("every message is read once, in steps of at most 90 records", () => {
-      assert.ok(first.steps.length > 10);
+    await t.step("every message is read once, in steps of at most 300 records", () => {
+      assert.ok(first.steps.length > 5);
       const readable = truth.messages.filter((m) => m.kind !== "empty").length;
       assert.equal(first.parsed, readable + 1); // the empty file is tried once
       assert.deepEqual(first.last.coverage, {
@@ -310,9 +311,9 @@ Deno.test("`mailSyncStep()` spreads many renames over steps and parses none of t
     for (const message of flagged) {
       await changeMessage(dir, message.path, { kind: "seen", flags: "F" });
     }
-    const run = await runSync(account, store);
+    const run = await runSync(account, store, { changesPerStep: 90 });
     assert.equal(run.parsed, 0);
-    // Each thread a rename touches is one record changed; at most 90 of them a step.
+    // Each thread a rename touches is one record changed; at most 90 of them a step here.
     assert.ok(touched.size > 180);
     assert.equal(run.steps.length, Math.ceil(touched.size / 90));
     const index = entries(store);

@@ -3,6 +3,7 @@ import {
   type ExistingRecord,
   type PlannedMessage,
   planThreads,
+  type StepBudget,
 } from "../../../extensions/mail/src/plan_threads.ts";
 import type { IndexEntry } from "../../../extensions/mail/src/index_entry.ts";
 import { threadKey } from "../../../extensions/mail/src/thread_key.ts";
@@ -37,15 +38,20 @@ function message(
   };
 }
 
+/** A budget of `n` records, with room for any commit size. */
+function records(n: number): StepBudget {
+  return { records: n, entries: 1e9, bytes: 1e12, keyBytes: 1e12 };
+}
+
 /** The records `plan` writes, as existing records for the next plan. */
 function stored(messages: PlannedMessage[]): Map<string, ExistingRecord> {
-  const plan = planThreads(messages, new Map(), new Map(), { budget: 90 });
+  const plan = planThreads(messages, new Map(), new Map(), { budget: records(90) });
   return new Map(plan.writes.map((r) => [r.key, { key: r.key, title: r.title, fields: r.fields }]));
 }
 
 Deno.test("`planThreads()` names a new conversation by its root and writes it once", () => {
   const messages = [message(0, {}, { change: 0 }), message(1, { parent: "<m0@x>" }, { change: 1 })];
-  const plan = planThreads(messages, new Map(), new Map(), { budget: 90 });
+  const plan = planThreads(messages, new Map(), new Map(), { budget: records(90) });
   assert.deepEqual(plan.writes.map((r) => r.key), [`mail.thread/${threadKey("<m0@x>")}`]);
   assert.equal(plan.writes[0].title, "Plans");
   assert.deepEqual([...plan.applied].sort(), [0, 1]);
@@ -54,7 +60,7 @@ Deno.test("`planThreads()` names a new conversation by its root and writes it on
     messages.map((m) => ({ ...m, change: null, oldKey: key, oldThread: threadKey("<m0@x>") })),
     stored(messages),
     new Map(),
-    { budget: 90 },
+    { budget: records(90) },
   );
   assert.deepEqual(again.writes, []);
   assert.deepEqual(again.removes, []);
@@ -65,7 +71,10 @@ Deno.test("`planThreads()` goes on in parts past a record's content, each part i
     { length: 10 },
     (_, n) => message(n, n === 0 ? {} : { parent: `<m${n - 1}@x>`, root: "<m0@x>" }, { change: n }),
   );
-  const plan = planThreads(messages, new Map(), new Map(), { budget: 90, contentChars: 3500 });
+  const plan = planThreads(messages, new Map(), new Map(), {
+    budget: records(90),
+    contentChars: 3500,
+  });
   const key = `mail.thread/${threadKey("<m0@x>")}`;
   assert.deepEqual(plan.writes.map((r) => r.key), [key, `${key}-2`, `${key}-3`, `${key}-4`]);
   assert.deepEqual(plan.writes.map((r) => (r.fields.messages as unknown[]).length), [3, 3, 3, 1]);
@@ -90,7 +99,7 @@ Deno.test("`planThreads()` joins two threads a reply links under the larger one'
     [...a.map((m) => old(m, keyA)), ...b.map((m) => old(m, keyB)), bridge],
     existing,
     new Map(),
-    { budget: 90 },
+    { budget: records(90) },
   );
   assert.deepEqual(plan.writes.map((r) => r.key), [`mail.thread/${keyA}`]);
   assert.equal((plan.writes[0].fields.messages as unknown[]).length, 5);
@@ -110,7 +119,7 @@ Deno.test("`planThreads()` carries out whole clusters of changes within its budg
     block: null,
     change: i,
   }));
-  const plan = planThreads(renamed, existing, new Map(), { budget: 2 });
+  const plan = planThreads(renamed, existing, new Map(), { budget: records(2) });
   assert.equal(plan.writes.length, 2);
   assert.deepEqual([...plan.applied].sort(), [0, 1]);
 });
@@ -124,14 +133,14 @@ Deno.test("`planThreads()` marks a thread excluded only when every message is in
     [message(0, { folder: "Spam" }), message(1, { parent: "<m0@x>", folder: "Deleted Messages" })],
     new Map(),
     new Map(),
-    { budget: 90 },
+    { budget: records(90) },
   );
   assert.equal(spam.writes[0].fields.excluded, true);
   const mixed = planThreads(
     [message(0, { folder: "Junk" }), message(1, { parent: "<m0@x>", folder: "Promotions" })],
     new Map(),
     new Map(),
-    { budget: 90 },
+    { budget: records(90) },
   );
   assert.equal(mixed.writes[0].fields.excluded, false);
 });
@@ -142,8 +151,46 @@ Deno.test("`planThreads()` keeps a conversation's key when all its messages are 
   const key = `mail.thread/${threadKey("<m0@x>")}`;
   // Both messages vanished (changes 0 and 1) and a new reply to the same root arrived (change 2).
   const reply = message(5, { parent: "<m1@x>", root: "<m0@x>" }, { change: 2 });
-  const plan = planThreads([reply], existing, new Map([[0, key], [1, key]]), { budget: 90 });
+  const plan = planThreads([reply], existing, new Map([[0, key], [1, key]]), {
+    budget: records(90),
+  });
   assert.deepEqual(plan.writes.map((r) => r.key), [key]);
   assert.deepEqual(plan.removes, []);
   assert.deepEqual([...plan.applied].sort(), [0, 1, 2]);
+});
+
+Deno.test("`planThreads()` stays within what one commit holds, counted from above", async (t) => {
+  // Forty conversations of one message each, with 50,000 characters of text apiece.
+  const big = Array.from({ length: 40 }, (_, n) => ({
+    ...message(n + 1, { id: `<big${n}@x>` }, { change: n }),
+    block: "y".repeat(50_000),
+  }));
+  for (const m of big) m.entry = { ...m.entry, chars: 50_000 };
+
+  await t.step("bytes: a 640 KiB budget takes twelve such records, not forty", () => {
+    const plan = planThreads(big, new Map(), new Map(), {
+      budget: { records: 300, entries: 990, bytes: 640 * 1024, keyBytes: 68 * 1024 },
+    });
+    assert.equal(plan.writes.length, 12);
+    assert.equal(plan.applied.size, 12);
+    const bytes = plan.writes.reduce((n, r) => n + r.messages[0].block!.length, 0);
+    assert.ok(bytes <= 640 * 1024);
+  });
+
+  await t.step("stored entries: each record is its metadata and its content's chunks", () => {
+    // 70,000 ASCII characters is two chunks of 60 KiB, so three entries a record.
+    const two = big.map((m) => ({ ...m, block: "z".repeat(70_000) }));
+    const plan = planThreads(two, new Map(), new Map(), {
+      budget: { records: 300, entries: 10, bytes: 1e12, keyBytes: 1e12 },
+    });
+    assert.equal(plan.writes.length, 3);
+  });
+
+  await t.step("non-ASCII text counts its UTF-8 bytes", () => {
+    const wide = big.map((m) => ({ ...m, block: "é".repeat(50_000) }));
+    const plan = planThreads(wide, new Map(), new Map(), {
+      budget: { records: 300, entries: 990, bytes: 640 * 1024, keyBytes: 68 * 1024 },
+    });
+    assert.equal(plan.writes.length, 6);
+  });
 });
