@@ -274,7 +274,7 @@ export async function measureApplets(options: AppletOptions = {}): Promise<Apple
 
     progress(
       `first read: the sync task on demand until the read is whole ` +
-        `(as many messages a step as its 90 records hold)`,
+        `(as many messages a step as one commit holds)`,
     );
     const rssBefore = Deno.memoryUsage().rss;
     let rssPeak = rssBefore;
