@@ -253,8 +253,13 @@ async function runCall(call: Job): Promise<FromWorker & { type: "done" }> {
       return guard.reached;
     };
     // Past either limit, QuickJS stops whatever runs, so a handler that
-    // caught the refused allocation does not run on to the deadline.
-    runtime.setInterruptHandler(() => limitReached() !== undefined);
+    // caught the refused allocation does not run on to the deadline. Background
+    // work pauses here while a person's request goes first.
+    const yieldTo = call.type === "call" ? call.yieldTo : undefined;
+    runtime.setInterruptHandler(() => {
+      if (yieldTo && Atomics.load(yieldTo, 0) === 1) giveWay(yieldTo, deadline);
+      return limitReached() !== undefined;
+    });
     fresh = spare ?? freshContext(runtime);
     spare = undefined;
     spareWithService = call.source.includes(SERVICE_API_SPECIFIER);
@@ -313,6 +318,15 @@ async function runCall(call: Job): Promise<FromWorker & { type: "done" }> {
     }
   }
 }
+
+/** Pauses the worker while `flag` is 1: 100 ms at most, and never past the call's deadline. */
+function giveWay(flag: Int32Array, deadline: number): void {
+  const wait = Math.min(GIVE_WAY_MS, deadline - Date.now());
+  if (wait > 0) Atomics.wait(flag, 0, 1, wait);
+}
+
+/** The longest one pause for a person's request lasts, in ms. */
+const GIVE_WAY_MS = 100;
 
 function crash(detail: string): CrossedError {
   return { name: "IsolateCrashError", message: `The isolate crashed: ${detail}` };

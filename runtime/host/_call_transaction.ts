@@ -185,6 +185,8 @@ export class CallTransaction {
       agents: resources.agents,
       account: options.account,
       parsers: resources.parsers,
+      // A device's task step is background work: a person's request goes first.
+      background: options.account === undefined ? undefined : resources.foreground,
     });
     return transaction;
   }

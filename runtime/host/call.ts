@@ -326,6 +326,8 @@ function runInIsolate(
     limits: resources.limits,
     now: resources.now(),
     ahead: learning.ahead,
+    // A device's task step is background work: its code gives way to a person's request.
+    ...(options.account && resources.foreground ? { yieldTo: resources.foreground.held } : {}),
   }, {
     // A read ahead runs as the handler's own read would, inside its
     // transaction, but is not the handler asking: it neither claims nor

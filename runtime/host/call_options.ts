@@ -23,6 +23,7 @@ import type { LearntReads } from "./learnt_reads.ts";
 import type { ProcessLock } from "./process_lock.ts";
 import type { AccountGrant } from "./account_grant.ts";
 import type { ParserPool } from "../parsers/mod.ts";
+import type { Foreground } from "./foreground.ts";
 
 /** Options for a handler call (`callHandler`, `call.ts`). */
 export interface CallOptions {
@@ -140,6 +141,11 @@ export interface CallResources {
   learntReads?: LearntReads;
   /** The parsers the `account.parse*` host functions use; those are refused when absent. */
   parsers?: ParserPool;
+  /**
+   * A person's requests in flight: a device's task step's host calls wait
+   * while one is young. Nothing waits when absent.
+   */
+  foreground?: Foreground;
   /**
    * The generation each package's calls last ran under, used by the next
    * call rather than read again; read at every call that uses memory when absent.

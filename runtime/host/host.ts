@@ -9,6 +9,7 @@ import { printable } from "../internal/printable.ts";
 import { describeError } from "../internal/describe_error.ts";
 import { IsolatePool } from "../isolate/mod.ts";
 import { ParserPool } from "../parsers/mod.ts";
+import { Foreground } from "./foreground.ts";
 import { DEFAULT_LIMITS, type HandlerLimits } from "../limits.ts";
 import { ProjectMemories, RecordCursors } from "../memory/mod.ts";
 import { ServingReads } from "../packages/mod.ts";
@@ -55,6 +56,11 @@ export interface HostOptions {
    * of the host's own when absent, whose workers start with its first parse.
    */
   parsers?: ParserPool;
+  /**
+   * A person's requests in flight, which a device's task steps let go first;
+   * a gate of the host's own when absent.
+   */
+  foreground?: Foreground;
   /** Where the facts of what this host does are published; a bus of its own when absent. */
   events?: EventBus;
   /**
@@ -101,6 +107,8 @@ export class Host implements HandlerCaller {
    * `account.*`; none starts before the first parse.
    */
   readonly parsers: ParserPool;
+  /** A person's requests in flight: the web app marks them, and task steps' host calls wait. */
+  readonly foreground: Foreground;
   /**
    * Where the facts of what runs on this host are published (receipts,
    * switches, installs); the app's event stream watches it.
@@ -138,7 +146,8 @@ export class Host implements HandlerCaller {
     this.limits = options.limits ?? DEFAULT_LIMITS;
     this.pool = options.pool ?? new IsolatePool({ size: this.limits.maxConcurrentCalls });
     // Made now, started lazily: a pool starts no worker until a file is parsed.
-    this.parsers = options.parsers ?? new ParserPool();
+    this.foreground = options.foreground ?? new Foreground();
+    this.parsers = options.parsers ?? new ParserPool({ yieldTo: this.foreground });
     this.events = options.events ?? new EventBus();
     this.fetch = options.fetch;
     this.resolve = options.resolve;
@@ -172,6 +181,7 @@ export class Host implements HandlerCaller {
       keptGenerations: new KeptGenerations(),
       claimAfterMs: options.claimAfterMs,
       parsers: this.parsers,
+      foreground: this.foreground,
     };
   }
 
@@ -275,6 +285,7 @@ export class Host implements HandlerCaller {
       limits: this.limits,
       pool: this.pool,
       parsers: this.parsers,
+      foreground: this.foreground,
       events: this.events,
       fetch: this.fetch,
       resolve: this.resolve,

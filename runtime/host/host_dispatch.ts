@@ -20,7 +20,11 @@ export function hostDispatch(
   context: HostFunctionContext,
 ): Pick<CallHooks, "host" | "answerLimit"> {
   return {
-    host: (fn, args, signal) => runHostFunction(findHostFunction(fn), args, { ...context, signal }),
+    host: (fn, args, signal) => {
+      const run = () => runHostFunction(findHostFunction(fn), args, { ...context, signal });
+      const held = context.background?.wait();
+      return held ? held.then(run) : run();
+    },
     answerLimit: (fn) => findHostFunction(fn).maxAnswerBytes?.(context.limits),
   };
 }

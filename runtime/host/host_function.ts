@@ -18,6 +18,7 @@ import type { Source } from "../types.ts";
 import type { ResolveHost } from "./functions/resolve_host.ts";
 import type { AccountGrant } from "./account_grant.ts";
 import type { ParserPool } from "../parsers/mod.ts";
+import type { Foreground } from "./foreground.ts";
 
 /** Where an order's work stands once a session performs it. */
 export interface PerformedWork {
@@ -95,6 +96,11 @@ export interface HostFunctionContext {
    * to; those are refused where the host has none.
    */
   parsers?: ParserPool;
+  /**
+   * For background work (a device's task step): each host call waits while
+   * a person's request is young. Absent for any other call.
+   */
+  background?: Foreground;
 }
 
 /**

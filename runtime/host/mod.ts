@@ -15,6 +15,8 @@ export type { NetFetchOptions } from "./functions/net_fetch.ts";
 export { resolveHost } from "./functions/resolve_host.ts";
 export type { ResolveHost } from "./functions/resolve_host.ts";
 export { Host } from "./host.ts";
+export { Foreground } from "./foreground.ts";
+export type { ForegroundOptions } from "./foreground.ts";
 export type { HostOptions } from "./host.ts";
 export { hostDispatch } from "./host_dispatch.ts";
 export { runHostFunction } from "./host_function.ts";

@@ -58,6 +58,12 @@ export interface IsolateCall {
    * starts, and hand the worker before the handler asks for them.
    */
   ahead?: ReadAhead[];
+  /**
+   * For background work: a flag shared with the worker, 1 while a person's
+   * request goes first; the handler's code pauses while it is
+   * ({@linkcode CallMessage.yieldTo}).
+   */
+  yieldTo?: Int32Array;
 }
 
 /** A service module for the pool to probe: loaded, its `register()` called, no handler run. */
@@ -276,6 +282,7 @@ export class IsolatePool {
         limits,
         ...(call.now !== undefined ? { now: call.now } : {}),
         ...(call.ahead?.length && hooks.readAhead ? { ahead: call.ahead } : {}),
+        ...(call.yieldTo ? { yieldTo: call.yieldTo } : {}),
       }, hooks);
       return JSON.parse(json);
     } finally {

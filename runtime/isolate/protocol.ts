@@ -163,6 +163,12 @@ export interface CallMessage {
    * call that is not a read, waits for that answer instead of being sent.
    */
   ahead?: ReadAhead[];
+  /**
+   * For background work: a flag in memory shared with the host, 1 while a
+   * person's request goes first. The handler's code pauses on it (at QuickJS's
+   * interrupt checks, 100 ms at most at a time) and goes on when it is 0.
+   */
+  yieldTo?: Int32Array;
 }
 
 /**

@@ -37,6 +37,12 @@ export const PARSER_WORKER_URL: URL = new URL(
 export interface ParserPoolOptions {
   /** Limits in place of {@linkcode PARSER_LIMITS}'s, one by one; tests pass smaller ones. */
   limits?: Partial<ParserLimits>;
+  /**
+   * What each parse waits for before it starts: the host's gate for a
+   * person's requests (`Foreground`), as parses are background work. None
+   * waits when absent.
+   */
+  yieldTo?: { wait(): Promise<void> | null };
 }
 
 interface Slot {
@@ -64,6 +70,7 @@ type Job = Omit<MailJob, "jobId" | "bounds"> | Omit<CalendarJob, "jobId" | "boun
  */
 export class ParserPool {
   #limits: ParserLimits;
+  #yieldTo: ParserPoolOptions["yieldTo"];
   #size: number;
   #slots: Slot[] = [];
   #queue: ((slot: Slot) => void)[] = [];
@@ -82,6 +89,7 @@ export class ParserPool {
    */
   constructor(options: ParserPoolOptions = {}) {
     this.#limits = { ...PARSER_LIMITS, ...options.limits };
+    this.#yieldTo = options.yieldTo;
     const cores = globalThis.navigator?.hardwareConcurrency ?? 1;
     this.#size = Math.max(1, Math.min(this.#limits.maxWorkers, cores));
   }
@@ -152,6 +160,8 @@ export class ParserPool {
 
   async #job(job: Job): Promise<ParseResult<unknown>> {
     if (this.#closed) return { ok: false, reason: "it was not parsed: the parsers are closed" };
+    const held = this.#yieldTo?.wait();
+    if (held) await held;
     const slot = await this.#acquire();
     if (this.#closed || !slot) {
       return { ok: false, reason: "it was not parsed: the parsers are closed" };

@@ -26,6 +26,7 @@ import { httpStatusOf } from "../error_status.ts";
 import { openProject } from "../lifecycle/mod.ts";
 import { WEB_LIMITS } from "../limits.ts";
 import { projectPath } from "../projects/mod.ts";
+import { foregroundFirst } from "./middleware/foreground_first.ts";
 import { jsonBody } from "./middleware/json_body.ts";
 import { loopbackHost } from "./middleware/loopback_host.ts";
 import { OVER_OWNER_SOCKET, ownerSocketOnly } from "./middleware/owner_socket_only.ts";
@@ -164,6 +165,7 @@ export function createApp(host: WebHost, options: AppOptions): WebApp {
     (c, next) => isScreenPath(c.req.path) ? screenHeaders(c, next) : appHeaders(c, next),
   );
   app.use("*", loopbackHost({ port: options.port }));
+  if (host.foreground) app.use("/api/*", foregroundFirst(host.foreground));
   app.use("*", sameOrigin());
   const mcp = options.mcp;
   const screens = screenPageRoutes(host, { uiDir: options.uiDir });

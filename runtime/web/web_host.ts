@@ -7,7 +7,7 @@
  * @module
  */
 import type { EventBus } from "../event_bus.ts";
-import type { ResolveHost } from "../host/mod.ts";
+import type { Foreground, ResolveHost } from "../host/mod.ts";
 import type { HandlerLimits } from "../limits.ts";
 import type { InstallCardHost, InstallHost, OpenHost, RemoveHost } from "../lifecycle/mod.ts";
 
@@ -21,6 +21,8 @@ export interface WebHost extends OpenHost, RemoveHost, InstallHost, InstallCardH
   readonly fetch?: typeof fetch;
   /** Finds the addresses of a name a screen's `net.fetch` reaches; the system resolver when undefined. */
   readonly resolve?: ResolveHost;
+  /** A person's requests in flight, which background work lets go first; none are marked when undefined. */
+  readonly foreground?: Foreground;
   /** The project's memory KV, opened once per process; a screen reads through it. */
   projectMemory(project: string): Promise<Deno.Kv>;
 }

@@ -23,6 +23,7 @@ import { join } from "node:path";
 import { TaskRunner, type TaskRunnerHost } from "../../runtime/applets/mod.ts";
 import type { Coverage, TaskAttempt } from "../../runtime/applets/mod.ts";
 import { Host } from "../../runtime/host/host.ts";
+import { Foreground } from "../../runtime/host/foreground.ts";
 import { DEFAULT_LIMITS } from "../../runtime/limits.ts";
 import { installPackage } from "../../runtime/lifecycle/install.ts";
 import { ParserPool } from "../../runtime/parsers/mod.ts";
@@ -196,13 +197,16 @@ export async function measureApplets(options: AppletOptions = {}): Promise<Apple
     const home = join(root, "home");
     const kv = await openInstallation(home);
     cleanup.push(() => kv.close());
-    const parsers = new CountingParserPool();
+    // The serve's own: its parses give way to a person's requests, as its handlers do.
+    const foreground = new Foreground();
+    const parsers = new CountingParserPool({ yieldTo: foreground });
     const logs: string[] = [];
     const host = new Host({
       kv,
       home,
       limits: DEFAULT_LIMITS,
       parsers,
+      foreground,
       log: (line) => logs.push(line),
     });
     cleanup.push(() => host.close());

@@ -27,6 +27,16 @@ export interface ListOptions {
   recursive?: boolean;
 }
 
+/** How {@linkcode listAccount} lists, besides what it lists. */
+export interface ListAccountOptions {
+  /**
+   * What the walk waits for whenever it lets the thread serve others: the
+   * host's gate for a person's requests, as a task step's listing is
+   * background work. It does not wait when absent.
+   */
+  yieldTo?: { wait(): Promise<void> | null };
+}
+
 /**
  * `account.list`: a page of the folder's entries in path order (segment by
  * segment), links followed where they stay inside; other kinds (FIFOs,
@@ -37,7 +47,11 @@ export interface ListOptions {
  * @throws {NotFoundError} when `under` is not there.
  * @throws {InvalidInputError} for a malformed option.
  */
-export async function listAccount(folder: string, options: ListOptions): Promise<AccountListing> {
+export async function listAccount(
+  folder: string,
+  options: ListOptions,
+  how: ListAccountOptions = {},
+): Promise<AccountListing> {
   const fn = "account.list";
   const under = accountPath(fn, options.under ?? "");
   const cursor = options.cursor === undefined ? null : accountPath(fn, options.cursor);
@@ -64,7 +78,7 @@ export async function listAccount(folder: string, options: ListOptions): Promise
   });
   const limit = ACCOUNT_LIMITS.maxListEntries;
   const entries: AccountEntry[] = [];
-  const walk = new Walk(fn, root, cursor, limit + 1, options.recursive === true);
+  const walk = new Walk(fn, root, cursor, limit + 1, options.recursive === true, how.yieldTo);
   await walk.folder(start.real, under, 0, new Set([start.real]), entries);
   const more = entries.length > limit;
   const page = entries.slice(0, limit);
@@ -80,8 +94,17 @@ class Walk {
   /** When the walk last let the thread serve others (or began), in ms of `performance.now()`. */
   #since = performance.now();
   #recursive: boolean;
+  #yieldTo: ListAccountOptions["yieldTo"];
 
-  constructor(fn: string, root: string, cursor: string[] | null, take: number, recursive: boolean) {
+  constructor(
+    fn: string,
+    root: string,
+    cursor: string[] | null,
+    take: number,
+    recursive: boolean,
+    yieldTo: ListAccountOptions["yieldTo"],
+  ) {
+    this.#yieldTo = yieldTo;
     this.#fn = fn;
     this.#root = root;
     this.#cursor = cursor;
@@ -119,6 +142,11 @@ class Walk {
       // while it waits, the thread serves what came meanwhile (a person's request), and unlike
       // a timer it idles no longer than the look takes.
       const patient = performance.now() - this.#since > BUSY_MS;
+      if (patient) {
+        // A person's request goes first.
+        const held = this.#yieldTo?.wait();
+        if (held) await held;
+      }
       const entry = await this.#entry(real, name, path, patient);
       if (patient) this.#since = performance.now();
       if (entry === null) continue;

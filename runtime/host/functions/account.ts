@@ -68,7 +68,9 @@ export const account: {
     // Every path may be six characters of JSON a character, with its entry's other fields.
     maxAnswerBytes: () => ACCOUNT_LIMITS.maxListEntries * (6 * ACCOUNT_LIMITS.maxPathChars + 128),
     async run(options, context) {
-      return await listAccount(folderOf("account.list", context), options);
+      return await listAccount(folderOf("account.list", context), options, {
+        yieldTo: context.background,
+      });
     },
   },
   read: {
