@@ -15,6 +15,8 @@ export type { Coverage };
 const REASONS_KEPT = 20;
 /** Characters of an item's name or a reason kept. */
 const REASON_CHARS = 300;
+/** What items may be called: a few words of letters. */
+const ITEM_WORDS = /^\p{L}[\p{L} ]{0,39}$/u;
 
 /**
  * The coverage a step's answer gives, checked; null when it gives none or
@@ -26,7 +28,7 @@ export function coverageOf(answer: unknown): Coverage | null {
   if (typeof answer !== "object" || answer === null) return null;
   const given = (answer as { coverage?: unknown }).coverage;
   if (typeof given !== "object" || given === null) return null;
-  const { read, of, failed, reasons } = given as Record<string, unknown>;
+  const { read, of, failed, reasons, items } = given as Record<string, unknown>;
   const count = (n: unknown) => typeof n === "number" && Number.isSafeInteger(n) && n >= 0;
   if (!count(read) || !(of === null || of === undefined || count(of))) return null;
   if (!(failed === undefined || count(failed))) return null;
@@ -42,19 +44,42 @@ export function coverageOf(answer: unknown): Coverage | null {
       return [{ item: item.slice(0, REASON_CHARS), reason: reason.slice(0, REASON_CHARS) }];
     });
   }
+  const named = itemsOf(items);
+  if (named) coverage.items = named;
   return coverage;
 }
 
+/** What a coverage calls its items, when both words are a few words of letters. */
+function itemsOf(value: unknown): Coverage["items"] | null {
+  if (typeof value !== "object" || value === null) return null;
+  const { one, other } = value as Record<string, unknown>;
+  if (typeof one !== "string" || typeof other !== "string") return null;
+  if (!ITEM_WORDS.test(one) || !ITEM_WORDS.test(other)) return null;
+  return { one, other };
+}
+
 /**
- * A coverage in words: "read 1,204 of 1,210; 6 could not be parsed", or
- * "read 12; total unknown" when the total is not known.
+ * What the coverage's items are called for `count` of them: its own words, or
+ * "item" and "items".
+ *
+ * @param coverage The coverage.
+ * @param count How many.
+ */
+export function itemWord(coverage: Coverage, count: number): string {
+  const words = coverage.items ?? { one: "item", other: "items" };
+  return count === 1 ? words.one : words.other;
+}
+
+/**
+ * A coverage in words: "read 1,204 of 1,210 messages; 6 could not be parsed",
+ * or "read 12 messages; total unknown" when the total is not known.
  *
  * @param coverage The coverage.
  */
 export function describeCoverage(coverage: Coverage): string {
   const n = (value: number) => value.toLocaleString("en-US");
   const read = coverage.of === null
-    ? `read ${n(coverage.read)}; total unknown`
-    : `read ${n(coverage.read)} of ${n(coverage.of)}`;
+    ? `read ${n(coverage.read)} ${itemWord(coverage, coverage.read)}; total unknown`
+    : `read ${n(coverage.read)} of ${n(coverage.of)} ${itemWord(coverage, coverage.of)}`;
   return coverage.failed > 0 ? `${read}; ${n(coverage.failed)} could not be parsed` : read;
 }

@@ -50,7 +50,7 @@
  * The version of this surface, [semver](https://semver.org). A minor version
  * adds; a major version changes or removes.
  */
-export const API_VERSION = "2.0.0";
+export const API_VERSION = "2.1.0";
 
 // ---------------------------------------------------------------------------
 // Values that cross.
@@ -387,6 +387,13 @@ export interface Coverage {
   failed: number;
   /** Why items failed, by item (a path or an id), when the step tells. */
   reasons?: { item: string; reason: string }[];
+  /**
+   * What the items are called, one and many, as a person reads them:
+   * `{ one: "message", other: "messages" }` says "Read 1,204 of 1,210
+   * messages". "item" and "items" when absent; letters and spaces only, at
+   * most 40 characters each, or it is left out.
+   */
+  items?: { one: string; other: string };
 }
 
 /**

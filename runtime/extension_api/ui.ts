@@ -56,7 +56,7 @@ export type { JsonValue, NetRequest, NetResponse, RecordPage, RecordQuery, Recor
  * as `@sync/extension-api/service`'s: the screen's surface and the handler's
  * are versioned together.
  */
-export const API_VERSION = "2.0.0";
+export const API_VERSION = "2.1.0";
 
 /** The package's own handlers, called as a person's action through the screen. */
 export interface ScreenHandlersApi {

@@ -312,11 +312,14 @@ Deno.test("`TaskRunner` keeps the last step's coverage, unknown counts unknown",
       const shown = await view(applet);
       assert.equal(
         describeCoverage(shown.lastRead!.coverage),
-        "read 1,204 of 1,210; 6 could not be parsed",
+        "read 1,204 of 1,210 items; 6 could not be parsed",
       );
     });
     await t.step("an unknown total is said unknown, never 0", () => {
-      assert.equal(describeCoverage({ read: 12, of: null, failed: 0 }), "read 12; total unknown");
+      assert.equal(
+        describeCoverage({ read: 12, of: null, failed: 0 }),
+        "read 12 items; total unknown",
+      );
     });
   } finally {
     await applet.close();

@@ -6,3 +6,13 @@ Deno.test("`@sync/extension-api/ui` is versioned with the service API and holds 
   assert.equal(ui.API_VERSION, service.API_VERSION);
   assert.deepEqual(Object.keys(ui), ["API_VERSION"]);
 });
+
+Deno.test("the app gives screens the API's version", async () => {
+  const frame = await Deno.readTextFile(
+    new URL("../../ui/screens/screen_frame.tsx", import.meta.url),
+  );
+  assert.match(
+    frame,
+    new RegExp(`const API_VERSION = "${ui.API_VERSION.replaceAll(".", "\\.")}";`),
+  );
+});

@@ -61,11 +61,13 @@ function n(value: number): string {
 }
 
 /**
- * A read's coverage in a sentence: "Read 1,204 of 1,210 items; 6 could not
- * be parsed", "Read 12 items; how many there are is unknown".
+ * A read's coverage in a sentence, in the words the device calls its items:
+ * "Read 1,204 of 1,210 messages; 6 could not be parsed", "Read 12 items; how
+ * many there are is unknown".
  */
 export function coverageWords(coverage: Coverage): string {
-  const items = (count: number) => count === 1 ? "item" : "items";
+  const words = coverage.items ?? { one: "item", other: "items" };
+  const items = (count: number) => count === 1 ? words.one : words.other;
   const read = coverage.of === null
     ? `Read ${n(coverage.read)} ${items(coverage.read)}; how many there are is unknown`
     : `Read ${n(coverage.read)} of ${n(coverage.of)} ${items(coverage.of)}`;

@@ -7,7 +7,7 @@ import { openScreenProcesses } from "./screen_processes.ts";
  * The extension API's version the app's screens are given: `API_VERSION` of
  * `@sync/extension-api/ui`, written out so the app bundles no module of the API.
  */
-const API_VERSION = "2.0.0";
+const API_VERSION = "2.1.0";
 
 /** Props of {@linkcode ScreenFrame}. */
 export interface ScreenFrameProps {

@@ -265,7 +265,11 @@ async function calendarSyncStep(account2, memory2, state, options) {
     reasons: failures.slice(0, REASONS_SHOWN).map((f) => ({
       item: f.path,
       reason: f.reason
-    }))
+    })),
+    items: {
+      one: "calendar file",
+      other: "calendar files"
+    }
   };
   const pending = left.length + (toParse.length - parsing.length) + [
     ...parsedOk.keys()

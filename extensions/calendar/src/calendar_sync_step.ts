@@ -201,6 +201,7 @@ export async function calendarSyncStep(
     of: files.length,
     failed: failures.length,
     reasons: failures.slice(0, REASONS_SHOWN).map((f) => ({ item: f.path, reason: f.reason })),
+    items: { one: "calendar file", other: "calendar files" },
   };
   const pending = left.length + (toParse.length - parsing.length) +
     [...parsedOk.keys()].filter((p) => unfinished.has(p)).length;

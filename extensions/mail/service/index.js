@@ -717,7 +717,11 @@ async function mailSyncStep(account2, memory2, state, options = {}) {
     reasons: failures.slice(0, REASONS_SHOWN).map((f) => ({
       item: f.file,
       reason: f.reason
-    }))
+    })),
+    items: {
+      one: "message",
+      other: "messages"
+    }
   };
   const pending = changes - plan.applied.size + (toParse.length - parsing.length);
   if (pending === 0) return {

@@ -283,6 +283,7 @@ export async function mailSyncStep(
     of: files.length,
     failed: failures.length,
     reasons: failures.slice(0, REASONS_SHOWN).map((f) => ({ item: f.file, reason: f.reason })),
+    items: { one: "message", other: "messages" },
   };
 
   const pending = changes - plan.applied.size + (toParse.length - parsing.length);

@@ -75,13 +75,13 @@ Deno.test("`sync devices` changes devices in the owner, the credential beside th
 
     await t.step("run says how the attempt ended, with its coverage", async () => {
       assert.equal(await sync(["run", "mail"]), 0, err.join("\n"));
-      assert.deepEqual(out, ["mail sync: ok (read 12; total unknown)"]);
+      assert.deepEqual(out, ["mail sync: ok (read 12 items; total unknown)"]);
     });
 
     await t.step("list shows the device; --json never holds the credential", async () => {
       assert.equal(await sync(["list"]), 0);
       assert.match(out.join("\n"), /^mail {2}Mail {2}ready {2}https:\/\/mail\.example/);
-      assert.match(out.join("\n"), /read 12; total unknown/);
+      assert.match(out.join("\n"), /read 12 items; total unknown/);
       assert.equal(await sync(["list", "--json"]), 0);
       const devices = JSON.parse(out.join("\n"));
       assert.equal(devices[0].state, "ready");

@@ -100,6 +100,7 @@ for (
           of: truth.files.length,
           failed: 0,
           reasons: [],
+          items: { one: "calendar file", other: "calendar files" },
         };
         assert.deepEqual(first.coverage, coverage);
         const device = await readDeviceRecord(applet.env.kv, applet.env.project, "calendar");

@@ -102,6 +102,7 @@ Deno.test("`calendarSyncStep()` keeps one record per occurrence of a vdirsyncer 
         of: truth.files.length,
         failed: 0,
         reasons: [],
+        items: { one: "calendar file", other: "calendar files" },
       });
     });
 

@@ -67,6 +67,7 @@ Deno.test("the Mail applet reads a fixture Maildir through a real host and task 
           of: truth.messages.length,
           failed: empty.length,
           reasons: empty.map((m) => ({ item: m.path, reason: "the file is empty" })),
+          items: { one: "message", other: "messages" },
         };
         assert.deepEqual(first.coverage, coverage);
         const device = await readDeviceRecord(env.kv, env.project, "mail");
@@ -230,6 +231,7 @@ Deno.test("the Mail applet keeps what it read of a file that vanished or became 
         { item: vanished.path, reason: "it is gone: there is no such file now" },
         { item: folder.path, reason: "it is a folder, not a regular file" },
       ].sort((x, y) => x.item < y.item ? -1 : 1),
+      items: { one: "message", other: "messages" },
     });
     const device = await readDeviceRecord(applet.env.kv, applet.env.project, "mail");
     assert.deepEqual(device.lastRead?.coverage, run.coverage);

@@ -92,6 +92,7 @@ Deno.test("`mailSyncStep()` threads a Maildir of 3,000 messages as the ground tr
           item: truth.messages.find((m) => m.kind === "empty")!.path,
           reason: "the file is empty",
         }],
+        items: { one: "message", other: "messages" },
       });
     });
 
