@@ -24,6 +24,7 @@
 import { closeSync, constants, fstatSync, openSync, read, type Stats } from "node:fs";
 import { basename, dirname } from "node:path";
 import { promisify } from "node:util";
+import { readChunksAtMost } from "./read_chunks_at_most.ts";
 
 /**
  * Read-only, no last link followed (a file swapped for a link is refused,
@@ -145,23 +146,9 @@ function processFolder(): string {
   }
 }
 
-async function readFdAtMost(fd: number, maxBytes: number): Promise<Uint8Array | null> {
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  // Read as it comes rather than by the size looked at first: a file may grow meanwhile.
-  while (true) {
-    const chunk = new Uint8Array(64 * 1024);
-    const { bytesRead } = await readAsync(fd, chunk, 0, chunk.length, null);
-    if (bytesRead === 0) break;
-    total += bytesRead;
-    if (total > maxBytes) return null;
-    chunks.push(chunk.subarray(0, bytesRead));
-  }
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const part of chunks) {
-    bytes.set(part, at);
-    at += part.length;
-  }
-  return bytes;
+function readFdAtMost(fd: number, maxBytes: number): Promise<Uint8Array | null> {
+  return readChunksAtMost(
+    async (buffer) => (await readAsync(fd, buffer, 0, buffer.length, null)).bytesRead,
+    maxBytes,
+  );
 }

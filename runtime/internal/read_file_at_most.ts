@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { readChunksAtMost } from "./read_chunks_at_most.ts";
 
 /** Options for {@linkcode readFileAtMost}. */
 export interface ReadFileAtMostOptions {
@@ -31,22 +32,5 @@ export async function readFileAtMost(
 ): Promise<Uint8Array<ArrayBuffer> | null> {
   using file = await Deno.open(path, { read: true });
   if (options.opened) await options.opened(await file.stat());
-  const chunks: Uint8Array[] = [];
-  const chunk = new Uint8Array(64 * 1024);
-  let total = 0;
-  // Read as it comes rather than by the size looked at first: a file may grow meanwhile.
-  while (true) {
-    const n = await file.read(chunk);
-    if (n === null) break;
-    total += n;
-    if (total > maxBytes) return null;
-    chunks.push(chunk.slice(0, n));
-  }
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const part of chunks) {
-    bytes.set(part, at);
-    at += part.length;
-  }
-  return bytes;
+  return await readChunksAtMost((buffer) => file.read(buffer), maxBytes);
 }

@@ -29,7 +29,7 @@ export default function register() {
         while (Date.now() < pause) { /* a handler has no timers: it spins */ }
       }
       await memory.write({ key: "mail.message/1", title: "Hello" });
-      return { coverage: { read: 1204, of: 1210, failed: 6 } };
+      return { coverage: { read: 1204, of: 1210, failed: 6, items: { one: "message", other: "messages" } } };
     },
     "mail.open": async () => {
       await memory.write({ key: "mail.gate/open", title: "open" });
@@ -167,10 +167,10 @@ Deno.test(
           await lampIs(page, "steady");
           await expectText(
             detail.locator(".device-coverage"),
-            "Read 1,204 of 1,210 items; 6 could not be parsed",
+            "Read 1,204 of 1,210 messages; 6 could not be parsed",
           );
           // The list says it too, so a device that read nothing is told from one that read.
-          await expectText(row(page), /Read 1,204 of 1,210 items; 6 could not be parsed/);
+          await expectText(row(page), /Read 1,204 of 1,210 messages; 6 could not be parsed/);
           const attempt = detail.locator(".device-attempt").first();
           await expectText(attempt, /Done/);
           await expectText(attempt, /You asked/);
@@ -195,7 +195,7 @@ Deno.test(
           await lampIs(page, "dark");
           await expectText(detail, /Disconnected: Mail reads nothing until you connect a folder/);
           // What it read stays, and the page says where it is.
-          await expectText(detail.locator(".device-coverage"), /Read 1,204 of 1,210 items/);
+          await expectText(detail.locator(".device-coverage"), /Read 1,204 of 1,210 messages/);
           await expectText(detail, /What it read before stays in Records; Reset… removes it/);
           // With no account, Pause would change nothing: it is not offered.
           await until(
