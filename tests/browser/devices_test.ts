@@ -178,6 +178,13 @@ Deno.test(
           assert.ok(await when.getAttribute("title"), "the time itself on hover");
           const receipt = attempt.getByRole("link", { name: /Receipt of step 1/ });
           assert.match((await receipt.getAttribute("href")) ?? "", /\/extensions\/mail#receipt-/);
+          // What it read is a link away, in Records.
+          const kept = detail.getByRole("link", {
+            name: "Open the mail.message records in Records",
+          });
+          await until("its records linked", async () => (await kept.count()) === 1);
+          assert.match((await kept.getAttribute("href")) ?? "", /\/records\/mail\.message$/);
+          await expectText(detail.locator(".device-record-kinds"), /mail\.message 1 record/);
           await watched.assertAccessible("a device after a read");
           await watched.screenshot("devices-read");
 

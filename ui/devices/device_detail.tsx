@@ -4,6 +4,7 @@ import type { DevicesState } from "./devices_state.ts";
 import { DeviceHeader } from "./device_header.tsx";
 import { AccountSection } from "./account_section.tsx";
 import { ReadsSection } from "./reads_section.tsx";
+import { RecordsSection } from "./records_section.tsx";
 import { TasksSection } from "./tasks_section.tsx";
 import { ConsentSection } from "./consent_section.tsx";
 import { ReviewPanel } from "./review_panel.tsx";
@@ -20,7 +21,8 @@ export interface DeviceDetailProps {
 
 /**
  * A device's page: its name, lamp and notice with the action that mends it;
- * what it reads and the account; how it reads and its last read; its tasks
+ * what it reads and the account; how it reads and its last read; the records
+ * it keeps, linked to Records; its tasks
  * with their recent attempts; and the consent to process its content.
  */
 export function DeviceDetail(props: DeviceDetailProps) {
@@ -54,6 +56,7 @@ export function DeviceDetail(props: DeviceDetailProps) {
         />
       )}
       <ReadsSection project={props.project} device={device} devices={props.devices} />
+      {!website && <RecordsSection project={props.project} device={device} />}
       {!website && <TasksSection project={props.project} device={device} />}
       {!website && (
         <ConsentSection project={props.project} device={device} devices={props.devices} />
