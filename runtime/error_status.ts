@@ -35,6 +35,9 @@ import {
   StorageError,
   SupersededError,
   TransientError,
+  ModelAnswerError,
+  ModelRefusedError,
+  ModelUnavailableError,
   UnknownOutcomeError,
 } from "./errors.ts";
 
@@ -66,7 +69,8 @@ export function httpStatusOf(error: unknown): number {
   if (error instanceof NetworkError) return 502;
   // A device's account: what will pass by itself is unavailable for now; what
   // a person must act on (allow access, sign in) is the state of the device.
-  if (error instanceof TransientError) return 503;
+  if (error instanceof TransientError || error instanceof ModelUnavailableError) return 503;
+  if (error instanceof ModelRefusedError || error instanceof ModelAnswerError) return 502;
   if (error instanceof AccountAccessError || error instanceof SignInError) return 409;
   // The remote never answered a change: what became of it is the remote's to say.
   if (error instanceof UnknownOutcomeError) return 502;

@@ -448,3 +448,60 @@ export class UnknownOutcomeError extends SyncError {
   /** `"UnknownOutcomeError"`: the name receipts, reports and the API show with the message. */
   override name = "UnknownOutcomeError";
 }
+
+/**
+ * A model's endpoint could not answer now: it is not running or not
+ * reachable, it did not answer in time, it dropped the connection, or it
+ * answered 429 or 5xx. It is tried again later; `retryAfterMs` is what the
+ * endpoint asked to wait, when it said.
+ */
+export class ModelUnavailableError extends SyncError {
+  /** `"ModelUnavailableError"`: the name receipts, reports and the API show with the message. */
+  override name = "ModelUnavailableError";
+  /** How long the endpoint asked to wait before the next request (429's `Retry-After`), in ms. */
+  readonly retryAfterMs: number | null;
+
+  /**
+   * Says the endpoint cannot answer now.
+   *
+   * @param message What happened and what to do.
+   * @param retryAfterMs How long the endpoint asked to wait, in ms; null when it did not say.
+   */
+  constructor(message: string, retryAfterMs: number | null = null) {
+    super(message);
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+/**
+ * A model's endpoint refused the request as it stands (401, 403, 404, 400):
+ * its key, its model's name or its address must be changed by a person;
+ * trying again as it is would be refused again.
+ */
+export class ModelRefusedError extends SyncError {
+  /** `"ModelRefusedError"`: the name receipts, reports and the API show with the message. */
+  override name = "ModelRefusedError";
+}
+
+/**
+ * A model answered, but not with what was asked: no JSON, JSON that does not
+ * parse, an answer cut off at its length, or more than an answer may hold.
+ * `content` keeps what it said (cut), for one repair.
+ */
+export class ModelAnswerError extends SyncError {
+  /** `"ModelAnswerError"`: the name receipts, reports and the API show with the message. */
+  override name = "ModelAnswerError";
+  /** What the model said, at most 4,000 characters; "" when it said nothing. */
+  readonly content: string;
+
+  /**
+   * Says what was wrong with the answer, keeping what the model said.
+   *
+   * @param message What was wrong with the answer.
+   * @param content What the model said.
+   */
+  constructor(message: string, content = "") {
+    super(message);
+    this.content = content.slice(0, 4000);
+  }
+}

@@ -50,6 +50,8 @@ export const DOMAIN_RANKS: Readonly<Record<string, number>> = {
   supervisor: 2,
   // Standard formats (MIME, iCalendar) parsed in permissionless Workers; knows nothing of who asks.
   parsers: 2,
+  // OpenAI-compatible chat-completions endpoints, and one JSON completion from them.
+  models: 2,
   host: 3,
   clock: 4,
   // sync-mcp: what agents reach of a project (memory, work, handlers as tools); calls through the host.
