@@ -22,6 +22,9 @@ import {
   ManifestError,
   MemoryAccessError,
   MemoryUnreadableError,
+  ModelAnswerError,
+  ModelRefusedError,
+  ModelUnavailableError,
   NetworkError,
   NotFoundError,
   OwnerGoneError,
@@ -35,9 +38,6 @@ import {
   StorageError,
   SupersededError,
   TransientError,
-  ModelAnswerError,
-  ModelRefusedError,
-  ModelUnavailableError,
   UnknownOutcomeError,
 } from "./errors.ts";
 
