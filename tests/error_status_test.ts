@@ -53,6 +53,11 @@ const EXPECTED: Record<string, { error: Error; status: number; exit: number }> =
   AccountAccessError: { error: new errors.AccountAccessError("x"), status: 409, exit: 1 },
   SignInError: { error: new errors.SignInError("x"), status: 409, exit: 1 },
   UnknownOutcomeError: { error: new errors.UnknownOutcomeError("x"), status: 502, exit: 1 },
+  // A model that cannot answer now is asked again later; one that refuses, or answers wrong, is
+  // the endpoint's (a bad gateway), not the request's.
+  ModelUnavailableError: { error: new errors.ModelUnavailableError("x"), status: 503, exit: 1 },
+  ModelRefusedError: { error: new errors.ModelRefusedError("x"), status: 502, exit: 1 },
+  ModelAnswerError: { error: new errors.ModelAnswerError("x"), status: 502, exit: 1 },
   AgentSignInRequiredError: {
     error: new errors.AgentSignInRequiredError("x", []),
     status: 409,

@@ -4,6 +4,7 @@ import * as appletKeys from "../runtime/applets/keys.ts";
 import * as clockKeys from "../runtime/clock/keys.ts";
 import * as hostKeys from "../runtime/host/keys.ts";
 import * as memoryKeys from "../runtime/memory/keys.ts";
+import * as modelKeys from "../runtime/models/keys.ts";
 import * as packageKeys from "../runtime/packages/keys.ts";
 import * as projectKeys from "../runtime/projects/keys.ts";
 import * as workKeys from "../runtime/work/keys.ts";
@@ -262,7 +263,7 @@ Deno.test("`runtime/` spells KV keys only in its domains' keys.ts", async (t) =>
   });
 
   await t.step("every domain's keys.ts builds keys, so the scan looks where they are", async () => {
-    for (const domain of ["packages", "projects", "memory", "host", "clock", "work"]) {
+    for (const domain of ["packages", "projects", "memory", "host", "clock", "work", "models"]) {
       const source = await Deno.readTextFile(join(runtime, domain, "keys.ts"));
       assert.ok(findKeyLiterals(source).length > 0, `${domain}/keys.ts builds no key`);
     }
@@ -318,6 +319,7 @@ Deno.test("the keys.ts builders answer the shapes stored data is under", async (
     assert.deepEqual(memoryKeys.contentChunkKey("a.b/c", "id", 2), ["content", "a.b/c", "id", 2]);
     assert.deepEqual(memoryKeys.generationKey("issues"), ["generation", "issues"]);
     assert.deepEqual(memoryKeys.accountEpochKey("mail"), ["account_epoch", "mail"]);
+    assert.deepEqual(memoryKeys.kindCommitsKey("mail.thread"), ["kind_commits", "mail.thread"]);
     assert.deepEqual(memoryKeys.packageRecordsRange("mail", "record"), {
       start: ["record", "mail."],
       end: ["record", "mail/"],
@@ -384,6 +386,12 @@ Deno.test("the keys.ts builders answer the shapes stored data is under", async (
     ]);
     assert.deepEqual(clockKeys.scheduleSkipsPrefix(), ["schedule_skip"]);
     assert.deepEqual(clockKeys.scheduleSkipsPrefix("/p", "x"), ["schedule_skip", "/p", "x"]);
+  });
+
+  await t.step("models", () => {
+    assert.deepEqual(modelKeys.modelDefinitionKey("ollama"), ["model", "ollama"]);
+    assert.deepEqual(modelKeys.modelDefinitionsPrefix(), ["model"]);
+    assert.deepEqual(modelKeys.modelKeyKey("ollama"), ["model_key", "ollama"]);
   });
 
   await t.step("work", () => {
