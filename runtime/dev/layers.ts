@@ -63,6 +63,8 @@ export const DOMAIN_RANKS: Readonly<Record<string, number>> = {
   agents: 4,
   // Devices, their accounts and tasks: the task runner calls through the host, beside the clock.
   applets: 4,
+  // The attention pipeline: evidence, extraction and the Attention Center, over applets' records.
+  attention: 4,
   lifecycle: 5,
   // What a person sees of the installed packages (lamps, pages): reads the clock, host and packages.
   extensions: 5,
