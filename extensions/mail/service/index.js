@@ -534,6 +534,8 @@ async function mailSyncStep(account2, memory2, state, options = {}) {
   const status = await memory2.record(STATUS_KEY);
   const oldFailures = failuresOf(status?.fields.failures);
   const index = /* @__PURE__ */ new Map();
+  const recordOf = /* @__PURE__ */ new Map();
+  const recordChars = /* @__PURE__ */ new Map();
   for (const record of existing.values()) {
     const thread = typeof record.fields.thread === "string" ? record.fields.thread : null;
     const list = Array.isArray(record.fields.messages) ? record.fields.messages : [];
@@ -554,7 +556,15 @@ async function mailSyncStep(account2, memory2, state, options = {}) {
         });
       }
       offset += entry.chars;
+      for (const id of [
+        entry.messageId,
+        entry.parent,
+        entry.root
+      ]) {
+        if (id !== null) recordOf.set(id, record.key);
+      }
     }
+    recordChars.set(record.key, offset);
   }
   const failedBefore = /* @__PURE__ */ new Map();
   for (const failure of oldFailures) {
@@ -603,6 +613,7 @@ async function mailSyncStep(account2, memory2, state, options = {}) {
   toParse.sort((a, b) => (b.mtime ?? 0) - (a.mtime ?? 0) || (a.path < b.path ? -1 : 1));
   const round = parseBatch * 4;
   let parsedBytes = 0;
+  const rewritten = /* @__PURE__ */ new Set();
   const parsing = [];
   const results = [];
   const conversations = /* @__PURE__ */ new Set();
@@ -624,6 +635,17 @@ async function mailSyncStep(account2, memory2, state, options = {}) {
         conversations.add(conversationOf(result.value, result.path));
         const text = result.value.text;
         parsedBytes += (NON_ASCII2.test(text) ? 3 : 1) * text.length + 1600;
+        const { messageId, inReplyTo, references } = result.value;
+        for (const id of [
+          messageId,
+          inReplyTo,
+          ...references
+        ]) {
+          const joined = id === null ? void 0 : recordOf.get(id);
+          if (joined === void 0 || rewritten.has(joined)) continue;
+          rewritten.add(joined);
+          parsedBytes += 3 * (recordChars.get(joined) ?? 0);
+        }
       }
     }
   }

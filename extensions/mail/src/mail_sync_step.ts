@@ -103,8 +103,12 @@ export async function mailSyncStep(
   const status = await memory.record(STATUS_KEY);
   const oldFailures = failuresOf(status?.fields.failures);
 
-  // The index: each message the thread records hold, by its identity.
+  // The index: each message the thread records hold, by its identity; and which record each
+  // Message-ID a record's messages name is in, with the record's text's length, so the parse
+  // rounds can count what a parsed message joining a thread rewrites.
   const index = new Map<string, PlannedMessage>();
+  const recordOf = new Map<string, string>();
+  const recordChars = new Map<string, number>();
   for (const record of existing.values()) {
     const thread = typeof record.fields.thread === "string" ? record.fields.thread : null;
     const list = Array.isArray(record.fields.messages) ? record.fields.messages : [];
@@ -125,7 +129,11 @@ export async function mailSyncStep(
         });
       }
       offset += entry.chars;
+      for (const id of [entry.messageId, entry.parent, entry.root]) {
+        if (id !== null) recordOf.set(id, record.key);
+      }
     }
+    recordChars.set(record.key, offset);
   }
   const failedBefore = new Map<string, FailedFile>();
   for (const failure of oldFailures) {
@@ -175,6 +183,7 @@ export async function mailSyncStep(
   toParse.sort((a, b) => (b.mtime ?? 0) - (a.mtime ?? 0) || (a.path < b.path ? -1 : 1));
   const round = parseBatch * 4;
   let parsedBytes = 0;
+  const rewritten = new Set<string>();
   const parsing: MaildirFile[] = [];
   const results: Parsed<ParsedMessage>[] = [];
   const conversations = new Set<string>();
@@ -197,9 +206,17 @@ export async function mailSyncStep(
         if (!result.ok) continue;
         conversations.add(conversationOf(result.value, result.path));
         // A new thread's share of the commit: its text, and about 1.6 KB of headers, fields
-        // and metadata.
+        // and metadata; joining a thread read before, that thread's text is written again too
+        // (counted as the plan counts it, 3 bytes a character).
         const text = result.value.text;
         parsedBytes += (NON_ASCII.test(text) ? 3 : 1) * text.length + 1600;
+        const { messageId, inReplyTo, references } = result.value;
+        for (const id of [messageId, inReplyTo, ...references]) {
+          const joined = id === null ? undefined : recordOf.get(id);
+          if (joined === undefined || rewritten.has(joined)) continue;
+          rewritten.add(joined);
+          parsedBytes += 3 * (recordChars.get(joined) ?? 0);
+        }
       }
     }
   }
