@@ -55,13 +55,35 @@ const UNSAFE_FLAGS = ["--disable-web-security", "--allow-running-insecure-conten
  */
 const UNSUITED_FLAGS = ["--single-process"];
 
-/** Starts the headless Chromium of `@sparticuz/chromium`; one per test file. */
+/**
+ * Starts the headless Chromium of `@sparticuz/chromium`; one per test file.
+ * Its temporary files (the singleton lock and socket Chromium keeps in
+ * `TMPDIR`, which a browser killed under load leaves behind) go in a folder
+ * of its own, removed when the browser is closed.
+ */
 export async function launchBrowser(): Promise<Browser> {
-  return await playwright.launch({
-    executablePath: await chromium.executablePath(),
-    args: chromium.args.filter((flag) => ![...UNSAFE_FLAGS, ...UNSUITED_FLAGS].includes(flag)),
-    headless: true,
-  });
+  const tmp = await Deno.makeTempDir({ prefix: "sync-chromium-" });
+  let browser: Browser;
+  try {
+    browser = await playwright.launch({
+      executablePath: await chromium.executablePath(),
+      args: chromium.args.filter((flag) => ![...UNSAFE_FLAGS, ...UNSUITED_FLAGS].includes(flag)),
+      headless: true,
+      env: { ...Deno.env.toObject(), TMPDIR: tmp },
+    });
+  } catch (error) {
+    await Deno.remove(tmp, { recursive: true }).catch(() => {});
+    throw error;
+  }
+  const close = browser.close.bind(browser);
+  browser.close = async (...args: Parameters<Browser["close"]>) => {
+    try {
+      await close(...args);
+    } finally {
+      await Deno.remove(tmp, { recursive: true }).catch(() => {});
+    }
+  };
+  return browser;
 }
 
 /** The folder of Deno's cache this test runs with. */
