@@ -26,13 +26,15 @@ export function deviceOf(manifest: Pick<Manifest, "device">): DeviceDeclaration 
  * @param kv The installation's KV.
  * @param project The project's resolved path.
  * @param pkg The package id.
+ * @param declared The ids the project declares, when the caller read them already.
  */
 export async function servingDevice(
   kv: Deno.Kv,
   project: string,
   pkg: string,
+  declared?: readonly string[],
 ): Promise<DeviceDeclaration | null> {
-  const declaredIds = await readDeclaredIds(project);
+  const declaredIds = declared ?? await readDeclaredIds(project);
   if (!declaredIds.includes(pkg)) return null;
   const loaded = await servingPackage(kv, project, pkg, { declaredIds });
   return deviceOf(loaded.manifest);

@@ -92,24 +92,35 @@ export async function deviceView(
   options: DeviceViewOptions,
 ): Promise<DeviceView> {
   const { device } = options;
-  const [account, consent, record] = await Promise.all([
+  // Every read at once: a person's page waits for one round of them, not one after another.
+  const declared = Object.entries(device.tasks ?? {}).flatMap(([name, task]) =>
+    task ? [{ name, task }] : []
+  );
+  const [account, consent, record, ...read] = await Promise.all([
     readAccount(kv, project, pkg),
     readConsent(kv, project, pkg),
     readDeviceRecord(kv, project, pkg),
+    ...declared.map(({ name }) =>
+      Promise.all([
+        readTaskRecord(kv, project, pkg, name),
+        listAttempts(kv, project, pkg, name, APPLET_LIMITS.attemptsShown),
+      ])
+    ),
   ]);
-  const tasks: TaskView[] = [];
-  for (const [name, task] of Object.entries(device.tasks ?? {})) {
-    if (!task) continue;
-    const stored = await readTaskRecord(kv, project, pkg, name);
-    tasks.push({
+  const tasks: TaskView[] = declared.map(({ name, task }, i) => {
+    const [stored, attempts] = read[i] as [
+      Awaited<ReturnType<typeof readTaskRecord>>,
+      TaskAttempt[],
+    ];
+    return {
       name,
       description: task.description,
       every: device.modes.includes("scheduled") ? task.every ?? null : null,
       nextRunAt: stored?.nextRunAt ?? null,
       parkedUntilReview: stored?.parkedUntilReview ?? false,
-      attempts: await listAttempts(kv, project, pkg, name, APPLET_LIMITS.attemptsShown),
-    });
-  }
+      attempts,
+    };
+  });
   const website = device.modes.includes("website");
   const state: DeviceState = record.paused
     ? "paused"

@@ -92,7 +92,11 @@ export interface TaskRunnerOptions {
    * Finds the device a package declares in a project; read from the
    * manifest of the version serving there by default.
    */
-  deviceOf?: (project: string, pkg: string) => Promise<DeviceDeclaration | null>;
+  deviceOf?: (
+    project: string,
+    pkg: string,
+    declared?: readonly string[],
+  ) => Promise<DeviceDeclaration | null>;
   /** Watches a folder; `Deno.watchFs` by default. */
   watch?: (folder: string) => Deno.FsWatcher;
   /** Where a device's changes are told; the host's `events` by default. */
@@ -117,7 +121,11 @@ export class TaskRunner {
   #now: () => number;
   #scheduler: Scheduler;
   #log: (line: string) => void;
-  #deviceOf: (project: string, pkg: string) => Promise<DeviceDeclaration | null>;
+  #deviceOf: (
+    project: string,
+    pkg: string,
+    declared?: readonly string[],
+  ) => Promise<DeviceDeclaration | null>;
   #events: EventSink | undefined;
   #maxSteps: number;
   /** Background steps, one at a time in the process. */
@@ -146,7 +154,8 @@ export class TaskRunner {
     this.#scheduler = options.scheduler ?? systemScheduler();
     const log = options.log ?? ((line) => console.error(line));
     this.#log = (line) => log(printable(line));
-    this.#deviceOf = options.deviceOf ?? ((project, pkg) => servingDevice(host.kv, project, pkg));
+    this.#deviceOf = options.deviceOf ??
+      ((project, pkg, declared) => servingDevice(host.kv, project, pkg, declared));
     this.#maxSteps = options.maxStepsPerAttempt ?? APPLET_LIMITS.maxStepsPerAttempt;
     this.#events = options.events ?? host.events;
     this.#watches = new FolderWatches({
@@ -266,18 +275,17 @@ export class TaskRunner {
    * @param project The project's resolved path.
    */
   async list(project: string): Promise<DeviceView[]> {
-    const views: DeviceView[] = [];
-    for (const pkg of await readDeclaredIds(project)) {
-      const device = await this.#deviceOf(project, pkg).catch(() => null);
-      if (!device) continue;
-      views.push(
-        await deviceView(this.#host.kv, project, pkg, {
-          device,
-          processing: this.#running.has(project, pkg),
-        }),
-      );
-    }
-    return views;
+    // The project's devices at once, each read in one round.
+    const declared = await readDeclaredIds(project);
+    const views = await Promise.all(declared.map(async (pkg) => {
+      const device = await this.#deviceOf(project, pkg, declared).catch(() => null);
+      if (!device) return null;
+      return await deviceView(this.#host.kv, project, pkg, {
+        device,
+        processing: this.#running.has(project, pkg),
+      });
+    }));
+    return views.filter((view): view is DeviceView => view !== null);
   }
 
   /**

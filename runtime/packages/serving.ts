@@ -56,9 +56,11 @@ export async function servingPackage(
         `; install it with sync install <folder|archive> --project ${project}`,
     );
   }
-  const approval = options.approval !== undefined
-    ? options.approval
-    : await readApproval(kv, project, id);
+  // Both read at once: one wait rather than two.
+  const [approval, read] = await Promise.all([
+    options.approval !== undefined ? options.approval : readApproval(kv, project, id),
+    options.ref !== undefined ? options.ref : readPackageRef(kv, id),
+  ]);
   if (!approval) {
     throw new ApprovalRequiredError(
       `${id} is listed in ${project} but not approved on this machine; ` +
@@ -66,7 +68,7 @@ export async function servingPackage(
     );
   }
   const load = options.load ?? loadPackage;
-  const ref = options.ref !== undefined ? options.ref : await readPackageRef(kv, id);
+  const ref = read;
   if (!ref) return await load(approval.ref);
   const current = await load(ref);
   const standing = standingOf(approval, ref, approvablePermissions(current.manifest));
