@@ -14,6 +14,7 @@
  * @module
  */
 import { ModelAnswerError, ModelRefusedError, ModelUnavailableError } from "../errors.ts";
+import { readBodyAtMost } from "../internal/read_body_at_most.ts";
 import type { ResolvedModel } from "./model_definitions.ts";
 
 /** One message of the conversation sent. */
@@ -226,27 +227,9 @@ function stripFence(content: string): string {
 
 /** The body's text, refused past `max` bytes as they arrive. */
 async function boundedText(response: Response, max: number, where: string): Promise<string> {
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  while (true) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > max) {
-      await reader.cancel().catch(() => {});
-      throw new ModelAnswerError(`${where} answered more than ${max} bytes`);
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
+  const body = await readBodyAtMost(response, max);
+  if (body === null) throw new ModelAnswerError(`${where} answered more than ${max} bytes`);
+  return body;
 }
 
 /** What an error body says, in one short line. */

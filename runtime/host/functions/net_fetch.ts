@@ -15,6 +15,7 @@ import {
 import type { NetRequest, NetResponse } from "../../extension_api/service.ts";
 import { specialAddressKind, UNSPECIFIED_ADDRESS } from "./_special_address.ts";
 import { type ResolveHost, resolveHost } from "./resolve_host.ts";
+import { readBodyAtMost } from "../../internal/read_body_at_most.ts";
 
 /** Options for {@linkcode netFetch}. */
 export interface NetFetchOptions {
@@ -345,28 +346,12 @@ function addressed(url: URL, address: string): URL {
 }
 
 async function readCapped(response: Response, maxBytes: number, host: string): Promise<string> {
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw new PayloadTooLargeError(
-        `net.fetch() from ${host} answered a body of more than ${maxBytes} bytes; ` +
-          `the limit is ${maxBytes}`,
-      );
-    }
-    parts.push(value);
+  const body = await readBodyAtMost(response, maxBytes);
+  if (body === null) {
+    throw new PayloadTooLargeError(
+      `net.fetch() from ${host} answered a body of more than ${maxBytes} bytes; ` +
+        `the limit is ${maxBytes}`,
+    );
   }
-  const all = new Uint8Array(size);
-  let offset = 0;
-  for (const part of parts) {
-    all.set(part, offset);
-    offset += part.byteLength;
-  }
-  return new TextDecoder().decode(all);
+  return body;
 }
